@@ -1,0 +1,1 @@
+"""relay-xdsl: TVM Relay and Relax graphs in MLIR tooling, built on xDSL."""

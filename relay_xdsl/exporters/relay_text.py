@@ -1,0 +1,341 @@
+"""relay dialect → Relay text that TVM v0.19's parser accepts.
+
+``print_relay(module)`` follows TVM's printer conventions:
+
+* a ``#[version = "0.0.5"]`` header (TVM's module parser requires it), then
+  one ``def @f(...) -> T {...}`` per ``func.func``, with the function's Relay
+  attributes after its parameters;
+* every non-atomic subexpression gets a ``%N = ...;`` temp (``let %x = ...;``
+  for values with a Relay name); the result expression is printed inline;
+* operator attributes are printed in TVM's field order, and only where they
+  differ from TVM's default (fields without a default are always printed);
+* each ``relay.fn`` prints as a bound ``fn (...) {...}`` literal and a call;
+  identical literals in the same scope print once and are called repeatedly;
+* scalar constants print as literals (``1f``, ``2i64``, ``True``); other
+  constants as ``meta[relay.Constant][i]``, with a ``#[metadata]`` section
+  holding their values when they are known;
+* ``/* ty=... */`` comments give every call's type, with ``span=`` where the
+  op has a source location.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DYNAMIC_INDEX,
+    FileLineColLoc,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    TupleType,
+    UnitAttr,
+)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp as FuncReturnOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from relay_xdsl import dtypes
+from relay_xdsl.dialects import relay
+from relay_xdsl.metadata import encode_metadata
+from relay_xdsl.names import relay_name
+
+VERSION_HEADER = '#[version = "0.0.5"]'
+_FUNC_OWN_ATTRIBUTES = {"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}
+
+
+class RelayExportError(ValueError):
+    """The module holds something Relay text cannot express."""
+
+
+def print_relay(module: ModuleOp, *, header: bool = True) -> str:
+    """Print `module` as Relay text."""
+    return "".join(_RelayPrinter().module_chunks(module, header))
+
+
+def relay_type(type_: Attribute) -> str:
+    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``."""
+    if isinstance(type_, TensorType):
+        shape = type_.get_shape()
+        try:
+            dtype = dtypes.dtype_name(type_.element_type)
+        except dtypes.UnknownDTypeError as error:
+            raise RelayExportError(str(error)) from None
+        if not shape:
+            return dtype
+        dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape)
+        return f"Tensor[({dims}), {dtype}]"
+    if isinstance(type_, TupleType):
+        fields = [relay_type(t) for t in type_.types.data]
+        return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")"
+    raise RelayExportError(f"type {type_} has no Relay equivalent")
+
+
+def attribute_value(attr: Attribute) -> str:
+    """An attribute value in Relay syntax."""
+    if isinstance(attr, IntegerAttr):
+        return _integer(attr.value.data, attr.type)
+    if isinstance(attr, FloatAttr):
+        return _float(attr.value.data, attr.type)
+    if isinstance(attr, StringAttr):
+        return '"' + attr.data + '"'
+    if isinstance(attr, DenseArrayBase):
+        element = attr.elt_type
+        if isinstance(element, IntegerType):
+            return "[" + ", ".join(_integer(v, element) for v in attr.get_values()) + "]"
+        return "[" + ", ".join(_float(v, element) for v in attr.get_values()) + "]"
+    if isinstance(attr, ArrayAttr):
+        return "[" + ", ".join(attribute_value(a) for a in attr.data) + "]"
+    if isinstance(attr, UnitAttr):
+        return "None"
+    raise RelayExportError(f"attribute value {attr} has no Relay equivalent")
+
+
+def _integer(value: int, type_: Attribute) -> str:
+    assert isinstance(type_, IntegerType)
+    width = type_.width.data
+    if width == 1:
+        return "True" if value else "False"
+    return str(value) if width == 32 else f"{value}i{width}"
+
+
+def _float(value: float, type_: Attribute) -> str:
+    if value != value:
+        raise RelayExportError("NaN has no Relay literal")
+    if value in (float("inf"), float("-inf")):
+        text = "inf" if value > 0 else "-inf"
+    else:
+        text = repr(value)
+        text = text[:-2] if text.endswith(".0") else text
+    suffix = {"f32": "f", "f64": "f64", "f16": "f16"}.get(str(type_), None)
+    if suffix is None:
+        raise RelayExportError(f"float type {type_} has no Relay literal")
+    return text + suffix
+
+
+_SCALAR_FORMATS = {"float32": "<f", "float64": "<d", "float16": "<e", "int32": "<i", "int64": "<q", "bool": "<?"}
+
+
+def _scalar_literal(value: DenseIntOrFPElementsAttr) -> str | None:
+    """The literal TVM prints for a rank-0 constant of a printable dtype."""
+    type_ = value.type
+    if type_.get_shape():
+        return None
+    dtype = dtypes.dtype_name(type_.element_type)
+    fmt = _SCALAR_FORMATS.get(dtype)
+    if fmt is None:
+        return None
+    (scalar,) = struct.unpack(fmt, value.data.data)
+    if dtype == "bool":
+        return "True" if scalar else "False"
+    if dtype.startswith("int"):
+        return _integer(scalar, type_.element_type)
+    return _float(scalar, type_.element_type)
+
+
+class _RelayPrinter:
+    def __init__(self) -> None:
+        self.meta_values: dict[Attribute, int] = {}
+        self.opaque_meta = False
+
+    def module_chunks(self, module: ModuleOp, header: bool) -> Iterator[str]:
+        if header:
+            yield VERSION_HEADER + "\n"
+        for op in module.ops:
+            if not isinstance(op, FuncOp):
+                raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
+            yield _FunctionPrinter(self).function(op)
+            yield "\n"
+        if self.meta_values:
+            if self.opaque_meta:
+                raise RelayExportError(
+                    "the module mixes constants with known values and opaque meta[...] "
+                    "references, so no consistent #[metadata] section can be written"
+                )
+            yield "#[metadata]\n"
+            yield from encode_metadata(self.meta_values)
+            yield "\n"
+
+    def constant(self, op: relay.ConstantOp) -> str:
+        if op.meta_index is not None:
+            self.opaque_meta = True
+            return f"meta[relay.Constant][{op.meta_index.value.data}]"
+        value = op.value
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise RelayExportError(f"constant value {type(value).__name__} is not supported in Relay text")
+        literal = _scalar_literal(value)
+        if literal is not None:
+            return literal
+        index = self.meta_values.setdefault(value, len(self.meta_values))
+        return f"meta[relay.Constant][{index}]"
+
+
+class _FunctionPrinter:
+    """Prints one global function; temps are numbered per function."""
+
+    def __init__(self, module_printer: _RelayPrinter):
+        self.module_printer = module_printer
+        self.next_temp = 0
+        self.names: dict[SSAValue, str] = {}
+        self.used_names: set[str] = set()
+
+    def function(self, func: FuncOp) -> str:
+        lines: list[str] = []
+        params = self.params(func.body.block.args)
+        attributes = [
+            f"{key}={attribute_value(value)}"
+            for key, value in func.attributes.items()
+            if key not in _FUNC_OWN_ATTRIBUTES
+        ]
+        outputs = func.function_type.outputs.data
+        if len(outputs) != 1:
+            raise RelayExportError(f"@{func.sym_name.data} must return exactly one value")
+        header = f"def @{func.sym_name.data}({', '.join(params + attributes)}) -> {relay_type(outputs[0])} {{"
+        lines.append(header)
+        self.block(func.body.block, lines, "  ")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def params(self, args: tuple[BlockArgument, ...]) -> list[str]:
+        params = []
+        for arg in args:
+            name = self.fresh_name(arg)
+            params.append(f"{name}: {relay_type(arg.type)}")
+        return params
+
+    def fresh_name(self, value: SSAValue) -> str:
+        """A unique Relay name for a parameter or let-bound value."""
+        base = relay_name(value) or "x"
+        name, suffix = base, 1
+        while name in self.used_names:
+            name = f"{base}_{suffix}"
+            suffix += 1
+        self.used_names.add(name)
+        self.names[value] = "%" + name
+        return "%" + name
+
+    def temp(self) -> str:
+        name = f"%{self.next_temp}"
+        self.next_temp += 1
+        return name
+
+    def block(self, block: Block, lines: list[str], indent: str) -> None:
+        """Print the bindings of `block` and its result expression."""
+        terminator = block.last_op
+        if not isinstance(terminator, FuncReturnOp | relay.ReturnOp):
+            raise RelayExportError("a function body must end with a return")
+        results = terminator.operands
+        if len(results) != 1:
+            raise RelayExportError("a Relay function returns exactly one value")
+        result = results[0]
+        inline_op = result.owner if (
+            isinstance(result.owner, Operation)
+            and result.owner is terminator.prev_op
+            and result.has_one_use()
+            and relay_name(result) is None
+            and not isinstance(result.owner, relay.ConstantOp)
+        ) else None
+        literals: dict[str, str] = {}
+        for op in block.ops:
+            if op is terminator or op is inline_op:
+                continue
+            if isinstance(op, relay.ConstantOp):
+                self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
+                continue
+            expression = self.expression(op, lines, indent, literals)
+            value = op.results[0]
+            name = relay_name(value)
+            if name is not None:
+                bound = self.fresh_name(value)
+                lines.append(f"{indent}let {bound} = {expression};")
+            else:
+                bound = self.temp()
+                self.names[value] = bound
+                lines.append(f"{indent}{bound} = {expression};")
+        if inline_op is not None:
+            lines.append(indent + self.expression(inline_op, lines, indent, literals))
+        else:
+            lines.append(indent + self.ref(result))
+
+    def ref(self, value: SSAValue) -> str:
+        name = self.names.get(value)
+        if name is None:
+            raise RelayExportError("a value is used outside the scope that defines it")
+        return name
+
+    def expression(self, op: Operation, lines: list[str], indent: str, literals: dict[str, str]) -> str:
+        comment = _type_comment(op)
+        if isinstance(op, relay.OperatorOp):
+            args = [self.ref(a) for a in op.args]
+            if isinstance(op, relay.GenericOperatorOp):
+                attributes = op.relay_attributes()
+            else:
+                attributes = op.non_default_attributes()
+                present = {k for k, _ in attributes}
+                attributes += [
+                    (a.name, UnitAttr()) for a in op.RELAY_ATTRS if a.required and a.name not in op.attributes
+                ]
+                order = {a.name: i for i, a in enumerate(op.RELAY_ATTRS)}
+                attributes.sort(key=lambda item: order[item[0]])
+                del present
+            parts = args + [f"{k}={attribute_value(v)}" for k, v in attributes]
+            return f"{op.operator_name}({', '.join(parts)}){comment}"
+        if isinstance(op, relay.TupleOp):
+            fields = [self.ref(f) for f in op.fields]
+            return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")" + comment
+        if isinstance(op, relay.TupleGetItemOp):
+            return f"{self.ref(op.tuple_value)}.{op.index.value.data}{comment}"
+        if isinstance(op, CallOp):
+            if len(op.results) != 1:
+                raise RelayExportError(f"call of @{op.callee.string_value()} must have one result")
+            args = [self.ref(a) for a in op.arguments]
+            return f"@{op.callee.string_value()}({', '.join(args)}){comment}"
+        if isinstance(op, relay.FnOp):
+            callee = self.fn_literal(op, lines, indent, literals)
+            args = [self.ref(a) for a in op.args]
+            return f"{callee}({', '.join(args)}){comment}"
+        raise RelayExportError(f"'{op.name}' has no Relay equivalent")
+
+    def fn_literal(self, op: relay.FnOp, lines: list[str], indent: str, literals: dict[str, str]) -> str:
+        """Bind the function literal of `op` to a temp (once per identical literal)."""
+        key = _fn_fingerprint(op, self.module_printer)
+        existing = literals.get(key)
+        if existing is not None:
+            return existing
+        params = self.params(op.body.block.args)
+        attributes = [f"{k}={attribute_value(v)}" for k, v in op.attributes.items()]
+        body: list[str] = []
+        self.block(op.body.block, body, indent + "  ")
+        head = f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
+        name = self.temp()
+        lines.append(f"{indent}{name} = {head}")
+        lines.extend(body)
+        lines.append(f"{indent}}};")
+        literals[key] = name
+        return name
+
+
+def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
+    """The literal's text with local temps: equal texts are the same function."""
+    printer = _FunctionPrinter(module_printer)
+    params = printer.params(op.body.block.args)
+    attributes = [f"{k}={attribute_value(v)}" for k, v in op.attributes.items()]
+    body: list[str] = []
+    printer.block(op.body.block, body, "")
+    return "\n".join([", ".join(params + attributes), relay_type(op.result.type), *body])
+
+
+def _type_comment(op: Operation) -> str:
+    parts = []
+    if op.results:
+        parts.append("ty=" + relay_type(op.results[0].type))
+    location = op.location
+    if isinstance(location, FileLineColLoc):
+        parts.append(f"span={location.filename.data}:{location.line.data}:{location.column.data}")
+    return f" /* {' '.join(parts)} */" if parts else ""

@@ -1,0 +1,265 @@
+"""Tokens of TVM's Relay text format.
+
+The token rules follow TVM v0.19's tokenizer: identifiers are
+``[A-Za-z_/][A-Za-z0-9_/]*`` (so ``nn.conv2d`` is three tokens),
+``%name`` and ``%123`` are local and graph variables, ``@name`` is a global,
+numbers take an ``f``/``i`` width suffix (``1f``, ``2i64``, ``1e-05f``), and
+``meta[key][index]`` is a single token. Block comments are kept as tokens
+because ``/* ty=... span=... */`` carries the types of calls.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum, auto
+
+from relay_xdsl.source import SourceError, SourceFile
+
+
+class Kind(Enum):
+    LOCAL = auto()  # %x
+    GRAPH = auto()  # %0
+    GLOBAL = auto()  # @f
+    IDENT = auto()  # nn, conv2d, Tensor, float32, let, fn, ...
+    INT = auto()
+    FLOAT = auto()
+    BOOL = auto()
+    STRING = auto()
+    META = auto()  # meta[relay.Constant][0]
+    COMMENT = auto()  # /* ... */
+    VERSION = auto()  # #[version = "0.0.5"]
+    METADATA = auto()  # #[metadata] ... to the end of the file
+    PUNCT = auto()
+    EOF = auto()
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: Kind
+    text: str
+    start: int
+    end: int
+    value: object = None
+
+
+_PUNCTUATION = "()[]{},;=:.?*+<>!/"
+_NUMBER = re.compile(r"(?:\d[\d.]*(?:[eE][+-]?\d+)?|inf)(?:([fi])(\d*))?")
+_IDENT = re.compile(r"[A-Za-z_/][A-Za-z0-9_/]*")
+_META = re.compile(r"meta\[([^\]]*)\]\[([^\]]*)\]")
+_BRACKET_ATTR = re.compile(r"#\[\s*([^\]]*?)\s*\]")
+_SPACE = re.compile(r"[ \t\r\n]+")
+_LINE_COMMENT = re.compile(r"//[^\n]*")
+
+
+def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list[Token]:
+    """Split Relay text (or its part from `start` to `end`) into tokens.
+
+    Whitespace and line comments are dropped; offsets are into the whole text.
+    """
+    text = source.text if end is None else source.text[:end]
+    tokens: list[Token] = []
+    pos = start
+    length = len(text)
+    while pos < length:
+        char = text[pos]
+        if char in " \t\r\n":
+            pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+            continue
+        if text.startswith("//", pos):
+            pos = _LINE_COMMENT.match(text, pos).end()  # type: ignore[union-attr]
+            continue
+        if text.startswith("/*", pos):
+            end = _block_comment_end(source, pos)
+            tokens.append(Token(Kind.COMMENT, text[pos + 2 : end - 2], pos, end))
+            pos = end
+            continue
+        if char == '"':
+            end = text.find('"', pos + 1)
+            if end < 0:
+                raise SourceError(source, pos, "unterminated string literal")
+            tokens.append(
+                Token(
+                    Kind.STRING, text[pos : end + 1], pos, end + 1, text[pos + 1 : end]
+                )
+            )
+            pos = end + 1
+            continue
+        if char == "#":
+            attr = _BRACKET_ATTR.match(text, pos)
+            if attr is None:
+                raise SourceError(
+                    source, pos, "'#' must start '#[version = ...]' or '#[metadata]'"
+                )
+            body = attr.group(1)
+            if body == "metadata":
+                tokens.append(
+                    Token(
+                        Kind.METADATA,
+                        text[attr.end() :],
+                        attr.start(),
+                        length,
+                        attr.end(),
+                    )
+                )
+                pos = length
+                continue
+            if body.startswith("version"):
+                version = body.partition("=")[2].strip()
+                tokens.append(
+                    Token(Kind.VERSION, attr.group(0), pos, attr.end(), version)
+                )
+                pos = attr.end()
+                continue
+            raise SourceError(
+                source, pos, f"unsupported attribute '#[{body}]'", attr.end()
+            )
+        if char == "%" or char == "@":
+            ident = _IDENT.match(text, pos + 1)
+            if char == "%" and pos + 1 < length and text[pos + 1].isdigit():
+                end = pos + 1
+                while end < length and text[end].isdigit():
+                    end += 1
+                tokens.append(
+                    Token(Kind.GRAPH, text[pos:end], pos, end, text[pos + 1 : end])
+                )
+                pos = end
+                continue
+            if ident is None:
+                raise SourceError(source, pos, f"expected a name after '{char}'")
+            kind = Kind.LOCAL if char == "%" else Kind.GLOBAL
+            tokens.append(
+                Token(kind, text[pos : ident.end()], pos, ident.end(), ident.group(0))
+            )
+            pos = ident.end()
+            continue
+        if char.isdigit() or (
+            char == "-"
+            and pos + 1 < length
+            and (text[pos + 1].isdigit() or text.startswith("inf", pos + 1))
+        ):
+            tokens.append(_number(source, pos))
+            pos = tokens[-1].end
+            continue
+        if char == "-" and text.startswith("->", pos):
+            tokens.append(Token(Kind.PUNCT, "->", pos, pos + 2))
+            pos += 2
+            continue
+        if text.startswith("meta[", pos):
+            meta = _META.match(text, pos)
+            if meta is None:
+                raise SourceError(
+                    source, pos, "malformed meta reference; expected 'meta[key][index]'"
+                )
+            index_text = meta.group(2).strip()
+            if not index_text.isdigit():
+                raise SourceError(
+                    source,
+                    pos,
+                    f"meta index must be a non-negative integer, got '{index_text}'",
+                    meta.end(),
+                )
+            tokens.append(
+                Token(
+                    Kind.META,
+                    meta.group(0),
+                    pos,
+                    meta.end(),
+                    (meta.group(1).strip(), int(index_text)),
+                )
+            )
+            pos = meta.end()
+            continue
+        ident = _IDENT.match(text, pos)
+        if ident is not None and not text.startswith("inff", pos):
+            word = ident.group(0)
+            if word in ("True", "False"):
+                tokens.append(Token(Kind.BOOL, word, pos, ident.end(), word == "True"))
+            else:
+                tokens.append(Token(Kind.IDENT, word, pos, ident.end(), word))
+            pos = ident.end()
+            continue
+        if text.startswith("inff", pos):
+            tokens.append(_number(source, pos))
+            pos = tokens[-1].end
+            continue
+        if char in _PUNCTUATION:
+            tokens.append(Token(Kind.PUNCT, char, pos, pos + 1))
+            pos += 1
+            continue
+        raise SourceError(source, pos, f"unexpected character {char!r}")
+    tokens.append(Token(Kind.EOF, "", length, length))
+    return tokens
+
+
+def _block_comment_end(source: SourceFile, start: int) -> int:
+    """Offset just past the `*/` closing the (possibly nested) comment at `start`."""
+    text = source.text
+    depth = 0
+    pos = start
+    while pos < len(text) - 1:
+        pair = text[pos : pos + 2]
+        if pair == "/*":
+            depth += 1
+            pos += 2
+        elif pair == "*/":
+            depth -= 1
+            pos += 2
+            if depth == 0:
+                return pos
+        else:
+            pos += 1
+    raise SourceError(source, start, "unterminated block comment", start + 2)
+
+
+def _number(source: SourceFile, start: int) -> Token:
+    text = source.text
+    negative = text[start] == "-"
+    pos = start + 1 if negative else start
+    match = _NUMBER.match(text, pos)
+    assert match is not None
+    end = match.end()
+    literal = match.group(0)
+    suffix, width_text = match.group(1), match.group(2)
+    body = literal[: len(literal) - len((suffix or "") + (width_text or ""))]
+    width = int(width_text) if width_text else None
+    if suffix == "f" or body == "inf":
+        if body == "inf" and suffix != "f":
+            raise SourceError(source, start, "expected 'inff'", end)
+        try:
+            value = float(body)
+        except ValueError:
+            raise SourceError(
+                source, start, f"invalid floating point number '{body}'", end
+            ) from None
+        if width not in (None, 16, 32, 64):
+            raise SourceError(
+                source, start, f"invalid float width suffix 'f{width}'", end
+            )
+        return Token(
+            Kind.FLOAT,
+            text[start:end],
+            start,
+            end,
+            (-value if negative else value, width or 32),
+        )
+    if not body.isdigit():
+        raise SourceError(
+            source,
+            start,
+            f"invalid integer '{body}' (floats need an 'f' suffix, e.g. '{body}f')",
+            end,
+        )
+    value = -int(body) if negative else int(body)
+    if suffix == "i":
+        if width not in (8, 16, 32, 64):
+            raise SourceError(
+                source, start, f"invalid integer width suffix 'i{width_text}'", end
+            )
+    else:
+        width = 32 if -(2**31) <= value < 2**31 else 64
+    if not -(2 ** (width - 1)) <= value < 2 ** (width - 1):
+        raise SourceError(
+            source, start, f"integer {value} does not fit in {width} bits", end
+        )
+    return Token(Kind.INT, text[start:end], start, end, (value, width))

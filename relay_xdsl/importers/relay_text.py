@@ -1,0 +1,967 @@
+"""Relay text → relay dialect.
+
+``parse_relay(text)`` reads what TVM v0.19 prints for graph programs (a module
+of ``def @f(...)``, or a bare ``fn (...) {...}`` or expression as printed by
+``print(mod["main"])``) and returns a ``builtin.module`` of ``func.func``
+holding ``relay.*`` ops. It needs no TVM.
+
+How Relay constructs become IR:
+
+* ``def @f(%x: T, Attr=v) -> R {...}`` → ``func.func @f`` with the Relay
+  function attributes as discardable attributes; ``@f(...)`` → ``func.call``;
+* a bare ``fn`` or a bare expression (with ``free_var`` declarations) → ``@main``;
+* ``%N = e;`` and ``let %x = e;`` → the SSA value of ``e`` (let names become
+  SSA name hints, which is how the printer tells ``let`` from ``%N``);
+* a function literal bound to a variable becomes one ``relay.fn`` at every
+  call site; it may not capture values from the enclosing function;
+* ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
+  ``#[metadata]`` section when there is one, else an opaque ``meta_index``;
+* types come from parameter annotations and ``/* ty=... */`` comments; a
+  missing call type is inferred for the operators the dialect defines;
+* ``span=`` source positions become op locations.
+
+Errors are ``RelayTextError``: ``file:line:col: error: message`` plus the
+offending line.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    FloatAttr,
+    FunctionType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    TupleType,
+    UnitAttr,
+    BytesAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    DYNAMIC_INDEX,
+)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp as FuncReturnOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from relay_xdsl import dtypes
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay_inference import infer_type
+from relay_xdsl.importers.relay_lexer import Kind, Token, tokenize
+from relay_xdsl.metadata import MetadataError, decode_metadata
+from relay_xdsl.names import set_relay_name
+from relay_xdsl.source import SourceError, SourceFile
+
+MAX_NESTING = 20_000
+"""Deepest expression or function nesting accepted before reporting an error."""
+
+
+RelayTextError = SourceError
+"""Malformed or unsupported Relay text, with its position."""
+
+
+def parse_relay(text: str, source_name: str = "<input>") -> ModuleOp:
+    """Parse TVM Relay text into a module of ``func.func`` and ``relay.*`` ops."""
+    return _RelayParser(SourceFile(text, source_name)).parse_module()
+
+
+_UNSUPPORTED = {
+    "if": "'if' expressions (control flow)",
+    "else": "'if' expressions (control flow)",
+    "match": "'match' expressions (ADTs)",
+    "ref": "references ('ref')",
+    "ref_read": "references ('ref_read')",
+    "ref_write": "references ('ref_write')",
+    "type": "type definitions (ADTs)",
+    "extern": "extern type definitions",
+}
+
+
+@dataclass(eq=False)
+class _FnLiteral:
+    """A function literal, instantiated as a ``relay.fn`` at each call."""
+
+    start: int  # token index of `fn`
+    scope: _Scope
+    instances: dict[tuple[Attribute, ...], relay.FnOp] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _GlobalRef:
+    name: str
+    token: Token
+
+
+@dataclass(frozen=True)
+class _OperatorRef:
+    name: str
+    token: Token
+
+
+_Binding = SSAValue | _FnLiteral
+
+
+@dataclass(eq=False)
+class _Scope:
+    """Variable bindings; `isolated` scopes (function bodies) see no outer values."""
+
+    parent: _Scope | None = None
+    isolated: bool = False
+    names: dict[str, _Binding] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> tuple[_Binding | None, bool]:
+        """The binding of `name` and whether it crosses an isolated boundary."""
+        scope: _Scope | None = self
+        crossed = False
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name], crossed
+            crossed = crossed or scope.isolated
+            scope = scope.parent
+        return None, False
+
+
+@dataclass
+class _Param:
+    name: str
+    token: Token
+    type: Attribute | None
+
+
+class _RelayParser:
+    def __init__(self, source: SourceFile):
+        self.source = source
+        self.tokens = tokenize(source)
+        self.pos = 0
+        self.depth = 0
+        self.block: Block = Block()
+        self.constants: list | None = None
+        self.functions: dict[str, FuncOp] = {}
+        self.def_starts: dict[str, int] = {}
+        self.in_progress: set[str] = set()
+
+    # -- token helpers ------------------------------------------------------
+
+    def error(self, token: Token, message: str) -> NoReturn:
+        raise RelayTextError(self.source, token.start, message, token.end)
+
+    def peek(self, offset: int = 0) -> Token:
+        """The next non-comment token (comments before it are consumed)."""
+        while self.tokens[self.pos].kind is Kind.COMMENT:
+            self.pos += 1
+        index = self.pos
+        for _ in range(offset):
+            index += 1
+            while self.tokens[index].kind is Kind.COMMENT:
+                index += 1
+        return self.tokens[index]
+
+    def next(self) -> Token:
+        token = self.peek()
+        self.pos += 1
+        return token
+
+    def at(self, text: str) -> bool:
+        token = self.peek()
+        return token.kind in (Kind.PUNCT, Kind.IDENT) and token.text == text
+
+    def accept(self, text: str) -> Token | None:
+        if self.at(text):
+            return self.next()
+        return None
+
+    def expect(self, text: str, context: str = "") -> Token:
+        token = self.peek()
+        if not self.at(text):
+            where = f" {context}" if context else ""
+            self.error(token, f"expected '{text}'{where}, found {_describe(token)}")
+        return self.next()
+
+    def expect_kind(self, kind: Kind, what: str) -> Token:
+        token = self.peek()
+        if token.kind is not kind:
+            self.error(token, f"expected {what}, found {_describe(token)}")
+        return self.next()
+
+    def annotation(self) -> tuple[Attribute | None, Attribute | None]:
+        """The ``ty=`` type and ``span=`` location of a comment right here, if any."""
+        token = self.tokens[self.pos]
+        if token.kind is not Kind.COMMENT:
+            return None, None
+        self.pos += 1
+        body = token.text
+        body_start = token.start + 2
+        type_: Attribute | None = None
+        location: Attribute | None = None
+        span_at = body.find("span=")
+        if span_at >= 0:
+            location = _span_location(body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else "")
+        ty_at = body.find("ty=")
+        if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
+            type_end = span_at if span_at > ty_at else len(body)
+            sub = _RelayParser.__new__(_RelayParser)
+            sub.source = self.source
+            sub.tokens = tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
+            sub.pos = 0
+            type_ = sub.parse_type(allow_function=True)
+            if sub.peek().kind is not Kind.EOF:
+                sub.error(sub.peek(), f"unexpected {_describe(sub.peek())} after the type in a ty= annotation")
+        return type_, location
+
+    # -- module -------------------------------------------------------------
+
+    def parse_module(self) -> ModuleOp:
+        if self.tokens[-2].kind is Kind.METADATA:
+            self.constants = self.decode_metadata(self.tokens[-2])
+        self.peek()
+        if self.peek().kind is Kind.VERSION:
+            version = self.next()
+            if version.value != '"0.0.5"':
+                self.error(
+                    version,
+                    f'unsupported text format version {version.value}; expected "0.0.5"',
+                )
+        self.find_definitions()
+        order: list[str] = []
+        while True:
+            token = self.peek()
+            if token.kind in (Kind.EOF, Kind.METADATA):
+                break
+            if token.kind is Kind.IDENT and token.text == "def":
+                self.next()
+                name = self.expect_kind(Kind.GLOBAL, "a global function name").value
+                order.append(name)
+                if name in self.functions:
+                    self.skip_definition()
+                else:
+                    self.parse_definition(name)
+                continue
+            if token.kind is Kind.IDENT and token.text in _UNSUPPORTED:
+                self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
+            if order:
+                self.error(
+                    token,
+                    f"expected 'def' or the end of the module, found {_describe(token)}",
+                )
+            if "main" in self.def_starts:
+                self.error(
+                    token, "a module with '@main' cannot also have a bare expression"
+                )
+            self.parse_main_expression()
+            order.append("main")
+            token = self.peek()
+            if token.kind not in (Kind.EOF, Kind.METADATA):
+                self.error(
+                    token, f"expected the end of the program, found {_describe(token)}"
+                )
+            break
+        module = ModuleOp([self.functions[name] for name in order])
+        return module
+
+    def decode_metadata(self, token: Token) -> list:
+        try:
+            return decode_metadata(self.source.text[token.value :])
+        except MetadataError as error:
+            offset = token.value + (error.offset or 0)
+            raise RelayTextError(
+                self.source, offset, f"bad #[metadata] section: {error.message}"
+            ) from None
+
+    def find_definitions(self) -> None:
+        """Record where each top-level ``def`` starts, so calls may precede definitions."""
+        depth = 0
+        tokens = self.tokens
+        for index in range(self.pos, len(tokens) - 1):
+            token = tokens[index]
+            if token.kind is Kind.PUNCT:
+                if token.text == "{":
+                    depth += 1
+                elif token.text == "}":
+                    depth -= 1
+            elif depth == 0 and token.kind is Kind.IDENT and token.text == "def":
+                name_token = tokens[index + 1]
+                if name_token.kind is Kind.GLOBAL:
+                    if name_token.value in self.def_starts:
+                        self.error(
+                            name_token, f"duplicate definition of @{name_token.value}"
+                        )
+                    self.def_starts[name_token.value] = index + 2
+
+    def skip_definition(self) -> None:
+        """Skip a definition that was already parsed on demand."""
+        depth = 0
+        while True:
+            token = self.next()
+            if token.kind is Kind.EOF:
+                self.error(token, "unexpected end of input in a function definition")
+            if token.text == "{" and token.kind is Kind.PUNCT:
+                depth += 1
+            elif token.text == "}" and token.kind is Kind.PUNCT:
+                depth -= 1
+                if depth == 0:
+                    return
+
+    def function(self, name: str, token: Token) -> FuncOp:
+        """The ``func.func`` for global `name`, parsing its definition if needed."""
+        if name in self.functions:
+            return self.functions[name]
+        if name not in self.def_starts:
+            self.error(token, f"unknown global function @{name}")
+        if name in self.in_progress:
+            self.error(token, f"recursive call of @{name} is not supported")
+        saved_pos, saved_block = self.pos, self.block
+        self.pos = self.def_starts[name]
+        self.parse_definition(name)
+        self.pos, self.block = saved_pos, saved_block
+        return self.functions[name]
+
+    def parse_definition(self, name: str) -> None:
+        self.in_progress.add(name)
+        params, attributes = self.parse_params_and_attrs(allow_untyped=False)
+        return_type = self.parse_type() if self.accept("->") else None
+        types = [p.type for p in params]
+        block = Block(arg_types=types)
+        scope = _Scope(isolated=True)
+        for param, arg in zip(params, block.args):
+            set_relay_name(arg, param.name)
+            scope.names[param.name] = arg
+        self.expect("{", "to open the function body")
+        result = self.parse_body_into(block, scope, return_type)
+        self.expect("}", "to close the function body")
+        block.add_op(FuncReturnOp(result))
+        func = FuncOp(
+            name, FunctionType.from_lists(types, [result.type]), Region(block)
+        )
+        func.attributes.update(attributes)
+        self.functions[name] = func
+        self.in_progress.discard(name)
+
+    def parse_main_expression(self) -> None:
+        """A bare ``fn`` or expression program, imported as ``@main``."""
+        token = self.peek()
+        if token.kind is Kind.IDENT and token.text == "fn":
+            self.next()
+            self.in_progress.add("main")
+            self.parse_definition("main")
+            self.annotation()
+            return
+        scope = _Scope(isolated=True)
+        block = Block()
+        while self.at("free_var"):
+            self.next()
+            name_token = self.expect_kind(Kind.LOCAL, "a variable name")
+            self.expect(":", "after a free variable")
+            arg = block.insert_arg(self.parse_type(), len(block.args))
+            set_relay_name(arg, name_token.value)
+            scope.names[name_token.value] = arg
+            self.expect(";", "after a free variable declaration")
+        result = self.parse_body_into(block, scope, None)
+        block.add_op(FuncReturnOp(result))
+        self.functions["main"] = FuncOp(
+            "main",
+            FunctionType.from_lists([a.type for a in block.args], [result.type]),
+            Region(block),
+        )
+
+    # -- functions ----------------------------------------------------------
+
+    def parse_params_and_attrs(
+        self, allow_untyped: bool
+    ) -> tuple[list[_Param], dict[str, Attribute]]:
+        self.expect("(", "to open the parameter list")
+        params: list[_Param] = []
+        attributes: dict[str, Attribute] = {}
+        if self.accept(")"):
+            return params, attributes
+        while True:
+            token = self.peek()
+            if token.kind is Kind.LOCAL:
+                if attributes:
+                    self.error(token, "parameters must come before function attributes")
+                self.next()
+                type_ = None
+                if self.accept(":"):
+                    type_ = self.parse_type()
+                elif not allow_untyped:
+                    self.error(token, f"parameter {token.text} needs a type annotation")
+                self.annotation()
+                params.append(_Param(token.value, token, type_))
+            elif token.kind is Kind.IDENT and self.peek(1).text == "=":
+                self.next()
+                self.next()
+                attributes[token.text] = self.parse_attr_value()
+            else:
+                self.error(
+                    token,
+                    f"expected a parameter or an attribute, found {_describe(token)}",
+                )
+            if self.accept(")"):
+                return params, attributes
+            self.expect(",", "between parameters")
+
+    def parse_body_into(
+        self, block: Block, scope: _Scope, return_type: Attribute | None
+    ) -> SSAValue:
+        """Parse bindings and a result expression into `block`; add the return."""
+        saved = self.block
+        self.block = block
+        result = self.parse_body(scope)
+        if return_type is not None and result.type != return_type:
+            self.error(
+                self.peek(),
+                f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
+            )
+        terminator = (
+            FuncReturnOp
+            if not isinstance(scope.parent, _Scope) or scope.parent is None
+            else relay.ReturnOp
+        )
+        del terminator
+        self.block = saved
+        return result
+
+    def parse_body(self, scope: _Scope) -> SSAValue:
+        while True:
+            token = self.peek()
+            if token.kind is Kind.GRAPH and self.peek(1).text == "=":
+                self.next()
+                self.next()
+                scope.names[token.text] = self.parse_binding_value(scope)
+                self.expect(";", "after a binding")
+                continue
+            if token.kind is Kind.IDENT and token.text == "let":
+                self.next()
+                name_token = self.expect_kind(Kind.LOCAL, "a variable name after 'let'")
+                declared = self.parse_type() if self.accept(":") else None
+                self.expect("=", "in a let binding")
+                value = self.parse_binding_value(scope)
+                if isinstance(value, SSAValue):
+                    if declared is not None and value.type != declared:
+                        self.error(
+                            name_token,
+                            f"{name_token.text} is declared as {_relay_type(declared)} but bound to a {_relay_type(value.type)}",
+                        )
+                    if value.name_hint is None:
+                        set_relay_name(value, name_token.value)
+                scope.names[name_token.value] = value
+                self.expect(";", "after a let binding")
+                continue
+            value = self.parse_expr(scope)
+            if self.at(";"):
+                self.error(
+                    self.peek(),
+                    "expected the end of the function body; sequencing with ';' is only allowed after a binding",
+                )
+            if not isinstance(value, SSAValue):
+                self.error(
+                    token,
+                    "a function's result must be a tensor or tuple, not a function (higher-order functions are not supported)",
+                )
+            return value
+
+    def parse_binding_value(self, scope: _Scope) -> _Binding:
+        value = self.parse_expr(scope)
+        if isinstance(value, _GlobalRef | _OperatorRef):
+            self.error(
+                value.token,
+                "binding a global function or operator to a variable is not supported",
+            )
+        return value
+
+    # -- expressions --------------------------------------------------------
+
+    def parse_expr(self, scope: _Scope):
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.error(
+                self.peek(), f"expression nested deeper than {MAX_NESTING} levels"
+            )
+        try:
+            value = self.parse_primary(scope)
+            while True:
+                if self.at("("):
+                    value = self.parse_call(value, scope)
+                elif self.at("."):
+                    dot = self.next()
+                    index = self.expect_kind(Kind.INT, "a tuple index after '.'")
+                    if not isinstance(value, SSAValue) or not isinstance(
+                        value.type, TupleType
+                    ):
+                        self.error(
+                            dot,
+                            "'.N' projects a field out of a tuple, but the value is not a tuple",
+                        )
+                    fields = value.type.types.data
+                    if not 0 <= index.value[0] < len(fields):
+                        self.error(
+                            index,
+                            f"tuple index {index.value[0]} is out of range for a tuple of {len(fields)} fields",
+                        )
+                    op = relay.TupleGetItemOp(value, index.value[0])
+                    self.annotate(op, index)
+                    value = op.result
+                else:
+                    return value
+        finally:
+            self.depth -= 1
+
+    def parse_primary(self, scope: _Scope):
+        token = self.peek()
+        kind = token.kind
+        if kind in (Kind.LOCAL, Kind.GRAPH):
+            self.next()
+            key = token.value if kind is Kind.LOCAL else token.text
+            binding, crossed = scope.lookup(key)
+            if binding is None:
+                self.error(token, f"unknown variable {token.text}")
+            if crossed and isinstance(binding, SSAValue):
+                self.error(
+                    token,
+                    f"{token.text} is defined outside this function literal; relay.fn bodies cannot capture values (pass it as a parameter)",
+                )
+            return binding
+        if kind is Kind.GLOBAL:
+            self.next()
+            return _GlobalRef(token.value, token)
+        if kind in (Kind.INT, Kind.FLOAT, Kind.BOOL):
+            self.next()
+            op = self.scalar_constant(token)
+            self.annotate(op, token)
+            return op.result
+        if kind is Kind.META:
+            self.next()
+            return self.meta_constant(token)
+        if kind is Kind.PUNCT and token.text == "(":
+            return self.parse_tuple(scope)
+        if kind is Kind.IDENT:
+            if token.text == "fn":
+                return self.skip_fn_literal(scope)
+            if token.text in _UNSUPPORTED:
+                self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
+            if token.text in ("let", "def", "free_var"):
+                self.error(token, f"'{token.text}' is not allowed here")
+            return self.parse_operator_name()
+        self.error(token, f"expected an expression, found {_describe(token)}")
+
+    def parse_operator_name(self) -> _OperatorRef:
+        first = self.next()
+        parts = [first.text]
+        while self.at(".") and self.peek(1).kind is Kind.IDENT:
+            self.next()
+            parts.append(self.next().text)
+        return _OperatorRef(".".join(parts), first)
+
+    def parse_tuple(self, scope: _Scope) -> SSAValue:
+        open_token = self.expect("(")
+        fields: list[SSAValue] = []
+        trailing_comma = False
+        while not self.at(")"):
+            fields.append(self.value_of(self.parse_expr(scope), open_token))
+            trailing_comma = bool(self.accept(","))
+            if not trailing_comma and not self.at(")"):
+                self.error(
+                    self.peek(),
+                    f"expected ',' or ')' in a tuple, found {_describe(self.peek())}",
+                )
+        self.expect(")")
+        if len(fields) == 1 and not trailing_comma:
+            return fields[0]
+        op = relay.TupleOp(fields)
+        self.annotate(op, open_token)
+        return op.result
+
+    def skip_fn_literal(self, scope: _Scope) -> _FnLiteral:
+        start = self.pos
+        self.next()
+        depth = 0
+        while True:
+            token = self.next()
+            if token.kind is Kind.EOF:
+                self.error(self.tokens[start], "unterminated function literal")
+            if token.kind is Kind.PUNCT and token.text == "{":
+                depth += 1
+            elif token.kind is Kind.PUNCT and token.text == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+        self.annotation()
+        return _FnLiteral(start, scope)
+
+    def value_of(self, value, token: Token) -> SSAValue:
+        if isinstance(value, SSAValue):
+            return value
+        what = {
+            _FnLiteral: "a function literal",
+            _GlobalRef: "a global function",
+            _OperatorRef: "an operator",
+        }[type(value)]
+        where = value.token if isinstance(value, _GlobalRef | _OperatorRef) else token
+        self.error(where, f"{what} can only be called here, not used as a value")
+
+    def parse_call(self, callee, scope: _Scope) -> SSAValue:
+        open_token = self.expect("(")
+        args: list[SSAValue] = []
+        attributes: dict[str, Attribute] = {}
+        while not self.at(")"):
+            token = self.peek()
+            if (
+                token.kind is Kind.IDENT
+                and self.peek(1).text == "="
+                and self.peek(1).kind is Kind.PUNCT
+            ):
+                self.next()
+                self.next()
+                attributes[token.text] = self.parse_attr_value()
+            else:
+                if attributes:
+                    self.error(
+                        token, "positional arguments must come before attributes"
+                    )
+                args.append(self.value_of(self.parse_expr(scope), token))
+            if not self.accept(","):
+                break
+        close = self.expect(")", "to close the argument list")
+        if isinstance(callee, _OperatorRef):
+            return self.operator_call(callee, args, attributes, close)
+        if attributes:
+            self.error(open_token, "only operator calls take attributes")
+        if isinstance(callee, _FnLiteral):
+            return self.fn_call(callee, args, close)
+        if isinstance(callee, _GlobalRef):
+            func = self.function(callee.name, callee.token)
+            expected = func.function_type.inputs.data
+            if len(args) != len(expected):
+                self.error(
+                    callee.token,
+                    f"@{callee.name} takes {len(expected)} argument(s), got {len(args)}",
+                )
+            for index, (arg, type_) in enumerate(zip(args, expected)):
+                if arg.type != type_:
+                    self.error(
+                        callee.token,
+                        f"argument #{index} of @{callee.name} has type {_relay_type(arg.type)}, expected {_relay_type(type_)}",
+                    )
+            op = CallOp(callee.name, args, func.function_type.outputs.data)
+            self.annotate(op, callee.token)
+            return op.results[0]
+        self.error(
+            open_token,
+            "calling a function-typed value is not supported (higher-order functions)",
+        )
+
+    def operator_call(
+        self,
+        callee: _OperatorRef,
+        args: list[SSAValue],
+        attributes: dict[str, Attribute],
+        close: Token,
+    ) -> SSAValue:
+        op_class = relay.OPERATORS.get(callee.name)
+        if op_class is not None:
+            schema = op_class.SCHEMA
+            for key in list(attributes):
+                spec = schema.get(key)
+                if spec is None:
+                    self.error(
+                        callee.token,
+                        f"'{callee.name}' has no attribute '{key}' (valid: {', '.join(schema) or 'none'})",
+                    )
+                if isinstance(attributes[key], UnitAttr) and spec.default is None:
+                    del attributes[key]
+            if op_class.ARITY is not None and len(args) != op_class.ARITY:
+                self.error(
+                    callee.token,
+                    f"'{callee.name}' expects {op_class.ARITY} argument(s), got {len(args)}",
+                )
+        type_, location = self.annotation()
+        if type_ is None:
+            type_ = infer_type(callee.name, [a.type for a in args], attributes)
+            if type_ is None:
+                self.error(
+                    callee.token,
+                    f"cannot infer the result type of '{callee.name}'; add a /* ty=... */ annotation",
+                )
+        if op_class is not None:
+            op: Operation = op_class(args, type_, attributes)
+        else:
+            op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
+        self.insert(op, location)
+        return op.results[0]
+
+    def fn_call(
+        self, literal: _FnLiteral, args: list[SSAValue], close: Token
+    ) -> SSAValue:
+        key = tuple(a.type for a in args)
+        previous = literal.instances.get(key)
+        if previous is not None:
+            body = previous.body.clone()
+            op = relay.FnOp(args, previous.result.type, body, previous.attributes)
+        else:
+            op = self.instantiate(literal, args)
+            literal.instances[key] = op
+        type_, location = self.annotation()
+        if type_ is not None and type_ != op.result.type:
+            self.error(
+                close,
+                f"call annotated as {_relay_type(type_)} but the function returns {_relay_type(op.result.type)}",
+            )
+        self.insert(op, location)
+        return op.result
+
+    def instantiate(self, literal: _FnLiteral, args: list[SSAValue]) -> relay.FnOp:
+        saved_pos, saved_block = self.pos, self.block
+        self.pos = literal.start + 1
+        fn_token = self.tokens[literal.start]
+        params, attributes = self.parse_params_and_attrs(allow_untyped=True)
+        if len(params) != len(args):
+            self.error(
+                fn_token,
+                f"function literal takes {len(params)} argument(s), called with {len(args)}",
+            )
+        types: list[Attribute] = []
+        for param, arg in zip(params, args):
+            if param.type is not None and param.type != arg.type:
+                self.error(
+                    param.token,
+                    f"parameter {param.token.text} has type {_relay_type(param.type)} but the call passes {_relay_type(arg.type)}",
+                )
+            types.append(arg.type)
+        return_type = self.parse_type() if self.accept("->") else None
+        block = Block(arg_types=types)
+        scope = _Scope(parent=literal.scope, isolated=True)
+        for param, value in zip(params, block.args):
+            set_relay_name(value, param.name)
+            scope.names[param.name] = value
+        self.expect("{", "to open the function body")
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.error(
+                fn_token, f"function literals nested deeper than {MAX_NESTING} levels"
+            )
+        result = self.parse_body_into(block, scope, return_type)
+        self.depth -= 1
+        block.add_op(relay.ReturnOp(result))
+        op = relay.FnOp(args, result.type, Region(block), attributes)
+        self.pos, self.block = saved_pos, saved_block
+        return op
+
+    def insert(self, op: Operation, location: Attribute | None = None) -> None:
+        if location is not None:
+            op.location = location
+        self.block.add_op(op)
+
+    def annotate(self, op: Operation, token: Token) -> None:
+        """Insert `op`, checking a following ``ty=`` comment against its type."""
+        type_, location = self.annotation()
+        if type_ is not None and type_ != op.results[0].type:
+            self.error(
+                token,
+                f"expression has type {_relay_type(op.results[0].type)} but is annotated as {_relay_type(type_)}",
+            )
+        self.insert(op, location)
+
+    # -- constants ----------------------------------------------------------
+
+    def scalar_constant(self, token: Token) -> relay.ConstantOp:
+        if token.kind is Kind.BOOL:
+            element: Attribute = IntegerType(1)
+            data = struct.pack("<?", token.value)
+        elif token.kind is Kind.INT:
+            value, width = token.value
+            element = IntegerType(width)
+            data = value.to_bytes(width // 8, "little", signed=True)
+        else:
+            value, width = token.value
+            element = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}[width]
+            data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], value)
+        type_ = TensorType(element, [])
+        return relay.ConstantOp(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(data)))
+
+    def meta_constant(self, token: Token) -> SSAValue:
+        key, index = token.value
+        if key != "relay.Constant":
+            self.error(
+                token,
+                f"unsupported meta reference kind '{key}'; only relay.Constant is supported",
+            )
+        annotated, location = self.annotation()
+        if self.constants is not None:
+            if index >= len(self.constants):
+                self.error(
+                    token,
+                    f"meta[relay.Constant][{index}] is out of range: the metadata section has {len(self.constants)} constant(s)",
+                )
+            value = self.constants[index]
+            if annotated is not None and annotated != value.type:
+                self.error(
+                    token,
+                    f"meta[relay.Constant][{index}] is annotated as {_relay_type(annotated)} but its metadata is {_relay_type(value.type)}",
+                )
+            op = relay.ConstantOp(value.type, value=value)
+        else:
+            if annotated is None:
+                self.error(
+                    token,
+                    f"the type of meta[relay.Constant][{index}] is unknown: add a /* ty=... */ annotation or the #[metadata] section",
+                )
+            op = relay.ConstantOp(annotated, meta_index=index)
+        self.insert(op, location)
+        return op.result
+
+    # -- attributes ---------------------------------------------------------
+
+    def parse_attr_value(self) -> Attribute:
+        token = self.next()
+        kind = token.kind
+        if kind is Kind.INT:
+            value, width = token.value
+            return IntegerAttr(value, IntegerType(width))
+        if kind is Kind.FLOAT:
+            value, width = token.value
+            return FloatAttr(
+                value, {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}[width]
+            )
+        if kind is Kind.BOOL:
+            return BoolAttr.from_bool(token.value)
+        if kind is Kind.STRING:
+            return StringAttr(token.value)
+        if kind is Kind.IDENT and token.text == "None":
+            return UnitAttr()
+        if kind is Kind.PUNCT and token.text == "[":
+            elements: list[Attribute] = []
+            while not self.at("]"):
+                elements.append(self.parse_attr_value())
+                if not self.accept(","):
+                    break
+            self.expect("]", "to close the array")
+            return _array_attr(elements)
+        self.error(token, f"expected an attribute value, found {_describe(token)}")
+
+    # -- types --------------------------------------------------------------
+
+    def parse_type(self, allow_function: bool = False) -> Attribute:
+        token = self.peek()
+        if token.kind is Kind.IDENT and token.text == "Tensor":
+            self.next()
+            self.expect("[", "after 'Tensor'")
+            self.expect("(", "to open the shape")
+            shape: list[int] = []
+            while not self.at(")"):
+                shape.append(self.parse_dim())
+                if not self.accept(","):
+                    break
+            self.expect(")", "to close the shape")
+            self.expect(",", "between the shape and the dtype")
+            element = self.parse_dtype()
+            self.expect("]", "to close the tensor type")
+            return TensorType(element, shape)
+        if token.kind is Kind.PUNCT and token.text == "(":
+            self.next()
+            fields: list[Attribute] = []
+            while not self.at(")"):
+                fields.append(self.parse_type(allow_function))
+                if not self.accept(","):
+                    break
+            self.expect(")", "to close the tuple type")
+            return TupleType(fields)
+        if token.kind is Kind.IDENT and token.text == "fn":
+            if not allow_function:
+                self.error(
+                    token,
+                    "function-typed values are not supported (higher-order functions)",
+                )
+            self.next()
+            self.expect("(")
+            inputs: list[Attribute] = []
+            while not self.at(")"):
+                inputs.append(self.parse_type(True))
+                if not self.accept(","):
+                    break
+            self.expect(")")
+            self.expect("->")
+            output = self.parse_type(True)
+            return FunctionType.from_lists(inputs, [output])
+        if token.kind is Kind.IDENT:
+            return TensorType(self.parse_dtype(), [])
+        self.error(token, f"expected a type, found {_describe(token)}")
+
+    def parse_dim(self) -> int:
+        token = self.next()
+        if token.kind is Kind.INT:
+            return token.value[0]
+        if token.text == "?" or token.kind is Kind.IDENT:
+            return DYNAMIC_INDEX
+        self.error(token, f"expected a dimension, found {_describe(token)}")
+
+    def parse_dtype(self) -> Attribute:
+        token = self.expect_kind(Kind.IDENT, "a dtype")
+        try:
+            return dtypes.element_type(token.text)
+        except dtypes.UnknownDTypeError as error:
+            self.error(token, str(error))
+
+
+def _array_attr(elements: list[Attribute]) -> Attribute:
+    """Flat int or float arrays become ``array<...>``; anything else ``[...]``."""
+    if not elements:
+        return DenseArrayBase.from_list(IntegerType(32), [])
+    first = elements[0]
+    if (
+        all(isinstance(e, IntegerAttr) and e.type == first.type for e in elements)
+        and isinstance(first, IntegerAttr)
+        and first.type != IntegerType(1)
+    ):
+        return DenseArrayBase.from_list(first.type, [e.value.data for e in elements])
+    if all(
+        isinstance(e, FloatAttr) and e.type == first.type for e in elements
+    ) and isinstance(first, FloatAttr):
+        return DenseArrayBase.from_list(first.type, [e.value.data for e in elements])
+    return ArrayAttr(elements)
+
+
+def _span_location(span: str) -> Attribute | None:
+    """``name:line:col`` of a TVM span as an MLIR location."""
+    name, _, rest = span.rpartition(":")
+    file, _, line = name.rpartition(":")
+    if not file or not line.isdigit() or not rest.isdigit():
+        return None
+    return FileLineColLoc(StringAttr(file), IntAttr(int(line)), IntAttr(int(rest)))
+
+
+def _relay_type(type_: Attribute) -> str:
+    if isinstance(type_, TensorType):
+        dims = ", ".join(
+            "?" if d == DYNAMIC_INDEX else str(d) for d in type_.get_shape()
+        )
+        try:
+            dtype = dtypes.dtype_name(type_.element_type)
+        except dtypes.UnknownDTypeError:
+            dtype = str(type_.element_type)
+        return (
+            f"Tensor[({dims}{',' if len(type_.get_shape()) == 1 else ''}), {dtype}]"
+            if type_.get_shape()
+            else dtype
+        )
+    if isinstance(type_, TupleType):
+        return "(" + ", ".join(_relay_type(t) for t in type_.types.data) + ")"
+    return str(type_)
+
+
+def _describe(token: Token) -> str:
+    if token.kind is Kind.EOF:
+        return "the end of the input"
+    if token.kind is Kind.METADATA:
+        return "the #[metadata] section"
+    return f"'{token.text}'"

@@ -1,0 +1,227 @@
+"""The ``#[metadata]`` section of Relay text: constants as base64 NDArrays.
+
+TVM writes the section with ``SaveJSON`` of a map ``{"relay.Constant": [...]}``:
+a JSON object with ``root``, a flat ``nodes`` list (each node has a
+``type_key`` and string ``attrs`` that refer to other nodes by index),
+``b64ndarrays`` (one base64 string per tensor) and ``attrs``.
+
+Each base64 string is TVM's NDArray save format, little-endian::
+
+    u64 magic 0xDD5E40F096B4A13F, u64 reserved, i32 device_type, i32 device_id,
+    i32 ndim, u8 dtype code, u8 bits, u16 lanes, i64 shape[ndim],
+    i64 byte count, raw data
+
+Decoding validates every field against the data before building anything
+large, and turns the data into a ``dense`` attribute without per-element
+Python objects.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import struct
+from collections.abc import Iterable
+
+from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute
+
+from relay_xdsl import dtypes
+
+NDARRAY_MAGIC = 0xDD5E40F096B4A13F
+MAX_ELEMENTS = 1 << 34
+"""Largest element count accepted for one constant (16 Gi elements)."""
+
+_HEADER = struct.Struct("<QQiiiBBH")
+_DTYPE_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
+_CODE_OF = {"int": 0, "uint": 1, "float": 2, "bfloat": 4}
+TVM_VERSION = "0.19.0"
+
+
+class MetadataError(ValueError):
+    """A malformed metadata section; `offset` is relative to the section text."""
+
+    def __init__(self, message: str, offset: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
+    """The ``relay.Constant`` values of a metadata section, in index order."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MetadataError(f"invalid JSON: {error.msg}", error.pos) from None
+    if not isinstance(document, dict):
+        raise MetadataError("expected a JSON object")
+    nodes = document.get("nodes")
+    arrays = document.get("b64ndarrays", [])
+    root = document.get("root")
+    if not isinstance(nodes, list) or not isinstance(root, int) or not isinstance(arrays, list):
+        raise MetadataError("expected 'root', 'nodes' and 'b64ndarrays'")
+
+    def node(index: object, what: str) -> dict:
+        if not isinstance(index, int) or not 0 <= index < len(nodes) or not isinstance(nodes[index], dict):
+            raise MetadataError(f"{what} refers to missing node {index!r}")
+        return nodes[index]
+
+    constants_array = None
+    root_node = node(root, "root")
+    keys = root_node.get("keys", [])
+    data = root_node.get("data", [])
+    if keys:
+        for key, value in zip(keys, data):
+            if key == "relay.Constant":
+                constants_array = node(value, "'relay.Constant'")
+    else:
+        # Maps with non-string keys list key and value nodes alternately.
+        for key, value in zip(data[::2], data[1::2]):
+            key_node = node(key, "a map key")
+            if key_node.get("repr_str") == "relay.Constant":
+                constants_array = node(value, "'relay.Constant'")
+    if constants_array is None:
+        return []
+    values = []
+    for position, index in enumerate(constants_array.get("data", [])):
+        constant = node(index, f"constant {position}")
+        if constant.get("type_key") != "relay.Constant":
+            raise MetadataError(f"entry {position} is a {constant.get('type_key')!r}, not a relay.Constant")
+        array_index = constant.get("attrs", {}).get("data")
+        if array_index is None or not str(array_index).isdigit() or int(array_index) >= len(arrays):
+            raise MetadataError(f"constant {position} refers to missing NDArray {array_index!r}")
+        try:
+            values.append(decode_ndarray(arrays[int(array_index)]))
+        except MetadataError as error:
+            raise MetadataError(f"constant {position}: {error.message}") from None
+    return values
+
+
+def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
+    """A base64 TVM NDArray as a dense tensor attribute."""
+    if not isinstance(encoded, str):
+        raise MetadataError("NDArray must be a base64 string")
+    # Validate the header from a small prefix before decoding the whole buffer.
+    try:
+        prefix = base64.b64decode(encoded[:64], validate=True)
+    except binascii.Error:
+        raise MetadataError("NDArray is not valid base64") from None
+    if len(prefix) < _HEADER.size:
+        raise MetadataError("NDArray is truncated (no complete header)")
+    magic, _, _, _, ndim, code, bits, lanes = _HEADER.unpack_from(prefix)
+    if magic != NDARRAY_MAGIC:
+        raise MetadataError(f"bad NDArray magic 0x{magic:016X}")
+    if not 0 <= ndim <= 32:
+        raise MetadataError(f"bad NDArray rank {ndim}")
+    if lanes != 1:
+        raise MetadataError(f"vector dtypes (lanes={lanes}) are not supported")
+    dtype = _dtype(code, bits)
+    header_size = _HEADER.size + 8 * ndim + 8
+    available = len(encoded) * 3 // 4
+    if available < header_size:
+        raise MetadataError("NDArray is truncated (no complete shape)")
+    head = base64.b64decode(encoded[: 4 * math.ceil(header_size / 3)])
+    shape = struct.unpack_from(f"<{ndim}q", head, _HEADER.size)
+    (byte_count,) = struct.unpack_from("<q", head, _HEADER.size + 8 * ndim)
+    if any(d < 0 for d in shape):
+        raise MetadataError(f"negative dimension in shape {shape}")
+    elements = math.prod(shape)
+    if elements > MAX_ELEMENTS:
+        raise MetadataError(f"shape {shape} has {elements} elements, more than the limit of {MAX_ELEMENTS}")
+    element_type = dtypes.element_type(dtype)
+    expected = elements * ((bits + 7) // 8)
+    if byte_count != expected:
+        raise MetadataError(f"shape {tuple(shape)} of {dtype} needs {expected} bytes but the NDArray declares {byte_count}")
+    if available - header_size < byte_count - 2:
+        raise MetadataError(f"NDArray data is truncated: {byte_count} bytes declared")
+    try:
+        raw = base64.b64decode(encoded, validate=True)
+    except binascii.Error:
+        raise MetadataError("NDArray is not valid base64") from None
+    if len(raw) != header_size + byte_count:
+        raise MetadataError(f"NDArray holds {len(raw) - header_size} data bytes, {byte_count} declared")
+    type_ = TensorType(element_type, shape)
+    return DenseIntOrFPElementsAttr(type_, BytesAttr(raw[header_size:]))
+
+
+def _dtype(code: int, bits: int) -> str:
+    if code == 1 and bits == 1:
+        return "bool"
+    kind = _DTYPE_CODES.get(code)
+    if kind is None:
+        raise MetadataError(f"unsupported dtype code {code}")
+    return f"{kind}{bits}"
+
+
+def constant_bytes(value: Attribute) -> bytes:
+    """The raw little-endian buffer of a dense constant."""
+    assert isinstance(value, DenseIntOrFPElementsAttr)
+    return value.data.data
+
+
+def encode_ndarray(value: DenseIntOrFPElementsAttr) -> str:
+    """A dense tensor attribute as a base64 TVM NDArray."""
+    type_ = value.type
+    dtype = dtypes.dtype_name(type_.element_type)
+    bits = 1 if dtype == "bool" else dtypes.bit_width(type_.element_type)
+    kind = "uint" if dtype == "bool" else dtype.rstrip("0123456789")
+    shape = type_.get_shape()
+    data = value.data.data
+    header = _HEADER.pack(NDARRAY_MAGIC, 0, 1, 0, len(shape), _CODE_OF[kind], bits, 1)
+    header += struct.pack(f"<{len(shape)}q", *shape) + struct.pack("<q", len(data))
+    return base64.b64encode(header + data).decode("ascii")
+
+
+def encode_metadata(values: Iterable[DenseIntOrFPElementsAttr]) -> Iterable[str]:
+    """Chunks of a metadata section (JSON after ``#[metadata]``) for `values`.
+
+    The nodes follow what TVM's ``SaveJSON`` writes for type-checked
+    constants, so TVM's ``LoadJSON`` accepts them. Yielding chunks lets the
+    caller write each base64 array once, without building the whole text.
+    """
+    values = list(values)
+    nodes: list[dict] = [
+        {"type_key": ""},
+        {"type_key": "Map", "keys": ["relay.Constant"], "data": [2]},
+        {"type_key": "Array", "data": []},
+        {
+            "type_key": "VirtualDevice",
+            "attrs": {"device_type_int": "-1", "memory_scope": "4", "target": "0", "virtual_device_id": "-1"},
+        },
+        {"type_key": "runtime.String"},
+    ]
+    for array_index, value in enumerate(values):
+        constant_index = len(nodes)
+        nodes[2]["data"].append(constant_index)
+        shape = value.type.get_shape()
+        nodes.append(
+            {
+                "type_key": "relay.Constant",
+                "attrs": {
+                    "_checked_type_": str(constant_index + 1),
+                    "data": str(array_index),
+                    "span": "0",
+                    "virtual_device_": "3",
+                },
+            }
+        )
+        nodes.append(
+            {
+                "type_key": "relay.TensorType",
+                "attrs": {
+                    "dtype": dtypes.dtype_name(value.type.element_type),
+                    "shape": str(constant_index + 2),
+                    "span": "0",
+                },
+            }
+        )
+        dims = list(range(constant_index + 3, constant_index + 3 + len(shape)))
+        nodes.append({"type_key": "Array", "data": dims} if dims else {"type_key": "Array"})
+        for dim in shape:
+            nodes.append({"type_key": "IntImm", "attrs": {"dtype": "int32", "span": "0", "value": str(dim)}})
+    yield '{\n  "root": 1, \n  "nodes": ' + json.dumps(nodes) + ', \n  "b64ndarrays": ['
+    for index, value in enumerate(values):
+        yield ("\n    " if index == 0 else ", \n    ") + '"' + encode_ndarray(value) + '"'
+    yield '\n  ], \n  "attrs": {"tvm_version": "' + TVM_VERSION + '"}\n}'

@@ -1,0 +1,129 @@
+"""relay-defuse: inline fused and composite functions, TVM's ``DefuseOps``.
+
+Every ``relay.fn`` is replaced by its body, at any nesting depth and in
+every function: the body's operations move in front of the ``relay.fn``,
+its parameters are replaced by the call's arguments (by SSA identity, never
+by name), and the ``relay.fn`` result by the returned value. So
+``defuse(fuse(x)) == x``.
+
+Binding by identity keeps the pass correct where TVM's name-based
+``DefuseOps`` is not: parameters sharing a name, one argument passed for
+two parameters, bodies that are a tuple, a tuple projection or a let-bound
+value, and a function literal called from several sites (each call site is
+its own ``relay.fn``).
+
+Nothing else changes: no dead code is removed and nothing is reordered
+beyond moving the inlined operations into place.
+
+Options:
+
+* ``composite=A,B`` inlines only the ``relay.fn`` ops whose ``Composite``
+  attribute is one of the listed names (default: inline every ``relay.fn``).
+* ``inline-globals=true`` also inlines ``func.call``s of functions that carry
+  ``Compiler`` or ``Inline`` (PartitionGraph's output), then erases those
+  functions once nothing calls them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp as FuncReturnOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.names import names_kept
+
+PARTITIONED_FUNCTION_ATTRIBUTES = ("Compiler", "Inline")
+"""Attributes that mark a global function as an outlined partition to inline."""
+
+
+@dataclass
+class InlineFnPattern(RewritePattern):
+    """Replace a ``relay.fn`` by its body; with `composites`, only those composites."""
+
+    composites: frozenset[str] | None = None
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: relay.FnOp, rewriter: PatternRewriter) -> None:
+        if self.composites is not None:
+            composite = op.attributes.get("Composite")
+            if not isinstance(composite, StringAttr) or composite.data not in self.composites:
+                return
+        block = op.body.block
+        terminator = block.last_op
+        assert isinstance(terminator, relay.ReturnOp)
+        result = terminator.value
+        rewriter.erase_op(terminator)
+        with names_kept(op.args):
+            rewriter.inline_block(block, InsertPoint.before(op), op.args)
+        rewriter.replace_op(op, [], [result])
+
+
+@dataclass
+class InlineGlobalCallPattern(RewritePattern):
+    """Replace a ``func.call`` of a ``Compiler``/``Inline`` function by a copy of its body."""
+
+    module: ModuleOp
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CallOp, rewriter: PatternRewriter) -> None:
+        callee = SymbolTable.lookup_symbol(self.module, op.callee)
+        if not isinstance(callee, FuncOp) or not _is_partition(callee):
+            return
+        body = callee.body.clone()
+        block = body.block
+        terminator = block.last_op
+        assert isinstance(terminator, FuncReturnOp)
+        results = list(terminator.arguments)
+        rewriter.erase_op(terminator)
+        with names_kept(op.arguments):
+            rewriter.inline_block(block, InsertPoint.before(op), op.arguments)
+        rewriter.replace_op(op, [], results)
+
+
+def _is_partition(func: FuncOp) -> bool:
+    return any(name in func.attributes for name in PARTITIONED_FUNCTION_ATTRIBUTES)
+
+
+@dataclass(frozen=True)
+class RelayDefusePass(ModulePass):
+    """Inline ``relay.fn`` ops (and optionally partitioned global functions)."""
+
+    name = "relay-defuse"
+
+    composite: tuple[str, ...] = ()
+    """Only inline ``relay.fn`` ops whose ``Composite`` is one of these; empty means all."""
+
+    inline_globals: bool = False
+    """Also inline calls of ``Compiler``/``Inline`` functions and erase them when unused."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.inline_globals:
+            _walk(InlineGlobalCallPattern(op)).rewrite_module(op)
+            called = {call.callee.string_value() for call in op.walk() if isinstance(call, CallOp)}
+            for func in list(op.ops):
+                if isinstance(func, FuncOp) and _is_partition(func) and func.sym_name.data not in called:
+                    func.detach()
+                    func.erase()
+        composites = frozenset(self.composite) if self.composite else None
+        _walk(InlineFnPattern(composites)).rewrite_module(op)
+
+
+def _walk(pattern: RewritePattern) -> PatternRewriteWalker:
+    # Dead-code elimination stays off: defusing must change nothing but the fusion.
+    return PatternRewriteWalker(
+        GreedyRewritePatternApplier([pattern], dce_enabled=False),
+        apply_recursively=True,
+    )
