@@ -7,8 +7,9 @@ import lit.formats
 config.name = "relay-xdsl"
 config.test_format = lit.formats.ShTest(preamble_commands=[])
 config.suffixes = [".mlir", ".relay"]
-config.test_source_root = os.path.join(os.path.dirname(__file__), "tests", "filecheck")
-config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+# Tests live under tests/filecheck; `Inputs` folders hold their data files.
+config.excludes = ["Inputs", ".venv", "examples", "docs", "bench", "relay_xdsl", "build"]
 config.environment["PATH"] = os.environ["PATH"]
 
 # Print in custom syntax, re-parse in generic syntax, print custom again.
@@ -18,4 +19,4 @@ config.substitutions.append(
         "xdsl-opt --print-op-generic | xdsl-opt | xdsl-opt",
     )
 )
-config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%examples", os.path.join(config.test_source_root, "examples")))

@@ -508,7 +508,7 @@ class TupleOp(IRDLOperation):
     def __init__(self, fields: Sequence[SSAValue | Operation]):
         values = [SSAValue.get(f) for f in fields]
         super().__init__(
-            operands=[values], result_types=[TupleType([v.type for v in values])]
+            operands=[values], result_types=[TupleType(tuple(v.type for v in values))]
         )
 
     def verify_(self) -> None:

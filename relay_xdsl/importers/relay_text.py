@@ -875,7 +875,7 @@ class _RelayParser:
                 if not self.accept(","):
                     break
             self.expect(")", "to close the tuple type")
-            return TupleType(fields)
+            return TupleType(tuple(fields))
         if token.kind is Kind.IDENT and token.text == "fn":
             if not allow_function:
                 self.error(

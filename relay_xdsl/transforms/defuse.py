@@ -65,10 +65,10 @@ class InlineFnPattern(RewritePattern):
         terminator = block.last_op
         assert isinstance(terminator, relay.ReturnOp)
         result = terminator.value
-        rewriter.erase_op(terminator)
+        rewriter.erase(terminator)
         with names_kept(op.args):
             rewriter.inline_block(block, InsertPoint.before(op), op.args)
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
 
 @dataclass
@@ -87,10 +87,10 @@ class InlineGlobalCallPattern(RewritePattern):
         terminator = block.last_op
         assert isinstance(terminator, FuncReturnOp)
         results = list(terminator.arguments)
-        rewriter.erase_op(terminator)
+        rewriter.erase(terminator)
         with names_kept(op.arguments):
             rewriter.inline_block(block, InsertPoint.before(op), op.arguments)
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 def _is_partition(func: FuncOp) -> bool:

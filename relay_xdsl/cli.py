@@ -1,0 +1,174 @@
+"""The ``relay-xdsl`` command.
+
+Subcommands:
+
+* ``import FILE.relay [-o OUT.mlir]``: Relay text → relay dialect (MLIR);
+* ``export FILE.mlir --to relay [-o OUT]``: relay dialect → Relay text;
+* ``defuse FILE [--composite A,B] [--inline-globals] [-o OUT]``: run
+  ``relay-defuse`` on Relay text or MLIR, writing the same format;
+* ``compare A.relay B.relay``: are two Relay texts the same program up to
+  whitespace, comments and temp numbering? Exit status 0 if so, else 1 and a diff.
+
+User mistakes (missing files, bad input) are reported as
+``file:line:col: error: ...`` with exit status 1, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.func import Func
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+
+from relay_xdsl.dialects.relay import Relay
+from relay_xdsl.source import SourceError
+
+
+class CommandError(Exception):
+    """A user-facing failure with a message and no traceback."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _argument_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.run(args)
+    except (CommandError, SourceError) as error:
+        print(error if isinstance(error, SourceError) else f"error: {error}", file=sys.stderr)
+        return 1
+    except ParseError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    except (VerifyException, DiagnosticException) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 1
+    return 0
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="relay-xdsl",
+        description="TVM Relay graphs in MLIR tooling: import, export, defuse and compare.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    command = commands.add_parser("import", help="Relay text to relay-dialect MLIR")
+    command.add_argument("input", type=Path, help="a .relay file")
+    command.add_argument("-o", "--output", type=Path, help="output .mlir file (default: stdout)")
+    command.add_argument("--generic", action="store_true", help="print MLIR in generic form")
+    command.set_defaults(run=_import)
+
+    command = commands.add_parser("export", help="relay-dialect MLIR to another format")
+    command.add_argument("input", type=Path, help="a .mlir file")
+    command.add_argument("--to", choices=["relay"], default="relay", help="output format (default: relay)")
+    command.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
+    command.set_defaults(run=_export)
+
+    command = commands.add_parser("defuse", help="inline fused and composite functions (relay-defuse)")
+    command.add_argument("input", type=Path, help="a .relay or .mlir file")
+    command.add_argument("--composite", default="", help="comma-separated Composite names to inline (default: all)")
+    command.add_argument("--inline-globals", action="store_true", help="also inline Compiler/Inline global functions")
+    command.add_argument("-o", "--output", type=Path, help="output file, same format as the input (default: stdout)")
+    command.set_defaults(run=_defuse)
+
+    command = commands.add_parser("compare", help="compare two Relay texts up to whitespace, comments and temp numbering")
+    command.add_argument("expected", type=Path)
+    command.add_argument("actual", type=Path)
+    command.set_defaults(run=_compare)
+    return parser
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise CommandError(f"{path} is not UTF-8 text") from None
+
+
+def _write(path: Path | None, text: str) -> None:
+    if path is None:
+        sys.stdout.write(text)
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"cannot write {path}: {error.strerror}") from None
+
+
+def _context() -> Context:
+    context = Context()
+    for dialect in (Builtin, Func, Relay):
+        context.load_dialect(dialect)
+    return context
+
+
+def load_module(path: Path) -> ModuleOp:
+    """A module from a ``.relay`` or ``.mlir`` file, verified."""
+    text = _read(path)
+    if path.suffix == ".relay":
+        from relay_xdsl.importers.relay_text import parse_relay
+
+        module = parse_relay(text, str(path))
+    else:
+        module = Parser(_context(), text, str(path)).parse_module()
+    module.verify()
+    return module
+
+
+def mlir_text(module: ModuleOp, generic: bool = False) -> str:
+    from io import StringIO
+
+    stream = StringIO()
+    Printer(stream=stream, print_generic_format=generic).print_op(module)
+    return stream.getvalue() + "\n"
+
+
+def _relay_text(module: ModuleOp) -> str:
+    from relay_xdsl.exporters.relay_text import RelayExportError, print_relay
+
+    try:
+        return print_relay(module)
+    except RelayExportError as error:
+        raise CommandError(str(error)) from None
+
+
+def _import(args: argparse.Namespace) -> None:
+    _write(args.output, mlir_text(load_module(args.input), args.generic))
+
+
+def _export(args: argparse.Namespace) -> None:
+    _write(args.output, _relay_text(load_module(args.input)))
+
+
+def _defuse(args: argparse.Namespace) -> None:
+    from relay_xdsl.transforms.defuse import RelayDefusePass
+
+    module = load_module(args.input)
+    composites = tuple(name for name in args.composite.split(",") if name)
+    RelayDefusePass(composite=composites, inline_globals=args.inline_globals).apply(_context(), module)
+    module.verify()
+    _write(args.output, _relay_text(module) if args.input.suffix == ".relay" else mlir_text(module))
+
+
+def _compare(args: argparse.Namespace) -> None:
+    from relay_xdsl.text_equivalence import relay_text_diff
+
+    diff = relay_text_diff(_read(args.expected), _read(args.actual))
+    if diff:
+        raise CommandError(f"{args.actual} differs from {args.expected}:\n{diff}")
+    print(f"{args.actual} and {args.expected} are the same program")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
