@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 
-from relay_xdsl.importers.relay_lexer import Kind, tokenize
+from relay_xdsl.importers.relay_lexer import Kind, Token, tokenize
 from relay_xdsl.metadata import decode_metadata
 from relay_xdsl.source import SourceFile
 
@@ -21,21 +21,148 @@ from relay_xdsl.source import SourceFile
 def canonical_relay(text: str, name: str = "<input>") -> list[str]:
     """The canonical token list of a Relay text; equal lists mean equivalent texts."""
     tokens = [t for t in tokenize(SourceFile(text, name)) if t.kind not in (Kind.COMMENT, Kind.VERSION, Kind.EOF)]
+    tokens = _place_literals(_drop_return_types(_drop_let_types(_as_module(tokens))))
     canonical: list[str] = []
     temps: dict[str, str] = {}
     for index, token in enumerate(tokens):
-        if token.kind is Kind.GRAPH:
+        if token.kind in (Kind.INT, Kind.FLOAT):
+            # Spelling is presentation: `1.0f`, `1f` and `1f32` are one literal.
+            value, width = token.value
+            canonical.append(f"{value!r}{'f' if token.kind is Kind.FLOAT else 'i'}{width}")
+        elif token.kind is Kind.GRAPH:
             canonical.append(temps.setdefault(token.text, f"%{len(temps)}"))
         elif token.kind is Kind.METADATA:
             canonical.append("#[metadata]")
             for value in decode_metadata(text[token.value :]):
                 digest = hashlib.sha256(value.data.data).hexdigest()[:16]
                 canonical.append(f"{value.type}:{digest}")
-        elif index == 0 and token.kind is Kind.IDENT and token.text == "fn":
-            canonical.extend(["def", "@main"])
         else:
             canonical.append(token.text)
     return canonical
+
+
+def _as_module(tokens: list[Token]) -> list[Token]:
+    """A bare ``fn`` or expression program as the ``def @main`` TVM makes of it."""
+    if not tokens or (tokens[0].kind is Kind.IDENT and tokens[0].text == "def"):
+        return tokens
+    def word(text: str, kind: Kind = Kind.PUNCT) -> Token:
+        return Token(kind, text, 0, 0)
+    if tokens[0].kind is Kind.IDENT and tokens[0].text == "fn":
+        return [word("def", Kind.IDENT), word("@main", Kind.GLOBAL), *tokens[1:]]
+    params: list[Token] = []
+    index = 0
+    while index < len(tokens) and tokens[index].text == "free_var":
+        end = index
+        while end < len(tokens) and tokens[end].text != ";":
+            end += 1
+        if params:
+            params.append(word(","))
+        params.extend(tokens[index + 1 : end])
+        index = end + 1
+    body = tokens[index:]
+    metadata = [t for t in body if t.kind is Kind.METADATA]
+    body = [t for t in body if t.kind is not Kind.METADATA]
+    return [word("def", Kind.IDENT), word("@main", Kind.GLOBAL), word("("), *params, word(")"), word("{"), *body, word("}"), *metadata]
+
+
+def _drop_let_types(tokens: list[Token]) -> list[Token]:
+    """Remove ``: T`` from ``let %x: T =``."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        kept.append(token)
+        index += 1
+        if token.text == "let" and index + 1 < len(tokens) and tokens[index + 1].text == ":":
+            kept.append(tokens[index])
+            end = index + 2
+            depth = 0
+            while end < len(tokens) and not (depth == 0 and tokens[end].text == "="):
+                depth += (tokens[end].text in ("(", "[")) - (tokens[end].text in (")", "]"))
+                end += 1
+            index = end
+    return kept
+
+
+def _drop_return_types(tokens: list[Token]) -> list[Token]:
+    """Remove ``-> type`` between a parameter list and a function body."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.kind is Kind.PUNCT and token.text == "->":
+            end = index + 1
+            depth = 0
+            while end < len(tokens):
+                text = tokens[end].text if tokens[end].kind is Kind.PUNCT else ""
+                if depth == 0 and text in ("{", "=", ";"):
+                    break
+                depth += (text in ("(", "[")) - (text in (")", "]"))
+                end += 1
+            if end < len(tokens) and tokens[end].text == "{":
+                index = end
+                continue
+        kept.append(token)
+        index += 1
+    return kept
+
+
+def _place_literals(tokens: list[Token]) -> list[Token]:
+    """Move each ``%N = fn ...;`` binding right before the statement first using ``%N``."""
+    result: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        result.append(token)
+        index += 1
+        if token.kind is Kind.PUNCT and token.text == "{":
+            end = _matching_brace(tokens, index - 1)
+            result.extend(_reorder_body(_place_literals(tokens[index:end])))
+            index = end
+    return result
+
+
+def _matching_brace(tokens: list[Token], open_index: int) -> int:
+    depth = 0
+    for index in range(open_index, len(tokens)):
+        if tokens[index].kind is Kind.PUNCT:
+            if tokens[index].text == "{":
+                depth += 1
+            elif tokens[index].text == "}":
+                depth -= 1
+                if depth == 0:
+                    return index
+    return len(tokens)
+
+
+def _reorder_body(tokens: list[Token]) -> list[Token]:
+    statements: list[list[Token]] = [[]]
+    depth = 0
+    for token in tokens:
+        statements[-1].append(token)
+        if token.kind is Kind.PUNCT:
+            if token.text in "([{":
+                depth += 1
+            elif token.text in ")]}":
+                depth -= 1
+            elif token.text == ";" and depth == 0:
+                statements.append([])
+    literals: dict[str, list[Token]] = {}
+    for statement in statements:
+        if len(statement) > 3 and statement[0].kind is Kind.GRAPH and statement[1].text == "=" and statement[2].text == "fn":
+            literals[statement[0].text] = statement
+    placed: list[Token] = []
+    for statement in statements:
+        if statement and statement[0].kind is Kind.GRAPH and literals.get(statement[0].text) is statement:
+            continue
+        for token in statement:
+            literal = literals.pop(token.text, None) if token.kind is Kind.GRAPH else None
+            if literal is not None:
+                placed.extend(literal)
+        placed.extend(statement)
+    for literal in literals.values():
+        placed.extend(literal)
+    return placed
 
 
 def relay_text_diff(expected: str, actual: str) -> str:

@@ -111,12 +111,25 @@ def _float(value: float, type_: Attribute) -> str:
     if value in (float("inf"), float("-inf")):
         text = "inf" if value > 0 else "-inf"
     else:
-        text = repr(value)
-        text = text[:-2] if text.endswith(".0") else text
+        text = _shortest_repr(value, str(type_))
     suffix = {"f32": "f", "f64": "f64", "f16": "f16"}.get(str(type_), None)
     if suffix is None:
         raise RelayExportError(f"float type {type_} has no Relay literal")
     return text + suffix
+
+
+def _shortest_repr(value: float, type_name: str) -> str:
+    """The shortest decimal that reads back as the same value of `type_name`."""
+    packing = {"f32": "<f", "f16": "<e"}.get(type_name)
+    text = repr(value)
+    if packing is not None:
+        stored = struct.pack(packing, value)
+        for digits in range(1, 18):
+            candidate = float(f"{value:.{digits}g}")
+            if struct.pack(packing, candidate) == stored:
+                text = repr(candidate)
+                break
+    return text[:-2] if text.endswith(".0") else text
 
 
 _SCALAR_FORMATS = {"float32": "<f", "float64": "<d", "float16": "<e", "int32": "<i", "int64": "<q", "bool": "<?"}
@@ -143,6 +156,9 @@ class _RelayPrinter:
     def __init__(self) -> None:
         self.meta_values: dict[Attribute, int] = {}
         self.opaque_meta = False
+        # TVM's parser keeps one table of %N temps for the whole text, so
+        # temps are numbered across functions, never restarted.
+        self.next_temp = 0
 
     def module_chunks(self, module: ModuleOp, header: bool) -> Iterator[str]:
         if header:
@@ -177,11 +193,10 @@ class _RelayPrinter:
 
 
 class _FunctionPrinter:
-    """Prints one global function; temps are numbered per function."""
+    """Prints one global function."""
 
     def __init__(self, module_printer: _RelayPrinter):
         self.module_printer = module_printer
-        self.next_temp = 0
         self.names: dict[SSAValue, str] = {}
         self.used_names: set[str] = set()
 
@@ -221,8 +236,8 @@ class _FunctionPrinter:
         return "%" + name
 
     def temp(self) -> str:
-        name = f"%{self.next_temp}"
-        self.next_temp += 1
+        name = f"%{self.module_printer.next_temp}"
+        self.module_printer.next_temp += 1
         return name
 
     def block(self, block: Block, lines: list[str], indent: str) -> None:
@@ -245,7 +260,7 @@ class _FunctionPrinter:
         for op in block.ops:
             if op is terminator or op is inline_op:
                 continue
-            if isinstance(op, relay.ConstantOp):
+            if isinstance(op, relay.ConstantOp) and relay_name(op.result) is None:
                 self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
                 continue
             expression = self.expression(op, lines, indent, literals)
@@ -253,7 +268,7 @@ class _FunctionPrinter:
             name = relay_name(value)
             if name is not None:
                 bound = self.fresh_name(value)
-                lines.append(f"{indent}let {bound} = {expression};")
+                lines.append(f"{indent}let {bound}: {relay_type(value.type)} = {expression};")
             else:
                 bound = self.temp()
                 self.names[value] = bound
@@ -271,6 +286,8 @@ class _FunctionPrinter:
 
     def expression(self, op: Operation, lines: list[str], indent: str, literals: dict[str, str]) -> str:
         comment = _type_comment(op)
+        if isinstance(op, relay.ConstantOp):
+            return self.module_printer.constant(op) + comment
         if isinstance(op, relay.OperatorOp):
             args = [self.ref(a) for a in op.args]
             if isinstance(op, relay.GenericOperatorOp):
@@ -323,7 +340,8 @@ class _FunctionPrinter:
 
 def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
     """The literal's text with local temps: equal texts are the same function."""
-    printer = _FunctionPrinter(module_printer)
+    printer = _FunctionPrinter(_RelayPrinter())
+    printer.module_printer.meta_values = module_printer.meta_values
     params = printer.params(op.body.block.args)
     attributes = [f"{k}={attribute_value(v)}" for k, v in op.attributes.items()]
     body: list[str] = []

@@ -1,7 +1,7 @@
 """Tokens of TVM's Relay text format.
 
 The token rules follow TVM v0.19's tokenizer: identifiers are
-``[A-Za-z_/][A-Za-z0-9_/]*`` (so ``nn.conv2d`` is three tokens),
+``[A-Za-z_][A-Za-z0-9_/]*`` (so ``nn.conv2d`` is three tokens),
 ``%name`` and ``%123`` are local and graph variables, ``@name`` is a global,
 numbers take an ``f``/``i`` width suffix (``1f``, ``2i64``, ``1e-05f``), and
 ``meta[key][index]`` is a single token. Block comments are kept as tokens
@@ -43,9 +43,9 @@ class Token:
     value: object = None
 
 
-_PUNCTUATION = "()[]{},;=:.?*+<>!/"
+_PUNCTUATION = "()[]{},;=:.?*+-<>!/"
 _NUMBER = re.compile(r"(?:\d[\d.]*(?:[eE][+-]?\d+)?|inf)(?:([fi])(\d*))?")
-_IDENT = re.compile(r"[A-Za-z_/][A-Za-z0-9_/]*")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_/]*")
 _META = re.compile(r"meta\[([^\]]*)\]\[([^\]]*)\]")
 _BRACKET_ATTR = re.compile(r"#\[\s*([^\]]*?)\s*\]")
 _SPACE = re.compile(r"[ \t\r\n]+")

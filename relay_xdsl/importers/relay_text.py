@@ -89,6 +89,21 @@ _UNSUPPORTED = {
 }
 
 
+_BINARY_OPERATORS = {
+    "==": ("equal", 0),
+    "!=": ("not_equal", 0),
+    "<": ("less", 1),
+    ">": ("greater", 1),
+    "<=": ("less_equal", 1),
+    ">=": ("greater_equal", 1),
+    "+": ("add", 2),
+    "-": ("subtract", 2),
+    "*": ("multiply", 3),
+    "/": ("divide", 3),
+}
+"""Infix operators of the text format: Relay operator and precedence."""
+
+
 @dataclass(eq=False)
 class _FnLiteral:
     """A function literal, instantiated as a ``relay.fn`` at each call."""
@@ -482,7 +497,32 @@ class _RelayParser:
 
     # -- expressions --------------------------------------------------------
 
-    def parse_expr(self, scope: _Scope):
+    def parse_expr(self, scope: _Scope, min_precedence: int = 0):
+        """An expression, with TVM's infix operators (``a + b * c``)."""
+        value = self.parse_postfix(scope)
+        while True:
+            operator = self.peek_binary_operator()
+            if operator is None or _BINARY_OPERATORS[operator][1] < min_precedence:
+                return value
+            token = self.peek()
+            for _ in operator:
+                self.next()
+            name, precedence = _BINARY_OPERATORS[operator]
+            rhs = self.parse_expr(scope, precedence + 1)
+            args = [self.value_of(value, token), self.value_of(rhs, token)]
+            value = self.operator_call(_OperatorRef(name, token), args, {}, token)
+
+    def peek_binary_operator(self) -> str | None:
+        first = self.peek()
+        if first.kind is not Kind.PUNCT or first.text not in "+-*/<>=!":
+            return None
+        second = self.peek(1)
+        pair = first.text + second.text if second.kind is Kind.PUNCT and second.start == first.end else ""
+        if pair in _BINARY_OPERATORS:
+            return pair
+        return first.text if first.text in _BINARY_OPERATORS else None
+
+    def parse_postfix(self, scope: _Scope):
         self.depth += 1
         if self.depth > MAX_NESTING:
             self.error(
@@ -545,6 +585,10 @@ class _RelayParser:
             return self.meta_constant(token)
         if kind is Kind.PUNCT and token.text == "(":
             return self.parse_tuple(scope)
+        if kind is Kind.PUNCT and token.text == "-":
+            self.next()
+            operand = self.value_of(self.parse_postfix(scope), token)
+            return self.operator_call(_OperatorRef("negative", token), [operand], {}, token)
         if kind is Kind.IDENT:
             if token.text == "fn":
                 return self.skip_fn_literal(scope)

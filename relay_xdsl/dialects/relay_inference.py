@@ -1,0 +1,1203 @@
+"""Result types of Relay operator calls, following TVM v0.19's type relations.
+
+``infer_type(op_name, arg_types, attributes)`` returns the type TVM's type
+checker would give a call of ``op_name``: a builtin ``tensor<...>`` or, for
+operators with several outputs (``split``, ``nn.batch_norm``, ``nn.dropout``,
+``topk``), a ``tuple<...>``. Both shape and element type follow the
+operator's relation in ``src/relay/op/**`` (``out_dtype``/``dtype``
+attributes included).
+
+Semantics:
+
+* ``attributes`` hold the call's stored attributes; a missing one takes the
+  TVM default from the operator's schema (``relay.OPERATORS[op].SCHEMA``).
+* Dynamic dimensions are ``DYNAMIC_INDEX`` (Relay's ``?``/``Any``). They
+  propagate as in TVM: a relation that keeps ``Any`` keeps it, and any
+  arithmetic on an unknown dimension gives an unknown dimension.
+* Layouts (``NCHW``, ``NHWC``, ``OIHW``, ``HWIO``, blocked ones such as
+  ``NCHW4c`` or ``OIHW4i4o``) are converted like TVM's ``BijectiveLayout``:
+  shapes go through the operator's canonical layout, blocked primal axes are
+  divided rounding up.
+* The result is ``None`` when the operator has no relation here or when the
+  relation rejects the call (TVM would report a type error: wrong rank,
+  out-of-range axis, inconsistent shapes, missing required attribute, unknown
+  dtype). Constraints TVM imposes on *other* arguments by unification (the
+  shape of a bias, of batch-norm parameters, ...) are not checked: they never
+  change the result type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from math import prod
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IntegerType,
+    TensorType,
+    TupleType,
+)
+from xdsl.ir import Attribute
+
+from relay_xdsl import dtypes
+from relay_xdsl.dialects import relay
+
+ANY = DYNAMIC_INDEX
+"""An unknown dimension (Relay's ``Any``, printed ``?``)."""
+
+_BOOL = IntegerType(1)
+_INT32 = IntegerType(32)
+
+
+class _Reject(Exception):
+    """The relation does not hold for this call (TVM would raise a type error)."""
+
+
+def _require(condition: bool) -> None:
+    if not condition:
+        raise _Reject
+
+
+def infer_type(
+    op_name: str, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
+) -> Attribute | None:
+    """The result type of calling Relay operator `op_name`, or None if unknown."""
+    rule = RULES.get(op_name)
+    if rule is None:
+        return None
+    try:
+        return rule(_Call(op_name, arg_types, attributes))
+    except (_Reject, ArithmeticError, LookupError, TypeError, ValueError):
+        # Malformed attributes (wrong arity, non-integers, ...) fail like TVM's
+        # ICHECKs; the caller only needs to know there is no type.
+        return None
+
+
+# ---------------------------------------------------------------------------
+# Call view: arguments and attributes with TVM's defaults
+# ---------------------------------------------------------------------------
+
+
+class _Call:
+    """Typed access to one call's arguments and attributes."""
+
+    def __init__(
+        self,
+        op_name: str,
+        arg_types: Sequence[Attribute],
+        attributes: Mapping[str, Attribute],
+    ):
+        op_class = relay.OPERATORS.get(op_name)
+        self.schema = op_class.SCHEMA if op_class is not None else {}
+        self.args = list(arg_types)
+        self.attributes = attributes
+
+    def attr(self, name: str) -> Any:
+        if name in self.attributes:
+            return relay.attr_value(self.attributes[name])
+        spec = self.schema.get(name)
+        return spec.default if spec is not None else None
+
+    def int(self, name: str) -> int:
+        value = self.attr(name)
+        _require(value is not None)
+        return int(value)
+
+    def ints(self, name: str) -> list[int] | None:
+        """An integer-array attribute (a lone integer counts as one entry)."""
+        value = self.attr(name)
+        if value is None:
+            return None
+        if isinstance(value, (tuple, list)):
+            return [int(v) for v in value]
+        return [int(value)]
+
+    def dtype(self, name: str, default: Attribute | None = None) -> Attribute:
+        """The element type named by a dtype attribute; "" means `default`."""
+        value = self.attr(name)
+        if not value:
+            _require(default is not None)
+            return default
+        try:
+            return dtypes.element_type(value)
+        except dtypes.UnknownDTypeError:
+            raise _Reject from None
+
+    def tensor(self, index: int) -> TensorType:
+        _require(index < len(self.args))
+        type_ = self.args[index]
+        _require(isinstance(type_, TensorType))
+        return type_
+
+    def shape(self, index: int = 0) -> list[int]:
+        return _dims(self.tensor(index))
+
+    def element(self, index: int = 0) -> Attribute:
+        return self.tensor(index).get_element_type()
+
+    def fields(self, index: int = 0) -> list[TensorType]:
+        """The tensors of a tuple argument (concatenate, stack)."""
+        _require(index < len(self.args))
+        type_ = self.args[index]
+        _require(isinstance(type_, TupleType))
+        fields = list(type_.types.data)
+        _require(bool(fields) and all(isinstance(f, TensorType) for f in fields))
+        return fields
+
+
+def _tensor(shape: Sequence[int], element: Attribute) -> TensorType:
+    return TensorType(element, list(shape))
+
+
+def _dims(type_: TensorType) -> list[int]:
+    """The shape of `type_`, unknown dimensions as ANY."""
+    return [d if d >= 0 else ANY for d in type_.get_shape()]
+
+
+# ---------------------------------------------------------------------------
+# Shape helpers
+# ---------------------------------------------------------------------------
+
+
+def _known(*dims: int) -> bool:
+    return all(d != ANY for d in dims)
+
+
+def _mul(dim: int, factor: int) -> int:
+    return dim * factor if _known(dim) else ANY
+
+
+def _div(dim: int, divisor: int) -> int:
+    return dim // divisor if _known(dim) else ANY
+
+
+def _normalize_axis(axis: int, ndim: int) -> int:
+    """`axis` in [-ndim, ndim) as a non-negative index."""
+    _require(-ndim <= axis < ndim)
+    return axis + ndim if axis < 0 else axis
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """C division, as TVM's ``/`` on integer index expressions."""
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b > 0) else -quotient
+
+
+def _broadcast(lhs: Sequence[int], rhs: Sequence[int]) -> list[int]:
+    """NumPy broadcasting of two shapes, TVM's ``ConcreteBroadcast``."""
+    out = []
+    for i in range(1, max(len(lhs), len(rhs)) + 1):
+        if i > len(lhs):
+            out.append(rhs[-i])
+            continue
+        if i > len(rhs):
+            out.append(lhs[-i])
+            continue
+        a, b = lhs[-i], rhs[-i]
+        if a == 1:
+            out.append(b)
+        elif b == 1 or b == ANY:
+            out.append(a)
+        elif a == ANY or a == b:
+            # An unknown dimension is assumed to be 1 or equal to the other.
+            out.append(b)
+        else:
+            raise _Reject
+    return out[::-1]
+
+
+def _reduce_shape(
+    shape: Sequence[int], axis: Sequence[int] | None, keepdims: bool, exclude: bool
+) -> list[int]:
+    """TVM's ``ReduceShapeImpl``: no axis (or an empty list) reduces all axes."""
+    ndim = len(shape)
+    if not axis:
+        reduced = set(range(ndim))
+    else:
+        chosen = {_normalize_axis(a, ndim) for a in axis}
+        reduced = set(range(ndim)) - chosen if exclude else chosen
+    if keepdims:
+        return [1 if i in reduced else d for i, d in enumerate(shape)]
+    return [d for i, d in enumerate(shape) if i not in reduced]
+
+
+def _padding_totals(padding: Sequence[int], ndim: int) -> list[int]:
+    """Total padding per spatial axis from 1, ndim or 2*ndim entries.
+
+    One entry pads every side; ndim entries pad both sides of each axis;
+    2*ndim entries are all "before" values followed by all "after" values
+    (``GetPaddingHeightWidth`` and friends).
+    """
+    if len(padding) == 1:
+        return [2 * padding[0]] * ndim
+    if len(padding) == ndim:
+        return [2 * p for p in padding]
+    _require(len(padding) == 2 * ndim)
+    return [padding[i] + padding[i + ndim] for i in range(ndim)]
+
+
+def _parse_layout(name: str) -> list[tuple[str, int]]:
+    """Layout axes as (letter, block): block 0 for a primal (upper-case) axis,
+    the block size for a sub-axis such as the ``4c`` of ``NCHW4c``."""
+    axes: list[tuple[str, int]] = []
+    block = 0
+    for char in name:
+        if char.isdigit():
+            block = block * 10 + int(char)
+        elif "A" <= char <= "Z":
+            _require(block == 0)
+            axes.append((char, 0))
+        elif "a" <= char <= "z":
+            _require(block > 0)
+            axes.append((char, block))
+            block = 0
+        else:
+            raise _Reject
+    primals = [a for a, b in axes if b == 0]
+    _require(block == 0 and len(set(primals)) == len(primals))
+    _require(all(a.upper() in primals for a, b in axes if b))
+    return axes
+
+
+def _primal_extents(shape: Sequence[int], layout: str) -> dict[str, int]:
+    """Full extent of each primal axis of `shape` in `layout` (``C`` of
+    ``NCHW4c`` is the outer ``C`` times 4)."""
+    axes = _parse_layout(layout)
+    _require(len(axes) == len(shape) and bool(axes))
+    extents = {}
+    for (letter, block), dim in zip(axes, shape):
+        if block:
+            # TVM checks a static sub-axis against its block size.
+            _require(dim in (block, ANY))
+        else:
+            inner = prod(b for a, b in axes if b and a == letter.lower())
+            extents[letter] = _mul(dim, inner)
+    return extents
+
+
+def _convert_layout(shape: Sequence[int], src: str, dst: str) -> list[int]:
+    """`shape` in layout `src` re-expressed in layout `dst` (``BijectiveLayout``).
+
+    Both layouts must have the same primal axes. A blocked primal axis in
+    `dst` is the full extent divided by its block, rounded up.
+    """
+    extents = _primal_extents(shape, src)
+    axes = _parse_layout(dst)
+    _require(set(extents) == {a for a, b in axes if b == 0})
+    out = []
+    for letter, block in axes:
+        if block:
+            out.append(block)
+            continue
+        extent = extents[letter]
+        inner = prod(b for a, b in axes if b and a == letter.lower())
+        out.append(-(-extent // inner) if _known(extent) else ANY)
+    return out
+
+
+def _layout_index(layout: str, letter: str) -> int:
+    """Position of primal axis `letter`, which must not be blocked."""
+    letters = [a for a, _ in _parse_layout(layout)]
+    _require(letter in letters and letter.lower() not in letters)
+    return letters.index(letter)
+
+
+# ---------------------------------------------------------------------------
+# Elementwise and broadcasting operators
+# ---------------------------------------------------------------------------
+
+
+def _same_type(call: _Call) -> Attribute:
+    """``IdentityRel``: the result has the type of the (first) argument."""
+    return call.tensor(0)
+
+
+def _bool_like(call: _Call) -> Attribute:
+    """``IdentityCompRel``: the argument's shape with bool elements."""
+    return _tensor(call.shape(0), _BOOL)
+
+
+def _broadcast_binary(result_element: Attribute | None) -> Callable[[_Call], Attribute]:
+    """``BroadcastRel`` (lhs element type) or ``BroadcastCompRel`` (bool)."""
+
+    def rule(call: _Call) -> Attribute:
+        _require(len(call.args) == 2 and call.element(0) == call.element(1))
+        element = result_element or call.element(0)
+        return _tensor(_broadcast(call.shape(0), call.shape(1)), element)
+
+    return rule
+
+
+def _with_axis_check(call: _Call) -> Attribute:
+    """Softmax, reverse: identity once `axis` is in range."""
+    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    return call.tensor(0)
+
+
+def _cast(call: _Call) -> Attribute:
+    return _tensor(call.shape(0), call.dtype("dtype"))
+
+
+def _cast_like(call: _Call) -> Attribute:
+    return _tensor(call.shape(0), call.element(1))
+
+
+def _where(call: _Call) -> Attribute:
+    _require(call.element(1) == call.element(2))
+    values = _broadcast(call.shape(1), call.shape(2))
+    return _tensor(_broadcast(call.shape(0), values), call.element(1))
+
+
+def _full(call: _Call) -> Attribute:
+    _require(call.shape(0) == [])  # the fill value is a scalar
+    return _tensor(call.ints("shape") or [], call.dtype("dtype", call.element(0)))
+
+
+def _init(call: _Call) -> Attribute:
+    shape = call.ints("shape")
+    _require(shape is not None)
+    return _tensor(shape, call.dtype("dtype"))
+
+
+def _full_like(call: _Call) -> Attribute:
+    _require(call.shape(1) == [])
+    return call.tensor(0)
+
+
+def _shape_of(call: _Call) -> Attribute:
+    ndim = len(call.shape(0))
+    return _tensor([ndim] if ndim else [], call.dtype("dtype"))
+
+
+def _bias_add(call: _Call) -> Attribute:
+    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    return call.tensor(0)
+
+
+# ---------------------------------------------------------------------------
+# Convolution and pooling
+# ---------------------------------------------------------------------------
+
+
+def _conv(spatial: str, transposed: bool) -> Callable[[_Call], Attribute]:
+    """``Conv{1,2,3}DRel`` and ``Conv{1,2,3}DTransposeRel``.
+
+    Shapes are worked out in the canonical layouts ``NC<spatial>`` (data and
+    result) and ``OI<spatial>`` (``IO<spatial>`` when transposed) for the
+    weight. When both ``channels`` and ``kernel_size`` are set they decide
+    the output channels and window; otherwise the weight's shape does.
+    """
+    nsp = len(spatial)
+    data_canon = "NC" + spatial
+
+    def rule(call: _Call) -> Attribute:
+        data_layout = call.attr("data_layout")
+        kernel_layout = call.attr("kernel_layout")
+        out_layout = call.attr("out_layout") or data_layout
+        groups = call.int("groups")
+        kernel_canon = ("IO" if transposed else "OI") + spatial
+        if nsp == 2 and groups > 1 and "G" in kernel_layout:
+            kernel_canon = "G" + kernel_canon  # DNNL's grouped weight layout
+        data = _convert_layout(call.shape(0), data_layout, data_canon)
+        channels = call.attr("channels")
+        kernel_size = call.ints("kernel_size")
+        from_weight = channels is None or kernel_size is None
+        if not from_weight:
+            _require(len(kernel_size) == nsp)
+            _parse_layout(kernel_layout)
+            out_channels, window = int(channels), kernel_size
+        else:
+            # TVM's weight-derived path is meaningless for G layouts.
+            _require(not kernel_canon.startswith("G"))
+            weight = _convert_layout(call.shape(1), kernel_layout, kernel_canon)
+            window = weight[2:]
+            if transposed:
+                in_channels, out_channels = weight[0], weight[1]
+                expected_in, expected_out = data[1], channels
+                if channels is not None:
+                    expected_out = int(channels) // groups
+            else:
+                out_channels, in_channels = weight[0], weight[1]
+                expected_in = data[1] // groups if _known(data[1]) else ANY
+                expected_out = channels
+            # The weight must agree with the attributes and the data.
+            checks = [(expected_in, in_channels)]
+            if expected_out is not None:
+                checks.append((int(expected_out), out_channels))
+            checks += zip(kernel_size or (), window)
+            _require(all(a == b or not _known(a, b) for a, b in checks))
+        strides = call.ints("strides")
+        dilation = call.ints("dilation")
+        pads = _padding_totals(call.ints("padding"), nsp)
+        dilated = [
+            1 + (k - 1) * d if _known(k) else ANY for k, d in zip(window, dilation)
+        ]
+        if transposed and nsp == 3 and from_weight:
+            # TVM v0.19 swaps the H and W windows of a weight-derived
+            # conv3d_transpose; follow it so results match its printer.
+            dilated[1], dilated[2] = dilated[2], dilated[1]
+        output_padding = call.ints("output_padding") if transposed else [0] * nsp
+        out = [data[0], out_channels]
+        for i in range(nsp):
+            size = data[2 + i]
+            if not _known(size, dilated[i]):
+                out.append(ANY)
+            elif transposed:
+                out.append(
+                    strides[i] * (size - 1) + dilated[i] - pads[i] + output_padding[i]
+                )
+            else:
+                out.append((size + pads[i] - dilated[i]) // strides[i] + 1)
+        shape = _convert_layout(out, data_canon, out_layout)
+        return _tensor(shape, call.dtype("out_dtype", call.element(0)))
+
+    return rule
+
+
+def _pool(spatial: str) -> Callable[[_Call], Attribute]:
+    """``Pool{1,2,3}DRel``: window/stride/dilation/padding on the spatial axes
+    of `layout`; ``ceil_mode`` rounds the window count up."""
+    nsp = len(spatial)
+
+    def rule(call: _Call) -> Attribute:
+        shape = call.shape(0)
+        layout = call.attr("layout")
+        positions = [_layout_index(layout, letter) for letter in spatial]
+        pool_size = call.ints("pool_size")
+        strides = call.ints("strides")
+        dilation = call.ints("dilation")
+        pads = _padding_totals(call.ints("padding"), nsp)
+        ceil_mode = bool(call.attr("ceil_mode"))
+        out = list(shape)
+        for i, pos in enumerate(positions):
+            if not _known(shape[pos]):
+                continue
+            span = shape[pos] + pads[i] - ((pool_size[i] - 1) * dilation[i] + 1)
+            if ceil_mode:
+                span += strides[i] - 1
+            out[pos] = _trunc_div(span, strides[i]) + 1
+        return _tensor(out, call.element(0))
+
+    return rule
+
+
+def _global_pool(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    for letter in "HW":
+        shape[_layout_index(call.attr("layout"), letter)] = 1
+    return _tensor(shape, call.element(0))
+
+
+def _adaptive_pool(spatial: str) -> Callable[[_Call], Attribute]:
+    """Output spatial size is ``output_size`` (one entry for all axes, or one
+    per axis); an empty ``output_size`` keeps the input size."""
+
+    def rule(call: _Call) -> Attribute:
+        shape = call.shape(0)
+        sizes = call.attr("output_size") or ()
+        _require(len(sizes) in (0, 1, len(spatial)))
+        for i, letter in enumerate(spatial):
+            pos = _layout_index(call.attr("layout"), letter)
+            if sizes:
+                size = sizes[i] if len(sizes) > 1 else sizes[0]
+                if size is not None:  # None keeps the input size
+                    shape[pos] = int(size)
+        return _tensor(shape, call.element(0))
+
+    return rule
+
+
+def _resize(spatial: str) -> Callable[[_Call], Attribute]:
+    """``Resize{1,2,3}DRel``: the spatial axes become ``size``."""
+    canon = "NC" + spatial
+
+    def rule(call: _Call) -> Attribute:
+        size = call.ints("size")
+        _require(size is not None and len(size) == len(spatial))
+        layout = call.attr("layout")
+        shape = _convert_layout(call.shape(0), layout, canon)
+        shape[2:] = size
+        return _tensor(
+            _convert_layout(shape, canon, layout),
+            call.dtype("out_dtype", call.element(0)),
+        )
+
+    return rule
+
+
+def _crop_and_resize(call: _Call) -> Attribute:
+    crop = call.ints("crop_size")
+    _require(crop is not None and len(crop) == 2)
+    call.tensor(2)  # box indices
+    layout = call.attr("layout")
+    shape = _convert_layout(call.shape(0), layout, "NCHW")
+    shape[0] = call.shape(1)[0]  # one output image per box
+    shape[2:] = crop
+    return _tensor(
+        _convert_layout(shape, "NCHW", layout), call.dtype("out_dtype", call.element(0))
+    )
+
+
+def _grid_sample(call: _Call) -> Attribute:
+    data, grid = call.shape(0), call.shape(1)
+    _require(len(data) in (4, 5))
+    canon = "NCHW" if len(data) == 4 else "NCDHW"
+    layout = call.attr("layout")
+    shape = _convert_layout(data, layout, canon)
+    shape[2:] = grid[2 : len(data)]
+    return _tensor(_convert_layout(shape, canon, layout), call.element(0))
+
+
+def _upsampling(spatial: str, scales: Sequence[str]) -> Callable[[_Call], Attribute]:
+    """Spatial axes scaled and rounded half to even (TVM folds ``round`` with
+    ``nearbyint``)."""
+    canon = "NC" + spatial
+
+    def rule(call: _Call) -> Attribute:
+        layout = call.attr("layout")
+        shape = _convert_layout(call.shape(0), layout, canon)
+        for i, scale in enumerate(scales):
+            dim = shape[2 + i]
+            factor = float(call.attr(scale))
+            shape[2 + i] = round(dim * factor) if _known(dim) else ANY
+        return _tensor(_convert_layout(shape, canon, layout), call.element(0))
+
+    return rule
+
+
+def _sub_pixel(to_space: bool) -> Callable[[_Call], Attribute]:
+    """depth_to_space / space_to_depth in any NCHW-convertible layout."""
+
+    def rule(call: _Call) -> Attribute:
+        block = call.int("block_size")
+        layout = call.attr("layout")
+        n, c, h, w = _convert_layout(call.shape(0), layout, "NCHW")
+        if to_space:  # channels shrink by block**2, H and W grow by block
+            c, h, w = _div(c, block * block), _mul(h, block), _mul(w, block)
+        else:
+            c, h, w = _mul(c, block * block), _div(h, block), _div(w, block)
+        shape = [n, c, h, w]
+        return _tensor(_convert_layout(shape, "NCHW", layout), call.element(0))
+
+    return rule
+
+
+# ---------------------------------------------------------------------------
+# Dense layers and normalisation
+# ---------------------------------------------------------------------------
+
+
+def _matmul(dense: bool) -> Callable[[_Call], Attribute]:
+    """``MatmulRel``: nn.dense is nn.matmul with transpose_b=True and no
+    transpose flags of its own. ``units``, when set, is the output width."""
+
+    def rule(call: _Call) -> Attribute:
+        a = call.shape(0)
+        _require(len(a) >= 1)
+        transpose_a = False if dense else bool(call.attr("transpose_a"))
+        transpose_b = True if dense else bool(call.attr("transpose_b"))
+        out = list(a)
+        if transpose_a:
+            out[-2] = a[-1]
+        units = call.attr("units")
+        if units is not None:
+            out[-1] = int(units)
+        else:
+            b = call.shape(1)
+            _require(len(b) == 2)
+            out[-1] = b[0] if transpose_b else b[1]
+        return _tensor(out, call.dtype("out_dtype", call.element(0)))
+
+    return rule
+
+
+def _batch_matmul(call: _Call) -> Attribute:
+    x, y = call.shape(0), call.shape(1)
+    _require(len(x) == 3 and len(y) == 3)
+    ta, tb = bool(call.attr("transpose_a")), bool(call.attr("transpose_b"))
+    xb, xi, xk = x[0], x[2 if ta else 1], x[1 if ta else 2]
+    yb, yk, yj = y[0], y[2 if tb else 1], y[1 if tb else 2]
+    if _known(*x, *y):
+        _require(xb == yb or xb == 1 or yb == 1)
+        _require(xk == yk)
+    batch = max(xb, yb) if _known(xb, yb) else ANY
+    return _tensor([batch, xi, yj], call.dtype("out_dtype", call.element(0)))
+
+
+def _batch_norm(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    axis = call.int("axis")
+    _require(-1 <= axis < len(shape))  # only -1 may count from the end
+    channels = _tensor([shape[axis]], call.element(0))
+    return TupleType([call.tensor(0), channels, channels])
+
+
+def _norm(call: _Call) -> Attribute:
+    """layer/instance/group norm: same type as the data."""
+    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    return call.tensor(0)
+
+
+def _dropout(call: _Call) -> Attribute:
+    return TupleType([call.tensor(0), call.tensor(0)])
+
+
+def _batch_flatten(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    _require(len(shape) >= 1)
+    rest = 1
+    for dim in shape[1:]:
+        if not _known(dim):
+            rest = ANY
+            break
+        rest *= dim
+    return _tensor([shape[0], rest], call.element(0))
+
+
+def _pad(mirror: bool) -> Callable[[_Call], Attribute]:
+    def rule(call: _Call) -> Attribute:
+        shape = call.shape(0)
+        widths = call.attr("pad_width")
+        _require(widths is not None and len(widths) == len(shape))
+        out = []
+        for dim, pair in zip(shape, widths):
+            _require(len(pair) == 2)
+            before, after = int(pair[0]), int(pair[1])
+            _require(not mirror or (before >= 0 and after >= 0))
+            if not _known(dim):
+                out.append(ANY)
+                continue
+            _require(dim + before + after >= 0)
+            out.append(dim + before + after)
+        return _tensor(out, call.element(0))
+
+    return rule
+
+
+# ---------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------
+
+
+def _reduce(result_element: Attribute | None) -> Callable[[_Call], Attribute]:
+    """``ReduceRel`` (element type kept) or ``ArgReduceRel`` (int32 indices)."""
+
+    def rule(call: _Call) -> Attribute:
+        shape = call.shape(0)
+        _require(result_element is None or len(shape) > 0)
+        out = _reduce_shape(
+            shape,
+            call.ints("axis"),
+            bool(call.attr("keepdims")),
+            bool(call.attr("exclude")),
+        )
+        return _tensor(out, result_element or call.element(0))
+
+    return rule
+
+
+def _variance(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    _require(len(shape) > 0 and len(call.shape(1)) == len(shape))
+    return _reduce(None)(call)
+
+
+# ---------------------------------------------------------------------------
+# Shape manipulation
+# ---------------------------------------------------------------------------
+
+
+def _expand_dims(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    axis, count = call.int("axis"), call.int("num_newaxis")
+    _require(count >= 0 and -len(shape) - 1 <= axis <= len(shape))
+    pivot = axis + len(shape) + 1 if axis < 0 else axis
+    return _tensor(shape[:pivot] + [1] * count + shape[pivot:], call.element(0))
+
+
+def _squeeze(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    axis = call.ints("axis")
+    if axis is None:
+        # Dropping every 1 needs every dimension known.
+        _require(_known(*shape))
+        return _tensor([d for d in shape if d != 1], call.element(0))
+    dropped = {_normalize_axis(a, len(shape)) for a in axis}
+    _require(all(shape[i] in (1, ANY) for i in dropped))
+    out = [d for i, d in enumerate(shape) if i not in dropped]
+    return _tensor(out, call.element(0))
+
+
+def _reshape_dims(
+    shape: Sequence[int], newshape: Sequence[int], allowzero: bool
+) -> list[int]:
+    """TVM's ``InferNewShape``: 0 copies a dimension (unless allowzero), -1 is
+    inferred, -2 copies the rest, -3 merges two dimensions, -4 splits one
+    into the next two values (one of them may be -1)."""
+    out: list[int] = []
+    used_in: set[int] = set()  # input dims consumed by 0/-2/-3/-4
+    used_out: set[int] = set()  # output dims those produced
+    src = 0
+    infer_at = -1
+    i = 0
+    while i < len(newshape):
+        value = newshape[i]
+        if value > 0 or (value == 0 and allowzero):
+            out.append(value)
+            src += 1
+        elif value == 0:
+            _require(src < len(shape))
+            used_in.add(src)
+            used_out.add(len(out))
+            out.append(shape[src])
+            src += 1
+        elif value == -1:
+            _require(infer_at < 0)
+            infer_at = len(out)
+            out.append(1)
+            src += 1
+        elif value == -2:
+            while src < len(shape):
+                used_in.add(src)
+                used_out.add(len(out))
+                out.append(shape[src])
+                src += 1
+        elif value == -3:
+            _require(src + 1 < len(shape))
+            used_in.update((src, src + 1))
+            used_out.add(len(out))
+            d1, d2 = shape[src], shape[src + 1]
+            out.append(d1 * d2 if _known(d1, d2) else ANY)
+            src += 2
+        elif value == -4:
+            _require(i + 2 < len(newshape) and src < len(shape))
+            used_in.add(src)
+            whole, d1, d2 = shape[src], newshape[i + 1], newshape[i + 2]
+            _require(not (d1 == -1 and d2 == -1))
+            if d1 == -1:
+                d1 = whole // d2 if _known(whole) else ANY
+            elif d2 == -1:
+                d2 = whole // d1 if _known(whole) else ANY
+            used_out.update((len(out), len(out) + 1))
+            out += [d1, d2]
+            src += 1
+            i += 2
+        else:
+            raise _Reject
+        i += 1
+    if infer_at >= 0:
+        rest = [d for j, d in enumerate(shape) if j not in used_in]
+        others = [d for j, d in enumerate(out) if j not in used_out]
+        if _known(*rest) and _known(*others):
+            inferred = prod(rest)
+            for d in others:
+                inferred //= d
+            out[infer_at] = inferred
+        else:
+            out[infer_at] = ANY
+    return out
+
+
+def _reshape(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    newshape = call.ints("newshape")
+    _require(newshape is not None)
+    out = _reshape_dims(shape, newshape, bool(call.attr("allowzero")))
+    if _known(*shape, *out):
+        _require(prod(shape) == prod(out))
+    return _tensor(out, call.element(0))
+
+
+def _reshape_like(call: _Call) -> Attribute:
+    lhs, rhs = call.shape(0), call.shape(1)
+
+    def bound(name: str, default: int, ndim: int) -> int:
+        value = call.attr(name)
+        value = default if value is None else int(value)
+        return value + ndim if value < 0 else value
+
+    lhs_begin = bound("lhs_begin", 0, len(lhs))
+    lhs_end = bound("lhs_end", len(lhs), len(lhs))
+    rhs_begin = bound("rhs_begin", 0, len(rhs))
+    rhs_end = bound("rhs_end", len(rhs), len(rhs))
+    out = lhs[:lhs_begin] + rhs[rhs_begin:rhs_end] + lhs[lhs_end:]
+    if _known(*lhs, *out):
+        _require(prod(lhs) == prod(out))
+    return _tensor(out, call.element(0))
+
+
+def _transpose(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    axes = call.ints("axes")
+    if not axes:
+        order = list(range(len(shape)))[::-1]
+    else:
+        _require(len(axes) == len(shape))
+        order = [_normalize_axis(a, len(shape)) for a in axes]
+        _require(len(set(order)) == len(order))
+    return _tensor([shape[i] for i in order], call.element(0))
+
+
+def _concatenate(call: _Call) -> Attribute:
+    fields = call.fields(0)
+    shapes = [_dims(f) for f in fields]
+    ndim = len(shapes[0])
+    element = fields[0].get_element_type()
+    _require(all(len(s) == ndim for s in shapes))
+    _require(all(f.get_element_type() == element for f in fields))
+    axis = _normalize_axis(call.int("axis"), ndim)
+    along = [s[axis] for s in shapes]
+    out = []
+    for i in range(ndim):
+        if i == axis:
+            out.append(sum(along) if _known(*along) else ANY)
+            continue
+        static = [s[i] for s in shapes if _known(s[i])]
+        _require(len(set(static)) <= 1)
+        if len(static) == len(shapes) or (static and not _known(*along)):
+            out.append(static[0])
+        else:
+            # Partly unknown, and the concatenated axis is static: TVM
+            # keeps it unknown rather than trusting the static inputs.
+            out.append(ANY)
+    return _tensor(out, element)
+
+
+def _stack(call: _Call) -> Attribute:
+    fields = call.fields(0)
+    first = _dims(fields[0])
+    ndim = len(first)
+    element = fields[0].get_element_type()
+    axis = call.int("axis")
+    _require(-(ndim + 1) <= axis < ndim + 1)
+    axis = axis + ndim + 1 if axis < 0 else axis
+    for field in fields:
+        shape = _dims(field)
+        _require(len(shape) == ndim and field.get_element_type() == element)
+        _require(all(a == b or not _known(a, b) for a, b in zip(first, shape)))
+    return _tensor(first[:axis] + [len(fields)] + first[axis:], element)
+
+
+def _split(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    _require(len(shape) > 0)
+    axis = _normalize_axis(call.int("axis"), len(shape))
+    element = call.element(0)
+    spec = call.attr("indices_or_sections")
+    _require(spec is not None)
+    dim = shape[axis]
+
+    def part(size: int) -> TensorType:
+        return _tensor(shape[:axis] + [size] + shape[axis + 1 :], element)
+
+    if not isinstance(spec, (tuple, list)):
+        sections = int(spec)
+        _require(sections > 0 and (not _known(dim) or dim % sections == 0))
+        return TupleType([part(_div(dim, sections))] * sections)
+    parts, begin = [], 0
+    for index in map(int, spec):
+        _require(index > begin)  # strictly ascending
+        parts.append(part(index - begin))
+        begin = index
+    _require(not _known(dim) or begin < dim)
+    parts.append(part(dim - begin if _known(dim) else ANY))
+    return TupleType(parts)
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _clamp_index(index: int, extent: int, stride: int) -> int:
+    """TVM's ``CanonicalizeIndex``: wrap negatives, clamp into the axis."""
+    low, high = (-1, extent - 1) if stride < 0 else (0, extent)
+    if index < 0:
+        index += extent
+    return min(max(index, low), high)
+
+
+def _strided_slice(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    ndim = len(shape)
+    begin = list(call.attr("begin") or ())
+    end = list(call.attr("end") or ())
+    strides = [int(s) for s in (call.attr("strides") or ())]
+    axes = call.ints("axes")
+    size_mode = call.attr("slice_mode") == "size"
+    if axes is not None:
+        axes = [_normalize_axis(a, ndim) for a in axes]
+        strides += [1] * (len(axes) - len(strides))
+        _require(len(begin) == len(end) == len(strides) == len(axes))
+    else:
+        # Unlisted trailing axes are taken whole.
+        axes = list(range(ndim))
+        strides += [1] * (ndim - len(strides))
+        begin += [0 if s > 0 else _INT64_MAX for s in strides[len(begin) :]]
+        end += [0 if s < 0 else _INT64_MAX for s in strides[len(end) :]]
+        _require(len(begin) == len(end) == len(strides) == ndim)
+    if size_mode:
+        strides = [1] * len(strides)  # "size" ignores strides
+    out = list(shape)
+    for ax, b, e, s in zip(axes, begin, end, strides):
+        _require(s != 0)
+        b = (0 if s > 0 else _INT64_MAX) if b is None else int(b)
+        if e is None:
+            e = 0 if s < 0 else _INT64_MAX
+        elif size_mode:
+            e = _INT64_MAX if int(e) < 0 else b + int(e)
+        else:
+            e = int(e)
+        dim = shape[ax]
+        if not _known(dim):
+            out[ax] = ANY
+            continue
+        b, e = _clamp_index(b, dim, s), _clamp_index(e, dim, s)
+        _require(e <= b if s < 0 else b <= e)
+        out[ax] = -(-abs(e - b) // abs(s))
+    return _tensor(out, call.element(0))
+
+
+def _slice_like(call: _Call) -> Attribute:
+    shape, target = call.shape(0), call.shape(1)
+    axes = call.ints("axes")
+    if axes is None:
+        chosen = range(min(len(shape), len(target)))
+    else:
+        _require(len(axes) > 0)
+        chosen = [a + len(shape) if a < 0 else a for a in axes]
+        _require(all(0 <= a < len(target) and a < len(shape) for a in chosen))
+    out = list(shape)
+    for i in chosen:
+        _require(not _known(target[i], shape[i]) or target[i] <= shape[i])
+        out[i] = target[i]
+    return _tensor(out, call.element(0))
+
+
+def _take(call: _Call) -> Attribute:
+    data, indices = call.shape(0), call.shape(1)
+    _require(isinstance(call.element(1), IntegerType))
+    axis = call.attr("axis")
+    if axis is None:  # indexes the flattened data
+        return _tensor(indices, call.element(0))
+    axis = _normalize_axis(int(axis), len(data))
+    batch_dims = call.int("batch_dims")
+    if batch_dims < 0:
+        batch_dims += len(indices)
+    _require(0 <= batch_dims <= len(indices) and batch_dims <= axis)
+    out = data[:axis] + indices[batch_dims:] + data[axis + 1 :]
+    return _tensor(out, call.element(0))
+
+
+def _gather(call: _Call) -> Attribute:
+    data, indices = call.shape(0), call.shape(1)
+    _require(isinstance(call.element(1), IntegerType) and len(data) == len(indices))
+    axis = _normalize_axis(call.int("axis"), len(data))
+    for i, (d, n) in enumerate(zip(data, indices)):
+        if i == axis:
+            _require(not _known(n) or n >= 1)
+        else:
+            _require(not _known(d, n) or d == n)
+    return _tensor(indices, call.element(0))
+
+
+def _gather_nd(call: _Call) -> Attribute:
+    data, indices = call.shape(0), call.shape(1)
+    _require(len(indices) >= 1 and _known(indices[0]) and indices[0] <= len(data))
+    batch_dims = call.int("batch_dims")
+    out = indices[1:] + data[indices[0] + batch_dims :]
+    return _tensor(out, call.element(0))
+
+
+def _tile(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    reps = call.ints("reps")
+    _require(reps is not None and all(r > 0 for r in reps))
+    ndim = max(len(shape), len(reps))
+    shape = [1] * (ndim - len(shape)) + shape
+    reps = [1] * (ndim - len(reps)) + reps
+    out = [_mul(d, r) for d, r in zip(shape, reps)]
+    return _tensor(out, call.element(0))
+
+
+def _repeat(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    repeats = call.int("repeats")
+    _require(repeats >= 1)
+    axis = _normalize_axis(call.int("axis"), len(shape))
+    out = list(shape)
+    out[axis] = _mul(shape[axis], repeats)
+    return _tensor(out, call.element(0))
+
+
+def _fits(shape: Sequence[int], target: Sequence[int]) -> bool:
+    """Broadcasting `shape` to `target` gives `target` (unknowns match)."""
+    merged = _broadcast(shape, target)
+    return all(m == t or not _known(m, t) for m, t in zip(merged, target))
+
+
+def _broadcast_to(call: _Call) -> Attribute:
+    target = call.ints("shape")
+    _require(target is not None and _fits(call.shape(0), target))
+    return _tensor(target, call.element(0))
+
+
+def _broadcast_to_like(call: _Call) -> Attribute:
+    _require(call.element(0) == call.element(1))
+    _require(_fits(call.shape(0), call.shape(1)))
+    return call.tensor(1)
+
+
+def _one_hot(call: _Call) -> Attribute:
+    indices = call.shape(0)
+    depth, axis = call.int("depth"), call.int("axis")
+    _require(depth > 0)
+    axis = len(indices) if axis == -1 else axis
+    _require(0 <= axis <= len(indices))
+    out = indices[:axis] + [depth] + indices[axis:]
+    return _tensor(out, call.dtype("dtype"))
+
+
+def _layout_transform(call: _Call) -> Attribute:
+    shape = _convert_layout(
+        call.shape(0), call.attr("src_layout"), call.attr("dst_layout")
+    )
+    return _tensor(shape, call.element(0))
+
+
+# ---------------------------------------------------------------------------
+# Sorting
+# ---------------------------------------------------------------------------
+
+
+def _argsort(call: _Call) -> Attribute:
+    return _tensor(call.shape(0), call.dtype("dtype"))
+
+
+def _topk(call: _Call) -> Attribute:
+    shape = call.shape(0)
+    axis = _normalize_axis(call.int("axis"), len(shape))
+    k = call.int("k")
+    out = list(shape)
+    if k >= 1:  # k < 1 keeps the whole axis
+        out[axis] = k
+    values = _tensor(out, call.element(0))
+    indices = _tensor(out, call.dtype("dtype"))
+    kind = call.attr("ret_type")
+    if kind == "both":
+        return TupleType([values, indices])
+    _require(kind in ("values", "indices"))
+    return values if kind == "values" else indices
+
+
+# ---------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------
+
+_UNARY = (
+    "negative", "exp", "fast_exp", "log", "log2", "log10", "sqrt", "rsqrt",
+    "erf", "fast_erf", "tanh", "fast_tanh", "sigmoid", "cos", "sin", "tan",
+    "cosh", "sinh", "acos", "acosh", "asin", "asinh", "atan", "atanh",
+    "floor", "ceil", "round", "trunc", "abs", "sign", "copy", "logical_not",
+    "bitwise_not", "zeros_like", "ones_like", "clip", "nn.relu",
+    "nn.leaky_relu", "nn.lrn", "nn.l2_normalize", "nn.prelu", "sort",
+)  # fmt: skip
+"""Operators whose result has the type of their first argument."""
+
+_BINARY = (
+    "add", "subtract", "multiply", "divide", "floor_divide", "trunc_divide",
+    "power", "mod", "floor_mod", "trunc_mod", "maximum", "minimum",
+    "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "left_shift", "right_shift",
+)  # fmt: skip
+"""Broadcasting operators keeping the element type."""
+
+_COMPARISONS = (
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+)  # fmt: skip
+"""Broadcasting operators with a bool result."""
+
+RULES: dict[str, Callable[[_Call], Attribute]] = {
+    **{name: _same_type for name in _UNARY},
+    **{name: _broadcast_binary(None) for name in _BINARY},
+    **{name: _broadcast_binary(_BOOL) for name in _COMPARISONS},
+    **{name: _bool_like for name in ("isnan", "isinf", "isfinite")},
+    **{
+        name: _with_axis_check
+        for name in ("nn.softmax", "nn.log_softmax", "nn.fast_softmax", "reverse")
+    },
+    "cast": _cast,
+    "reinterpret": _cast,
+    "cast_like": _cast_like,
+    "where": _where,
+    "full": _full,
+    "zeros": _init,
+    "ones": _init,
+    "full_like": _full_like,
+    "shape_of": _shape_of,
+    "nn.bias_add": _bias_add,
+    "nn.conv1d": _conv("W", transposed=False),
+    "nn.conv2d": _conv("HW", transposed=False),
+    "nn.conv3d": _conv("DHW", transposed=False),
+    "nn.conv1d_transpose": _conv("W", transposed=True),
+    "nn.conv2d_transpose": _conv("HW", transposed=True),
+    "nn.conv3d_transpose": _conv("DHW", transposed=True),
+    "nn.max_pool1d": _pool("W"),
+    "nn.avg_pool1d": _pool("W"),
+    "nn.max_pool2d": _pool("HW"),
+    "nn.avg_pool2d": _pool("HW"),
+    "nn.max_pool3d": _pool("DHW"),
+    "nn.avg_pool3d": _pool("DHW"),
+    "nn.global_avg_pool2d": _global_pool,
+    "nn.global_max_pool2d": _global_pool,
+    "nn.adaptive_avg_pool2d": _adaptive_pool("HW"),
+    "nn.adaptive_max_pool2d": _adaptive_pool("HW"),
+    "image.resize1d": _resize("W"),
+    "image.resize2d": _resize("HW"),
+    "image.resize3d": _resize("DHW"),
+    "image.crop_and_resize": _crop_and_resize,
+    "image.grid_sample": _grid_sample,
+    "nn.upsampling": _upsampling("HW", ("scale_h", "scale_w")),
+    "nn.upsampling3d": _upsampling("DHW", ("scale_d", "scale_h", "scale_w")),
+    "nn.depth_to_space": _sub_pixel(to_space=True),
+    "nn.space_to_depth": _sub_pixel(to_space=False),
+    "nn.dense": _matmul(dense=True),
+    "nn.matmul": _matmul(dense=False),
+    "nn.batch_matmul": _batch_matmul,
+    "nn.batch_norm": _batch_norm,
+    "nn.layer_norm": _norm,
+    "nn.instance_norm": _norm,
+    "nn.group_norm": _norm,
+    "nn.dropout": _dropout,
+    "nn.batch_flatten": _batch_flatten,
+    "nn.pad": _pad(mirror=False),
+    "nn.mirror_pad": _pad(mirror=True),
+    **{
+        name: _reduce(None)
+        for name in ("sum", "mean", "max", "min", "prod", "all", "any")
+    },
+    "argmax": _reduce(_INT32),
+    "argmin": _reduce(_INT32),
+    "variance": _variance,
+    "expand_dims": _expand_dims,
+    "squeeze": _squeeze,
+    "reshape": _reshape,
+    "reshape_like": _reshape_like,
+    "transpose": _transpose,
+    "concatenate": _concatenate,
+    "stack": _stack,
+    "split": _split,
+    "strided_slice": _strided_slice,
+    "slice_like": _slice_like,
+    "take": _take,
+    "gather": _gather,
+    "gather_nd": _gather_nd,
+    "tile": _tile,
+    "repeat": _repeat,
+    "broadcast_to": _broadcast_to,
+    "broadcast_to_like": _broadcast_to_like,
+    "one_hot": _one_hot,
+    "layout_transform": _layout_transform,
+    "argsort": _argsort,
+    "topk": _topk,
+}
+"""Relay operator name -> its type relation."""
