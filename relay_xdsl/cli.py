@@ -41,7 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args.run(args)
     except (CommandError, SourceError) as error:
-        print(error if isinstance(error, SourceError) else f"error: {error}", file=sys.stderr)
+        print(
+            error if isinstance(error, SourceError) else f"error: {error}",
+            file=sys.stderr,
+        )
         return 1
     except ParseError as error:
         print(str(error), file=sys.stderr)
@@ -63,24 +66,53 @@ def _argument_parser() -> argparse.ArgumentParser:
 
     command = commands.add_parser("import", help="Relay text to relay-dialect MLIR")
     command.add_argument("input", type=Path, help="a .relay file")
-    command.add_argument("-o", "--output", type=Path, help="output .mlir file (default: stdout)")
-    command.add_argument("--generic", action="store_true", help="print MLIR in generic form")
+    command.add_argument(
+        "-o", "--output", type=Path, help="output .mlir file (default: stdout)"
+    )
+    command.add_argument(
+        "--generic", action="store_true", help="print MLIR in generic form"
+    )
     command.set_defaults(run=_import)
 
     command = commands.add_parser("export", help="relay-dialect MLIR to another format")
     command.add_argument("input", type=Path, help="a .mlir file")
-    command.add_argument("--to", choices=["relay"], default="relay", help="output format (default: relay)")
-    command.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
+    command.add_argument(
+        "--to",
+        choices=["relay"],
+        default="relay",
+        help="output format (default: relay)",
+    )
+    command.add_argument(
+        "-o", "--output", type=Path, help="output file (default: stdout)"
+    )
     command.set_defaults(run=_export)
 
-    command = commands.add_parser("defuse", help="inline fused and composite functions (relay-defuse)")
+    command = commands.add_parser(
+        "defuse", help="inline fused and composite functions (relay-defuse)"
+    )
     command.add_argument("input", type=Path, help="a .relay or .mlir file")
-    command.add_argument("--composite", default="", help="comma-separated Composite names to inline (default: all)")
-    command.add_argument("--inline-globals", action="store_true", help="also inline Compiler/Inline global functions")
-    command.add_argument("-o", "--output", type=Path, help="output file, same format as the input (default: stdout)")
+    command.add_argument(
+        "--composite",
+        default="",
+        help="comma-separated Composite names to inline (default: all)",
+    )
+    command.add_argument(
+        "--inline-globals",
+        action="store_true",
+        help="also inline Compiler/Inline global functions",
+    )
+    command.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        help="output file, same format as the input (default: stdout)",
+    )
     command.set_defaults(run=_defuse)
 
-    command = commands.add_parser("compare", help="compare two Relay texts up to whitespace, comments and temp numbering")
+    command = commands.add_parser(
+        "compare",
+        help="compare two Relay texts up to whitespace, comments and temp numbering",
+    )
     command.add_argument("expected", type=Path)
     command.add_argument("actual", type=Path)
     command.set_defaults(run=_compare)
@@ -156,9 +188,14 @@ def _defuse(args: argparse.Namespace) -> None:
 
     module = load_module(args.input)
     composites = tuple(name for name in args.composite.split(",") if name)
-    RelayDefusePass(composite=composites, inline_globals=args.inline_globals).apply(_context(), module)
+    RelayDefusePass(composite=composites, inline_globals=args.inline_globals).apply(
+        _context(), module
+    )
     module.verify()
-    _write(args.output, _relay_text(module) if args.input.suffix == ".relay" else mlir_text(module))
+    _write(
+        args.output,
+        _relay_text(module) if args.input.suffix == ".relay" else mlir_text(module),
+    )
 
 
 def _compare(args: argparse.Namespace) -> None:

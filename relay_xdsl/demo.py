@@ -44,13 +44,17 @@ def main() -> int:
     print(defused)
 
     operators = _count(module, relay.OperatorOp)
-    print(f"relay.fn inlined: {fns} -> {_count(module, relay.FnOp)}; operator ops: {operators}; "
-          f"import + defuse: {elapsed * 1000:.1f} ms")
+    print(
+        f"relay.fn inlined: {fns} -> {_count(module, relay.FnOp)}; operator ops: {operators}; "
+        f"import + defuse: {elapsed * 1000:.1f} ms"
+    )
     diff = relay_text_diff(expected, defused)
     if diff:
         print("MISMATCH against TVM's DefuseOps output:\n" + diff)
         return 1
-    print("matches TVM's DefuseOps output (up to whitespace, comments and temp numbering)")
+    print(
+        "matches TVM's DefuseOps output (up to whitespace, comments and temp numbering)"
+    )
     return 0
 
 

@@ -60,11 +60,19 @@ def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
     nodes = document.get("nodes")
     arrays = document.get("b64ndarrays", [])
     root = document.get("root")
-    if not isinstance(nodes, list) or not isinstance(root, int) or not isinstance(arrays, list):
+    if (
+        not isinstance(nodes, list)
+        or not isinstance(root, int)
+        or not isinstance(arrays, list)
+    ):
         raise MetadataError("expected 'root', 'nodes' and 'b64ndarrays'")
 
     def node(index: object, what: str) -> dict:
-        if not isinstance(index, int) or not 0 <= index < len(nodes) or not isinstance(nodes[index], dict):
+        if (
+            not isinstance(index, int)
+            or not 0 <= index < len(nodes)
+            or not isinstance(nodes[index], dict)
+        ):
             raise MetadataError(f"{what} refers to missing node {index!r}")
         return nodes[index]
 
@@ -88,10 +96,18 @@ def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
     for position, index in enumerate(constants_array.get("data", [])):
         constant = node(index, f"constant {position}")
         if constant.get("type_key") != "relay.Constant":
-            raise MetadataError(f"entry {position} is a {constant.get('type_key')!r}, not a relay.Constant")
+            raise MetadataError(
+                f"entry {position} is a {constant.get('type_key')!r}, not a relay.Constant"
+            )
         array_index = constant.get("attrs", {}).get("data")
-        if array_index is None or not str(array_index).isdigit() or int(array_index) >= len(arrays):
-            raise MetadataError(f"constant {position} refers to missing NDArray {array_index!r}")
+        if (
+            array_index is None
+            or not str(array_index).isdigit()
+            or int(array_index) >= len(arrays)
+        ):
+            raise MetadataError(
+                f"constant {position} refers to missing NDArray {array_index!r}"
+            )
         try:
             values.append(decode_ndarray(arrays[int(array_index)]))
         except MetadataError as error:
@@ -129,11 +145,15 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
         raise MetadataError(f"negative dimension in shape {shape}")
     elements = math.prod(shape)
     if elements > MAX_ELEMENTS:
-        raise MetadataError(f"shape {shape} has {elements} elements, more than the limit of {MAX_ELEMENTS}")
+        raise MetadataError(
+            f"shape {shape} has {elements} elements, more than the limit of {MAX_ELEMENTS}"
+        )
     element_type = dtypes.element_type(dtype)
     expected = elements * ((bits + 7) // 8)
     if byte_count != expected:
-        raise MetadataError(f"shape {tuple(shape)} of {dtype} needs {expected} bytes but the NDArray declares {byte_count}")
+        raise MetadataError(
+            f"shape {tuple(shape)} of {dtype} needs {expected} bytes but the NDArray declares {byte_count}"
+        )
     if available - header_size < byte_count - 2:
         raise MetadataError(f"NDArray data is truncated: {byte_count} bytes declared")
     try:
@@ -141,7 +161,9 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
     except binascii.Error:
         raise MetadataError("NDArray is not valid base64") from None
     if len(raw) != header_size + byte_count:
-        raise MetadataError(f"NDArray holds {len(raw) - header_size} data bytes, {byte_count} declared")
+        raise MetadataError(
+            f"NDArray holds {len(raw) - header_size} data bytes, {byte_count} declared"
+        )
     type_ = TensorType(element_type, shape)
     return DenseIntOrFPElementsAttr(type_, BytesAttr(raw[header_size:]))
 
@@ -188,7 +210,12 @@ def encode_metadata(values: Iterable[DenseIntOrFPElementsAttr]) -> Iterable[str]
         {"type_key": "Array", "data": []},
         {
             "type_key": "VirtualDevice",
-            "attrs": {"device_type_int": "-1", "memory_scope": "4", "target": "0", "virtual_device_id": "-1"},
+            "attrs": {
+                "device_type_int": "-1",
+                "memory_scope": "4",
+                "target": "0",
+                "virtual_device_id": "-1",
+            },
         },
         {"type_key": "runtime.String"},
     ]
@@ -218,10 +245,19 @@ def encode_metadata(values: Iterable[DenseIntOrFPElementsAttr]) -> Iterable[str]
             }
         )
         dims = list(range(constant_index + 3, constant_index + 3 + len(shape)))
-        nodes.append({"type_key": "Array", "data": dims} if dims else {"type_key": "Array"})
+        nodes.append(
+            {"type_key": "Array", "data": dims} if dims else {"type_key": "Array"}
+        )
         for dim in shape:
-            nodes.append({"type_key": "IntImm", "attrs": {"dtype": "int32", "span": "0", "value": str(dim)}})
+            nodes.append(
+                {
+                    "type_key": "IntImm",
+                    "attrs": {"dtype": "int32", "span": "0", "value": str(dim)},
+                }
+            )
     yield '{\n  "root": 1, \n  "nodes": ' + json.dumps(nodes) + ', \n  "b64ndarrays": ['
     for index, value in enumerate(values):
-        yield ("\n    " if index == 0 else ", \n    ") + '"' + encode_ndarray(value) + '"'
+        yield (
+            ("\n    " if index == 0 else ", \n    ") + '"' + encode_ndarray(value) + '"'
+        )
     yield '\n  ], \n  "attrs": {"tvm_version": "' + TVM_VERSION + '"}\n}'

@@ -20,7 +20,11 @@ from relay_xdsl.source import SourceFile
 
 def canonical_relay(text: str, name: str = "<input>") -> list[str]:
     """The canonical token list of a Relay text; equal lists mean equivalent texts."""
-    tokens = [t for t in tokenize(SourceFile(text, name)) if t.kind not in (Kind.COMMENT, Kind.VERSION, Kind.EOF)]
+    tokens = [
+        t
+        for t in tokenize(SourceFile(text, name))
+        if t.kind not in (Kind.COMMENT, Kind.VERSION, Kind.EOF)
+    ]
     tokens = _place_literals(_drop_return_types(_drop_let_types(_as_module(tokens))))
     canonical: list[str] = []
     temps: dict[str, str] = {}
@@ -28,7 +32,9 @@ def canonical_relay(text: str, name: str = "<input>") -> list[str]:
         if token.kind in (Kind.INT, Kind.FLOAT):
             # Spelling is presentation: `1.0f`, `1f` and `1f32` are one literal.
             value, width = token.value
-            canonical.append(f"{value!r}{'f' if token.kind is Kind.FLOAT else 'i'}{width}")
+            canonical.append(
+                f"{value!r}{'f' if token.kind is Kind.FLOAT else 'i'}{width}"
+            )
         elif token.kind is Kind.GRAPH:
             canonical.append(temps.setdefault(token.text, f"%{len(temps)}"))
         elif token.kind is Kind.METADATA:
@@ -45,8 +51,10 @@ def _as_module(tokens: list[Token]) -> list[Token]:
     """A bare ``fn`` or expression program as the ``def @main`` TVM makes of it."""
     if not tokens or (tokens[0].kind is Kind.IDENT and tokens[0].text == "def"):
         return tokens
+
     def word(text: str, kind: Kind = Kind.PUNCT) -> Token:
         return Token(kind, text, 0, 0)
+
     if tokens[0].kind is Kind.IDENT and tokens[0].text == "fn":
         return [word("def", Kind.IDENT), word("@main", Kind.GLOBAL), *tokens[1:]]
     params: list[Token] = []
@@ -62,7 +70,17 @@ def _as_module(tokens: list[Token]) -> list[Token]:
     body = tokens[index:]
     metadata = [t for t in body if t.kind is Kind.METADATA]
     body = [t for t in body if t.kind is not Kind.METADATA]
-    return [word("def", Kind.IDENT), word("@main", Kind.GLOBAL), word("("), *params, word(")"), word("{"), *body, word("}"), *metadata]
+    return [
+        word("def", Kind.IDENT),
+        word("@main", Kind.GLOBAL),
+        word("("),
+        *params,
+        word(")"),
+        word("{"),
+        *body,
+        word("}"),
+        *metadata,
+    ]
 
 
 def _drop_let_types(tokens: list[Token]) -> list[Token]:
@@ -73,12 +91,18 @@ def _drop_let_types(tokens: list[Token]) -> list[Token]:
         token = tokens[index]
         kept.append(token)
         index += 1
-        if token.text == "let" and index + 1 < len(tokens) and tokens[index + 1].text == ":":
+        if (
+            token.text == "let"
+            and index + 1 < len(tokens)
+            and tokens[index + 1].text == ":"
+        ):
             kept.append(tokens[index])
             end = index + 2
             depth = 0
             while end < len(tokens) and not (depth == 0 and tokens[end].text == "="):
-                depth += (tokens[end].text in ("(", "[")) - (tokens[end].text in (")", "]"))
+                depth += (tokens[end].text in ("(", "[")) - (
+                    tokens[end].text in (")", "]")
+                )
                 end += 1
             index = end
     return kept
@@ -149,14 +173,25 @@ def _reorder_body(tokens: list[Token]) -> list[Token]:
                 statements.append([])
     literals: dict[str, list[Token]] = {}
     for statement in statements:
-        if len(statement) > 3 and statement[0].kind is Kind.GRAPH and statement[1].text == "=" and statement[2].text == "fn":
+        if (
+            len(statement) > 3
+            and statement[0].kind is Kind.GRAPH
+            and statement[1].text == "="
+            and statement[2].text == "fn"
+        ):
             literals[statement[0].text] = statement
     placed: list[Token] = []
     for statement in statements:
-        if statement and statement[0].kind is Kind.GRAPH and literals.get(statement[0].text) is statement:
+        if (
+            statement
+            and statement[0].kind is Kind.GRAPH
+            and literals.get(statement[0].text) is statement
+        ):
             continue
         for token in statement:
-            literal = literals.pop(token.text, None) if token.kind is Kind.GRAPH else None
+            literal = (
+                literals.pop(token.text, None) if token.kind is Kind.GRAPH else None
+            )
             if literal is not None:
                 placed.extend(literal)
         placed.extend(statement)
@@ -167,11 +202,16 @@ def _reorder_body(tokens: list[Token]) -> list[Token]:
 
 def relay_text_diff(expected: str, actual: str) -> str:
     """A unified diff of the canonical forms; empty when the texts are equivalent."""
-    left, right = canonical_relay(expected, "expected"), canonical_relay(actual, "actual")
+    left, right = (
+        canonical_relay(expected, "expected"),
+        canonical_relay(actual, "actual"),
+    )
     if left == right:
         return ""
     return "\n".join(
-        difflib.unified_diff(_lines(left), _lines(right), "expected", "actual", lineterm="")
+        difflib.unified_diff(
+            _lines(left), _lines(right), "expected", "actual", lineterm=""
+        )
     )
 
 

@@ -55,10 +55,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
-    opt_attr_def,
     attr_def,
+    irdl_op_definition,
     operand_def,
+    opt_attr_def,
     region_def,
     result_def,
     traits_def,

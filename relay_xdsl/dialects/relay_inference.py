@@ -68,7 +68,14 @@ def infer_type(
         return None
     try:
         return rule(_Call(op_name, arg_types, attributes))
-    except (_Reject, ArithmeticError, LookupError, TypeError, ValueError):
+    except (
+        _Reject,
+        ArithmeticError,
+        AttributeError,
+        LookupError,
+        TypeError,
+        ValueError,
+    ):
         # Malformed attributes (wrong arity, non-integers, ...) fail like TVM's
         # ICHECKs; the caller only needs to know there is no type.
         return None
@@ -119,10 +126,7 @@ class _Call:
         if not value:
             _require(default is not None)
             return default
-        try:
-            return dtypes.element_type(value)
-        except dtypes.UnknownDTypeError:
-            raise _Reject from None
+        return dtypes.element_type(value)  # UnknownDTypeError is a ValueError
 
     def tensor(self, index: int) -> TensorType:
         _require(index < len(self.args))
@@ -147,6 +151,9 @@ class _Call:
 
 
 def _tensor(shape: Sequence[int], element: Attribute) -> TensorType:
+    # A negative size means the attributes do not fit the input (a window
+    # larger than the padded data, ...).
+    _require(all(d >= 0 or d == ANY for d in shape))
     return TensorType(element, list(shape))
 
 
@@ -350,8 +357,9 @@ def _where(call: _Call) -> Attribute:
 
 
 def _full(call: _Call) -> Attribute:
-    _require(call.shape(0) == [])  # the fill value is a scalar
-    return _tensor(call.ints("shape") or [], call.dtype("dtype", call.element(0)))
+    shape = call.ints("shape")
+    _require(shape is not None and call.shape(0) == [])  # a scalar fill value
+    return _tensor(shape, call.dtype("dtype", call.element(0)))
 
 
 def _init(call: _Call) -> Attribute:
@@ -665,11 +673,7 @@ def _pad(mirror: bool) -> Callable[[_Call], Attribute]:
             _require(len(pair) == 2)
             before, after = int(pair[0]), int(pair[1])
             _require(not mirror or (before >= 0 and after >= 0))
-            if not _known(dim):
-                out.append(ANY)
-                continue
-            _require(dim + before + after >= 0)
-            out.append(dim + before + after)
+            out.append(dim + before + after if _known(dim) else ANY)
         return _tensor(out, call.element(0))
 
     return rule
@@ -981,7 +985,7 @@ def _take(call: _Call) -> Attribute:
         return _tensor(indices, call.element(0))
     axis = _normalize_axis(int(axis), len(data))
     batch_dims = call.int("batch_dims")
-    if batch_dims < 0:
+    if batch_dims < 0:  # (TVM v0.19 mistakenly shifts `axis` here instead)
         batch_dims += len(indices)
     _require(0 <= batch_dims <= len(indices) and batch_dims <= axis)
     out = data[:axis] + indices[batch_dims:] + data[axis + 1 :]
@@ -1080,13 +1084,13 @@ def _topk(call: _Call) -> Attribute:
     out = list(shape)
     if k >= 1:  # k < 1 keeps the whole axis
         out[axis] = k
-    values = _tensor(out, call.element(0))
-    indices = _tensor(out, call.dtype("dtype"))
     kind = call.attr("ret_type")
-    if kind == "both":
-        return TupleType([values, indices])
-    _require(kind in ("values", "indices"))
-    return values if kind == "values" else indices
+    _require(kind in ("both", "values", "indices"))
+    values = _tensor(out, call.element(0))
+    if kind == "values":
+        return values
+    indices = _tensor(out, call.dtype("dtype"))
+    return indices if kind == "indices" else TupleType([values, indices])
 
 
 # ---------------------------------------------------------------------------

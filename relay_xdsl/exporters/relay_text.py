@@ -24,10 +24,10 @@ import struct
 from collections.abc import Iterator
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    DYNAMIC_INDEX,
     FileLineColLoc,
     FloatAttr,
     IntegerAttr,
@@ -38,7 +38,8 @@ from xdsl.dialects.builtin import (
     TupleType,
     UnitAttr,
 )
-from xdsl.dialects.func import CallOp, FuncOp, ReturnOp as FuncReturnOp
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from relay_xdsl import dtypes
@@ -47,7 +48,13 @@ from relay_xdsl.metadata import encode_metadata
 from relay_xdsl.names import relay_name
 
 VERSION_HEADER = '#[version = "0.0.5"]'
-_FUNC_OWN_ATTRIBUTES = {"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}
+_FUNC_OWN_ATTRIBUTES = {
+    "sym_name",
+    "function_type",
+    "sym_visibility",
+    "arg_attrs",
+    "res_attrs",
+}
 
 
 class RelayExportError(ValueError):
@@ -88,7 +95,9 @@ def attribute_value(attr: Attribute) -> str:
     if isinstance(attr, DenseArrayBase):
         element = attr.elt_type
         if isinstance(element, IntegerType):
-            return "[" + ", ".join(_integer(v, element) for v in attr.get_values()) + "]"
+            return (
+                "[" + ", ".join(_integer(v, element) for v in attr.get_values()) + "]"
+            )
         return "[" + ", ".join(_float(v, element) for v in attr.get_values()) + "]"
     if isinstance(attr, ArrayAttr):
         return "[" + ", ".join(attribute_value(a) for a in attr.data) + "]"
@@ -129,10 +138,17 @@ def _shortest_repr(value: float, type_name: str) -> str:
             if struct.pack(packing, candidate) == stored:
                 text = repr(candidate)
                 break
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
-_SCALAR_FORMATS = {"float32": "<f", "float64": "<d", "float16": "<e", "int32": "<i", "int64": "<q", "bool": "<?"}
+_SCALAR_FORMATS = {
+    "float32": "<f",
+    "float64": "<d",
+    "float16": "<e",
+    "int32": "<i",
+    "int64": "<q",
+    "bool": "<?",
+}
 
 
 def _scalar_literal(value: DenseIntOrFPElementsAttr) -> str | None:
@@ -165,7 +181,9 @@ class _RelayPrinter:
             yield VERSION_HEADER + "\n"
         for op in module.ops:
             if not isinstance(op, FuncOp):
-                raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
+                raise RelayExportError(
+                    f"'{op.name}' at module level has no Relay equivalent"
+                )
             yield _FunctionPrinter(self).function(op)
             yield "\n"
         if self.meta_values:
@@ -184,7 +202,9 @@ class _RelayPrinter:
             return f"meta[relay.Constant][{op.meta_index.value.data}]"
         value = op.value
         if not isinstance(value, DenseIntOrFPElementsAttr):
-            raise RelayExportError(f"constant value {type(value).__name__} is not supported in Relay text")
+            raise RelayExportError(
+                f"constant value {type(value).__name__} is not supported in Relay text"
+            )
         literal = _scalar_literal(value)
         if literal is not None:
             return literal
@@ -210,7 +230,9 @@ class _FunctionPrinter:
         ]
         outputs = func.function_type.outputs.data
         if len(outputs) != 1:
-            raise RelayExportError(f"@{func.sym_name.data} must return exactly one value")
+            raise RelayExportError(
+                f"@{func.sym_name.data} must return exactly one value"
+            )
         header = f"def @{func.sym_name.data}({', '.join(params + attributes)}) -> {relay_type(outputs[0])} {{"
         lines.append(header)
         self.block(func.body.block, lines, "  ")
@@ -249,26 +271,34 @@ class _FunctionPrinter:
         if len(results) != 1:
             raise RelayExportError("a Relay function returns exactly one value")
         result = results[0]
-        inline_op = result.owner if (
-            isinstance(result.owner, Operation)
-            and result.owner is terminator.prev_op
-            and result.has_one_use()
-            and relay_name(result) is None
-            and not isinstance(result.owner, relay.ConstantOp)
-        ) else None
+        inline_op = (
+            result.owner
+            if (
+                isinstance(result.owner, Operation)
+                and result.owner is terminator.prev_op
+                and result.has_one_use()
+                and relay_name(result) is None
+                and not isinstance(result.owner, relay.ConstantOp)
+            )
+            else None
+        )
         literals: dict[str, str] = {}
         for op in block.ops:
             if op is terminator or op is inline_op:
                 continue
             if isinstance(op, relay.ConstantOp) and relay_name(op.result) is None:
-                self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
+                self.names[op.result] = self.module_printer.constant(
+                    op
+                ) + _type_comment(op)
                 continue
             expression = self.expression(op, lines, indent, literals)
             value = op.results[0]
             name = relay_name(value)
             if name is not None:
                 bound = self.fresh_name(value)
-                lines.append(f"{indent}let {bound}: {relay_type(value.type)} = {expression};")
+                lines.append(
+                    f"{indent}let {bound}: {relay_type(value.type)} = {expression};"
+                )
             else:
                 bound = self.temp()
                 self.names[value] = bound
@@ -284,7 +314,9 @@ class _FunctionPrinter:
             raise RelayExportError("a value is used outside the scope that defines it")
         return name
 
-    def expression(self, op: Operation, lines: list[str], indent: str, literals: dict[str, str]) -> str:
+    def expression(
+        self, op: Operation, lines: list[str], indent: str, literals: dict[str, str]
+    ) -> str:
         comment = _type_comment(op)
         if isinstance(op, relay.ConstantOp):
             return self.module_printer.constant(op) + comment
@@ -296,7 +328,9 @@ class _FunctionPrinter:
                 attributes = op.non_default_attributes()
                 present = {k for k, _ in attributes}
                 attributes += [
-                    (a.name, UnitAttr()) for a in op.RELAY_ATTRS if a.required and a.name not in op.attributes
+                    (a.name, UnitAttr())
+                    for a in op.RELAY_ATTRS
+                    if a.required and a.name not in op.attributes
                 ]
                 order = {a.name: i for i, a in enumerate(op.RELAY_ATTRS)}
                 attributes.sort(key=lambda item: order[item[0]])
@@ -305,12 +339,20 @@ class _FunctionPrinter:
             return f"{op.operator_name}({', '.join(parts)}){comment}"
         if isinstance(op, relay.TupleOp):
             fields = [self.ref(f) for f in op.fields]
-            return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")" + comment
+            return (
+                "("
+                + ", ".join(fields)
+                + ("," if len(fields) == 1 else "")
+                + ")"
+                + comment
+            )
         if isinstance(op, relay.TupleGetItemOp):
             return f"{self.ref(op.tuple_value)}.{op.index.value.data}{comment}"
         if isinstance(op, CallOp):
             if len(op.results) != 1:
-                raise RelayExportError(f"call of @{op.callee.string_value()} must have one result")
+                raise RelayExportError(
+                    f"call of @{op.callee.string_value()} must have one result"
+                )
             args = [self.ref(a) for a in op.arguments]
             return f"@{op.callee.string_value()}({', '.join(args)}){comment}"
         if isinstance(op, relay.FnOp):
@@ -319,7 +361,9 @@ class _FunctionPrinter:
             return f"{callee}({', '.join(args)}){comment}"
         raise RelayExportError(f"'{op.name}' has no Relay equivalent")
 
-    def fn_literal(self, op: relay.FnOp, lines: list[str], indent: str, literals: dict[str, str]) -> str:
+    def fn_literal(
+        self, op: relay.FnOp, lines: list[str], indent: str, literals: dict[str, str]
+    ) -> str:
         """Bind the function literal of `op` to a temp (once per identical literal)."""
         key = _fn_fingerprint(op, self.module_printer)
         existing = literals.get(key)
@@ -329,7 +373,9 @@ class _FunctionPrinter:
         attributes = [f"{k}={attribute_value(v)}" for k, v in op.attributes.items()]
         body: list[str] = []
         self.block(op.body.block, body, indent + "  ")
-        head = f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
+        head = (
+            f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
+        )
         name = self.temp()
         lines.append(f"{indent}{name} = {head}")
         lines.extend(body)
@@ -346,7 +392,9 @@ def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
     attributes = [f"{k}={attribute_value(v)}" for k, v in op.attributes.items()]
     body: list[str] = []
     printer.block(op.body.block, body, "")
-    return "\n".join([", ".join(params + attributes), relay_type(op.result.type), *body])
+    return "\n".join(
+        [", ".join(params + attributes), relay_type(op.result.type), *body]
+    )
 
 
 def _type_comment(op: Operation) -> str:
@@ -355,5 +403,7 @@ def _type_comment(op: Operation) -> str:
         parts.append("ty=" + relay_type(op.results[0].type))
     location = op.location
     if isinstance(location, FileLineColLoc):
-        parts.append(f"span={location.filename.data}:{location.line.data}:{location.column.data}")
+        parts.append(
+            f"span={location.filename.data}:{location.line.data}:{location.column.data}"
+        )
     return f" /* {' '.join(parts)} */" if parts else ""

@@ -27,16 +27,20 @@ offending line.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NoReturn
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BoolAttr,
+    BytesAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     FunctionType,
     IntAttr,
@@ -47,18 +51,15 @@ from xdsl.dialects.builtin import (
     TensorType,
     TupleType,
     UnitAttr,
-    BytesAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    DYNAMIC_INDEX,
 )
-from xdsl.dialects.func import CallOp, FuncOp, ReturnOp as FuncReturnOp
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl import dtypes
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay_inference import infer_type
+from relay_xdsl.exporters.relay_text import RelayExportError, relay_type
 from relay_xdsl.importers.relay_lexer import Kind, Token, tokenize
 from relay_xdsl.metadata import MetadataError, decode_metadata
 from relay_xdsl.names import set_relay_name
@@ -222,17 +223,26 @@ class _RelayParser:
         location: Attribute | None = None
         span_at = body.find("span=")
         if span_at >= 0:
-            location = _span_location(body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else "")
+            location = _span_location(
+                body[span_at + 5 :].split(maxsplit=1)[0]
+                if body[span_at + 5 :].strip()
+                else ""
+            )
         ty_at = body.find("ty=")
         if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             type_end = span_at if span_at > ty_at else len(body)
             sub = _RelayParser.__new__(_RelayParser)
             sub.source = self.source
-            sub.tokens = tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
+            sub.tokens = tokenize(
+                self.source, body_start + ty_at + 3, body_start + type_end
+            )
             sub.pos = 0
             type_ = sub.parse_type(allow_function=True)
             if sub.peek().kind is not Kind.EOF:
-                sub.error(sub.peek(), f"unexpected {_describe(sub.peek())} after the type in a ty= annotation")
+                sub.error(
+                    sub.peek(),
+                    f"unexpected {_describe(sub.peek())} after the type in a ty= annotation",
+                )
         return type_, location
 
     # -- module -------------------------------------------------------------
@@ -517,7 +527,11 @@ class _RelayParser:
         if first.kind is not Kind.PUNCT or first.text not in "+-*/<>=!":
             return None
         second = self.peek(1)
-        pair = first.text + second.text if second.kind is Kind.PUNCT and second.start == first.end else ""
+        pair = (
+            first.text + second.text
+            if second.kind is Kind.PUNCT and second.start == first.end
+            else ""
+        )
         if pair in _BINARY_OPERATORS:
             return pair
         return first.text if first.text in _BINARY_OPERATORS else None
@@ -588,7 +602,9 @@ class _RelayParser:
         if kind is Kind.PUNCT and token.text == "-":
             self.next()
             operand = self.value_of(self.parse_postfix(scope), token)
-            return self.operator_call(_OperatorRef("negative", token), [operand], {}, token)
+            return self.operator_call(
+                _OperatorRef("negative", token), [operand], {}, token
+            )
         if kind is Kind.IDENT:
             if token.text == "fn":
                 return self.skip_fn_literal(scope)
@@ -730,8 +746,20 @@ class _RelayParser:
                     f"'{callee.name}' expects {op_class.ARITY} argument(s), got {len(args)}",
                 )
         type_, location = self.annotation()
+        inferred = infer_type(callee.name, [a.type for a in args], attributes)
+        if (
+            type_ is not None
+            and inferred is not None
+            and type_ != inferred
+            and _is_static(type_)
+            and _is_static(inferred)
+        ):
+            self.error(
+                callee.token,
+                f"'{callee.name}' is annotated as {_relay_type(type_)} but its arguments and attributes give {_relay_type(inferred)}",
+            )
         if type_ is None:
-            type_ = infer_type(callee.name, [a.type for a in args], attributes)
+            type_ = inferred
             if type_ is None:
                 self.error(
                     callee.token,
@@ -975,6 +1003,12 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
     return ArrayAttr(elements)
 
 
+def _is_static(type_: Attribute) -> bool:
+    if isinstance(type_, TensorType):
+        return DYNAMIC_INDEX not in type_.get_shape()
+    return isinstance(type_, TupleType) and all(_is_static(t) for t in type_.types.data)
+
+
 def _span_location(span: str) -> Attribute | None:
     """``name:line:col`` of a TVM span as an MLIR location."""
     name, _, rest = span.rpartition(":")
@@ -985,22 +1019,10 @@ def _span_location(span: str) -> Attribute | None:
 
 
 def _relay_type(type_: Attribute) -> str:
-    if isinstance(type_, TensorType):
-        dims = ", ".join(
-            "?" if d == DYNAMIC_INDEX else str(d) for d in type_.get_shape()
-        )
-        try:
-            dtype = dtypes.dtype_name(type_.element_type)
-        except dtypes.UnknownDTypeError:
-            dtype = str(type_.element_type)
-        return (
-            f"Tensor[({dims}{',' if len(type_.get_shape()) == 1 else ''}), {dtype}]"
-            if type_.get_shape()
-            else dtype
-        )
-    if isinstance(type_, TupleType):
-        return "(" + ", ".join(_relay_type(t) for t in type_.types.data) + ")"
-    return str(type_)
+    try:
+        return relay_type(type_)
+    except RelayExportError:
+        return str(type_)
 
 
 def _describe(token: Token) -> str:

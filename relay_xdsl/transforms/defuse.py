@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.dialects.func import CallOp, FuncOp, ReturnOp as FuncReturnOp
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -59,7 +60,10 @@ class InlineFnPattern(RewritePattern):
     def match_and_rewrite(self, op: relay.FnOp, rewriter: PatternRewriter) -> None:
         if self.composites is not None:
             composite = op.attributes.get("Composite")
-            if not isinstance(composite, StringAttr) or composite.data not in self.composites:
+            if (
+                not isinstance(composite, StringAttr)
+                or composite.data not in self.composites
+            ):
                 return
         block = op.body.block
         terminator = block.last_op
@@ -112,9 +116,17 @@ class RelayDefusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.inline_globals:
             _walk(InlineGlobalCallPattern(op)).rewrite_module(op)
-            called = {call.callee.string_value() for call in op.walk() if isinstance(call, CallOp)}
+            called = {
+                call.callee.string_value()
+                for call in op.walk()
+                if isinstance(call, CallOp)
+            }
             for func in list(op.ops):
-                if isinstance(func, FuncOp) and _is_partition(func) and func.sym_name.data not in called:
+                if (
+                    isinstance(func, FuncOp)
+                    and _is_partition(func)
+                    and func.sym_name.data not in called
+                ):
                     func.detach()
                     func.erase()
         composites = frozenset(self.composite) if self.composite else None

@@ -87,8 +87,8 @@ def test_conv2d_resnet_stem():
     [
         ([1], (56, 56)),  # one entry pads every side
         ([1, 0], (56, 54)),  # (top/bottom, left/right)
-        ([0, 0, 2, 1], (55, 55)),  # (top, left, bottom, right)
-        ([0, 1, 2, 1], (55, 56)),
+        ([0, 0, 2, 1], (56, 55)),  # (top, left, bottom, right)
+        ([0, 1, 2, 1], (56, 56)),
     ],
 )
 def test_conv2d_padding_forms(padding, expected_hw):
@@ -161,7 +161,10 @@ def test_conv2d_channels_and_kernel_size_decide_over_weight():
 def test_conv2d_rejects_inconsistent_weight():
     assert infer("nn.conv2d", [t(1, 4, 8, 8), t(8, 3, 3, 3)]) is None  # 4 != 3
     assert infer("nn.conv2d", [t(1, 3, 8, 8), t(8, 3, 3, 3)], channels=4) is None
-    assert infer("nn.conv2d", [t(1, 3, 8, 8), t(8, 3, 3, 3)], kernel_size=[5, 5]) is None
+    assert infer("nn.conv2d", [t(1, 3, 1, 1), t(8, 3, 3, 3)]) is None  # 1 - 3 + 1 < 0
+    assert (
+        infer("nn.conv2d", [t(1, 3, 8, 8), t(8, 3, 3, 3)], kernel_size=[5, 5]) is None
+    )
 
 
 def test_conv2d_unknown_dimensions():
@@ -349,7 +352,9 @@ def test_isnan_gives_bool():
 
 def test_logical_and_keeps_bool():
     check(
-        "logical_and", [t(2, 1, dtype="bool"), t(3, dtype="bool")], t(2, 3, dtype="bool")
+        "logical_and",
+        [t(2, 1, dtype="bool"), t(3, dtype="bool")],
+        t(2, 3, dtype="bool"),
     )
 
 
@@ -370,7 +375,9 @@ def test_cast():
 
 def test_full_zeros_ones():
     check("full", [t()], t(2, 3), shape=[2, 3])
-    check("full", [t(dtype="int32")], t(2, 3, dtype="int64"), shape=[2, 3], dtype="int64")
+    check(
+        "full", [t(dtype="int32")], t(2, 3, dtype="int64"), shape=[2, 3], dtype="int64"
+    )
     check("zeros", [], t(4, 5, dtype="int32"), shape=[4, 5], dtype="int32")
     check("ones", [], t(7), shape=[7], dtype="float32")
     check("full_like", [t(2, 3, dtype="int8"), t(dtype="int8")], t(2, 3, dtype="int8"))
@@ -401,7 +408,7 @@ def test_max_pool2d_resnet():
 
 def test_max_pool2d_ceil_mode():
     # floor: (6 - 3) // 2 + 1 = 2; ceil: (6 - 3 + 1) // 2 + 1 = 3
-    kwargs = dict(pool_size=[3, 3], strides=[2, 2])
+    kwargs = {"pool_size": [3, 3], "strides": [2, 2]}
     check("nn.max_pool2d", [t(1, 1, 6, 6)], t(1, 1, 2, 2), **kwargs)
     check("nn.max_pool2d", [t(1, 1, 6, 6)], t(1, 1, 3, 3), ceil_mode=True, **kwargs)
 
@@ -449,9 +456,14 @@ def test_global_avg_pool2d():
 
 def test_adaptive_avg_pool2d():
     check(
-        "nn.adaptive_avg_pool2d", [t(1, 512, 14, 10)], t(1, 512, 7, 7), output_size=[7, 7]
+        "nn.adaptive_avg_pool2d",
+        [t(1, 512, 14, 10)],
+        t(1, 512, 7, 7),
+        output_size=[7, 7],
     )
-    check("nn.adaptive_avg_pool2d", [t(1, 512, 14, 10)], t(1, 512, 1, 1), output_size=[1])
+    check(
+        "nn.adaptive_avg_pool2d", [t(1, 512, 14, 10)], t(1, 512, 1, 1), output_size=[1]
+    )
     check("nn.adaptive_avg_pool2d", [t(1, 512, 14, 10)], t(1, 512, 14, 10))
 
 
@@ -468,11 +480,21 @@ def test_resize2d():
     assert infer("image.resize2d", [t(1, 3, 32, 32)]) is None  # no size
 
 
+def test_other_image_operators():
+    check("image.resize1d", [t(1, 3, 10)], t(1, 3, 20), size=[20])
+    check("image.resize3d", [t(1, 3, 4, 5, 6)], t(1, 3, 8, 10, 12), size=[8, 10, 12])
+    check(
+        "image.crop_and_resize",
+        [t(1, 3, 32, 32), t(5, 4), t(5, dtype="int32")],
+        t(5, 3, 7, 7),  # one crop per box
+        crop_size=[7, 7],
+    )
+    check("image.grid_sample", [t(1, 3, 32, 32), t(1, 2, 16, 8)], t(1, 3, 16, 8))
+
+
 def test_upsampling_and_depth_to_space():
     # round(7 * 1.5) = round(10.5) = 10 (half to even, like TVM's nearbyint)
-    check(
-        "nn.upsampling", [t(1, 4, 7, 8)], t(1, 4, 10, 16), scale_h=1.5, scale_w=2.0
-    )
+    check("nn.upsampling", [t(1, 4, 7, 8)], t(1, 4, 10, 16), scale_h=1.5, scale_w=2.0)
     check("nn.depth_to_space", [t(1, 16, 4, 4)], t(1, 4, 8, 8), block_size=2)
     check("nn.space_to_depth", [t(1, 4, 8, 8)], t(1, 16, 4, 4), block_size=2)
 
@@ -603,7 +625,13 @@ def test_reshape_unknown_and_invalid():
 
 def test_reshape_like():
     check("reshape_like", [t(2, 12), t(6, 4)], t(6, 4))
-    check("reshape_like", [t(1, 2, 3, 4), t(6, 2, 2, 3)], t(1, 6, 2, 2), lhs_begin=1, rhs_end=3)
+    check(
+        "reshape_like",
+        [t(1, 2, 3, 4), t(6, 2, 2, 3)],
+        t(1, 6, 2, 2),
+        lhs_begin=1,
+        rhs_end=3,
+    )
 
 
 def test_transpose():
@@ -651,22 +679,26 @@ def test_split():
     [
         (
             (1, 3, 224, 224),
-            dict(begin=[0, 0, 16, 16], end=[1, 3, 208, 208], strides=[1, 1, 1, 1]),
+            {"begin": [0, 0, 16, 16], "end": [1, 3, 208, 208], "strides": [1, 1, 1, 1]},
             (1, 3, 192, 192),
         ),
-        ((10,), dict(begin=[9], end=[-11], strides=[-1]), (10,)),  # x[::-1]
-        ((10,), dict(begin=[2], end=[2147483647], strides=[1]), (8,)),
-        ((10,), dict(begin=[0], end=[10], strides=[3]), (4,)),
-        ((10,), dict(begin=[-3], end=[10], strides=[1]), (3,)),
-        ((4, 5), dict(begin=[1], end=[3], strides=[1]), (2, 5)),  # rest whole
-        ((4, 5, 6), dict(begin=[1], end=[3], strides=[1], axes=[2]), (4, 5, 2)),
-        ((4, 5, 6), dict(begin=[1], end=[3], strides=[1], axes=[-1]), (4, 5, 2)),
+        ((10,), {"begin": [9], "end": [-11], "strides": [-1]}, (10,)),  # x[::-1]
+        ((10,), {"begin": [2], "end": [2147483647], "strides": [1]}, (8,)),
+        ((10,), {"begin": [0], "end": [10], "strides": [3]}, (4,)),
+        ((10,), {"begin": [-3], "end": [10], "strides": [1]}, (3,)),
+        ((4, 5), {"begin": [1], "end": [3], "strides": [1]}, (2, 5)),  # rest whole
+        ((4, 5, 6), {"begin": [1], "end": [3], "strides": [1], "axes": [2]}, (4, 5, 2)),
         (
             (4, 5, 6),
-            dict(begin=[1, 0], end=[2, -1], strides=[1], slice_mode="size"),
+            {"begin": [1], "end": [3], "strides": [1], "axes": [-1]},
+            (4, 5, 2),
+        ),
+        (
+            (4, 5, 6),
+            {"begin": [1, 0], "end": [2, -1], "strides": [1], "slice_mode": "size"},
             (2, 5, 6),
         ),
-        ((Q, 5), dict(begin=[0, 1], end=[2, 4], strides=[1]), (Q, 3)),
+        ((Q, 5), {"begin": [0, 1], "end": [2, 4], "strides": [1]}, (Q, 3)),
     ],
 )
 def test_strided_slice(shape, attributes, expected):
@@ -732,6 +764,14 @@ def test_one_hot_topk_argsort():
     )
     check("topk", [t(4, 100)], tup(t(4, 5), t(4, 5, dtype="int32")), k=5, dtype="int32")
     check("topk", [t(4, 100)], t(4, 5), k=5, ret_type="values", dtype="int32")
+    check(
+        "topk",
+        [t(4, 100)],
+        t(4, 100, dtype="int64"),
+        k=0,
+        ret_type="indices",
+        dtype="int64",
+    )
     check("argsort", [t(4, 7)], t(4, 7, dtype="int64"), dtype="int64")
 
 
@@ -754,15 +794,13 @@ def test_one_hot_topk_argsort():
     ],
 )
 def test_layout_transform(shape, src, dst, expected):
-    check(
-        "layout_transform", [t(*shape)], t(*expected), src_layout=src, dst_layout=dst
-    )
+    check("layout_transform", [t(*shape)], t(*expected), src_layout=src, dst_layout=dst)
 
 
 def test_layout_transform_rejects_incompatible_layouts():
-    attrs = dict(src_layout="NCHW", dst_layout="NCW")
+    attrs = {"src_layout": "NCHW", "dst_layout": "NCW"}
     assert infer("layout_transform", [t(1, 2, 3, 4)], **attrs) is None
-    attrs = dict(src_layout="NCHW4c", dst_layout="NCHW")
+    attrs = {"src_layout": "NCHW4c", "dst_layout": "NCHW"}
     assert infer("layout_transform", [t(1, 2, 3, 4, 3)], **attrs) is None  # 3 != 4
 
 

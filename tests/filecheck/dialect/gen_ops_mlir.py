@@ -27,7 +27,7 @@ from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
-from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.func import Func, FuncOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -85,7 +85,9 @@ def op_example(
     return params, call(op, args, result, attrs)
 
 
-def unary(op: str, ty: str = t("1x64x56x56"), result: str | None = None, attrs: str = ""):
+def unary(
+    op: str, ty: str = t("1x64x56x56"), result: str | None = None, attrs: str = ""
+):
     return op_example(op, [("%x", ty)], result or ty, attrs)
 
 
@@ -105,9 +107,7 @@ NCHW = t("1x64x56x56")
 BOOL4 = t("4x4", "i1")
 INT4 = t("4x4", "i32")
 FLOAT4 = t("4x4")
-PAD_WIDTH_NCHW = (
-    f"[{ints(0, 0)}, {ints(0, 0)}, {ints(1, 1)}, {ints(1, 1)}]"
-)
+PAD_WIDTH_NCHW = f"[{ints(0, 0)}, {ints(0, 0)}, {ints(1, 1)}, {ints(1, 1)}]"
 
 # ---------------------------------------------------------------------------
 # The examples: op name -> (function parameters, function body)
@@ -130,58 +130,58 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         f"%a: {t('1x64x56x56')}, %b: {t('1x32x56x56')}",
         f"""
 %empty = relay.tuple() : tuple<>
-%pair = relay.tuple(%a, %b) : tuple<{t('1x64x56x56')}, {t('1x32x56x56')}>
-%nested = relay.tuple(%pair, %a) : tuple<tuple<{t('1x64x56x56')}, {t('1x32x56x56')}>, {t('1x64x56x56')}>
-%cat = relay.concatenate(%pair) {{axis = 1 : i32}} : (tuple<{t('1x64x56x56')}, {t('1x32x56x56')}>) -> {t('1x96x56x56')}
+%pair = relay.tuple(%a, %b) : tuple<{t("1x64x56x56")}, {t("1x32x56x56")}>
+%nested = relay.tuple(%pair, %a) : tuple<tuple<{t("1x64x56x56")}, {t("1x32x56x56")}>, {t("1x64x56x56")}>
+%cat = relay.concatenate(%pair) {{axis = 1 : i32}} : (tuple<{t("1x64x56x56")}, {t("1x32x56x56")}>) -> {t("1x96x56x56")}
 """,
     ),
     "relay.tuple_get_item": (
         f"%x: {NCHW}, %gamma: {t('64')}, %beta: {t('64')}, %mean: {t('64')}, "
         f"%var: {t('64')}, %nested: tuple<tuple<{t('2')}, {t('3', 'i32')}>, {t('4')}>",
         f"""
-%bn = relay.nn.batch_norm(%x, %gamma, %beta, %mean, %var) : ({NCHW}, {t('64')}, {t('64')}, {t('64')}, {t('64')}) -> tuple<{NCHW}, {t('64')}, {t('64')}>
-%out = relay.tuple_get_item %bn[0] : tuple<{NCHW}, {t('64')}, {t('64')}>
-%new_var = relay.tuple_get_item %bn[2] : tuple<{NCHW}, {t('64')}, {t('64')}>
-%inner = relay.tuple_get_item %nested[0] : tuple<tuple<{t('2')}, {t('3', 'i32')}>, {t('4')}>
-%field = relay.tuple_get_item %inner[1] : tuple<{t('2')}, {t('3', 'i32')}>
+%bn = relay.nn.batch_norm(%x, %gamma, %beta, %mean, %var) : ({NCHW}, {t("64")}, {t("64")}, {t("64")}, {t("64")}) -> tuple<{NCHW}, {t("64")}, {t("64")}>
+%out = relay.tuple_get_item %bn[0] : tuple<{NCHW}, {t("64")}, {t("64")}>
+%new_var = relay.tuple_get_item %bn[2] : tuple<{NCHW}, {t("64")}, {t("64")}>
+%inner = relay.tuple_get_item %nested[0] : tuple<tuple<{t("2")}, {t("3", "i32")}>, {t("4")}>
+%field = relay.tuple_get_item %inner[1] : tuple<{t("2")}, {t("3", "i32")}>
 """,
     ),
     "relay.op": (
         f"%x: {NCHW}, %y: {t('1x64')}",
         f"""
 %a = relay.op "nn.my_activation"(%x) {{alpha = 1.000000e-01 : f32, mode = "fast"}} : ({NCHW}) -> {NCHW}
-%b = relay.op "vision.my_nms"(%x, %y) : ({NCHW}, {t('1x64')}) -> tuple<{t('1x10x4')}, {t('1', 'i32')}>
-%c = relay.op "my_source"() {{shape = array<i32: 2, 2>}} : () -> {t('2x2')}
+%b = relay.op "vision.my_nms"(%x, %y) : ({NCHW}, {t("1x64")}) -> tuple<{t("1x10x4")}, {t("1", "i32")}>
+%c = relay.op "my_source"() {{shape = array<i32: 2, 2>}} : () -> {t("2x2")}
 """,
     ),
     "relay.fn": (
         f"%data: {t('1x3x224x224')}, %weight: {t('64x3x7x7')}, %bias: {t('64x1x1')}",
         f"""
-%fused = relay.fn(%p0 = %data : {t('1x3x224x224')}, %p1 = %weight : {t('64x3x7x7')}, %p2 = %bias : {t('64x1x1')}) -> {t('1x64x112x112')} attributes {{Primitive = 1 : i32, hash = "3f2c7a6e"}} {{
-  %conv = relay.fn(%fv_data = %p0 : {t('1x3x224x224')}, %fv_weight = %p1 : {t('64x3x7x7')}, %fv_bias = %p2 : {t('64x1x1')}) -> {t('1x64x112x112')} attributes {{PartitionedFromPattern = "nn.conv2d_add_nn.relu_", Composite = "ccompiler.conv_add_relu"}} {{
-    %c = relay.nn.conv2d(%fv_data, %fv_weight) {{strides = array<i32: 2, 2>, padding = array<i32: 3, 3, 3, 3>, channels = 64 : i32, kernel_size = array<i32: 7, 7>}} : ({t('1x3x224x224')}, {t('64x3x7x7')}) -> {t('1x64x112x112')}
-    %s = relay.add(%c, %fv_bias) : ({t('1x64x112x112')}, {t('64x1x1')}) -> {t('1x64x112x112')}
-    %a = relay.nn.relu(%s) : ({t('1x64x112x112')}) -> {t('1x64x112x112')}
-    relay.return %a : {t('1x64x112x112')}
+%fused = relay.fn(%p0 = %data : {t("1x3x224x224")}, %p1 = %weight : {t("64x3x7x7")}, %p2 = %bias : {t("64x1x1")}) -> {t("1x64x112x112")} attributes {{Primitive = 1 : i32, hash = "3f2c7a6e"}} {{
+  %conv = relay.fn(%fv_data = %p0 : {t("1x3x224x224")}, %fv_weight = %p1 : {t("64x3x7x7")}, %fv_bias = %p2 : {t("64x1x1")}) -> {t("1x64x112x112")} attributes {{PartitionedFromPattern = "nn.conv2d_add_nn.relu_", Composite = "ccompiler.conv_add_relu"}} {{
+    %c = relay.nn.conv2d(%fv_data, %fv_weight) {{strides = array<i32: 2, 2>, padding = array<i32: 3, 3, 3, 3>, channels = 64 : i32, kernel_size = array<i32: 7, 7>}} : ({t("1x3x224x224")}, {t("64x3x7x7")}) -> {t("1x64x112x112")}
+    %s = relay.add(%c, %fv_bias) : ({t("1x64x112x112")}, {t("64x1x1")}) -> {t("1x64x112x112")}
+    %a = relay.nn.relu(%s) : ({t("1x64x112x112")}) -> {t("1x64x112x112")}
+    relay.return %a : {t("1x64x112x112")}
   }}
-  relay.return %conv : {t('1x64x112x112')}
+  relay.return %conv : {t("1x64x112x112")}
 }}
-%pair = relay.fn(%x = %bias : {t('64x1x1')}) -> tuple<{t('64x1x1')}, {t('64x1x1')}> {{
-  %n = relay.negative(%x) : ({t('64x1x1')}) -> {t('64x1x1')}
-  %t = relay.tuple(%x, %n) : tuple<{t('64x1x1')}, {t('64x1x1')}>
-  relay.return %t : tuple<{t('64x1x1')}, {t('64x1x1')}>
+%pair = relay.fn(%x = %bias : {t("64x1x1")}) -> tuple<{t("64x1x1")}, {t("64x1x1")}> {{
+  %n = relay.negative(%x) : ({t("64x1x1")}) -> {t("64x1x1")}
+  %t = relay.tuple(%x, %n) : tuple<{t("64x1x1")}, {t("64x1x1")}>
+  relay.return %t : tuple<{t("64x1x1")}, {t("64x1x1")}>
 }}
-%noargs = relay.fn() -> {t('2x2')} attributes {{Primitive = 1 : i32}} {{
-  %z = relay.zeros() {{shape = array<i32: 2, 2>, dtype = "float32"}} : () -> {t('2x2')}
-  relay.return %z : {t('2x2')}
+%noargs = relay.fn() -> {t("2x2")} attributes {{Primitive = 1 : i32}} {{
+  %z = relay.zeros() {{shape = array<i32: 2, 2>, dtype = "float32"}} : () -> {t("2x2")}
+  relay.return %z : {t("2x2")}
 }}
 """,
     ),
     "relay.return": (
         f"%x: {t('4')}",
         f"""
-%r = relay.fn(%p = %x : {t('4')}) -> {t('4')} {{
-  relay.return %p : {t('4')}
+%r = relay.fn(%p = %x : {t("4")}) -> {t("4")} {{
+  relay.return %p : {t("4")}
 }}
 """,
     ),
@@ -257,11 +257,16 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         "nn.prelu", [("%data", NCHW), ("%alpha", t("64"))], NCHW, f"axis = {i32(1)}"
     ),
     "relay.nn.softmax": unary("nn.softmax", t("1x1000"), attrs=f"axis = {i32(1)}"),
-    "relay.nn.fast_softmax": unary("nn.fast_softmax", t("1x1000"), attrs=f"axis = {i32(1)}"),
+    "relay.nn.fast_softmax": unary(
+        "nn.fast_softmax", t("1x1000"), attrs=f"axis = {i32(1)}"
+    ),
     "relay.nn.log_softmax": unary("nn.log_softmax", t("8x1000")),
     # -- nn: pooling --------------------------------------------------------
     "relay.nn.max_pool1d": unary(
-        "nn.max_pool1d", t("1x16x100"), t("1x16x50"), f"pool_size = {ints(2)}, strides = {ints(2)}"
+        "nn.max_pool1d",
+        t("1x16x100"),
+        t("1x16x50"),
+        f"pool_size = {ints(2)}, strides = {ints(2)}",
     ),
     "relay.nn.max_pool2d": unary(
         "nn.max_pool2d",
@@ -276,7 +281,10 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         f"pool_size = {ints(2, 2, 2)}, strides = {ints(2, 2, 2)}",
     ),
     "relay.nn.avg_pool1d": unary(
-        "nn.avg_pool1d", t("1x16x100"), t("1x16x25"), f"pool_size = {ints(4)}, strides = {ints(4)}"
+        "nn.avg_pool1d",
+        t("1x16x100"),
+        t("1x16x25"),
+        f"pool_size = {ints(4)}, strides = {ints(4)}",
     ),
     "relay.nn.avg_pool2d": unary(
         "nn.avg_pool2d",
@@ -290,15 +298,23 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         t("1x64x4x14x14"),
         f"pool_size = {ints(2, 2, 2)}, strides = {ints(2, 2, 2)}, ceil_mode = true",
     ),
-    "relay.nn.global_avg_pool2d": unary("nn.global_avg_pool2d", t("1x2048x7x7"), t("1x2048x1x1")),
+    "relay.nn.global_avg_pool2d": unary(
+        "nn.global_avg_pool2d", t("1x2048x7x7"), t("1x2048x1x1")
+    ),
     "relay.nn.global_max_pool2d": unary(
         "nn.global_max_pool2d", t("1x7x7x512"), t("1x1x1x512"), 'layout = "NHWC"'
     ),
     "relay.nn.adaptive_avg_pool2d": unary(
-        "nn.adaptive_avg_pool2d", t("1x512x13x13"), t("1x512x7x7"), f"output_size = {ints(7, 7)}"
+        "nn.adaptive_avg_pool2d",
+        t("1x512x13x13"),
+        t("1x512x7x7"),
+        f"output_size = {ints(7, 7)}",
     ),
     "relay.nn.adaptive_max_pool2d": unary(
-        "nn.adaptive_max_pool2d", t("1x512x13x13"), t("1x512x1x1"), f"output_size = {ints(1, 1)}"
+        "nn.adaptive_max_pool2d",
+        t("1x512x13x13"),
+        t("1x512x1x1"),
+        f"output_size = {ints(1, 1)}",
     ),
     # -- nn: normalization ----------------------------------------------------
     "relay.nn.batch_norm": op_example(
@@ -338,7 +354,9 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         "beta = 7.500000e-01 : f32",
     ),
     "relay.nn.l2_normalize": unary(
-        "nn.l2_normalize", t("1x512x38x38"), attrs=f"eps = 1.000000e-10 : f32, axis = {ints(1)}"
+        "nn.l2_normalize",
+        t("1x512x38x38"),
+        attrs=f"eps = 1.000000e-10 : f32, axis = {ints(1)}",
     ),
     "relay.nn.dropout": unary(
         "nn.dropout",
@@ -374,14 +392,19 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         'scale_w = 2.000000e+00 : f32, method = "trilinear"',
     ),
     "relay.nn.depth_to_space": unary(
-        "nn.depth_to_space", t("1x64x8x8"), t("1x16x16x16"), f'block_size = {i32(2)}, mode = "CRD"'
+        "nn.depth_to_space",
+        t("1x64x8x8"),
+        t("1x16x16x16"),
+        f'block_size = {i32(2)}, mode = "CRD"',
     ),
     "relay.nn.space_to_depth": unary(
         "nn.space_to_depth", t("1x16x16x16"), t("1x64x8x8"), f"block_size = {i32(2)}"
     ),
     # -- broadcasting binary arithmetic -------------------------------------------
     "relay.add": binary("add", NCHW, t("64x1x1"), NCHW),
-    "relay.subtract": binary("subtract", t("1x3x224x224"), t("3x1x1"), t("1x3x224x224")),
+    "relay.subtract": binary(
+        "subtract", t("1x3x224x224"), t("3x1x1"), t("1x3x224x224")
+    ),
     "relay.multiply": binary("multiply", NCHW, t(""), NCHW),
     "relay.divide": binary("divide", t("1x3x224x224"), t("3x1x1"), t("1x3x224x224")),
     "relay.floor_divide": binary("floor_divide", INT4, t("", "i32"), INT4),
@@ -446,9 +469,13 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "relay.ones_like": unary("ones_like", t("?x64")),
     # -- casts and tensor creation -----------------------------------------------------
     "relay.clip": unary(
-        "clip", t("1x32x112x112"), attrs="a_min = 0.000000e+00 : f32, a_max = 6.000000e+00 : f32"
+        "clip",
+        t("1x32x112x112"),
+        attrs="a_min = 0.000000e+00 : f32, a_max = 6.000000e+00 : f32",
     ),
-    "relay.cast": unary("cast", t("1x3x224x224"), t("1x3x224x224", "f16"), 'dtype = "float16"'),
+    "relay.cast": unary(
+        "cast", t("1x3x224x224"), t("1x3x224x224", "f16"), 'dtype = "float16"'
+    ),
     "relay.cast_like": op_example(
         "cast_like", [("%data", t("4", "i32")), ("%like", t("4"))], t("4")
     ),
@@ -462,21 +489,31 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "relay.full_like": op_example(
         "full_like", [("%data", t("2x3")), ("%fill_value", t(""))], t("2x3")
     ),
-    "relay.zeros": op_example("zeros", [], t("1x256"), f'shape = {ints(1, 256)}, dtype = "float32"'),
-    "relay.ones": op_example("ones", [], t("3", "i64"), f'shape = {ints(3)}, dtype = "int64"'),
+    "relay.zeros": op_example(
+        "zeros", [], t("1x256"), f'shape = {ints(1, 256)}, dtype = "float32"'
+    ),
+    "relay.ones": op_example(
+        "ones", [], t("3", "i64"), f'shape = {ints(3)}, dtype = "int64"'
+    ),
     "relay.where": op_example(
         "where",
         [("%condition", BOOL4), ("%x", FLOAT4), ("%y", t(""))],
         FLOAT4,
     ),
     # -- shape manipulation ----------------------------------------------------------------
-    "relay.squeeze": unary("squeeze", t("1x2048x1x1"), t("1x2048"), f"axis = {ints(2, 3)}"),
+    "relay.squeeze": unary(
+        "squeeze", t("1x2048x1x1"), t("1x2048"), f"axis = {ints(2, 3)}"
+    ),
     "relay.expand_dims": unary(
         "expand_dims", t("64"), t("64x1x1"), f"axis = {i32(1)}, num_newaxis = {i32(2)}"
     ),
-    "relay.reshape": unary("reshape", t("1x2048x1x1"), t("1x2048"), f"newshape = {ints(1, -1)}"),
+    "relay.reshape": unary(
+        "reshape", t("1x2048x1x1"), t("1x2048"), f"newshape = {ints(1, -1)}"
+    ),
     "relay.reshape_like": op_example(
-        "reshape_like", [("%data", t("1x2048x1x1")), ("%like", t("1x2048"))], t("1x2048")
+        "reshape_like",
+        [("%data", t("1x2048x1x1")), ("%like", t("1x2048"))],
+        t("1x2048"),
     ),
     "relay.transpose": unary(
         "transpose", t("1x3x224x224"), t("1x224x224x3"), f"axes = {ints(0, 2, 3, 1)}"
@@ -532,19 +569,26 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         f"axis = {i32(0)}",
     ),
     "relay.gather": op_example(
-        "gather", [("%data", t("3x4")), ("%indices", t("3x2", "i64"))], t("3x2"), f"axis = {i32(1)}"
+        "gather",
+        [("%data", t("3x4")), ("%indices", t("3x2", "i64"))],
+        t("3x2"),
+        f"axis = {i32(1)}",
     ),
     "relay.gather_nd": op_example(
         "gather_nd", [("%data", t("4x5x6")), ("%indices", t("2x3", "i64"))], t("3x6")
     ),
     "relay.tile": unary("tile", t("2x3"), t("4x6"), f"reps = {ints(2, 2)}"),
-    "relay.repeat": unary("repeat", t("2x3"), t("2x6"), f"repeats = {i32(2)}, axis = {i32(1)}"),
+    "relay.repeat": unary(
+        "repeat", t("2x3"), t("2x6"), f"repeats = {i32(2)}, axis = {i32(1)}"
+    ),
     "relay.reverse": unary("reverse", t("4x5"), attrs=f"axis = {i32(1)}"),
     "relay.broadcast_to": unary(
         "broadcast_to", t("1x64x1x1"), t("8x64x7x7"), f"shape = {ints(8, 64, 7, 7)}"
     ),
     "relay.broadcast_to_like": op_example(
-        "broadcast_to_like", [("%data", t("64x1x1")), ("%like", t("1x64x7x7"))], t("1x64x7x7")
+        "broadcast_to_like",
+        [("%data", t("64x1x1")), ("%like", t("1x64x7x7"))],
+        t("1x64x7x7"),
     ),
     "relay.one_hot": op_example(
         "one_hot",
@@ -558,9 +602,13 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         t("1x4x56x56x16"),
         'src_layout = "NCHW", dst_layout = "NCHW16c"',
     ),
-    "relay.shape_of": unary("shape_of", t("1x3x224x224"), t("4", "i32"), 'dtype = "int32"'),
+    "relay.shape_of": unary(
+        "shape_of", t("1x3x224x224"), t("4", "i32"), 'dtype = "int32"'
+    ),
     # -- reductions ------------------------------------------------------------------------------
-    "relay.sum": unary("sum", NCHW, t("1x64x1x1"), f"axis = {ints(2, 3)}, keepdims = true"),
+    "relay.sum": unary(
+        "sum", NCHW, t("1x64x1x1"), f"axis = {ints(2, 3)}, keepdims = true"
+    ),
     "relay.mean": unary("mean", NCHW, t("1x64"), f"axis = {ints(2, 3)}"),
     "relay.max": unary("max", t("4x10"), t("4"), f"axis = {ints(1)}"),
     "relay.min": unary("min", t("4x10"), t("10"), f"axis = {ints(1)}, exclude = true"),
@@ -593,11 +641,18 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         '"asymmetric", rounding_method = "floor"',
     ),
     "relay.image.resize3d": unary(
-        "image.resize3d", t("1x64x8x16x16"), t("1x64x16x32x32"), f"size = {ints(16, 32, 32)}"
+        "image.resize3d",
+        t("1x64x8x16x16"),
+        t("1x64x16x32x32"),
+        f"size = {ints(16, 32, 32)}",
     ),
     "relay.image.crop_and_resize": op_example(
         "image.crop_and_resize",
-        [("%data", t("1x256x32x32")), ("%boxes", t("5x4")), ("%box_indices", t("5", "i32"))],
+        [
+            ("%data", t("1x256x32x32")),
+            ("%boxes", t("5x4")),
+            ("%box_indices", t("5", "i32")),
+        ],
         t("5x256x7x7"),
         f"crop_size = {ints(7, 7)}",
     ),
@@ -608,7 +663,9 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         "align_corners = false",
     ),
     # -- sorting ---------------------------------------------------------------------------------------
-    "relay.argsort": unary("argsort", t("4x10"), t("4x10", "i32"), f'axis = {i32(1)}, dtype = "int32"'),
+    "relay.argsort": unary(
+        "argsort", t("4x10"), t("4x10", "i32"), f'axis = {i32(1)}, dtype = "int32"'
+    ),
     "relay.sort": unary("sort", t("4x10"), attrs="is_ascend = false"),
     "relay.topk": (
         f"%x: {t('1x1000')}",
@@ -665,19 +722,23 @@ def _function(name: str, params: str, body: str) -> str:
     assert isinstance(func, FuncOp)
     # Results: the top-level values no later op uses, in definition order.
     unused = [
-        result
-        for op in func.body.block.ops
-        for result in op.results
-        if not result.uses
+        result for op in func.body.block.ops for result in op.results if not result.uses
     ]
     results = ", ".join(str(v.type) for v in unused)
-    signature = f" -> {results}" if len(unused) == 1 else f" -> ({results})" if unused else ""
+    signature = (
+        f" -> {results}" if len(unused) == 1 else f" -> ({results})" if unused else ""
+    )
     returned = ""
     if unused:
         names = ", ".join(f"%{v.name_hint}" for v in unused)
         returned = f" {names} : {', '.join(str(v.type) for v in unused)}"
     text = "\n".join(
-        [f"func.func @{name}({params}){signature} {{", *lines, f"func.return{returned}", "}"]
+        [
+            f"func.func @{name}({params}){signature} {{",
+            *lines,
+            f"func.return{returned}",
+            "}",
+        ]
     )
     module = Parser(_context(), text, name).parse_module()
     module.verify()
@@ -702,7 +763,9 @@ def render() -> str:
     missing = sorted(names - EXAMPLES.keys())
     unknown = sorted(EXAMPLES.keys() - names)
     if missing or unknown:
-        raise SystemExit(f"ops without an example: {missing}; examples of no op: {unknown}")
+        raise SystemExit(
+            f"ops without an example: {missing}; examples of no op: {unknown}"
+        )
     out = [HEADER]
     for name, (params, body) in EXAMPLES.items():
         printed = _function(name, params, body).splitlines()
@@ -715,7 +778,9 @@ def render() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if ops.mlir is stale")
+    parser.add_argument(
+        "--check", action="store_true", help="fail if ops.mlir is stale"
+    )
     args = parser.parse_args()
     text = render()
     if args.check:

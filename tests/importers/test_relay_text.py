@@ -1,0 +1,298 @@
+"""Relay text import: TVM-printed programs round-trip; bad input is a clean error."""
+
+from __future__ import annotations
+
+import re
+import struct
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.builtin import FileLineColLoc, TensorType, TupleType
+from xdsl.dialects.func import CallOp, FuncOp
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.exporters.relay_text import print_relay
+from relay_xdsl.importers.relay_text import RelayTextError, parse_relay
+from relay_xdsl.metadata import encode_metadata
+from relay_xdsl.text_equivalence import relay_text_diff
+
+HERE = Path(__file__).parent
+SEED = HERE.parents[1] / "examples" / "seed"
+MODULE_TEXTS = sorted(HERE.glob("fixtures/*.relay")) + sorted(SEED.glob("*.relay"))
+EXPRESSIONS = sorted(HERE.glob("expressions/*.relay"))
+
+# TVM parser-test expressions that are not graph programs, and why they are refused.
+UNSUPPORTED_EXPRESSIONS = {
+    "call_5": "a function literal can only be called here",
+    "call_6": "not a function (higher-order functions are not supported)",
+    "func_2": "parameter %x needs a type annotation",
+    "func_3": "parameter %x needs a type annotation",
+    "function_type_1": "function-typed values are not supported",
+    "function_type_2": "function-typed values are not supported",
+    "function_type_3": "function-typed values are not supported",
+    "incomplete_type_1": "unknown dtype '_'",
+    "int_literal_7": "invalid integer width suffix 'i'",
+    # `1 < 1 == 1` compares a bool with an int32, which TVM's type checker rejects too.
+    "op_assoc_1": "cannot infer the result type of 'equal'",
+    "op_assoc_2": "cannot infer the result type of 'equal'",
+    "op_assoc_3": "cannot infer the result type of 'equal'",
+    "op_assoc_4": "cannot infer the result type of 'equal'",
+    "seq_1": "sequencing with ';' is only allowed after a binding",
+    "tensor_type_1": "%_ is declared as float32 but bound to a ()",
+    "tensor_type_2": "%_ is declared as Tensor[(1), float32] but bound to a ()",
+    "tensor_type_3": "is declared as Tensor[(1, 1), float32]",
+    "tensor_type_4": "is declared as Tensor[(?, 1), float32]",
+    "tuple_proj_1": "calling a function-typed value is not supported",
+    "vars_2": "higher-order functions are not supported",
+    "vars_3": "higher-order functions are not supported",
+    "vars_4": "higher-order functions are not supported",
+}
+
+
+def _round_trip(text: str, name: str) -> str:
+    module = parse_relay(text, name)
+    module.verify()
+    printed = print_relay(module)
+    again = parse_relay(printed, "printed")
+    again.verify()
+    assert print_relay(again) == printed, "print(parse(print(x))) is not a fixpoint"
+    return printed
+
+
+@pytest.mark.parametrize("path", MODULE_TEXTS, ids=lambda p: p.stem)
+def test_module_text_round_trips(path: Path):
+    text = path.read_text()
+    printed = _round_trip(text, str(path))
+    assert relay_text_diff(text, printed) == ""
+
+
+@pytest.mark.parametrize("path", EXPRESSIONS, ids=lambda p: p.stem)
+def test_expression_imports_or_is_refused_cleanly(path: Path):
+    text = path.read_text()
+    expected_error = UNSUPPORTED_EXPRESSIONS.get(path.stem)
+    if expected_error is not None:
+        with pytest.raises(RelayTextError) as error:
+            parse_relay(text, path.name)
+        assert expected_error in str(error.value)
+        assert re.match(rf"{re.escape(path.name)}:\d+:\d+: error: ", str(error.value))
+    else:
+        _round_trip(text, str(path))
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("parser_call_attrs_1", "only operator calls take attributes"),
+        ("parser_init_module_and_metatable_2", "unknown global function @f"),
+        ("parser_recursive_call_1", "recursive call of @id is not supported"),
+    ],
+)
+def test_unsupported_module_is_refused(name: str, message: str):
+    path = HERE / "unsupported" / f"{name}.relay"
+    with pytest.raises(RelayTextError, match=re.escape(message)):
+        parse_relay(path.read_text(), str(path))
+
+
+def test_seed_fused_module_structure():
+    module = parse_relay((SEED / "fused.relay").read_text(), "fused.relay")
+    (main,) = module.ops
+    assert isinstance(main, FuncOp) and main.sym_name.data == "main"
+    assert main.body.block.args[0].name_hint == "data"
+    fns = [op for op in main.walk() if isinstance(op, relay.FnOp)]
+    assert [fn.attributes["Composite"].data for fn in fns] == [
+        "ccompiler.conv_add_relu"
+    ] * 3
+    assert [fn.attributes["PartitionedFromPattern"].data for fn in fns] == [
+        "nn.conv2d_add_nn.relu_",
+        "nn.conv2d_add_nn.relu_",
+        "nn.conv2d_add_",
+    ]
+    assert [p.name_hint for p in fns[0].params] == [
+        "FunctionVar_2_0",
+        "FunctionVar_2_1",
+        "FunctionVar_2_2",
+    ]
+    constants = [op for op in main.walk() if isinstance(op, relay.ConstantOp)]
+    assert [c.meta_index.value.data for c in constants] == list(range(6))
+    conv = next(op for op in main.walk() if isinstance(op, relay.Conv2DOp))
+    assert conv.relay_attr("strides") == (2, 2)
+    assert conv.relay_attr("padding") == (3, 3, 3, 3)
+    assert conv.relay_attr("channels") == 64
+    assert conv.relay_attr("data_layout") == "NCHW"  # TVM's default, not stored
+    assert "data_layout" not in conv.attributes
+    assert isinstance(main.body.block.args[0].type, TensorType)
+
+
+def test_spans_become_locations():
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2), float32]) {
+  nn.relu(%x) /* ty=Tensor[(2), float32] span=aten::relu_0:3:7 */
+}"""
+    module = parse_relay(text)
+    relu = next(op for op in module.walk() if isinstance(op, relay.ReluOp))
+    assert isinstance(relu.location, FileLineColLoc)
+    assert (
+        relu.location.filename.data,
+        relu.location.line.data,
+        relu.location.column.data,
+    ) == ("aten::relu_0", 3, 7)
+    assert "span=aten::relu_0:3:7" in print_relay(module)
+
+
+def test_missing_annotations_are_inferred():
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32]) {
+  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=4, kernel_size=[3, 3]);
+  %1 = nn.batch_norm(%0, meta[relay.Constant][0] /* ty=Tensor[(4), float32] */, meta[relay.Constant][1] /* ty=Tensor[(4), float32] */, meta[relay.Constant][2] /* ty=Tensor[(4), float32] */, meta[relay.Constant][3] /* ty=Tensor[(4), float32] */);
+  %2 = %1.0;
+  %3 = nn.max_pool2d(%2, pool_size=[2, 2], strides=[2, 2]);
+  sum(%3, axis=[1], keepdims=True)
+}"""
+    module = parse_relay(text)
+    (main,) = module.ops
+    batch_norm = next(op for op in module.walk() if isinstance(op, relay.BatchNormOp))
+    assert isinstance(batch_norm.result.type, TupleType)
+    assert (
+        str(main.function_type)
+        == "(tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x1x4x4xf32>"
+    )
+
+
+def test_calls_between_globals_in_any_order():
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 2), float32]) -> Tensor[(2, 2), float32] {
+  @helper(%x, %x)
+}
+def @helper(%a: Tensor[(2, 2), float32], %b: Tensor[(2, 2), float32], Compiler="ccompiler", global_symbol="helper") -> Tensor[(2, 2), float32] {
+  add(%a, %b)
+}"""
+    module = parse_relay(text)
+    main, helper = module.ops
+    assert [op.sym_name.data for op in module.ops] == ["main", "helper"]
+    assert helper.attributes["Compiler"].data == "ccompiler"
+    assert helper.attributes["global_symbol"].data == "helper"
+    call = next(op for op in main.walk() if isinstance(op, CallOp))
+    assert call.callee.string_value() == "helper"
+
+
+def test_function_literal_called_twice_becomes_two_fn_ops():
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float32]) {
+  %0 = fn (%p: Tensor[(2), float32], Primitive=1) -> Tensor[(2), float32] { exp(%p) };
+  %1 = %0(%x);
+  %2 = %0(%y);
+  add(%1, %2)
+}"""
+    module = parse_relay(text)
+    fns = [op for op in module.walk() if isinstance(op, relay.FnOp)]
+    assert len(fns) == 2
+    assert fns[0].body is not fns[1].body
+    printed = print_relay(module)
+    assert printed.count("fn (") == 1  # identical literals print once
+    assert relay_text_diff(text, printed) == ""
+
+
+def test_free_var_program_becomes_main():
+    module = parse_relay(
+        "free_var %x: Tensor[(3), float32];\nfree_var %y: Tensor[(3), float32];\nadd(%x, %y)"
+    )
+    (main,) = module.ops
+    assert [a.name_hint for a in main.body.block.args] == ["x", "y"]
+
+
+def test_metadata_section_gives_constants_their_values():
+    from xdsl.dialects.builtin import (
+        BytesAttr,
+        DenseIntOrFPElementsAttr,
+        Float32Type,
+        IntegerType,
+    )
+
+    weights = DenseIntOrFPElementsAttr(
+        TensorType(Float32Type(), [2]), BytesAttr(struct.pack("<2f", 1.0, 2.0))
+    )
+    index = DenseIntOrFPElementsAttr(
+        TensorType(IntegerType(64), [3]), BytesAttr(struct.pack("<3q", 5, -1, 7))
+    )
+    text = (
+        '#[version = "0.0.5"]\n'
+        "def @main(%x: Tensor[(2), float32]) {\n"
+        "  %0 = add(%x, meta[relay.Constant][0]);\n"
+        "  (%0, meta[relay.Constant][1])\n"
+        "}\n#[metadata]\n" + "".join(encode_metadata([weights, index]))
+    )
+    module = parse_relay(text)
+    values = [op.value for op in module.walk() if isinstance(op, relay.ConstantOp)]
+    assert values == [weights, index]
+    printed = print_relay(module)
+    assert "#[metadata]" in printed
+    assert relay_text_diff(text, printed) == ""
+
+
+def _error(text: str) -> str:
+    with pytest.raises(RelayTextError) as error:
+        parse_relay(text, "bad.relay")
+    return str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "location", "message"),
+    [
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  nn.relu(%y)\n}',
+            "3:11",
+            "unknown variable %y",
+        ),
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  nn.relu(%x\n}',
+            "4:1",
+            "expected ')' to close the argument list, found '}'",
+        ),
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  match (%x) {}\n}',
+            "3:3",
+            "unsupported construct: 'match' expressions (ADTs)",
+        ),
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  ref(%x)\n}',
+            "3:3",
+            "unsupported construct: references ('ref')",
+        ),
+        (
+            '#[version = "0.0.5"]\ntype List[A] { Nil }',
+            "2:1",
+            "unsupported construct: type definitions (ADTs)",
+        ),
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  nn.conv2d(%x, %x, stride=[1, 1])\n}',
+            "3:3",
+            "'nn.conv2d' has no attribute 'stride'",
+        ),
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  meta[relay.Constant][0]\n}',
+            "3:3",
+            "the type of meta[relay.Constant][0] is unknown",
+        ),
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  %x\n}\n#[metadata]\n{"root": 1, "nodes": [',
+            "6:23",
+            "bad #[metadata] section: invalid JSON",
+        ),
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  add(%x, 1.5)\n}',
+            "3:11",
+            "invalid integer '1.5' (floats need an 'f' suffix",
+        ),
+        (
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float64]) {\n  nn.relu(%x) /* ty=Tensor[(2), float32] */\n}',
+            "3:3",
+            "'nn.relu' is annotated as Tensor[(2), float32] but its arguments and attributes give Tensor[(2), float64]",
+        ),
+    ],
+)
+def test_errors_point_at_the_problem(text: str, location: str, message: str):
+    error = _error(text)
+    first_line = error.splitlines()[0]
+    assert first_line.startswith(f"bad.relay:{location}: error: "), error
+    assert message in first_line, error
+    assert "^" in error.splitlines()[2]
