@@ -1,33 +1,48 @@
 """Relay variable names as SSA name hints.
 
-Relay names (``%data``, ``%FunctionVar_2_0``) are kept verbatim as name
-hints. xDSL's ``name_hint`` setter strips a trailing ``_<digits>`` (its own
-uniquing suffix), which would turn ``FunctionVar_2_0`` into ``FunctionVar_2``;
-so the hint is stored directly once the name is known to be a valid MLIR name.
-Relay identifiers may contain ``/``, which MLIR names may not; it is stored
-as ``$``, which Relay identifiers never contain.
+Relay names (``%data``, ``%FunctionVar_2_0``) become SSA name hints, so they
+show in the MLIR and come back in Relay text. Two spellings change on the
+way, reversibly, because MLIR tooling treats them specially:
+
+* xDSL reads a trailing ``_<digits>`` as its own uniquing suffix and drops
+  it, so ``FunctionVar_2_0`` is written ``FunctionVar_2.0`` (Relay names
+  never contain ``.``);
+* MLIR names may not contain ``/``, which Relay names may; it is written
+  ``$`` (Relay names never contain ``$``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from xdsl.ir import SSAValue
 
+_RELAY_SUFFIX = re.compile(r"(.*)_(\d+)$")
+_HINT_SUFFIX = re.compile(r"(.*)\.(\d+)$")
+
 
 def set_relay_name(value: SSAValue, name: str) -> None:
-    """Give `value` the Relay name `name`, exactly."""
+    """Give `value` the Relay name `name`."""
     hint = name.replace("/", "$")
+    match = _RELAY_SUFFIX.match(hint)
+    if match:
+        hint = f"{match[1]}.{match[2]}"
     if not SSAValue.is_valid_name(hint):
         hint = "v" + hint
-    value._name = hint  # pyright: ignore[reportPrivateUsage]
+    value.name_hint = hint
 
 
 def relay_name(value: SSAValue) -> str | None:
     """The Relay name of `value`, if it has one."""
     hint = value.name_hint
-    return None if hint is None else hint.replace("$", "/")
+    if hint is None:
+        return None
+    match = _HINT_SUFFIX.match(hint)
+    if match:
+        hint = f"{match[1]}_{match[2]}"
+    return hint.replace("$", "/").replace(".", "_")
 
 
 @contextmanager
@@ -37,7 +52,7 @@ def names_kept(values: Iterable[SSAValue]) -> Iterator[None]:
     Replacing a block argument by a value gives the value the argument's
     name when it has none; inlining must not rename the caller's values.
     """
-    saved = [(value, value._name) for value in values]  # pyright: ignore[reportPrivateUsage]
+    saved = [(value, value.name_hint) for value in values]
     yield
     for value, name in saved:
-        value._name = name  # pyright: ignore[reportPrivateUsage]
+        value.name_hint = name

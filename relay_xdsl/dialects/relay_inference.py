@@ -267,6 +267,10 @@ def _parse_layout(name: str) -> list[tuple[str, int]]:
     return axes
 
 
+def _primals(layout: str) -> set[str]:
+    return {a for a, b in _parse_layout(layout) if b == 0}
+
+
 def _primal_extents(shape: Sequence[int], layout: str) -> dict[str, int]:
     """Full extent of each primal axis of `shape` in `layout` (``C`` of
     ``NCHW4c`` is the outer ``C`` times 4)."""
@@ -291,7 +295,7 @@ def _convert_layout(shape: Sequence[int], src: str, dst: str) -> list[int]:
     """
     extents = _primal_extents(shape, src)
     axes = _parse_layout(dst)
-    _require(set(extents) == {a for a, b in axes if b == 0})
+    _require(set(extents) == _primals(dst))
     out = []
     for letter, block in axes:
         if block:
@@ -413,7 +417,7 @@ def _conv(spatial: str, transposed: bool) -> Callable[[_Call], Attribute]:
         from_weight = channels is None or kernel_size is None
         if not from_weight:
             _require(len(kernel_size) == nsp)
-            _parse_layout(kernel_layout)
+            _require(_primals(kernel_layout) == set(kernel_canon))
             out_channels, window = int(channels), kernel_size
         else:
             # TVM's weight-derived path is meaningless for G layouts.
@@ -638,7 +642,7 @@ def _batch_norm(call: _Call) -> Attribute:
     axis = call.int("axis")
     _require(-1 <= axis < len(shape))  # only -1 may count from the end
     channels = _tensor([shape[axis]], call.element(0))
-    return TupleType([call.tensor(0), channels, channels])
+    return TupleType(tuple([call.tensor(0), channels, channels]))
 
 
 def _norm(call: _Call) -> Attribute:
@@ -648,7 +652,7 @@ def _norm(call: _Call) -> Attribute:
 
 
 def _dropout(call: _Call) -> Attribute:
-    return TupleType([call.tensor(0), call.tensor(0)])
+    return TupleType(tuple([call.tensor(0), call.tensor(0)]))
 
 
 def _batch_flatten(call: _Call) -> Attribute:
@@ -898,7 +902,7 @@ def _split(call: _Call) -> Attribute:
     if not isinstance(spec, (tuple, list)):
         sections = int(spec)
         _require(sections > 0 and (not _known(dim) or dim % sections == 0))
-        return TupleType([part(_div(dim, sections))] * sections)
+        return TupleType(tuple([part(_div(dim, sections))] * sections))
     parts, begin = [], 0
     for index in map(int, spec):
         _require(index > begin)  # strictly ascending
@@ -906,7 +910,7 @@ def _split(call: _Call) -> Attribute:
         begin = index
     _require(not _known(dim) or begin < dim)
     parts.append(part(dim - begin if _known(dim) else ANY))
-    return TupleType(parts)
+    return TupleType(tuple(parts))
 
 
 _INT64_MAX = 2**63 - 1
@@ -1090,7 +1094,7 @@ def _topk(call: _Call) -> Attribute:
     if kind == "values":
         return values
     indices = _tensor(out, call.dtype("dtype"))
-    return indices if kind == "indices" else TupleType([values, indices])
+    return indices if kind == "indices" else TupleType((values, indices))
 
 
 # ---------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def t(*shape, dtype: str = "float32") -> TensorType:
 
 
 def tup(*types) -> TupleType:
-    return TupleType(list(types))
+    return TupleType(tuple(types))
 
 
 def attr(value):
@@ -187,6 +187,15 @@ def test_conv2d_blocked_layouts():
         data_layout="NCHW4c",
         kernel_layout="OIHW4i4o",
     )
+
+
+def test_conv2d_grouped_weight_layout_needs_channels_and_kernel_size():
+    # A "G" kernel layout with groups > 1 is DNNL's GOIHW; TVM only sizes it
+    # from the channels/kernel_size attributes.
+    args = [t(1, 4, 8, 8), t(2, 4, 2, 3, 3)]
+    grouped = {"groups": 2, "kernel_layout": "GOIHW"}
+    check("nn.conv2d", args, t(1, 8, 6, 6), channels=8, kernel_size=[3, 3], **grouped)
+    assert infer("nn.conv2d", args, **grouped) is None
 
 
 def test_conv2d_out_layout():

@@ -14,6 +14,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import RelayTextError, parse_relay
 from relay_xdsl.metadata import encode_metadata
+from relay_xdsl.names import relay_name
 from relay_xdsl.text_equivalence import relay_text_diff
 
 HERE = Path(__file__).parent
