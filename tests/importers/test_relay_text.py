@@ -108,7 +108,7 @@ def test_seed_fused_module_structure():
         "nn.conv2d_add_nn.relu_",
         "nn.conv2d_add_",
     ]
-    assert [p.name_hint for p in fns[0].params] == [
+    assert [relay_name(p) for p in fns[0].params] == [
         "FunctionVar_2_0",
         "FunctionVar_2_1",
         "FunctionVar_2_2",

@@ -1,0 +1,89 @@
+"""The relay-xdsl command and xdsl-opt integration, run as users run them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = ROOT / "examples" / "seed"
+BIN = Path(sys.executable).parent
+
+
+def _run(*args: str, tool: str = "relay-xdsl") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / tool), *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_import_defuse_export_compare(tmp_path: Path):
+    mlir = tmp_path / "fused.mlir"
+    assert _run("import", str(SEED / "fused.relay"), "-o", str(mlir)).returncode == 0
+    assert "relay.fn(" in mlir.read_text()
+    defused_mlir = tmp_path / "defused.mlir"
+    assert _run("defuse", str(mlir), "-o", str(defused_mlir)).returncode == 0
+    assert "relay.fn(" not in defused_mlir.read_text()
+    out = tmp_path / "defused.relay"
+    assert (
+        _run("export", str(defused_mlir), "--to", "relay", "-o", str(out)).returncode
+        == 0
+    )
+    result = _run("compare", str(SEED / "defused.relay"), str(out))
+    assert result.returncode == 0, result.stderr
+    assert "same program" in result.stdout
+
+
+def test_compare_reports_a_difference():
+    result = _run("compare", str(SEED / "fused.relay"), str(SEED / "defused.relay"))
+    assert result.returncode == 1
+    assert "differs" in result.stderr and "---" in result.stderr
+
+
+def test_bad_relay_is_a_clean_error(tmp_path: Path):
+    bad = tmp_path / "bad.relay"
+    bad.write_text(
+        '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  nn.relu(%y)\n}\n'
+    )
+    for result in (
+        _run("import", str(bad)),
+        _run("defuse", str(bad)),
+        _run(str(bad), tool="xdsl-opt"),
+    ):
+        assert result.returncode == 1
+        assert f"{bad}:3:11: error: unknown variable %y" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_missing_file_is_a_clean_error():
+    result = _run("import", "no/such/file.relay")
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: cannot read no/such/file.relay")
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_mlir_is_a_clean_error(tmp_path: Path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(
+        "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = relay.nn.relu(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n  func.return %0 : tensor<2xf32>\n}\n"
+    )
+    result = _run("export", str(bad))
+    assert result.returncode == 1
+    assert "'nn.relu' expects 1 argument(s), got 2" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_xdsl_opt_relay_frontend_and_target():
+    result = _run(
+        str(SEED / "fused.relay"), "-p", "relay-defuse", "-t", "relay", tool="xdsl-opt"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "fn (" not in result.stdout
+    assert result.stdout.startswith('#[version = "0.0.5"]\ndef @main(%data')
+
+
+def test_help_lists_the_commands():
+    result = _run("--help")
+    assert result.returncode == 0
+    for command in ("import", "export", "defuse", "compare"):
+        assert command in result.stdout
