@@ -243,7 +243,7 @@ class _FunctionPrinter:
         params = []
         for arg in args:
             name = self.fresh_name(arg)
-            params.append(f"{name}: {relay_type(arg.type)}")
+            params.append(f"{name}: {relay_type(arg.type)}{_span_comment(arg.location)}")
         return params
 
     def fresh_name(self, value: SSAValue) -> str:
@@ -401,9 +401,18 @@ def _type_comment(op: Operation) -> str:
     parts = []
     if op.results:
         parts.append("ty=" + relay_type(op.results[0].type))
-    location = op.location
-    if isinstance(location, FileLineColLoc):
-        parts.append(
-            f"span={location.filename.data}:{location.line.data}:{location.column.data}"
-        )
+    span = _span(op.location)
+    if span:
+        parts.append(span)
     return f" /* {' '.join(parts)} */" if parts else ""
+
+
+def _span(location: Attribute) -> str:
+    if isinstance(location, FileLineColLoc):
+        return f"span={location.filename.data}:{location.line.data}:{location.column.data}"
+    return ""
+
+
+def _span_comment(location: Attribute) -> str:
+    span = _span(location)
+    return f" /* {span} */" if span else ""

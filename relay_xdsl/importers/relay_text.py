@@ -154,6 +154,7 @@ class _Param:
     name: str
     token: Token
     type: Attribute | None
+    location: Attribute | None = None
 
 
 class _RelayParser:
@@ -361,6 +362,8 @@ class _RelayParser:
         scope = _Scope(isolated=True)
         for param, arg in zip(params, block.args):
             set_relay_name(arg, param.name)
+            if param.location is not None:
+                arg.location = param.location
             scope.names[param.name] = arg
         self.expect("{", "to open the function body")
         result = self.parse_body_into(block, scope, return_type)
@@ -421,8 +424,8 @@ class _RelayParser:
                     type_ = self.parse_type()
                 elif not allow_untyped:
                     self.error(token, f"parameter {token.text} needs a type annotation")
-                self.annotation()
-                params.append(_Param(token.value, token, type_))
+                _, location = self.annotation()
+                params.append(_Param(token.value, token, type_, location))
             elif token.kind is Kind.IDENT and self.peek(1).text == "=":
                 self.next()
                 self.next()
