@@ -97,15 +97,19 @@ def _drop_let_types(tokens: list[Token]) -> list[Token]:
             and tokens[index + 1].text == ":"
         ):
             kept.append(tokens[index])
-            end = index + 2
-            depth = 0
-            while end < len(tokens) and not (depth == 0 and tokens[end].text == "="):
-                depth += (tokens[end].text in ("(", "[")) - (
-                    tokens[end].text in (")", "]")
-                )
-                end += 1
-            index = end
+            index = _next_outside_brackets(tokens, index + 2, ("=",))
     return kept
+
+
+def _next_outside_brackets(tokens: list[Token], start: int, stops: tuple[str, ...]) -> int:
+    """Index of the first punctuation in `stops` at bracket depth 0 from `start`."""
+    depth = 0
+    for index in range(start, len(tokens)):
+        text = tokens[index].text if tokens[index].kind is Kind.PUNCT else ""
+        if depth == 0 and text in stops:
+            return index
+        depth += (text in ("(", "[")) - (text in (")", "]"))
+    return len(tokens)
 
 
 def _drop_return_types(tokens: list[Token]) -> list[Token]:
@@ -115,14 +119,7 @@ def _drop_return_types(tokens: list[Token]) -> list[Token]:
     while index < len(tokens):
         token = tokens[index]
         if token.kind is Kind.PUNCT and token.text == "->":
-            end = index + 1
-            depth = 0
-            while end < len(tokens):
-                text = tokens[end].text if tokens[end].kind is Kind.PUNCT else ""
-                if depth == 0 and text in ("{", "=", ";"):
-                    break
-                depth += (text in ("(", "[")) - (text in (")", "]"))
-                end += 1
+            end = _next_outside_brackets(tokens, index + 1, ("{", "=", ";"))
             if end < len(tokens) and tokens[end].text == "{":
                 index = end
                 continue
