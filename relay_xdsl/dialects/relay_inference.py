@@ -642,7 +642,7 @@ def _batch_norm(call: _Call) -> Attribute:
     axis = call.int("axis")
     _require(-1 <= axis < len(shape))  # only -1 may count from the end
     channels = _tensor([shape[axis]], call.element(0))
-    return TupleType(tuple([call.tensor(0), channels, channels]))
+    return TupleType((call.tensor(0), channels, channels))
 
 
 def _norm(call: _Call) -> Attribute:
@@ -652,7 +652,7 @@ def _norm(call: _Call) -> Attribute:
 
 
 def _dropout(call: _Call) -> Attribute:
-    return TupleType(tuple([call.tensor(0), call.tensor(0)]))
+    return TupleType((call.tensor(0), call.tensor(0)))
 
 
 def _batch_flatten(call: _Call) -> Attribute:

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Iterator
 
@@ -115,7 +116,7 @@ def _integer(value: int, type_: Attribute) -> str:
 
 
 def _float(value: float, type_: Attribute) -> str:
-    if value != value:
+    if math.isnan(value):
         raise RelayExportError("NaN has no Relay literal")
     if value in (float("inf"), float("-inf")):
         text = "inf" if value > 0 else "-inf"
