@@ -1,6 +1,7 @@
 """lit configuration for the FileCheck tests in tests/filecheck."""
 
 import os
+import sys
 
 import lit.formats
 
@@ -10,7 +11,8 @@ config.suffixes = [".mlir", ".relay"]
 config.test_source_root = os.path.dirname(__file__)
 # Tests live under tests/filecheck; `Inputs` folders hold their data files.
 config.excludes = ["Inputs", ".venv", "examples", "docs", "bench", "relay_xdsl", "build"]
-config.environment["PATH"] = os.environ["PATH"]
+# The tools (xdsl-opt, relay-xdsl, filecheck) live beside the Python running lit.
+config.environment["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]])
 
 # Print in custom syntax, re-parse in generic syntax, print custom again.
 config.substitutions.append(

@@ -26,7 +26,7 @@ Relay              MLIR
 ``"NCHW"``         ``"NCHW"``
 ``[1, 1]``         ``array<i32: 1, 1>`` (``array<f32: ...>`` for floats)
 nested arrays      ``[array<i32: 0, 0>, ...]``
-``None``           ``unit`` (only where the default is not None)
+``None``           ``unit`` (only where the default is None)
 =================  ===========================================
 """
 
@@ -194,6 +194,20 @@ def _verify_relay_type(what: str, type_: Attribute) -> None:
         raise VerifyException(
             f"{what} must be a tensor or a tuple of tensors, got {type_}"
         )
+
+
+def _parse_extra_attributes(parser: Parser, reserved: tuple[str, ...]) -> dict[str, Attribute]:
+    """An optional attribute dictionary that may not restate the inline fields."""
+    pos = parser.pos
+    attributes = parser.parse_optional_attr_dict()
+    for name in reserved:
+        if name in attributes:
+            parser.raise_error(
+                f"'{name}' is given inline and may not be repeated in the attribute dictionary",
+                pos,
+                parser.pos,
+            )
+    return attributes
 
 
 def _parse_call_operands(parser: Parser) -> list[UnresolvedOperand]:
@@ -397,9 +411,9 @@ class GenericOperatorOp(OperatorOp):
     @classmethod
     def parse(cls, parser: Parser) -> GenericOperatorOp:
         pos = parser.pos
-        op_name = parser.parse_str_literal("expected the operator name")
+        op_name = parser.parse_str_literal()
         operands = _parse_call_operands(parser)
-        attributes = parser.parse_optional_attr_dict()
+        attributes = _parse_extra_attributes(parser, ("op_name",))
         args, result_type = _parse_signature(parser, operands, pos)
         return cls(op_name, args, result_type, attributes)
 
@@ -486,7 +500,7 @@ class ConstantOp(IRDLOperation):
                     "expected a dense or dense_resource value", pos, parser.pos
                 )
             op = cls(value.type, value=value)
-        op.attributes |= parser.parse_optional_attr_dict()
+        op.attributes |= _parse_extra_attributes(parser, ("value", "meta_index"))
         return op
 
 
@@ -600,7 +614,7 @@ class TupleGetItemOp(IRDLOperation):
         parser.parse_punctuation("[")
         index = parser.parse_integer(allow_boolean=False, allow_negative=False)
         parser.parse_punctuation("]")
-        attributes = parser.parse_optional_attr_dict()
+        attributes = _parse_extra_attributes(parser, ("index",))
         parser.parse_punctuation(":")
         type_pos = parser.pos
         type_ = parser.parse_type()

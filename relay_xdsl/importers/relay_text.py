@@ -741,8 +741,11 @@ class _RelayParser:
                         callee.token,
                         f"'{callee.name}' has no attribute '{key}' (valid: {', '.join(schema) or 'none'})",
                     )
-                if isinstance(attributes[key], UnitAttr) and spec.default is None:
-                    del attributes[key]
+                if isinstance(attributes[key], UnitAttr):
+                    if spec.default is None:
+                        del attributes[key]
+                    elif not spec.required:
+                        self.error(callee.token, f"attribute '{key}' of '{callee.name}' cannot be None")
             if op_class.ARITY is not None and len(args) != op_class.ARITY:
                 self.error(
                     callee.token,

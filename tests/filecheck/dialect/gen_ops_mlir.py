@@ -88,7 +88,7 @@ def op_example(
 def unary(
     op: str, ty: str = t("1x64x56x56"), result: str | None = None, attrs: str = ""
 ):
-    return op_example(op, [("%x", ty)], result or ty, attrs)
+    return op_example(op, [("%data", ty)], result or ty, attrs)
 
 
 def binary(op: str, lhs: str, rhs: str, result: str, attrs: str = ""):
@@ -136,8 +136,10 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 """,
     ),
     "relay.tuple_get_item": (
-        f"%x: {NCHW}, %gamma: {t('64')}, %beta: {t('64')}, %mean: {t('64')}, "
-        f"%var: {t('64')}, %nested: tuple<tuple<{t('2')}, {t('3', 'i32')}>, {t('4')}>",
+        (
+            f"%x: {NCHW}, %gamma: {t('64')}, %beta: {t('64')}, %mean: {t('64')}, "
+            f"%var: {t('64')}, %nested: tuple<tuple<{t('2')}, {t('3', 'i32')}>, {t('4')}>"
+        ),
         f"""
 %bn = relay.nn.batch_norm(%x, %gamma, %beta, %mean, %var) : ({NCHW}, {t("64")}, {t("64")}, {t("64")}, {t("64")}) -> tuple<{NCHW}, {t("64")}, {t("64")}>
 %out = relay.tuple_get_item %bn[0] : tuple<{NCHW}, {t("64")}, {t("64")}>
@@ -501,8 +503,14 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         FLOAT4,
     ),
     # -- shape manipulation ----------------------------------------------------------------
-    "relay.squeeze": unary(
-        "squeeze", t("1x2048x1x1"), t("1x2048"), f"axis = {ints(2, 3)}"
+    "relay.squeeze": (
+        f"%data: {t('1x2048x1x1')}",
+        call(
+            "squeeze", [("%data", t("1x2048x1x1"))], t("1x2048"), f"axis = {ints(2, 3)}"
+        )
+        + "\n"
+        # `axis` is None (`unit`): every size-1 dimension goes.
+        + call("squeeze", [("%data", t("1x2048x1x1"))], t("2048"), "axis", name="%all"),
     ),
     "relay.expand_dims": unary(
         "expand_dims", t("64"), t("64x1x1"), f"axis = {i32(1)}, num_newaxis = {i32(2)}"
@@ -531,10 +539,10 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         f"axis = {i32(1)}",
     ),
     "relay.split": (
-        f"%x: {t('1x96x56x56')}",
+        f"%data: {t('1x96x56x56')}",
         call(
             "split",
-            [("%x", t("1x96x56x56"))],
+            [("%data", t("1x96x56x56"))],
             f"tuple<{t('1x32x56x56')}, {t('1x32x56x56')}, {t('1x32x56x56')}>",
             f"indices_or_sections = {i32(3)}, axis = {i32(1)}",
             name="%thirds",
@@ -542,7 +550,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         + "\n"
         + call(
             "split",
-            [("%x", t("1x96x56x56"))],
+            [("%data", t("1x96x56x56"))],
             f"tuple<{t('1x16x56x56')}, {t('1x48x56x56')}, {t('1x32x56x56')}>",
             f"indices_or_sections = {ints(16, 64)}, axis = {i32(1)}",
             name="%parts",
@@ -668,10 +676,10 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     ),
     "relay.sort": unary("sort", t("4x10"), attrs="is_ascend = false"),
     "relay.topk": (
-        f"%x: {t('1x1000')}",
+        f"%data: {t('1x1000')}",
         call(
             "topk",
-            [("%x", t("1x1000"))],
+            [("%data", t("1x1000"))],
             f"tuple<{t('1x5')}, {t('1x5', 'i32')}>",
             f'k = {i32(5)}, dtype = "int32"',
             name="%both",
@@ -679,7 +687,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         + "\n"
         + call(
             "topk",
-            [("%x", t("1x1000"))],
+            [("%data", t("1x1000"))],
             t("1x5", "i64"),
             f'k = {i32(5)}, ret_type = "indices", dtype = "int64"',
             name="%indices",

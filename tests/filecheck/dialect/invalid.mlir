@@ -1,11 +1,12 @@
 // RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-// One case per verification error of the relay dialect: every message of the
-// verify_ methods in relay_xdsl/dialects/relay.py, then the checks xDSL derives
-// from the op definitions (operand/result/attribute constraints, traits). The
-// "(Cn)" tags refer to the constraints of docs/dialect.md. Each case checks
-// the message (the first line xdsl-opt prints for a failing chunk) and that it
-// is attached to the offending op. Parse errors are in invalid_syntax.mlir.
+// One case per verification error of the relay dialect, grouped by op: every
+// message of the verify_ methods in relay_xdsl/dialects/relay.py, and the
+// checks xDSL derives from the op definitions (operand, result and attribute
+// constraints, traits, region shape). The "(Cn)" tags are the constraints of
+// docs/dialect.md. Each case checks the message (the first line xdsl-opt
+// prints for a failing chunk) and, where xDSL attaches it to an op, that it is
+// the offending op. Parse errors are in invalid_syntax.mlir.
 
 // ===== Operator ops (relay.add, relay.nn.conv2d, ...): the shared verifier =====
 
@@ -69,7 +70,7 @@ func.func @result_type(%x: tensor<4xf32>) {
 
 // -----
 
-// (C4) concatenate takes one tuple argument.
+// (C8) concatenate takes one tuple argument.
 // CHECK: {{^}}'concatenate' takes a single tuple argument{{$}}
 // CHECK: %r = "relay.concatenate"(%x) : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -81,7 +82,7 @@ func.func @tuple_input(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// (C4) so does stack.
+// (C8) so does stack.
 // CHECK: {{^}}'stack' takes a single tuple argument{{$}}
 // CHECK: %r = "relay.stack"(%x) : (tensor<4xf32>) -> tensor<1x4xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -93,7 +94,7 @@ func.func @tuple_input_stack(%x: tensor<4xf32>) -> tensor<1x4xf32> {
 
 // -----
 
-// (C5) batch_norm returns a tuple.
+// (C4) batch_norm returns a tuple.
 // CHECK: {{^}}'nn.batch_norm' returns a tuple, got tensor<1x4xf32>{{$}}
 // CHECK: %r = "relay.nn.batch_norm"(%x, %g, %g, %g, %g) : (tensor<1x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -105,7 +106,7 @@ func.func @returns_tuple(%x: tensor<1x4xf32>, %g: tensor<4xf32>) -> tensor<1x4xf
 
 // -----
 
-// (C5) add returns a tensor.
+// (C4) add returns a tensor.
 // CHECK: {{^}}'add' returns a tensor, got tuple<tensor<4xf32>>{{$}}
 // CHECK: %r = "relay.add"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tuple<tensor<4xf32>>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -117,7 +118,7 @@ func.func @returns_tensor(%x: tensor<4xf32>) -> tuple<tensor<4xf32>> {
 
 // -----
 
-// (C6) every attribute is a field of the operator's attrs struct.
+// (C5) every attribute is a field of the operator's attrs struct.
 // CHECK: {{^}}'nn.conv2d' has no attribute 'stride' (valid: strides, padding, dilation, groups, channels, kernel_size, data_layout, kernel_layout, out_layout, out_dtype){{$}}
 // CHECK: %r = "relay.nn.conv2d"(%x, %w) {stride = array<i32: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x3x3xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -129,7 +130,7 @@ func.func @unknown_attribute(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -
 
 // -----
 
-// (C6) an operator without attributes.
+// (C5) an operator without attributes.
 // CHECK: {{^}}'nn.relu' has no attribute 'alpha' (valid: none){{$}}
 // CHECK: %r = "relay.nn.relu"(%x) {alpha = 1.000000e-01 : f32} : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -153,7 +154,7 @@ func.func @none_not_allowed(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) ->
 
 // -----
 
-// (C8) kind int: not a float...
+// (C6) kind int: not a float...
 // CHECK: {{^}}attribute 'groups' of 'nn.conv2d' expects int, got 1.000000e+00 : f32{{$}}
 // CHECK: %r = "relay.nn.conv2d"(%x, %w) {groups = 1.000000e+00 : f32} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -165,7 +166,7 @@ func.func @kind_int(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<
 
 // -----
 
-// (C8) ... nor a bool.
+// (C6) ... nor a bool.
 // CHECK: {{^}}attribute 'groups' of 'nn.conv2d' expects int, got true{{$}}
 // CHECK: %r = "relay.nn.conv2d"(%x, %w) {groups = true} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -177,7 +178,7 @@ func.func @kind_int_bool(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> te
 
 // -----
 
-// (C8) kind float.
+// (C6) kind float.
 // CHECK: {{^}}attribute 'alpha' of 'nn.leaky_relu' expects float, got "0.1"{{$}}
 // CHECK: %r = "relay.nn.leaky_relu"(%x) {alpha = "0.1"} : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -189,7 +190,7 @@ func.func @kind_float(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// (C8) kind bool.
+// (C6) kind bool.
 // CHECK: {{^}}attribute 'keepdims' of 'sum' expects bool, got "false"{{$}}
 // CHECK: %r = "relay.sum"(%x) {axis = array<i32: 1>, keepdims = "false"} : (tensor<4x4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -201,7 +202,7 @@ func.func @kind_bool(%x: tensor<4x4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// (C8) kind str.
+// (C6) kind str.
 // CHECK: {{^}}attribute 'layout' of 'nn.max_pool2d' expects str, got 1 : i32{{$}}
 // CHECK: %r = "relay.nn.max_pool2d"(%x) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, layout = 1 : i32} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -213,7 +214,7 @@ func.func @kind_str(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
 
 // -----
 
-// (C8) kind dtype: a string such as "float16", not an MLIR type.
+// (C6) kind dtype: a string such as "float16", not an MLIR type.
 // CHECK: {{^}}attribute 'dtype' of 'cast' expects dtype, got f16{{$}}
 // CHECK: %r = "relay.cast"(%x) {dtype = f16} : (tensor<4xf32>) -> tensor<4xf16>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -225,7 +226,7 @@ func.func @kind_dtype(%x: tensor<4xf32>) -> tensor<4xf16> {
 
 // -----
 
-// (C8) kind ints: not a float array...
+// (C6) kind ints: not a float array...
 // CHECK: {{^}}attribute 'newshape' of 'reshape' expects ints, got array<f32: 6.000000e+00>{{$}}
 // CHECK: %r = "relay.reshape"(%x) {newshape = array<f32: 6.000000e+00>} : (tensor<2x3xf32>) -> tensor<6xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -237,7 +238,7 @@ func.func @kind_ints(%x: tensor<2x3xf32>) -> tensor<6xf32> {
 
 // -----
 
-// (C8) ... nor a scalar.
+// (C6) ... nor a scalar.
 // CHECK: {{^}}attribute 'axes' of 'transpose' expects ints, got 1 : i32{{$}}
 // CHECK: %r = "relay.transpose"(%x) {axes = 1 : i32} : (tensor<2x3xf32>) -> tensor<3x2xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -249,7 +250,7 @@ func.func @kind_ints_scalar(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 
 // -----
 
-// (C8) kind floats.
+// (C6) kind floats.
 // CHECK: {{^}}attribute 'roi' of 'image.resize2d' expects floats, got ["a", "b"]{{$}}
 // CHECK: %r = "relay.image.resize2d"(%x) {size = array<i32: 16, 16>, roi = ["a", "b"]} : (tensor<1x3x8x8xf32>) -> tensor<1x3x16x16xf32>
 // CHECK-NEXT: {{^ *\^+-+$}}
@@ -331,7 +332,7 @@ func.func @op_name_not_string(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: {{^ *\^+-+$}}
 // CHECK-NEXT: | Operation does not verify: 'relay.constant' needs exactly one of 'value' or 'meta_index'{{$}}
 func.func @constant_both() -> tensor<f32> {
-  %c = relay.constant dense<1.000000e+00> : tensor<f32> {meta_index = 0 : i64}
+  %c = "relay.constant"() {value = dense<1.000000e+00> : tensor<f32>, meta_index = 0 : i64} : () -> tensor<f32>
   func.return %c : tensor<f32>
 }
 

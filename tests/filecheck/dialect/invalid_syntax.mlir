@@ -47,7 +47,7 @@ func.func @op_two_results(%x: tensor<4xf32>) {
 // CHECK: invalid_syntax.mlir:{{[0-9]+:[0-9]+$}}
 // CHECK-NEXT: %r = relay.op nn.my_op(%x) : (tensor<4xf32>) -> tensor<4xf32>{{$}}
 // CHECK-NEXT: {{^ *\^+$}}
-// CHECK-NEXT: {{^ *}}string literal expectedexpected the operator name{{$}}
+// CHECK-NEXT: {{^ *}}string literal expected{{$}}
 func.func @op_name(%x: tensor<4xf32>) {
   %r = relay.op nn.my_op(%x) : (tensor<4xf32>) -> tensor<4xf32>
   func.return
@@ -209,4 +209,32 @@ func.func @fn_attributes(%x: tensor<4xf32>) {
     relay.return %p : tensor<4xf32>
   }
   func.return
+}
+
+// -----
+
+// A field given inline may not be restated in the trailing dictionary.
+// CHECK: invalid_syntax.mlir:{{[0-9]+:[0-9]+$}}
+// CHECK: 'meta_index' is given inline and may not be repeated in the attribute dictionary
+func.func @constant_restated() -> tensor<4xf32> {
+  %c = relay.constant meta[2] : tensor<4xf32> {meta_index = 3 : i64}
+  func.return %c : tensor<4xf32>
+}
+
+// -----
+
+// CHECK: invalid_syntax.mlir:{{[0-9]+:[0-9]+$}}
+// CHECK: 'index' is given inline and may not be repeated in the attribute dictionary
+func.func @get_item_restated(%t: tuple<tensor<4xf32>, tensor<2xf32>>) -> tensor<4xf32> {
+  %x = relay.tuple_get_item %t[0] {index = 1 : i64} : tuple<tensor<4xf32>, tensor<2xf32>>
+  func.return %x : tensor<4xf32>
+}
+
+// -----
+
+// CHECK: invalid_syntax.mlir:{{[0-9]+:[0-9]+$}}
+// CHECK: 'op_name' is given inline and may not be repeated in the attribute dictionary
+func.func @op_name_restated(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.op "a"(%x) {op_name = "b"} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
 }

@@ -218,21 +218,21 @@ func.func @relay.nn.bias_add(%data: tensor<1x112x112x64xf32>, %bias: tensor<64xf
   func.return %r : tensor<1x112x112x64xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.relu(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.nn.relu(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.nn.relu(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.nn.relu(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.relu(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.nn.relu(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.nn.relu(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.nn.relu(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.leaky_relu(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.nn.leaky_relu(%x) {alpha = 1.000000e-01 : f32} : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.nn.leaky_relu(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.nn.leaky_relu(%data) {alpha = 1.000000e-01 : f32} : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.leaky_relu(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.nn.leaky_relu(%x) {alpha = 1.000000e-01 : f32} : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.nn.leaky_relu(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.nn.leaky_relu(%data) {alpha = 1.000000e-01 : f32} : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
@@ -245,120 +245,120 @@ func.func @relay.nn.prelu(%data: tensor<1x64x56x56xf32>, %alpha: tensor<64xf32>)
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.softmax(%x: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
-// CHECK-NEXT:    %r = relay.nn.softmax(%x) {axis = 1 : i32} : (tensor<1x1000xf32>) -> tensor<1x1000xf32>
+// CHECK-LABEL: func.func @relay.nn.softmax(%data: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+// CHECK-NEXT:    %r = relay.nn.softmax(%data) {axis = 1 : i32} : (tensor<1x1000xf32>) -> tensor<1x1000xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x1000xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.softmax(%x: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
-  %r = relay.nn.softmax(%x) {axis = 1 : i32} : (tensor<1x1000xf32>) -> tensor<1x1000xf32>
+func.func @relay.nn.softmax(%data: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+  %r = relay.nn.softmax(%data) {axis = 1 : i32} : (tensor<1x1000xf32>) -> tensor<1x1000xf32>
   func.return %r : tensor<1x1000xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.fast_softmax(%x: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
-// CHECK-NEXT:    %r = relay.nn.fast_softmax(%x) {axis = 1 : i32} : (tensor<1x1000xf32>) -> tensor<1x1000xf32>
+// CHECK-LABEL: func.func @relay.nn.fast_softmax(%data: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+// CHECK-NEXT:    %r = relay.nn.fast_softmax(%data) {axis = 1 : i32} : (tensor<1x1000xf32>) -> tensor<1x1000xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x1000xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.fast_softmax(%x: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
-  %r = relay.nn.fast_softmax(%x) {axis = 1 : i32} : (tensor<1x1000xf32>) -> tensor<1x1000xf32>
+func.func @relay.nn.fast_softmax(%data: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+  %r = relay.nn.fast_softmax(%data) {axis = 1 : i32} : (tensor<1x1000xf32>) -> tensor<1x1000xf32>
   func.return %r : tensor<1x1000xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.log_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> {
-// CHECK-NEXT:    %r = relay.nn.log_softmax(%x) : (tensor<8x1000xf32>) -> tensor<8x1000xf32>
+// CHECK-LABEL: func.func @relay.nn.log_softmax(%data: tensor<8x1000xf32>) -> tensor<8x1000xf32> {
+// CHECK-NEXT:    %r = relay.nn.log_softmax(%data) : (tensor<8x1000xf32>) -> tensor<8x1000xf32>
 // CHECK-NEXT:    func.return %r : tensor<8x1000xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.log_softmax(%x: tensor<8x1000xf32>) -> tensor<8x1000xf32> {
-  %r = relay.nn.log_softmax(%x) : (tensor<8x1000xf32>) -> tensor<8x1000xf32>
+func.func @relay.nn.log_softmax(%data: tensor<8x1000xf32>) -> tensor<8x1000xf32> {
+  %r = relay.nn.log_softmax(%data) : (tensor<8x1000xf32>) -> tensor<8x1000xf32>
   func.return %r : tensor<8x1000xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.max_pool1d(%x: tensor<1x16x100xf32>) -> tensor<1x16x50xf32> {
-// CHECK-NEXT:    %r = relay.nn.max_pool1d(%x) {pool_size = array<i32: 2>, strides = array<i32: 2>} : (tensor<1x16x100xf32>) -> tensor<1x16x50xf32>
+// CHECK-LABEL: func.func @relay.nn.max_pool1d(%data: tensor<1x16x100xf32>) -> tensor<1x16x50xf32> {
+// CHECK-NEXT:    %r = relay.nn.max_pool1d(%data) {pool_size = array<i32: 2>, strides = array<i32: 2>} : (tensor<1x16x100xf32>) -> tensor<1x16x50xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x16x50xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.max_pool1d(%x: tensor<1x16x100xf32>) -> tensor<1x16x50xf32> {
-  %r = relay.nn.max_pool1d(%x) {pool_size = array<i32: 2>, strides = array<i32: 2>} : (tensor<1x16x100xf32>) -> tensor<1x16x50xf32>
+func.func @relay.nn.max_pool1d(%data: tensor<1x16x100xf32>) -> tensor<1x16x50xf32> {
+  %r = relay.nn.max_pool1d(%data) {pool_size = array<i32: 2>, strides = array<i32: 2>} : (tensor<1x16x100xf32>) -> tensor<1x16x50xf32>
   func.return %r : tensor<1x16x50xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.max_pool2d(%x: tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 3, 3>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.nn.max_pool2d(%data: tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.nn.max_pool2d(%data) {pool_size = array<i32: 3, 3>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.max_pool2d(%x: tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 3, 3>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.nn.max_pool2d(%data: tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.nn.max_pool2d(%data) {pool_size = array<i32: 3, 3>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.max_pool3d(%x: tensor<1x64x16x56x56xf32>) -> tensor<1x64x8x28x28xf32> {
-// CHECK-NEXT:    %r = relay.nn.max_pool3d(%x) {pool_size = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>} : (tensor<1x64x16x56x56xf32>) -> tensor<1x64x8x28x28xf32>
+// CHECK-LABEL: func.func @relay.nn.max_pool3d(%data: tensor<1x64x16x56x56xf32>) -> tensor<1x64x8x28x28xf32> {
+// CHECK-NEXT:    %r = relay.nn.max_pool3d(%data) {pool_size = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>} : (tensor<1x64x16x56x56xf32>) -> tensor<1x64x8x28x28xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x8x28x28xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.max_pool3d(%x: tensor<1x64x16x56x56xf32>) -> tensor<1x64x8x28x28xf32> {
-  %r = relay.nn.max_pool3d(%x) {pool_size = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>} : (tensor<1x64x16x56x56xf32>) -> tensor<1x64x8x28x28xf32>
+func.func @relay.nn.max_pool3d(%data: tensor<1x64x16x56x56xf32>) -> tensor<1x64x8x28x28xf32> {
+  %r = relay.nn.max_pool3d(%data) {pool_size = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>} : (tensor<1x64x16x56x56xf32>) -> tensor<1x64x8x28x28xf32>
   func.return %r : tensor<1x64x8x28x28xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.avg_pool1d(%x: tensor<1x16x100xf32>) -> tensor<1x16x25xf32> {
-// CHECK-NEXT:    %r = relay.nn.avg_pool1d(%x) {pool_size = array<i32: 4>, strides = array<i32: 4>} : (tensor<1x16x100xf32>) -> tensor<1x16x25xf32>
+// CHECK-LABEL: func.func @relay.nn.avg_pool1d(%data: tensor<1x16x100xf32>) -> tensor<1x16x25xf32> {
+// CHECK-NEXT:    %r = relay.nn.avg_pool1d(%data) {pool_size = array<i32: 4>, strides = array<i32: 4>} : (tensor<1x16x100xf32>) -> tensor<1x16x25xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x16x25xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.avg_pool1d(%x: tensor<1x16x100xf32>) -> tensor<1x16x25xf32> {
-  %r = relay.nn.avg_pool1d(%x) {pool_size = array<i32: 4>, strides = array<i32: 4>} : (tensor<1x16x100xf32>) -> tensor<1x16x25xf32>
+func.func @relay.nn.avg_pool1d(%data: tensor<1x16x100xf32>) -> tensor<1x16x25xf32> {
+  %r = relay.nn.avg_pool1d(%data) {pool_size = array<i32: 4>, strides = array<i32: 4>} : (tensor<1x16x100xf32>) -> tensor<1x16x25xf32>
   func.return %r : tensor<1x16x25xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.avg_pool2d(%x: tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32> {
-// CHECK-NEXT:    %r = relay.nn.avg_pool2d(%x) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, count_include_pad = true} : (tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32>
+// CHECK-LABEL: func.func @relay.nn.avg_pool2d(%data: tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32> {
+// CHECK-NEXT:    %r = relay.nn.avg_pool2d(%data) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, count_include_pad = true} : (tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x256x28x28xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.avg_pool2d(%x: tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32> {
-  %r = relay.nn.avg_pool2d(%x) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, count_include_pad = true} : (tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32>
+func.func @relay.nn.avg_pool2d(%data: tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32> {
+  %r = relay.nn.avg_pool2d(%data) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, count_include_pad = true} : (tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32>
   func.return %r : tensor<1x256x28x28xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.avg_pool3d(%x: tensor<1x64x8x28x28xf32>) -> tensor<1x64x4x14x14xf32> {
-// CHECK-NEXT:    %r = relay.nn.avg_pool3d(%x) {pool_size = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>, ceil_mode = true} : (tensor<1x64x8x28x28xf32>) -> tensor<1x64x4x14x14xf32>
+// CHECK-LABEL: func.func @relay.nn.avg_pool3d(%data: tensor<1x64x8x28x28xf32>) -> tensor<1x64x4x14x14xf32> {
+// CHECK-NEXT:    %r = relay.nn.avg_pool3d(%data) {pool_size = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>, ceil_mode = true} : (tensor<1x64x8x28x28xf32>) -> tensor<1x64x4x14x14xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x4x14x14xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.avg_pool3d(%x: tensor<1x64x8x28x28xf32>) -> tensor<1x64x4x14x14xf32> {
-  %r = relay.nn.avg_pool3d(%x) {pool_size = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>, ceil_mode = true} : (tensor<1x64x8x28x28xf32>) -> tensor<1x64x4x14x14xf32>
+func.func @relay.nn.avg_pool3d(%data: tensor<1x64x8x28x28xf32>) -> tensor<1x64x4x14x14xf32> {
+  %r = relay.nn.avg_pool3d(%data) {pool_size = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>, ceil_mode = true} : (tensor<1x64x8x28x28xf32>) -> tensor<1x64x4x14x14xf32>
   func.return %r : tensor<1x64x4x14x14xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.global_avg_pool2d(%x: tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32> {
-// CHECK-NEXT:    %r = relay.nn.global_avg_pool2d(%x) : (tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32>
+// CHECK-LABEL: func.func @relay.nn.global_avg_pool2d(%data: tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32> {
+// CHECK-NEXT:    %r = relay.nn.global_avg_pool2d(%data) : (tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x2048x1x1xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.global_avg_pool2d(%x: tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32> {
-  %r = relay.nn.global_avg_pool2d(%x) : (tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32>
+func.func @relay.nn.global_avg_pool2d(%data: tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32> {
+  %r = relay.nn.global_avg_pool2d(%data) : (tensor<1x2048x7x7xf32>) -> tensor<1x2048x1x1xf32>
   func.return %r : tensor<1x2048x1x1xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.global_max_pool2d(%x: tensor<1x7x7x512xf32>) -> tensor<1x1x1x512xf32> {
-// CHECK-NEXT:    %r = relay.nn.global_max_pool2d(%x) {layout = "NHWC"} : (tensor<1x7x7x512xf32>) -> tensor<1x1x1x512xf32>
+// CHECK-LABEL: func.func @relay.nn.global_max_pool2d(%data: tensor<1x7x7x512xf32>) -> tensor<1x1x1x512xf32> {
+// CHECK-NEXT:    %r = relay.nn.global_max_pool2d(%data) {layout = "NHWC"} : (tensor<1x7x7x512xf32>) -> tensor<1x1x1x512xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x1x1x512xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.global_max_pool2d(%x: tensor<1x7x7x512xf32>) -> tensor<1x1x1x512xf32> {
-  %r = relay.nn.global_max_pool2d(%x) {layout = "NHWC"} : (tensor<1x7x7x512xf32>) -> tensor<1x1x1x512xf32>
+func.func @relay.nn.global_max_pool2d(%data: tensor<1x7x7x512xf32>) -> tensor<1x1x1x512xf32> {
+  %r = relay.nn.global_max_pool2d(%data) {layout = "NHWC"} : (tensor<1x7x7x512xf32>) -> tensor<1x1x1x512xf32>
   func.return %r : tensor<1x1x1x512xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.adaptive_avg_pool2d(%x: tensor<1x512x13x13xf32>) -> tensor<1x512x7x7xf32> {
-// CHECK-NEXT:    %r = relay.nn.adaptive_avg_pool2d(%x) {output_size = array<i32: 7, 7>} : (tensor<1x512x13x13xf32>) -> tensor<1x512x7x7xf32>
+// CHECK-LABEL: func.func @relay.nn.adaptive_avg_pool2d(%data: tensor<1x512x13x13xf32>) -> tensor<1x512x7x7xf32> {
+// CHECK-NEXT:    %r = relay.nn.adaptive_avg_pool2d(%data) {output_size = array<i32: 7, 7>} : (tensor<1x512x13x13xf32>) -> tensor<1x512x7x7xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x512x7x7xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.adaptive_avg_pool2d(%x: tensor<1x512x13x13xf32>) -> tensor<1x512x7x7xf32> {
-  %r = relay.nn.adaptive_avg_pool2d(%x) {output_size = array<i32: 7, 7>} : (tensor<1x512x13x13xf32>) -> tensor<1x512x7x7xf32>
+func.func @relay.nn.adaptive_avg_pool2d(%data: tensor<1x512x13x13xf32>) -> tensor<1x512x7x7xf32> {
+  %r = relay.nn.adaptive_avg_pool2d(%data) {output_size = array<i32: 7, 7>} : (tensor<1x512x13x13xf32>) -> tensor<1x512x7x7xf32>
   func.return %r : tensor<1x512x7x7xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.adaptive_max_pool2d(%x: tensor<1x512x13x13xf32>) -> tensor<1x512x1x1xf32> {
-// CHECK-NEXT:    %r = relay.nn.adaptive_max_pool2d(%x) {output_size = array<i32: 1, 1>} : (tensor<1x512x13x13xf32>) -> tensor<1x512x1x1xf32>
+// CHECK-LABEL: func.func @relay.nn.adaptive_max_pool2d(%data: tensor<1x512x13x13xf32>) -> tensor<1x512x1x1xf32> {
+// CHECK-NEXT:    %r = relay.nn.adaptive_max_pool2d(%data) {output_size = array<i32: 1, 1>} : (tensor<1x512x13x13xf32>) -> tensor<1x512x1x1xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x512x1x1xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.adaptive_max_pool2d(%x: tensor<1x512x13x13xf32>) -> tensor<1x512x1x1xf32> {
-  %r = relay.nn.adaptive_max_pool2d(%x) {output_size = array<i32: 1, 1>} : (tensor<1x512x13x13xf32>) -> tensor<1x512x1x1xf32>
+func.func @relay.nn.adaptive_max_pool2d(%data: tensor<1x512x13x13xf32>) -> tensor<1x512x1x1xf32> {
+  %r = relay.nn.adaptive_max_pool2d(%data) {output_size = array<i32: 1, 1>} : (tensor<1x512x13x13xf32>) -> tensor<1x512x1x1xf32>
   func.return %r : tensor<1x512x1x1xf32>
 }
 
@@ -398,39 +398,39 @@ func.func @relay.nn.group_norm(%data: tensor<1x64x56x56xf32>, %gamma: tensor<64x
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.lrn(%x: tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32> {
-// CHECK-NEXT:    %r = relay.nn.lrn(%x) {size = 5 : i32, bias = 1.000000e+00 : f32, alpha = 1.000000e-04 : f32, beta = 7.500000e-01 : f32} : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
+// CHECK-LABEL: func.func @relay.nn.lrn(%data: tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32> {
+// CHECK-NEXT:    %r = relay.nn.lrn(%data) {size = 5 : i32, bias = 1.000000e+00 : f32, alpha = 1.000000e-04 : f32, beta = 7.500000e-01 : f32} : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x96x55x55xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.lrn(%x: tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32> {
-  %r = relay.nn.lrn(%x) {size = 5 : i32, bias = 1.000000e+00 : f32, alpha = 1.000000e-04 : f32, beta = 7.500000e-01 : f32} : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
+func.func @relay.nn.lrn(%data: tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32> {
+  %r = relay.nn.lrn(%data) {size = 5 : i32, bias = 1.000000e+00 : f32, alpha = 1.000000e-04 : f32, beta = 7.500000e-01 : f32} : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
   func.return %r : tensor<1x96x55x55xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.l2_normalize(%x: tensor<1x512x38x38xf32>) -> tensor<1x512x38x38xf32> {
-// CHECK-NEXT:    %r = relay.nn.l2_normalize(%x) {eps = 1.000000e-10 : f32, axis = array<i32: 1>} : (tensor<1x512x38x38xf32>) -> tensor<1x512x38x38xf32>
+// CHECK-LABEL: func.func @relay.nn.l2_normalize(%data: tensor<1x512x38x38xf32>) -> tensor<1x512x38x38xf32> {
+// CHECK-NEXT:    %r = relay.nn.l2_normalize(%data) {eps = 1.000000e-10 : f32, axis = array<i32: 1>} : (tensor<1x512x38x38xf32>) -> tensor<1x512x38x38xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x512x38x38xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.l2_normalize(%x: tensor<1x512x38x38xf32>) -> tensor<1x512x38x38xf32> {
-  %r = relay.nn.l2_normalize(%x) {eps = 1.000000e-10 : f32, axis = array<i32: 1>} : (tensor<1x512x38x38xf32>) -> tensor<1x512x38x38xf32>
+func.func @relay.nn.l2_normalize(%data: tensor<1x512x38x38xf32>) -> tensor<1x512x38x38xf32> {
+  %r = relay.nn.l2_normalize(%data) {eps = 1.000000e-10 : f32, axis = array<i32: 1>} : (tensor<1x512x38x38xf32>) -> tensor<1x512x38x38xf32>
   func.return %r : tensor<1x512x38x38xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.dropout(%x: tensor<1x4096xf32>) -> tuple<tensor<1x4096xf32>, tensor<1x4096xf32>> {
-// CHECK-NEXT:    %r = relay.nn.dropout(%x) {rate = 2.000000e-01 : f32} : (tensor<1x4096xf32>) -> tuple<tensor<1x4096xf32>, tensor<1x4096xf32>>
+// CHECK-LABEL: func.func @relay.nn.dropout(%data: tensor<1x4096xf32>) -> tuple<tensor<1x4096xf32>, tensor<1x4096xf32>> {
+// CHECK-NEXT:    %r = relay.nn.dropout(%data) {rate = 2.000000e-01 : f32} : (tensor<1x4096xf32>) -> tuple<tensor<1x4096xf32>, tensor<1x4096xf32>>
 // CHECK-NEXT:    func.return %r : tuple<tensor<1x4096xf32>, tensor<1x4096xf32>>
 // CHECK-NEXT:    }
-func.func @relay.nn.dropout(%x: tensor<1x4096xf32>) -> tuple<tensor<1x4096xf32>, tensor<1x4096xf32>> {
-  %r = relay.nn.dropout(%x) {rate = 2.000000e-01 : f32} : (tensor<1x4096xf32>) -> tuple<tensor<1x4096xf32>, tensor<1x4096xf32>>
+func.func @relay.nn.dropout(%data: tensor<1x4096xf32>) -> tuple<tensor<1x4096xf32>, tensor<1x4096xf32>> {
+  %r = relay.nn.dropout(%data) {rate = 2.000000e-01 : f32} : (tensor<1x4096xf32>) -> tuple<tensor<1x4096xf32>, tensor<1x4096xf32>>
   func.return %r : tuple<tensor<1x4096xf32>, tensor<1x4096xf32>>
 }
 
-// CHECK-LABEL: func.func @relay.nn.batch_flatten(%x: tensor<1x512x7x7xf32>) -> tensor<1x25088xf32> {
-// CHECK-NEXT:    %r = relay.nn.batch_flatten(%x) : (tensor<1x512x7x7xf32>) -> tensor<1x25088xf32>
+// CHECK-LABEL: func.func @relay.nn.batch_flatten(%data: tensor<1x512x7x7xf32>) -> tensor<1x25088xf32> {
+// CHECK-NEXT:    %r = relay.nn.batch_flatten(%data) : (tensor<1x512x7x7xf32>) -> tensor<1x25088xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x25088xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.batch_flatten(%x: tensor<1x512x7x7xf32>) -> tensor<1x25088xf32> {
-  %r = relay.nn.batch_flatten(%x) : (tensor<1x512x7x7xf32>) -> tensor<1x25088xf32>
+func.func @relay.nn.batch_flatten(%data: tensor<1x512x7x7xf32>) -> tensor<1x25088xf32> {
+  %r = relay.nn.batch_flatten(%data) : (tensor<1x512x7x7xf32>) -> tensor<1x25088xf32>
   func.return %r : tensor<1x25088xf32>
 }
 
@@ -443,48 +443,48 @@ func.func @relay.nn.pad(%data: tensor<1x3x224x224xf32>, %pad_value: tensor<f32>)
   func.return %r : tensor<1x3x226x226xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.mirror_pad(%x: tensor<1x3x224x224xf32>) -> tensor<1x3x226x226xf32> {
-// CHECK-NEXT:    %r = relay.nn.mirror_pad(%x) {mode = "REFLECT", pad_width = [array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 1, 1>, array<i32: 1, 1>]} : (tensor<1x3x224x224xf32>) -> tensor<1x3x226x226xf32>
+// CHECK-LABEL: func.func @relay.nn.mirror_pad(%data: tensor<1x3x224x224xf32>) -> tensor<1x3x226x226xf32> {
+// CHECK-NEXT:    %r = relay.nn.mirror_pad(%data) {mode = "REFLECT", pad_width = [array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 1, 1>, array<i32: 1, 1>]} : (tensor<1x3x224x224xf32>) -> tensor<1x3x226x226xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x3x226x226xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.mirror_pad(%x: tensor<1x3x224x224xf32>) -> tensor<1x3x226x226xf32> {
-  %r = relay.nn.mirror_pad(%x) {mode = "REFLECT", pad_width = [array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 1, 1>, array<i32: 1, 1>]} : (tensor<1x3x224x224xf32>) -> tensor<1x3x226x226xf32>
+func.func @relay.nn.mirror_pad(%data: tensor<1x3x224x224xf32>) -> tensor<1x3x226x226xf32> {
+  %r = relay.nn.mirror_pad(%data) {mode = "REFLECT", pad_width = [array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 1, 1>, array<i32: 1, 1>]} : (tensor<1x3x224x224xf32>) -> tensor<1x3x226x226xf32>
   func.return %r : tensor<1x3x226x226xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.upsampling(%x: tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32> {
-// CHECK-NEXT:    %r = relay.nn.upsampling(%x) {scale_h = 2.000000e+00 : f32, scale_w = 2.000000e+00 : f32} : (tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32>
+// CHECK-LABEL: func.func @relay.nn.upsampling(%data: tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32> {
+// CHECK-NEXT:    %r = relay.nn.upsampling(%data) {scale_h = 2.000000e+00 : f32, scale_w = 2.000000e+00 : f32} : (tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x256x26x26xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.upsampling(%x: tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32> {
-  %r = relay.nn.upsampling(%x) {scale_h = 2.000000e+00 : f32, scale_w = 2.000000e+00 : f32} : (tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32>
+func.func @relay.nn.upsampling(%data: tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32> {
+  %r = relay.nn.upsampling(%data) {scale_h = 2.000000e+00 : f32, scale_w = 2.000000e+00 : f32} : (tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32>
   func.return %r : tensor<1x256x26x26xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.upsampling3d(%x: tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32> {
-// CHECK-NEXT:    %r = relay.nn.upsampling3d(%x) {scale_d = 2.000000e+00 : f32, scale_h = 2.000000e+00 : f32, scale_w = 2.000000e+00 : f32, method = "trilinear"} : (tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32>
+// CHECK-LABEL: func.func @relay.nn.upsampling3d(%data: tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32> {
+// CHECK-NEXT:    %r = relay.nn.upsampling3d(%data) {scale_d = 2.000000e+00 : f32, scale_h = 2.000000e+00 : f32, scale_w = 2.000000e+00 : f32, method = "trilinear"} : (tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x16x32x32xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.upsampling3d(%x: tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32> {
-  %r = relay.nn.upsampling3d(%x) {scale_d = 2.000000e+00 : f32, scale_h = 2.000000e+00 : f32, scale_w = 2.000000e+00 : f32, method = "trilinear"} : (tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32>
+func.func @relay.nn.upsampling3d(%data: tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32> {
+  %r = relay.nn.upsampling3d(%data) {scale_d = 2.000000e+00 : f32, scale_h = 2.000000e+00 : f32, scale_w = 2.000000e+00 : f32, method = "trilinear"} : (tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32>
   func.return %r : tensor<1x64x16x32x32xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.depth_to_space(%x: tensor<1x64x8x8xf32>) -> tensor<1x16x16x16xf32> {
-// CHECK-NEXT:    %r = relay.nn.depth_to_space(%x) {block_size = 2 : i32, mode = "CRD"} : (tensor<1x64x8x8xf32>) -> tensor<1x16x16x16xf32>
+// CHECK-LABEL: func.func @relay.nn.depth_to_space(%data: tensor<1x64x8x8xf32>) -> tensor<1x16x16x16xf32> {
+// CHECK-NEXT:    %r = relay.nn.depth_to_space(%data) {block_size = 2 : i32, mode = "CRD"} : (tensor<1x64x8x8xf32>) -> tensor<1x16x16x16xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x16x16x16xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.depth_to_space(%x: tensor<1x64x8x8xf32>) -> tensor<1x16x16x16xf32> {
-  %r = relay.nn.depth_to_space(%x) {block_size = 2 : i32, mode = "CRD"} : (tensor<1x64x8x8xf32>) -> tensor<1x16x16x16xf32>
+func.func @relay.nn.depth_to_space(%data: tensor<1x64x8x8xf32>) -> tensor<1x16x16x16xf32> {
+  %r = relay.nn.depth_to_space(%data) {block_size = 2 : i32, mode = "CRD"} : (tensor<1x64x8x8xf32>) -> tensor<1x16x16x16xf32>
   func.return %r : tensor<1x16x16x16xf32>
 }
 
-// CHECK-LABEL: func.func @relay.nn.space_to_depth(%x: tensor<1x16x16x16xf32>) -> tensor<1x64x8x8xf32> {
-// CHECK-NEXT:    %r = relay.nn.space_to_depth(%x) {block_size = 2 : i32} : (tensor<1x16x16x16xf32>) -> tensor<1x64x8x8xf32>
+// CHECK-LABEL: func.func @relay.nn.space_to_depth(%data: tensor<1x16x16x16xf32>) -> tensor<1x64x8x8xf32> {
+// CHECK-NEXT:    %r = relay.nn.space_to_depth(%data) {block_size = 2 : i32} : (tensor<1x16x16x16xf32>) -> tensor<1x64x8x8xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x8x8xf32>
 // CHECK-NEXT:    }
-func.func @relay.nn.space_to_depth(%x: tensor<1x16x16x16xf32>) -> tensor<1x64x8x8xf32> {
-  %r = relay.nn.space_to_depth(%x) {block_size = 2 : i32} : (tensor<1x16x16x16xf32>) -> tensor<1x64x8x8xf32>
+func.func @relay.nn.space_to_depth(%data: tensor<1x16x16x16xf32>) -> tensor<1x64x8x8xf32> {
+  %r = relay.nn.space_to_depth(%data) {block_size = 2 : i32} : (tensor<1x16x16x16xf32>) -> tensor<1x64x8x8xf32>
   func.return %r : tensor<1x64x8x8xf32>
 }
 
@@ -722,336 +722,336 @@ func.func @relay.right_shift(%lhs: tensor<4x4xi32>, %rhs: tensor<i32>) -> tensor
   func.return %r : tensor<4x4xi32>
 }
 
-// CHECK-LABEL: func.func @relay.negative(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.negative(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.negative(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.negative(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.negative(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.negative(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.negative(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.negative(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.exp(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.exp(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.exp(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.exp(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.exp(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.exp(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.exp(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.exp(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.fast_exp(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.fast_exp(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.fast_exp(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.fast_exp(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.fast_exp(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.fast_exp(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.fast_exp(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.fast_exp(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.log(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.log(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.log(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.log(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.log(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.log(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.log(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.log(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.log2(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.log2(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.log2(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.log2(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.log2(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.log2(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.log2(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.log2(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.log10(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.log10(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.log10(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.log10(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.log10(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.log10(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.log10(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.log10(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.sqrt(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.sqrt(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.sqrt(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.sqrt(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.sqrt(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.sqrt(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.sqrt(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.sqrt(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.rsqrt(%x: tensor<1x128x1xf32>) -> tensor<1x128x1xf32> {
-// CHECK-NEXT:    %r = relay.rsqrt(%x) : (tensor<1x128x1xf32>) -> tensor<1x128x1xf32>
+// CHECK-LABEL: func.func @relay.rsqrt(%data: tensor<1x128x1xf32>) -> tensor<1x128x1xf32> {
+// CHECK-NEXT:    %r = relay.rsqrt(%data) : (tensor<1x128x1xf32>) -> tensor<1x128x1xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x128x1xf32>
 // CHECK-NEXT:    }
-func.func @relay.rsqrt(%x: tensor<1x128x1xf32>) -> tensor<1x128x1xf32> {
-  %r = relay.rsqrt(%x) : (tensor<1x128x1xf32>) -> tensor<1x128x1xf32>
+func.func @relay.rsqrt(%data: tensor<1x128x1xf32>) -> tensor<1x128x1xf32> {
+  %r = relay.rsqrt(%data) : (tensor<1x128x1xf32>) -> tensor<1x128x1xf32>
   func.return %r : tensor<1x128x1xf32>
 }
 
-// CHECK-LABEL: func.func @relay.erf(%x: tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32> {
-// CHECK-NEXT:    %r = relay.erf(%x) : (tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32>
+// CHECK-LABEL: func.func @relay.erf(%data: tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32> {
+// CHECK-NEXT:    %r = relay.erf(%data) : (tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x128x3072xf32>
 // CHECK-NEXT:    }
-func.func @relay.erf(%x: tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32> {
-  %r = relay.erf(%x) : (tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32>
+func.func @relay.erf(%data: tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32> {
+  %r = relay.erf(%data) : (tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32>
   func.return %r : tensor<1x128x3072xf32>
 }
 
-// CHECK-LABEL: func.func @relay.fast_erf(%x: tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32> {
-// CHECK-NEXT:    %r = relay.fast_erf(%x) : (tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32>
+// CHECK-LABEL: func.func @relay.fast_erf(%data: tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32> {
+// CHECK-NEXT:    %r = relay.fast_erf(%data) : (tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x128x3072xf32>
 // CHECK-NEXT:    }
-func.func @relay.fast_erf(%x: tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32> {
-  %r = relay.fast_erf(%x) : (tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32>
+func.func @relay.fast_erf(%data: tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32> {
+  %r = relay.fast_erf(%data) : (tensor<1x128x3072xf32>) -> tensor<1x128x3072xf32>
   func.return %r : tensor<1x128x3072xf32>
 }
 
-// CHECK-LABEL: func.func @relay.tanh(%x: tensor<1x128x768xf32>) -> tensor<1x128x768xf32> {
-// CHECK-NEXT:    %r = relay.tanh(%x) : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
+// CHECK-LABEL: func.func @relay.tanh(%data: tensor<1x128x768xf32>) -> tensor<1x128x768xf32> {
+// CHECK-NEXT:    %r = relay.tanh(%data) : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x128x768xf32>
 // CHECK-NEXT:    }
-func.func @relay.tanh(%x: tensor<1x128x768xf32>) -> tensor<1x128x768xf32> {
-  %r = relay.tanh(%x) : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
+func.func @relay.tanh(%data: tensor<1x128x768xf32>) -> tensor<1x128x768xf32> {
+  %r = relay.tanh(%data) : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
   func.return %r : tensor<1x128x768xf32>
 }
 
-// CHECK-LABEL: func.func @relay.fast_tanh(%x: tensor<1x128x768xf32>) -> tensor<1x128x768xf32> {
-// CHECK-NEXT:    %r = relay.fast_tanh(%x) : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
+// CHECK-LABEL: func.func @relay.fast_tanh(%data: tensor<1x128x768xf32>) -> tensor<1x128x768xf32> {
+// CHECK-NEXT:    %r = relay.fast_tanh(%data) : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x128x768xf32>
 // CHECK-NEXT:    }
-func.func @relay.fast_tanh(%x: tensor<1x128x768xf32>) -> tensor<1x128x768xf32> {
-  %r = relay.fast_tanh(%x) : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
+func.func @relay.fast_tanh(%data: tensor<1x128x768xf32>) -> tensor<1x128x768xf32> {
+  %r = relay.fast_tanh(%data) : (tensor<1x128x768xf32>) -> tensor<1x128x768xf32>
   func.return %r : tensor<1x128x768xf32>
 }
 
-// CHECK-LABEL: func.func @relay.sigmoid(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.sigmoid(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.sigmoid(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.sigmoid(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.sigmoid(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.sigmoid(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.sigmoid(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.sigmoid(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.cos(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.cos(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.cos(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.cos(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.cos(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.cos(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.cos(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.cos(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.sin(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.sin(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.sin(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.sin(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.sin(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.sin(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.sin(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.sin(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.tan(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.tan(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.tan(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.tan(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.tan(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.tan(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.tan(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.tan(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.cosh(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.cosh(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.cosh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.cosh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.cosh(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.cosh(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.cosh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.cosh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.sinh(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.sinh(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.sinh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.sinh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.sinh(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.sinh(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.sinh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.sinh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.acos(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.acos(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.acos(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.acos(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.acos(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.acos(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.acos(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.acos(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.asin(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.asin(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.asin(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.asin(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.asin(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.asin(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.asin(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.asin(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.atan(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.atan(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.atan(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.atan(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.atan(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.atan(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.atan(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.atan(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.floor(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.floor(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.floor(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.floor(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.floor(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.floor(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.floor(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.floor(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.ceil(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.ceil(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.ceil(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.ceil(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.ceil(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.ceil(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.ceil(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.ceil(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.round(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.round(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.round(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.round(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.round(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.round(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.round(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.round(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.trunc(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.trunc(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.trunc(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.trunc(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.trunc(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.trunc(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.trunc(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.trunc(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.abs(%x: tensor<4x4xi32>) -> tensor<4x4xi32> {
-// CHECK-NEXT:    %r = relay.abs(%x) : (tensor<4x4xi32>) -> tensor<4x4xi32>
+// CHECK-LABEL: func.func @relay.abs(%data: tensor<4x4xi32>) -> tensor<4x4xi32> {
+// CHECK-NEXT:    %r = relay.abs(%data) : (tensor<4x4xi32>) -> tensor<4x4xi32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xi32>
 // CHECK-NEXT:    }
-func.func @relay.abs(%x: tensor<4x4xi32>) -> tensor<4x4xi32> {
-  %r = relay.abs(%x) : (tensor<4x4xi32>) -> tensor<4x4xi32>
+func.func @relay.abs(%data: tensor<4x4xi32>) -> tensor<4x4xi32> {
+  %r = relay.abs(%data) : (tensor<4x4xi32>) -> tensor<4x4xi32>
   func.return %r : tensor<4x4xi32>
 }
 
-// CHECK-LABEL: func.func @relay.sign(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-// CHECK-NEXT:    %r = relay.sign(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func @relay.sign(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.sign(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
-func.func @relay.sign(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = relay.sign(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @relay.sign(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.sign(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.copy(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.copy(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.copy(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.copy(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.copy(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.copy(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.copy(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.copy(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.logical_not(%x: tensor<4x4xi1>) -> tensor<4x4xi1> {
-// CHECK-NEXT:    %r = relay.logical_not(%x) : (tensor<4x4xi1>) -> tensor<4x4xi1>
+// CHECK-LABEL: func.func @relay.logical_not(%data: tensor<4x4xi1>) -> tensor<4x4xi1> {
+// CHECK-NEXT:    %r = relay.logical_not(%data) : (tensor<4x4xi1>) -> tensor<4x4xi1>
 // CHECK-NEXT:    func.return %r : tensor<4x4xi1>
 // CHECK-NEXT:    }
-func.func @relay.logical_not(%x: tensor<4x4xi1>) -> tensor<4x4xi1> {
-  %r = relay.logical_not(%x) : (tensor<4x4xi1>) -> tensor<4x4xi1>
+func.func @relay.logical_not(%data: tensor<4x4xi1>) -> tensor<4x4xi1> {
+  %r = relay.logical_not(%data) : (tensor<4x4xi1>) -> tensor<4x4xi1>
   func.return %r : tensor<4x4xi1>
 }
 
-// CHECK-LABEL: func.func @relay.bitwise_not(%x: tensor<4x4xi8>) -> tensor<4x4xi8> {
-// CHECK-NEXT:    %r = relay.bitwise_not(%x) : (tensor<4x4xi8>) -> tensor<4x4xi8>
+// CHECK-LABEL: func.func @relay.bitwise_not(%data: tensor<4x4xi8>) -> tensor<4x4xi8> {
+// CHECK-NEXT:    %r = relay.bitwise_not(%data) : (tensor<4x4xi8>) -> tensor<4x4xi8>
 // CHECK-NEXT:    func.return %r : tensor<4x4xi8>
 // CHECK-NEXT:    }
-func.func @relay.bitwise_not(%x: tensor<4x4xi8>) -> tensor<4x4xi8> {
-  %r = relay.bitwise_not(%x) : (tensor<4x4xi8>) -> tensor<4x4xi8>
+func.func @relay.bitwise_not(%data: tensor<4x4xi8>) -> tensor<4x4xi8> {
+  %r = relay.bitwise_not(%data) : (tensor<4x4xi8>) -> tensor<4x4xi8>
   func.return %r : tensor<4x4xi8>
 }
 
-// CHECK-LABEL: func.func @relay.isnan(%x: tensor<4x4xf32>) -> tensor<4x4xi1> {
-// CHECK-NEXT:    %r = relay.isnan(%x) : (tensor<4x4xf32>) -> tensor<4x4xi1>
+// CHECK-LABEL: func.func @relay.isnan(%data: tensor<4x4xf32>) -> tensor<4x4xi1> {
+// CHECK-NEXT:    %r = relay.isnan(%data) : (tensor<4x4xf32>) -> tensor<4x4xi1>
 // CHECK-NEXT:    func.return %r : tensor<4x4xi1>
 // CHECK-NEXT:    }
-func.func @relay.isnan(%x: tensor<4x4xf32>) -> tensor<4x4xi1> {
-  %r = relay.isnan(%x) : (tensor<4x4xf32>) -> tensor<4x4xi1>
+func.func @relay.isnan(%data: tensor<4x4xf32>) -> tensor<4x4xi1> {
+  %r = relay.isnan(%data) : (tensor<4x4xf32>) -> tensor<4x4xi1>
   func.return %r : tensor<4x4xi1>
 }
 
-// CHECK-LABEL: func.func @relay.isinf(%x: tensor<4x4xf32>) -> tensor<4x4xi1> {
-// CHECK-NEXT:    %r = relay.isinf(%x) : (tensor<4x4xf32>) -> tensor<4x4xi1>
+// CHECK-LABEL: func.func @relay.isinf(%data: tensor<4x4xf32>) -> tensor<4x4xi1> {
+// CHECK-NEXT:    %r = relay.isinf(%data) : (tensor<4x4xf32>) -> tensor<4x4xi1>
 // CHECK-NEXT:    func.return %r : tensor<4x4xi1>
 // CHECK-NEXT:    }
-func.func @relay.isinf(%x: tensor<4x4xf32>) -> tensor<4x4xi1> {
-  %r = relay.isinf(%x) : (tensor<4x4xf32>) -> tensor<4x4xi1>
+func.func @relay.isinf(%data: tensor<4x4xf32>) -> tensor<4x4xi1> {
+  %r = relay.isinf(%data) : (tensor<4x4xf32>) -> tensor<4x4xi1>
   func.return %r : tensor<4x4xi1>
 }
 
-// CHECK-LABEL: func.func @relay.isfinite(%x: tensor<4x4xf32>) -> tensor<4x4xi1> {
-// CHECK-NEXT:    %r = relay.isfinite(%x) : (tensor<4x4xf32>) -> tensor<4x4xi1>
+// CHECK-LABEL: func.func @relay.isfinite(%data: tensor<4x4xf32>) -> tensor<4x4xi1> {
+// CHECK-NEXT:    %r = relay.isfinite(%data) : (tensor<4x4xf32>) -> tensor<4x4xi1>
 // CHECK-NEXT:    func.return %r : tensor<4x4xi1>
 // CHECK-NEXT:    }
-func.func @relay.isfinite(%x: tensor<4x4xf32>) -> tensor<4x4xi1> {
-  %r = relay.isfinite(%x) : (tensor<4x4xf32>) -> tensor<4x4xi1>
+func.func @relay.isfinite(%data: tensor<4x4xf32>) -> tensor<4x4xi1> {
+  %r = relay.isfinite(%data) : (tensor<4x4xf32>) -> tensor<4x4xi1>
   func.return %r : tensor<4x4xi1>
 }
 
-// CHECK-LABEL: func.func @relay.zeros_like(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-// CHECK-NEXT:    %r = relay.zeros_like(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-LABEL: func.func @relay.zeros_like(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.zeros_like(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
 // CHECK-NEXT:    }
-func.func @relay.zeros_like(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
-  %r = relay.zeros_like(%x) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+func.func @relay.zeros_like(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.zeros_like(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
 
-// CHECK-LABEL: func.func @relay.ones_like(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
-// CHECK-NEXT:    %r = relay.ones_like(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK-LABEL: func.func @relay.ones_like(%data: tensor<?x64xf32>) -> tensor<?x64xf32> {
+// CHECK-NEXT:    %r = relay.ones_like(%data) : (tensor<?x64xf32>) -> tensor<?x64xf32>
 // CHECK-NEXT:    func.return %r : tensor<?x64xf32>
 // CHECK-NEXT:    }
-func.func @relay.ones_like(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
-  %r = relay.ones_like(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32>
+func.func @relay.ones_like(%data: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %r = relay.ones_like(%data) : (tensor<?x64xf32>) -> tensor<?x64xf32>
   func.return %r : tensor<?x64xf32>
 }
 
-// CHECK-LABEL: func.func @relay.clip(%x: tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32> {
-// CHECK-NEXT:    %r = relay.clip(%x) {a_min = 0.000000e+00 : f32, a_max = 6.000000e+00 : f32} : (tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32>
+// CHECK-LABEL: func.func @relay.clip(%data: tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32> {
+// CHECK-NEXT:    %r = relay.clip(%data) {a_min = 0.000000e+00 : f32, a_max = 6.000000e+00 : f32} : (tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x32x112x112xf32>
 // CHECK-NEXT:    }
-func.func @relay.clip(%x: tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32> {
-  %r = relay.clip(%x) {a_min = 0.000000e+00 : f32, a_max = 6.000000e+00 : f32} : (tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32>
+func.func @relay.clip(%data: tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32> {
+  %r = relay.clip(%data) {a_min = 0.000000e+00 : f32, a_max = 6.000000e+00 : f32} : (tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32>
   func.return %r : tensor<1x32x112x112xf32>
 }
 
-// CHECK-LABEL: func.func @relay.cast(%x: tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf16> {
-// CHECK-NEXT:    %r = relay.cast(%x) {dtype = "float16"} : (tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf16>
+// CHECK-LABEL: func.func @relay.cast(%data: tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf16> {
+// CHECK-NEXT:    %r = relay.cast(%data) {dtype = "float16"} : (tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf16>
 // CHECK-NEXT:    func.return %r : tensor<1x3x224x224xf16>
 // CHECK-NEXT:    }
-func.func @relay.cast(%x: tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf16> {
-  %r = relay.cast(%x) {dtype = "float16"} : (tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf16>
+func.func @relay.cast(%data: tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf16> {
+  %r = relay.cast(%data) {dtype = "float16"} : (tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf16>
   func.return %r : tensor<1x3x224x224xf16>
 }
 
@@ -1064,12 +1064,12 @@ func.func @relay.cast_like(%data: tensor<4xi32>, %like: tensor<4xf32>) -> tensor
   func.return %r : tensor<4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.reinterpret(%x: tensor<4xf32>) -> tensor<4xi32> {
-// CHECK-NEXT:    %r = relay.reinterpret(%x) {dtype = "int32"} : (tensor<4xf32>) -> tensor<4xi32>
+// CHECK-LABEL: func.func @relay.reinterpret(%data: tensor<4xf32>) -> tensor<4xi32> {
+// CHECK-NEXT:    %r = relay.reinterpret(%data) {dtype = "int32"} : (tensor<4xf32>) -> tensor<4xi32>
 // CHECK-NEXT:    func.return %r : tensor<4xi32>
 // CHECK-NEXT:    }
-func.func @relay.reinterpret(%x: tensor<4xf32>) -> tensor<4xi32> {
-  %r = relay.reinterpret(%x) {dtype = "int32"} : (tensor<4xf32>) -> tensor<4xi32>
+func.func @relay.reinterpret(%data: tensor<4xf32>) -> tensor<4xi32> {
+  %r = relay.reinterpret(%data) {dtype = "int32"} : (tensor<4xf32>) -> tensor<4xi32>
   func.return %r : tensor<4xi32>
 }
 
@@ -1118,30 +1118,32 @@ func.func @relay.where(%condition: tensor<4x4xi1>, %x: tensor<4x4xf32>, %y: tens
   func.return %r : tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.squeeze(%x: tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32> {
-// CHECK-NEXT:    %r = relay.squeeze(%x) {axis = array<i32: 2, 3>} : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
-// CHECK-NEXT:    func.return %r : tensor<1x2048xf32>
+// CHECK-LABEL: func.func @relay.squeeze(%data: tensor<1x2048x1x1xf32>) -> (tensor<1x2048xf32>, tensor<2048xf32>) {
+// CHECK-NEXT:    %r = relay.squeeze(%data) {axis = array<i32: 2, 3>} : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
+// CHECK-NEXT:    %all = relay.squeeze(%data) {axis} : (tensor<1x2048x1x1xf32>) -> tensor<2048xf32>
+// CHECK-NEXT:    func.return %r, %all : tensor<1x2048xf32>, tensor<2048xf32>
 // CHECK-NEXT:    }
-func.func @relay.squeeze(%x: tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32> {
-  %r = relay.squeeze(%x) {axis = array<i32: 2, 3>} : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
-  func.return %r : tensor<1x2048xf32>
+func.func @relay.squeeze(%data: tensor<1x2048x1x1xf32>) -> (tensor<1x2048xf32>, tensor<2048xf32>) {
+  %r = relay.squeeze(%data) {axis = array<i32: 2, 3>} : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
+  %all = relay.squeeze(%data) {axis} : (tensor<1x2048x1x1xf32>) -> tensor<2048xf32>
+  func.return %r, %all : tensor<1x2048xf32>, tensor<2048xf32>
 }
 
-// CHECK-LABEL: func.func @relay.expand_dims(%x: tensor<64xf32>) -> tensor<64x1x1xf32> {
-// CHECK-NEXT:    %r = relay.expand_dims(%x) {axis = 1 : i32, num_newaxis = 2 : i32} : (tensor<64xf32>) -> tensor<64x1x1xf32>
+// CHECK-LABEL: func.func @relay.expand_dims(%data: tensor<64xf32>) -> tensor<64x1x1xf32> {
+// CHECK-NEXT:    %r = relay.expand_dims(%data) {axis = 1 : i32, num_newaxis = 2 : i32} : (tensor<64xf32>) -> tensor<64x1x1xf32>
 // CHECK-NEXT:    func.return %r : tensor<64x1x1xf32>
 // CHECK-NEXT:    }
-func.func @relay.expand_dims(%x: tensor<64xf32>) -> tensor<64x1x1xf32> {
-  %r = relay.expand_dims(%x) {axis = 1 : i32, num_newaxis = 2 : i32} : (tensor<64xf32>) -> tensor<64x1x1xf32>
+func.func @relay.expand_dims(%data: tensor<64xf32>) -> tensor<64x1x1xf32> {
+  %r = relay.expand_dims(%data) {axis = 1 : i32, num_newaxis = 2 : i32} : (tensor<64xf32>) -> tensor<64x1x1xf32>
   func.return %r : tensor<64x1x1xf32>
 }
 
-// CHECK-LABEL: func.func @relay.reshape(%x: tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32> {
-// CHECK-NEXT:    %r = relay.reshape(%x) {newshape = array<i32: 1, -1>} : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
+// CHECK-LABEL: func.func @relay.reshape(%data: tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32> {
+// CHECK-NEXT:    %r = relay.reshape(%data) {newshape = array<i32: 1, -1>} : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x2048xf32>
 // CHECK-NEXT:    }
-func.func @relay.reshape(%x: tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32> {
-  %r = relay.reshape(%x) {newshape = array<i32: 1, -1>} : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
+func.func @relay.reshape(%data: tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32> {
+  %r = relay.reshape(%data) {newshape = array<i32: 1, -1>} : (tensor<1x2048x1x1xf32>) -> tensor<1x2048xf32>
   func.return %r : tensor<1x2048xf32>
 }
 
@@ -1154,12 +1156,12 @@ func.func @relay.reshape_like(%data: tensor<1x2048x1x1xf32>, %like: tensor<1x204
   func.return %r : tensor<1x2048xf32>
 }
 
-// CHECK-LABEL: func.func @relay.transpose(%x: tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32> {
-// CHECK-NEXT:    %r = relay.transpose(%x) {axes = array<i32: 0, 2, 3, 1>} : (tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32>
+// CHECK-LABEL: func.func @relay.transpose(%data: tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32> {
+// CHECK-NEXT:    %r = relay.transpose(%data) {axes = array<i32: 0, 2, 3, 1>} : (tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x224x224x3xf32>
 // CHECK-NEXT:    }
-func.func @relay.transpose(%x: tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32> {
-  %r = relay.transpose(%x) {axes = array<i32: 0, 2, 3, 1>} : (tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32>
+func.func @relay.transpose(%data: tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32> {
+  %r = relay.transpose(%data) {axes = array<i32: 0, 2, 3, 1>} : (tensor<1x3x224x224xf32>) -> tensor<1x224x224x3xf32>
   func.return %r : tensor<1x224x224x3xf32>
 }
 
@@ -1181,23 +1183,23 @@ func.func @relay.stack(%inputs: tuple<tensor<3x4xf32>, tensor<3x4xf32>>) -> tens
   func.return %r : tensor<3x2x4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.split(%x: tensor<1x96x56x56xf32>) -> (tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>, tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>) {
-// CHECK-NEXT:    %thirds = relay.split(%x) {indices_or_sections = 3 : i32, axis = 1 : i32} : (tensor<1x96x56x56xf32>) -> tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>
-// CHECK-NEXT:    %parts = relay.split(%x) {indices_or_sections = array<i32: 16, 64>, axis = 1 : i32} : (tensor<1x96x56x56xf32>) -> tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>
+// CHECK-LABEL: func.func @relay.split(%data: tensor<1x96x56x56xf32>) -> (tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>, tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>) {
+// CHECK-NEXT:    %thirds = relay.split(%data) {indices_or_sections = 3 : i32, axis = 1 : i32} : (tensor<1x96x56x56xf32>) -> tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>
+// CHECK-NEXT:    %parts = relay.split(%data) {indices_or_sections = array<i32: 16, 64>, axis = 1 : i32} : (tensor<1x96x56x56xf32>) -> tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>
 // CHECK-NEXT:    func.return %thirds, %parts : tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>, tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>
 // CHECK-NEXT:    }
-func.func @relay.split(%x: tensor<1x96x56x56xf32>) -> (tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>, tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>) {
-  %thirds = relay.split(%x) {indices_or_sections = 3 : i32, axis = 1 : i32} : (tensor<1x96x56x56xf32>) -> tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>
-  %parts = relay.split(%x) {indices_or_sections = array<i32: 16, 64>, axis = 1 : i32} : (tensor<1x96x56x56xf32>) -> tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>
+func.func @relay.split(%data: tensor<1x96x56x56xf32>) -> (tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>, tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>) {
+  %thirds = relay.split(%data) {indices_or_sections = 3 : i32, axis = 1 : i32} : (tensor<1x96x56x56xf32>) -> tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>
+  %parts = relay.split(%data) {indices_or_sections = array<i32: 16, 64>, axis = 1 : i32} : (tensor<1x96x56x56xf32>) -> tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>
   func.return %thirds, %parts : tuple<tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>>, tuple<tensor<1x16x56x56xf32>, tensor<1x48x56x56xf32>, tensor<1x32x56x56xf32>>
 }
 
-// CHECK-LABEL: func.func @relay.strided_slice(%x: tensor<1x3x224x224xf32>) -> tensor<1x3x192x192xf32> {
-// CHECK-NEXT:    %r = relay.strided_slice(%x) {begin = array<i32: 0, 0, 16, 16>, end = array<i32: 1, 3, 208, 208>, strides = array<i32: 1, 1, 1, 1>} : (tensor<1x3x224x224xf32>) -> tensor<1x3x192x192xf32>
+// CHECK-LABEL: func.func @relay.strided_slice(%data: tensor<1x3x224x224xf32>) -> tensor<1x3x192x192xf32> {
+// CHECK-NEXT:    %r = relay.strided_slice(%data) {begin = array<i32: 0, 0, 16, 16>, end = array<i32: 1, 3, 208, 208>, strides = array<i32: 1, 1, 1, 1>} : (tensor<1x3x224x224xf32>) -> tensor<1x3x192x192xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x3x192x192xf32>
 // CHECK-NEXT:    }
-func.func @relay.strided_slice(%x: tensor<1x3x224x224xf32>) -> tensor<1x3x192x192xf32> {
-  %r = relay.strided_slice(%x) {begin = array<i32: 0, 0, 16, 16>, end = array<i32: 1, 3, 208, 208>, strides = array<i32: 1, 1, 1, 1>} : (tensor<1x3x224x224xf32>) -> tensor<1x3x192x192xf32>
+func.func @relay.strided_slice(%data: tensor<1x3x224x224xf32>) -> tensor<1x3x192x192xf32> {
+  %r = relay.strided_slice(%data) {begin = array<i32: 0, 0, 16, 16>, end = array<i32: 1, 3, 208, 208>, strides = array<i32: 1, 1, 1, 1>} : (tensor<1x3x224x224xf32>) -> tensor<1x3x192x192xf32>
   func.return %r : tensor<1x3x192x192xf32>
 }
 
@@ -1237,39 +1239,39 @@ func.func @relay.gather_nd(%data: tensor<4x5x6xf32>, %indices: tensor<2x3xi64>) 
   func.return %r : tensor<3x6xf32>
 }
 
-// CHECK-LABEL: func.func @relay.tile(%x: tensor<2x3xf32>) -> tensor<4x6xf32> {
-// CHECK-NEXT:    %r = relay.tile(%x) {reps = array<i32: 2, 2>} : (tensor<2x3xf32>) -> tensor<4x6xf32>
+// CHECK-LABEL: func.func @relay.tile(%data: tensor<2x3xf32>) -> tensor<4x6xf32> {
+// CHECK-NEXT:    %r = relay.tile(%data) {reps = array<i32: 2, 2>} : (tensor<2x3xf32>) -> tensor<4x6xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x6xf32>
 // CHECK-NEXT:    }
-func.func @relay.tile(%x: tensor<2x3xf32>) -> tensor<4x6xf32> {
-  %r = relay.tile(%x) {reps = array<i32: 2, 2>} : (tensor<2x3xf32>) -> tensor<4x6xf32>
+func.func @relay.tile(%data: tensor<2x3xf32>) -> tensor<4x6xf32> {
+  %r = relay.tile(%data) {reps = array<i32: 2, 2>} : (tensor<2x3xf32>) -> tensor<4x6xf32>
   func.return %r : tensor<4x6xf32>
 }
 
-// CHECK-LABEL: func.func @relay.repeat(%x: tensor<2x3xf32>) -> tensor<2x6xf32> {
-// CHECK-NEXT:    %r = relay.repeat(%x) {repeats = 2 : i32, axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+// CHECK-LABEL: func.func @relay.repeat(%data: tensor<2x3xf32>) -> tensor<2x6xf32> {
+// CHECK-NEXT:    %r = relay.repeat(%data) {repeats = 2 : i32, axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x6xf32>
 // CHECK-NEXT:    func.return %r : tensor<2x6xf32>
 // CHECK-NEXT:    }
-func.func @relay.repeat(%x: tensor<2x3xf32>) -> tensor<2x6xf32> {
-  %r = relay.repeat(%x) {repeats = 2 : i32, axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+func.func @relay.repeat(%data: tensor<2x3xf32>) -> tensor<2x6xf32> {
+  %r = relay.repeat(%data) {repeats = 2 : i32, axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x6xf32>
   func.return %r : tensor<2x6xf32>
 }
 
-// CHECK-LABEL: func.func @relay.reverse(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
-// CHECK-NEXT:    %r = relay.reverse(%x) {axis = 1 : i32} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+// CHECK-LABEL: func.func @relay.reverse(%data: tensor<4x5xf32>) -> tensor<4x5xf32> {
+// CHECK-NEXT:    %r = relay.reverse(%data) {axis = 1 : i32} : (tensor<4x5xf32>) -> tensor<4x5xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x5xf32>
 // CHECK-NEXT:    }
-func.func @relay.reverse(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
-  %r = relay.reverse(%x) {axis = 1 : i32} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+func.func @relay.reverse(%data: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  %r = relay.reverse(%data) {axis = 1 : i32} : (tensor<4x5xf32>) -> tensor<4x5xf32>
   func.return %r : tensor<4x5xf32>
 }
 
-// CHECK-LABEL: func.func @relay.broadcast_to(%x: tensor<1x64x1x1xf32>) -> tensor<8x64x7x7xf32> {
-// CHECK-NEXT:    %r = relay.broadcast_to(%x) {shape = array<i32: 8, 64, 7, 7>} : (tensor<1x64x1x1xf32>) -> tensor<8x64x7x7xf32>
+// CHECK-LABEL: func.func @relay.broadcast_to(%data: tensor<1x64x1x1xf32>) -> tensor<8x64x7x7xf32> {
+// CHECK-NEXT:    %r = relay.broadcast_to(%data) {shape = array<i32: 8, 64, 7, 7>} : (tensor<1x64x1x1xf32>) -> tensor<8x64x7x7xf32>
 // CHECK-NEXT:    func.return %r : tensor<8x64x7x7xf32>
 // CHECK-NEXT:    }
-func.func @relay.broadcast_to(%x: tensor<1x64x1x1xf32>) -> tensor<8x64x7x7xf32> {
-  %r = relay.broadcast_to(%x) {shape = array<i32: 8, 64, 7, 7>} : (tensor<1x64x1x1xf32>) -> tensor<8x64x7x7xf32>
+func.func @relay.broadcast_to(%data: tensor<1x64x1x1xf32>) -> tensor<8x64x7x7xf32> {
+  %r = relay.broadcast_to(%data) {shape = array<i32: 8, 64, 7, 7>} : (tensor<1x64x1x1xf32>) -> tensor<8x64x7x7xf32>
   func.return %r : tensor<8x64x7x7xf32>
 }
 
@@ -1291,102 +1293,102 @@ func.func @relay.one_hot(%indices: tensor<8xi32>, %on_value: tensor<f32>, %off_v
   func.return %r : tensor<8x10xf32>
 }
 
-// CHECK-LABEL: func.func @relay.layout_transform(%x: tensor<1x64x56x56xf32>) -> tensor<1x4x56x56x16xf32> {
-// CHECK-NEXT:    %r = relay.layout_transform(%x) {src_layout = "NCHW", dst_layout = "NCHW16c"} : (tensor<1x64x56x56xf32>) -> tensor<1x4x56x56x16xf32>
+// CHECK-LABEL: func.func @relay.layout_transform(%data: tensor<1x64x56x56xf32>) -> tensor<1x4x56x56x16xf32> {
+// CHECK-NEXT:    %r = relay.layout_transform(%data) {src_layout = "NCHW", dst_layout = "NCHW16c"} : (tensor<1x64x56x56xf32>) -> tensor<1x4x56x56x16xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x4x56x56x16xf32>
 // CHECK-NEXT:    }
-func.func @relay.layout_transform(%x: tensor<1x64x56x56xf32>) -> tensor<1x4x56x56x16xf32> {
-  %r = relay.layout_transform(%x) {src_layout = "NCHW", dst_layout = "NCHW16c"} : (tensor<1x64x56x56xf32>) -> tensor<1x4x56x56x16xf32>
+func.func @relay.layout_transform(%data: tensor<1x64x56x56xf32>) -> tensor<1x4x56x56x16xf32> {
+  %r = relay.layout_transform(%data) {src_layout = "NCHW", dst_layout = "NCHW16c"} : (tensor<1x64x56x56xf32>) -> tensor<1x4x56x56x16xf32>
   func.return %r : tensor<1x4x56x56x16xf32>
 }
 
-// CHECK-LABEL: func.func @relay.shape_of(%x: tensor<1x3x224x224xf32>) -> tensor<4xi32> {
-// CHECK-NEXT:    %r = relay.shape_of(%x) {dtype = "int32"} : (tensor<1x3x224x224xf32>) -> tensor<4xi32>
+// CHECK-LABEL: func.func @relay.shape_of(%data: tensor<1x3x224x224xf32>) -> tensor<4xi32> {
+// CHECK-NEXT:    %r = relay.shape_of(%data) {dtype = "int32"} : (tensor<1x3x224x224xf32>) -> tensor<4xi32>
 // CHECK-NEXT:    func.return %r : tensor<4xi32>
 // CHECK-NEXT:    }
-func.func @relay.shape_of(%x: tensor<1x3x224x224xf32>) -> tensor<4xi32> {
-  %r = relay.shape_of(%x) {dtype = "int32"} : (tensor<1x3x224x224xf32>) -> tensor<4xi32>
+func.func @relay.shape_of(%data: tensor<1x3x224x224xf32>) -> tensor<4xi32> {
+  %r = relay.shape_of(%data) {dtype = "int32"} : (tensor<1x3x224x224xf32>) -> tensor<4xi32>
   func.return %r : tensor<4xi32>
 }
 
-// CHECK-LABEL: func.func @relay.sum(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x1x1xf32> {
-// CHECK-NEXT:    %r = relay.sum(%x) {axis = array<i32: 2, 3>, keepdims = true} : (tensor<1x64x56x56xf32>) -> tensor<1x64x1x1xf32>
+// CHECK-LABEL: func.func @relay.sum(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x1x1xf32> {
+// CHECK-NEXT:    %r = relay.sum(%data) {axis = array<i32: 2, 3>, keepdims = true} : (tensor<1x64x56x56xf32>) -> tensor<1x64x1x1xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x1x1xf32>
 // CHECK-NEXT:    }
-func.func @relay.sum(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x1x1xf32> {
-  %r = relay.sum(%x) {axis = array<i32: 2, 3>, keepdims = true} : (tensor<1x64x56x56xf32>) -> tensor<1x64x1x1xf32>
+func.func @relay.sum(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x1x1xf32> {
+  %r = relay.sum(%data) {axis = array<i32: 2, 3>, keepdims = true} : (tensor<1x64x56x56xf32>) -> tensor<1x64x1x1xf32>
   func.return %r : tensor<1x64x1x1xf32>
 }
 
-// CHECK-LABEL: func.func @relay.mean(%x: tensor<1x64x56x56xf32>) -> tensor<1x64xf32> {
-// CHECK-NEXT:    %r = relay.mean(%x) {axis = array<i32: 2, 3>} : (tensor<1x64x56x56xf32>) -> tensor<1x64xf32>
+// CHECK-LABEL: func.func @relay.mean(%data: tensor<1x64x56x56xf32>) -> tensor<1x64xf32> {
+// CHECK-NEXT:    %r = relay.mean(%data) {axis = array<i32: 2, 3>} : (tensor<1x64x56x56xf32>) -> tensor<1x64xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64xf32>
 // CHECK-NEXT:    }
-func.func @relay.mean(%x: tensor<1x64x56x56xf32>) -> tensor<1x64xf32> {
-  %r = relay.mean(%x) {axis = array<i32: 2, 3>} : (tensor<1x64x56x56xf32>) -> tensor<1x64xf32>
+func.func @relay.mean(%data: tensor<1x64x56x56xf32>) -> tensor<1x64xf32> {
+  %r = relay.mean(%data) {axis = array<i32: 2, 3>} : (tensor<1x64x56x56xf32>) -> tensor<1x64xf32>
   func.return %r : tensor<1x64xf32>
 }
 
-// CHECK-LABEL: func.func @relay.max(%x: tensor<4x10xf32>) -> tensor<4xf32> {
-// CHECK-NEXT:    %r = relay.max(%x) {axis = array<i32: 1>} : (tensor<4x10xf32>) -> tensor<4xf32>
+// CHECK-LABEL: func.func @relay.max(%data: tensor<4x10xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %r = relay.max(%data) {axis = array<i32: 1>} : (tensor<4x10xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4xf32>
 // CHECK-NEXT:    }
-func.func @relay.max(%x: tensor<4x10xf32>) -> tensor<4xf32> {
-  %r = relay.max(%x) {axis = array<i32: 1>} : (tensor<4x10xf32>) -> tensor<4xf32>
+func.func @relay.max(%data: tensor<4x10xf32>) -> tensor<4xf32> {
+  %r = relay.max(%data) {axis = array<i32: 1>} : (tensor<4x10xf32>) -> tensor<4xf32>
   func.return %r : tensor<4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.min(%x: tensor<4x10xf32>) -> tensor<10xf32> {
-// CHECK-NEXT:    %r = relay.min(%x) {axis = array<i32: 1>, exclude = true} : (tensor<4x10xf32>) -> tensor<10xf32>
+// CHECK-LABEL: func.func @relay.min(%data: tensor<4x10xf32>) -> tensor<10xf32> {
+// CHECK-NEXT:    %r = relay.min(%data) {axis = array<i32: 1>, exclude = true} : (tensor<4x10xf32>) -> tensor<10xf32>
 // CHECK-NEXT:    func.return %r : tensor<10xf32>
 // CHECK-NEXT:    }
-func.func @relay.min(%x: tensor<4x10xf32>) -> tensor<10xf32> {
-  %r = relay.min(%x) {axis = array<i32: 1>, exclude = true} : (tensor<4x10xf32>) -> tensor<10xf32>
+func.func @relay.min(%data: tensor<4x10xf32>) -> tensor<10xf32> {
+  %r = relay.min(%data) {axis = array<i32: 1>, exclude = true} : (tensor<4x10xf32>) -> tensor<10xf32>
   func.return %r : tensor<10xf32>
 }
 
-// CHECK-LABEL: func.func @relay.prod(%x: tensor<2x3x4xf32>) -> tensor<f32> {
-// CHECK-NEXT:    %r = relay.prod(%x) : (tensor<2x3x4xf32>) -> tensor<f32>
+// CHECK-LABEL: func.func @relay.prod(%data: tensor<2x3x4xf32>) -> tensor<f32> {
+// CHECK-NEXT:    %r = relay.prod(%data) : (tensor<2x3x4xf32>) -> tensor<f32>
 // CHECK-NEXT:    func.return %r : tensor<f32>
 // CHECK-NEXT:    }
-func.func @relay.prod(%x: tensor<2x3x4xf32>) -> tensor<f32> {
-  %r = relay.prod(%x) : (tensor<2x3x4xf32>) -> tensor<f32>
+func.func @relay.prod(%data: tensor<2x3x4xf32>) -> tensor<f32> {
+  %r = relay.prod(%data) : (tensor<2x3x4xf32>) -> tensor<f32>
   func.return %r : tensor<f32>
 }
 
-// CHECK-LABEL: func.func @relay.all(%x: tensor<4x10xi1>) -> tensor<4xi1> {
-// CHECK-NEXT:    %r = relay.all(%x) {axis = array<i32: 1>} : (tensor<4x10xi1>) -> tensor<4xi1>
+// CHECK-LABEL: func.func @relay.all(%data: tensor<4x10xi1>) -> tensor<4xi1> {
+// CHECK-NEXT:    %r = relay.all(%data) {axis = array<i32: 1>} : (tensor<4x10xi1>) -> tensor<4xi1>
 // CHECK-NEXT:    func.return %r : tensor<4xi1>
 // CHECK-NEXT:    }
-func.func @relay.all(%x: tensor<4x10xi1>) -> tensor<4xi1> {
-  %r = relay.all(%x) {axis = array<i32: 1>} : (tensor<4x10xi1>) -> tensor<4xi1>
+func.func @relay.all(%data: tensor<4x10xi1>) -> tensor<4xi1> {
+  %r = relay.all(%data) {axis = array<i32: 1>} : (tensor<4x10xi1>) -> tensor<4xi1>
   func.return %r : tensor<4xi1>
 }
 
-// CHECK-LABEL: func.func @relay.any(%x: tensor<4x10xi1>) -> tensor<i1> {
-// CHECK-NEXT:    %r = relay.any(%x) : (tensor<4x10xi1>) -> tensor<i1>
+// CHECK-LABEL: func.func @relay.any(%data: tensor<4x10xi1>) -> tensor<i1> {
+// CHECK-NEXT:    %r = relay.any(%data) : (tensor<4x10xi1>) -> tensor<i1>
 // CHECK-NEXT:    func.return %r : tensor<i1>
 // CHECK-NEXT:    }
-func.func @relay.any(%x: tensor<4x10xi1>) -> tensor<i1> {
-  %r = relay.any(%x) : (tensor<4x10xi1>) -> tensor<i1>
+func.func @relay.any(%data: tensor<4x10xi1>) -> tensor<i1> {
+  %r = relay.any(%data) : (tensor<4x10xi1>) -> tensor<i1>
   func.return %r : tensor<i1>
 }
 
-// CHECK-LABEL: func.func @relay.argmax(%x: tensor<1x1000xf32>) -> tensor<1xi32> {
-// CHECK-NEXT:    %r = relay.argmax(%x) {axis = array<i32: 1>} : (tensor<1x1000xf32>) -> tensor<1xi32>
+// CHECK-LABEL: func.func @relay.argmax(%data: tensor<1x1000xf32>) -> tensor<1xi32> {
+// CHECK-NEXT:    %r = relay.argmax(%data) {axis = array<i32: 1>} : (tensor<1x1000xf32>) -> tensor<1xi32>
 // CHECK-NEXT:    func.return %r : tensor<1xi32>
 // CHECK-NEXT:    }
-func.func @relay.argmax(%x: tensor<1x1000xf32>) -> tensor<1xi32> {
-  %r = relay.argmax(%x) {axis = array<i32: 1>} : (tensor<1x1000xf32>) -> tensor<1xi32>
+func.func @relay.argmax(%data: tensor<1x1000xf32>) -> tensor<1xi32> {
+  %r = relay.argmax(%data) {axis = array<i32: 1>} : (tensor<1x1000xf32>) -> tensor<1xi32>
   func.return %r : tensor<1xi32>
 }
 
-// CHECK-LABEL: func.func @relay.argmin(%x: tensor<4x10xf32>) -> tensor<1x10xi32> {
-// CHECK-NEXT:    %r = relay.argmin(%x) {axis = array<i32: 0>, keepdims = true, select_last_index = true} : (tensor<4x10xf32>) -> tensor<1x10xi32>
+// CHECK-LABEL: func.func @relay.argmin(%data: tensor<4x10xf32>) -> tensor<1x10xi32> {
+// CHECK-NEXT:    %r = relay.argmin(%data) {axis = array<i32: 0>, keepdims = true, select_last_index = true} : (tensor<4x10xf32>) -> tensor<1x10xi32>
 // CHECK-NEXT:    func.return %r : tensor<1x10xi32>
 // CHECK-NEXT:    }
-func.func @relay.argmin(%x: tensor<4x10xf32>) -> tensor<1x10xi32> {
-  %r = relay.argmin(%x) {axis = array<i32: 0>, keepdims = true, select_last_index = true} : (tensor<4x10xf32>) -> tensor<1x10xi32>
+func.func @relay.argmin(%data: tensor<4x10xf32>) -> tensor<1x10xi32> {
+  %r = relay.argmin(%data) {axis = array<i32: 0>, keepdims = true, select_last_index = true} : (tensor<4x10xf32>) -> tensor<1x10xi32>
   func.return %r : tensor<1x10xi32>
 }
 
@@ -1399,30 +1401,30 @@ func.func @relay.variance(%data: tensor<1x128x768xf32>, %mean: tensor<1x128x1xf3
   func.return %r : tensor<1x128x1xf32>
 }
 
-// CHECK-LABEL: func.func @relay.image.resize1d(%x: tensor<1x16x50xf32>) -> tensor<1x16x100xf32> {
-// CHECK-NEXT:    %r = relay.image.resize1d(%x) {size = array<i32: 100>} : (tensor<1x16x50xf32>) -> tensor<1x16x100xf32>
+// CHECK-LABEL: func.func @relay.image.resize1d(%data: tensor<1x16x50xf32>) -> tensor<1x16x100xf32> {
+// CHECK-NEXT:    %r = relay.image.resize1d(%data) {size = array<i32: 100>} : (tensor<1x16x50xf32>) -> tensor<1x16x100xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x16x100xf32>
 // CHECK-NEXT:    }
-func.func @relay.image.resize1d(%x: tensor<1x16x50xf32>) -> tensor<1x16x100xf32> {
-  %r = relay.image.resize1d(%x) {size = array<i32: 100>} : (tensor<1x16x50xf32>) -> tensor<1x16x100xf32>
+func.func @relay.image.resize1d(%data: tensor<1x16x50xf32>) -> tensor<1x16x100xf32> {
+  %r = relay.image.resize1d(%data) {size = array<i32: 100>} : (tensor<1x16x50xf32>) -> tensor<1x16x100xf32>
   func.return %r : tensor<1x16x100xf32>
 }
 
-// CHECK-LABEL: func.func @relay.image.resize2d(%x: tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32> {
-// CHECK-NEXT:    %r = relay.image.resize2d(%x) {size = array<i32: 26, 26>, roi = array<f32: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00>, method = "nearest_neighbor", coordinate_transformation_mode = "asymmetric", rounding_method = "floor"} : (tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32>
+// CHECK-LABEL: func.func @relay.image.resize2d(%data: tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32> {
+// CHECK-NEXT:    %r = relay.image.resize2d(%data) {size = array<i32: 26, 26>, roi = array<f32: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00>, method = "nearest_neighbor", coordinate_transformation_mode = "asymmetric", rounding_method = "floor"} : (tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x256x26x26xf32>
 // CHECK-NEXT:    }
-func.func @relay.image.resize2d(%x: tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32> {
-  %r = relay.image.resize2d(%x) {size = array<i32: 26, 26>, roi = array<f32: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00>, method = "nearest_neighbor", coordinate_transformation_mode = "asymmetric", rounding_method = "floor"} : (tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32>
+func.func @relay.image.resize2d(%data: tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32> {
+  %r = relay.image.resize2d(%data) {size = array<i32: 26, 26>, roi = array<f32: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00>, method = "nearest_neighbor", coordinate_transformation_mode = "asymmetric", rounding_method = "floor"} : (tensor<1x256x13x13xf32>) -> tensor<1x256x26x26xf32>
   func.return %r : tensor<1x256x26x26xf32>
 }
 
-// CHECK-LABEL: func.func @relay.image.resize3d(%x: tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32> {
-// CHECK-NEXT:    %r = relay.image.resize3d(%x) {size = array<i32: 16, 32, 32>} : (tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32>
+// CHECK-LABEL: func.func @relay.image.resize3d(%data: tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32> {
+// CHECK-NEXT:    %r = relay.image.resize3d(%data) {size = array<i32: 16, 32, 32>} : (tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x16x32x32xf32>
 // CHECK-NEXT:    }
-func.func @relay.image.resize3d(%x: tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32> {
-  %r = relay.image.resize3d(%x) {size = array<i32: 16, 32, 32>} : (tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32>
+func.func @relay.image.resize3d(%data: tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32> {
+  %r = relay.image.resize3d(%data) {size = array<i32: 16, 32, 32>} : (tensor<1x64x8x16x16xf32>) -> tensor<1x64x16x32x32xf32>
   func.return %r : tensor<1x64x16x32x32xf32>
 }
 
@@ -1444,31 +1446,31 @@ func.func @relay.image.grid_sample(%data: tensor<1x3x32x32xf32>, %grid: tensor<1
   func.return %r : tensor<1x3x16x16xf32>
 }
 
-// CHECK-LABEL: func.func @relay.argsort(%x: tensor<4x10xf32>) -> tensor<4x10xi32> {
-// CHECK-NEXT:    %r = relay.argsort(%x) {axis = 1 : i32, dtype = "int32"} : (tensor<4x10xf32>) -> tensor<4x10xi32>
+// CHECK-LABEL: func.func @relay.argsort(%data: tensor<4x10xf32>) -> tensor<4x10xi32> {
+// CHECK-NEXT:    %r = relay.argsort(%data) {axis = 1 : i32, dtype = "int32"} : (tensor<4x10xf32>) -> tensor<4x10xi32>
 // CHECK-NEXT:    func.return %r : tensor<4x10xi32>
 // CHECK-NEXT:    }
-func.func @relay.argsort(%x: tensor<4x10xf32>) -> tensor<4x10xi32> {
-  %r = relay.argsort(%x) {axis = 1 : i32, dtype = "int32"} : (tensor<4x10xf32>) -> tensor<4x10xi32>
+func.func @relay.argsort(%data: tensor<4x10xf32>) -> tensor<4x10xi32> {
+  %r = relay.argsort(%data) {axis = 1 : i32, dtype = "int32"} : (tensor<4x10xf32>) -> tensor<4x10xi32>
   func.return %r : tensor<4x10xi32>
 }
 
-// CHECK-LABEL: func.func @relay.sort(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
-// CHECK-NEXT:    %r = relay.sort(%x) {is_ascend = false} : (tensor<4x10xf32>) -> tensor<4x10xf32>
+// CHECK-LABEL: func.func @relay.sort(%data: tensor<4x10xf32>) -> tensor<4x10xf32> {
+// CHECK-NEXT:    %r = relay.sort(%data) {is_ascend = false} : (tensor<4x10xf32>) -> tensor<4x10xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x10xf32>
 // CHECK-NEXT:    }
-func.func @relay.sort(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
-  %r = relay.sort(%x) {is_ascend = false} : (tensor<4x10xf32>) -> tensor<4x10xf32>
+func.func @relay.sort(%data: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %r = relay.sort(%data) {is_ascend = false} : (tensor<4x10xf32>) -> tensor<4x10xf32>
   func.return %r : tensor<4x10xf32>
 }
 
-// CHECK-LABEL: func.func @relay.topk(%x: tensor<1x1000xf32>) -> (tuple<tensor<1x5xf32>, tensor<1x5xi32>>, tensor<1x5xi64>) {
-// CHECK-NEXT:    %both = relay.topk(%x) {k = 5 : i32, dtype = "int32"} : (tensor<1x1000xf32>) -> tuple<tensor<1x5xf32>, tensor<1x5xi32>>
-// CHECK-NEXT:    %indices = relay.topk(%x) {k = 5 : i32, ret_type = "indices", dtype = "int64"} : (tensor<1x1000xf32>) -> tensor<1x5xi64>
+// CHECK-LABEL: func.func @relay.topk(%data: tensor<1x1000xf32>) -> (tuple<tensor<1x5xf32>, tensor<1x5xi32>>, tensor<1x5xi64>) {
+// CHECK-NEXT:    %both = relay.topk(%data) {k = 5 : i32, dtype = "int32"} : (tensor<1x1000xf32>) -> tuple<tensor<1x5xf32>, tensor<1x5xi32>>
+// CHECK-NEXT:    %indices = relay.topk(%data) {k = 5 : i32, ret_type = "indices", dtype = "int64"} : (tensor<1x1000xf32>) -> tensor<1x5xi64>
 // CHECK-NEXT:    func.return %both, %indices : tuple<tensor<1x5xf32>, tensor<1x5xi32>>, tensor<1x5xi64>
 // CHECK-NEXT:    }
-func.func @relay.topk(%x: tensor<1x1000xf32>) -> (tuple<tensor<1x5xf32>, tensor<1x5xi32>>, tensor<1x5xi64>) {
-  %both = relay.topk(%x) {k = 5 : i32, dtype = "int32"} : (tensor<1x1000xf32>) -> tuple<tensor<1x5xf32>, tensor<1x5xi32>>
-  %indices = relay.topk(%x) {k = 5 : i32, ret_type = "indices", dtype = "int64"} : (tensor<1x1000xf32>) -> tensor<1x5xi64>
+func.func @relay.topk(%data: tensor<1x1000xf32>) -> (tuple<tensor<1x5xf32>, tensor<1x5xi32>>, tensor<1x5xi64>) {
+  %both = relay.topk(%data) {k = 5 : i32, dtype = "int32"} : (tensor<1x1000xf32>) -> tuple<tensor<1x5xf32>, tensor<1x5xi32>>
+  %indices = relay.topk(%data) {k = 5 : i32, ret_type = "indices", dtype = "int64"} : (tensor<1x1000xf32>) -> tensor<1x5xi64>
   func.return %both, %indices : tuple<tensor<1x5xf32>, tensor<1x5xi32>>, tensor<1x5xi64>
 }
