@@ -2623,6 +2623,117 @@ class TopkOp(OperatorOp):
     name = "relay.topk"
 
 
+# ---------------------------------------------------------------------------
+# Relax-only operators
+# ---------------------------------------------------------------------------
+#
+# TVM Relax (Relay's successor) has operators that Relay lacks, or whose
+# semantics differ from the Relay operator of the same name. The Relax
+# importer maps a Relax operator onto a Relay operator above only when the
+# two agree exactly; the operators below cover the Relax ones that have no
+# exact Relay counterpart. Their op names are ``relay.relax.<relax name>``
+# and their schemas are the fields of the Relax attrs struct, with Relax's
+# defaults. They are not in ``OPERATOR_OPS``/``OPERATORS`` (the Relay
+# operator tables) but in ``RELAX_OPERATOR_OPS``/``RELAX_OPERATORS``.
+
+_RELAX_MATMUL_ATTRS = (RelayAttr("out_dtype", AttrKind.DTYPE, ""),)
+"""Fields of Relax's ``MatmulAttrs`` (``""``: the inputs' dtype)."""
+
+_RELAX_STRIDED_SLICE_ATTRS = (
+    RelayAttr("axes", AttrKind.INTS, None, required=True),
+    RelayAttr("begin", AttrKind.INTS, None, required=True),
+    RelayAttr("end", AttrKind.INTS, None, required=True),
+    RelayAttr("strides", AttrKind.INTS, None),
+    RelayAttr("assume_inbound", AttrKind.BOOL, False),
+)
+"""Relax ``strided_slice``'s static tuple arguments and its ``StridedSliceAttrs``."""
+
+
+@relay_operator(
+    "relax.matmul",
+    _RELAX_MATMUL_ATTRS,
+    arity=2,
+    pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
+)
+@irdl_op_definition
+class RelaxMatmulOp(OperatorOp):
+    """Relax ``matmul``: matrix product with numpy ``matmul`` semantics.
+
+    1. A 1-D first operand is promoted to a row vector and a 1-D second
+       operand to a column vector; the promoted dimension is removed from
+       the result.
+    2. Operands of rank > 2 are stacks of matrices; the batch dimensions
+       broadcast against each other.
+    3. ``out_dtype`` (``""``: the operands' dtype) is the result's dtype.
+
+    Relay's ``nn.matmul``/``nn.dense``/``nn.batch_matmul`` each cover one
+    special case only, hence this op.
+    """
+
+    name = "relay.relax.matmul"
+
+
+@relay_operator(
+    "relax.strided_slice", _RELAX_STRIDED_SLICE_ATTRS, pattern=OpPattern.INJECTIVE
+)
+@irdl_op_definition
+class RelaxStridedSliceOp(OperatorOp):
+    """Relax ``strided_slice``: slices the listed ``axes`` only.
+
+    1. ``axes``, ``begin``, ``end`` and ``strides`` (when present) have the
+       same length; axes not listed are kept whole.
+    2. ``strides`` absent means stride 1 on every listed axis.
+    3. Without ``assume_inbound``, out-of-range indices are clamped to the
+       axis.
+
+    Relax passes ``axes``/``begin``/``end``/``strides`` as tuple arguments;
+    only static integer tuples are representable, and they are stored here
+    as attributes.
+    """
+
+    name = "relay.relax.strided_slice"
+
+
+@relay_operator("relax.nn.gelu", pattern=OpPattern.ELEMWISE)
+@irdl_op_definition
+class RelaxGeluOp(OperatorOp):
+    """Relax ``nn.gelu``: ``x * Phi(x)`` with the exact normal CDF ``Phi``."""
+
+    name = "relay.relax.nn.gelu"
+
+
+@relay_operator("relax.nn.gelu_tanh", pattern=OpPattern.ELEMWISE)
+@irdl_op_definition
+class RelaxGeluTanhOp(OperatorOp):
+    """Relax ``nn.gelu_tanh``: GELU with the tanh approximation
+    ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``."""
+
+    name = "relay.relax.nn.gelu_tanh"
+
+
+@relay_operator("relax.nn.silu", pattern=OpPattern.ELEMWISE)
+@irdl_op_definition
+class RelaxSiluOp(OperatorOp):
+    """Relax ``nn.silu``: ``x * sigmoid(x)``."""
+
+    name = "relay.relax.nn.silu"
+
+
+RELAX_OPERATOR_OPS: tuple[type[OperatorOp], ...] = (
+    RelaxMatmulOp,
+    RelaxStridedSliceOp,
+    RelaxGeluOp,
+    RelaxGeluTanhOp,
+    RelaxSiluOp,
+)
+"""Relax operators without an exact Relay counterpart."""
+
+RELAX_OPERATORS: dict[str, type[OperatorOp]] = {
+    op.RELAY_NAME: op for op in RELAX_OPERATOR_OPS
+}
+"""Relax operator name → op class, for the Relax-only operators."""
+
+
 OPERATOR_OPS: tuple[type[OperatorOp], ...] = (
     Conv2DOp,
     Conv2DTransposeOp,
@@ -2784,6 +2895,7 @@ Relay = Dialect(
     "relay",
     [
         *OPERATOR_OPS,
+        *RELAX_OPERATOR_OPS,
         GenericOperatorOp,
         ConstantOp,
         TupleOp,

@@ -75,7 +75,14 @@ RelayTextError = SourceError
 
 def parse_relay(text: str, source_name: str = "<input>") -> ModuleOp:
     """Parse TVM Relay text into a module of ``func.func`` and ``relay.*`` ops."""
-    return _RelayParser(SourceFile(text, source_name)).parse_module()
+    parser = _RelayParser(SourceFile(text, source_name))
+    try:
+        return parser.parse_module()
+    except RecursionError:
+        token = parser.tokens[min(parser.pos, len(parser.tokens) - 1)]
+        raise RelayTextError(
+            parser.source, token.start, "expression nested too deeply to import", token.end
+        ) from None
 
 
 _UNSUPPORTED = {

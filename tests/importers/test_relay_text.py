@@ -297,3 +297,28 @@ def test_errors_point_at_the_problem(text: str, location: str, message: str):
     assert first_line.startswith(f"bad.relay:{location}: error: "), error
     assert message in first_line, error
     assert "^" in error.splitlines()[2]
+
+
+def test_nested_literal_called_twice_inside_a_literal():
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2), float32]) {
+  %2 = fn (%a: Tensor[(2), float32], Primitive=1) {
+    %0 = fn (%b: Tensor[(2), float32], Composite="inner") { exp(%b) };
+    %1 = %0(%a);
+    %0(%1)
+  };
+  %2(%x)
+}"""
+    module = parse_relay(text)
+    outer = next(op for op in module.walk() if isinstance(op, relay.FnOp))
+    inner = [op for op in outer.body.walk() if isinstance(op, relay.FnOp)]
+    assert len(inner) == 2 and all(op.parent_op() is outer for op in inner)
+    assert relay_text_diff(text, print_relay(module)) == ""
+
+
+def test_too_deep_nesting_is_a_clean_error():
+    depth = 5000
+    text = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n'
+    text += "nn.relu(" * depth + "%x" + ")" * depth + "\n}"
+    with pytest.raises(RelayTextError, match="nested too deeply"):
+        parse_relay(text)
