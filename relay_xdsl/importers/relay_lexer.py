@@ -57,10 +57,10 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
 
     Whitespace and line comments are dropped; offsets are into the whole text.
     """
-    text = source.text if end is None else source.text[:end]
+    text = source.text
     tokens: list[Token] = []
     pos = start
-    length = len(text)
+    length = len(text) if end is None else end
     while pos < length:
         char = text[pos]
         if char in " \t\r\n":

@@ -175,6 +175,8 @@ class _RelayParser:
         self.functions: dict[str, FuncOp] = {}
         self.def_starts: dict[str, int] = {}
         self.in_progress: set[str] = set()
+        # Dumps repeat the same few types thousands of times; parse each once.
+        self.annotation_types: dict[str, Attribute] = {}
 
     # -- token helpers ------------------------------------------------------
 
@@ -239,6 +241,9 @@ class _RelayParser:
         ty_at = body.find("ty=")
         if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             type_end = span_at if span_at > ty_at else len(body)
+            type_text = body[ty_at + 3 : type_end].strip()
+            type_ = self.annotation_types.get(type_text)
+        if type_ is None and ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             sub = _RelayParser.__new__(_RelayParser)
             sub.source = self.source
             sub.tokens = tokenize(
@@ -251,6 +256,7 @@ class _RelayParser:
                     sub.peek(),
                     f"unexpected {_describe(sub.peek())} after the type in a ty= annotation",
                 )
+            self.annotation_types[type_text] = type_
         return type_, location
 
     # -- module -------------------------------------------------------------
