@@ -224,11 +224,9 @@ class _FunctionPrinter:
     def function(self, func: FuncOp) -> str:
         lines: list[str] = []
         params = self.params(func.body.block.args)
-        attributes = [
-            f"{key}={attribute_value(value)}"
-            for key, value in func.attributes.items()
-            if key not in _FUNC_OWN_ATTRIBUTES
-        ]
+        attributes = _function_attributes(
+            {k: v for k, v in func.attributes.items() if k not in _FUNC_OWN_ATTRIBUTES}
+        )
         outputs = func.function_type.outputs.data
         if len(outputs) != 1:
             raise RelayExportError(
@@ -371,7 +369,7 @@ class _FunctionPrinter:
         if existing is not None:
             return existing
         params = self.params(op.body.block.args)
-        attributes = [f"{k}={attribute_value(v)}" for k, v in op.attributes.items()]
+        attributes = _function_attributes(op.attributes)
         body: list[str] = []
         self.block(op.body.block, body, indent + "  ")
         head = (
@@ -390,12 +388,31 @@ def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
     printer = _FunctionPrinter(_RelayPrinter())
     printer.module_printer.meta_values = module_printer.meta_values
     params = printer.params(op.body.block.args)
-    attributes = [f"{k}={attribute_value(v)}" for k, v in op.attributes.items()]
+    attributes = _function_attributes(op.attributes)
     body: list[str] = []
     printer.block(op.body.block, body, "")
     return "\n".join(
         [", ".join(params + attributes), relay_type(op.result.type), *body]
     )
+
+
+_FUNCTION_ATTRIBUTE_ORDER = (
+    "PartitionedFromPattern",
+    "Composite",
+    "Primitive",
+    "Compiler",
+    "global_symbol",
+    "Inline",
+)
+"""The order TVM's passes give these function attributes. MLIR tools sort
+attribute dictionaries, so the printer restores TVM's order; other
+attributes follow in their stored order."""
+
+
+def _function_attributes(attributes: dict[str, Attribute]) -> list[str]:
+    rank = {name: index for index, name in enumerate(_FUNCTION_ATTRIBUTE_ORDER)}
+    ordered = sorted(attributes.items(), key=lambda item: rank.get(item[0], len(rank)))
+    return [f"{key}={attribute_value(value)}" for key, value in ordered]
 
 
 def _type_comment(op: Operation) -> str:
