@@ -248,9 +248,10 @@ class _FunctionPrinter:
     def fresh_name(self, value: SSAValue) -> str:
         """A unique Relay name for a parameter or let-bound value."""
         base = relay_name(value) or "x"
+        # TVM's printer makes names unique by appending a counter.
         name, suffix = base, 1
         while name in self.used_names:
-            name = f"{base}_{suffix}"
+            name = f"{base}{suffix}"
             suffix += 1
         self.used_names.add(name)
         self.names[value] = "%" + name
