@@ -9,6 +9,17 @@ Subcommands:
 * ``compare A.relay B.relay``: are two Relay texts the same program up to
   whitespace, comments and temp numbering? Exit status 0 if so, else 1 and a diff.
 
+With the ``tvm`` and ``torch`` extras installed:
+
+* ``import-torch MODEL [--input-shape 1,3,224,224] [--fuse conv2d-add-relu]
+  [-o OUT.mlir]``: a torchvision model (``weights=None``) through
+  ``torch.export`` and TVM's Relax frontend into the relay dialect;
+  ``--fuse`` first outlines the seed's conv2d(+add)(+relu) groups with TVM's
+  ``FuseOpsByPattern`` (after batch-norm and constant folding);
+* ``export FILE.mlir --to relax-script``: print the module as TVMScript;
+* ``check FILE.mlir --against-torch MODEL``: build the module with TVM
+  (``llvm``), run it and PyTorch's model on the same input, and compare.
+
 User mistakes (missing files, bad input) are reported as
 ``file:line:col: error: ...`` with exit status 1, never as a traceback.
 """
@@ -116,7 +127,117 @@ def _argument_parser() -> argparse.ArgumentParser:
     command.add_argument("expected", type=Path)
     command.add_argument("actual", type=Path)
     command.set_defaults(run=_compare)
+    command = commands.add_parser(
+        "import-torch", help="a torchvision model through TVM Relax into the relay dialect"
+    )
+    command.add_argument("model", help="torchvision model name, e.g. resnet18")
+    command.add_argument(
+        "--input-shape", default="1,3,224,224", help="input shape (default: 1,3,224,224)"
+    )
+    command.add_argument(
+        "--fuse",
+        choices=["conv2d-add-relu"],
+        help="outline conv2d(+add)(+relu) groups into Composite functions first",
+    )
+    command.add_argument("-o", "--output", type=Path, help="output .mlir file (default: stdout)")
+    command.set_defaults(run=_import_torch)
+
+    command = commands.add_parser(
+        "check", help="run a module in TVM and compare it with the PyTorch model"
+    )
+    command.add_argument("input", type=Path, help="a .mlir or .relay file")
+    command.add_argument("--against-torch", required=True, metavar="MODEL", help="torchvision model name")
+    command.add_argument("--atol", type=float, default=1e-4, help="largest accepted absolute error (default: 1e-4)")
+    command.set_defaults(run=_check)
     return parser
+
+
+class _Progress:
+    """Reports a step on stderr when it takes more than a second."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def __enter__(self) -> None:
+        import time
+
+        self.start = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        import time
+
+        elapsed = time.perf_counter() - self.start
+        if elapsed > 1.0 and exc[0] is None:
+            print(f"relay-xdsl: {self.what} ({elapsed:.1f} s)", file=sys.stderr)
+
+
+def _tvm_models():
+    try:
+        from relay_xdsl import tvm_models
+    except ImportError as error:
+        raise CommandError(
+            f"this command needs TVM and PyTorch ({error.name} is missing): "
+            "pip install torch==2.14.1 torchvision==0.29.1 && pip install 'relay-xdsl[tvm]'"
+        ) from None
+    return tvm_models
+
+
+def _input_shape(text: str) -> tuple[int, ...]:
+    try:
+        shape = tuple(int(d) for d in text.split(","))
+    except ValueError:
+        shape = ()
+    if not shape or any(d <= 0 for d in shape):
+        raise CommandError(f"--input-shape must be positive integers separated by commas, got '{text}'")
+    return shape
+
+
+def _import_torch(args: argparse.Namespace) -> None:
+    models = _tvm_models()
+    if not models.is_torchvision_model(args.model):
+        raise CommandError(f"'{args.model}' is not a torchvision model")
+    shape = _input_shape(args.input_shape)
+    with _Progress(f"exported {args.model} with torch.export and TVM's Relax frontend"):
+        mod = models.relax_module(args.model, shape)
+    if args.fuse:
+        with _Progress("fused conv2d(+add)(+relu) with FuseOpsByPattern"):
+            mod = models.fuse(models.fold(mod))
+    from relay_xdsl.importers.relax import import_relax
+
+    with _Progress("imported into the relay dialect"):
+        module = import_relax(mod)
+    _write(args.output, mlir_text(module))
+
+
+def _relax_module(module: ModuleOp):
+    from relay_xdsl.exporters.relax import RelaxExportError, export_relax
+
+    try:
+        return export_relax(module)
+    except RelaxExportError as error:
+        raise CommandError(str(error)) from None
+
+
+def _check(args: argparse.Namespace) -> None:
+    import numpy as np
+
+    models = _tvm_models()
+    if not models.is_torchvision_model(args.against_torch):
+        raise CommandError(f"'{args.against_torch}' is not a torchvision model")
+    module = load_module(args.input)
+    mod = _relax_module(module)
+    shape = models.main_input_shape(mod)
+    with _Progress(f"ran {args.against_torch} in PyTorch"):
+        expected = models.torch_output(args.against_torch, shape)
+    with _Progress("built with relax.build(target='llvm') and ran on the Relax VM"):
+        (actual,) = models.run(mod, models.example_input(shape).numpy())
+    if actual.shape != expected.shape:
+        raise CommandError(f"output shape {actual.shape} differs from PyTorch's {expected.shape}")
+    error = float(np.max(np.abs(actual - expected)))
+    verdict = "OK" if error <= args.atol else "MISMATCH"
+    print(f"{args.input} vs PyTorch {args.against_torch}: max abs error {error:.3g} (atol {args.atol:g}): {verdict}")
+    if error > args.atol:
+        raise CommandError(f"max abs error {error:.3g} exceeds {args.atol:g}")
 
 
 def _read(path: Path) -> str:
@@ -180,7 +301,12 @@ def _import(args: argparse.Namespace) -> None:
 
 
 def _export(args: argparse.Namespace) -> None:
-    _write(args.output, _relay_text(load_module(args.input)))
+    module = load_module(args.input)
+    if args.to == "relax-script":
+        _tvm_models()
+        _write(args.output, _relax_module(module).script() + "\n")
+    else:
+        _write(args.output, _relay_text(module))
 
 
 def _defuse(args: argparse.Namespace) -> None:

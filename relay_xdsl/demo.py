@@ -1,18 +1,26 @@
-"""`make demo`: the seed's DefuseOps example, run through relay-xdsl.
+"""`make demo`: the seed's DefuseOps pipeline, on Relay text and on a live resnet18.
 
-Reads the fused module TVM printed (MergeComposite + PartitionGraph output of
-resnet18's first layers), imports it into the relay dialect, runs
-``relay-defuse``, prints the result as Relay text, and checks it against the
-output of TVM's own ``DefuseOps`` on the same module.
+1. The seed's own texts: the fused module TVM printed (MergeComposite +
+   PartitionGraph output of resnet18's first layers) is imported, defused
+   with ``relay-defuse`` and checked against TVM's ``DefuseOps`` output.
+2. The seed's pipeline on TVM as it is today (Relax): torchvision resnet18 →
+   TVM Relax → conv2d(+add)(+relu) fused by TVM's ``FuseOpsByPattern`` →
+   relay dialect → ``relay-defuse`` → Relax again, checked for structural
+   equality with the unfused module in TVM and for numerics against PyTorch.
+
+The MLIR before and after defusing is written to ``build/demo/``.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
@@ -20,42 +28,103 @@ from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.text_equivalence import relay_text_diff
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
-SEED = Path(__file__).resolve().parent.parent / "examples" / "seed"
+ROOT = Path(__file__).resolve().parent.parent
+SEED = ROOT / "examples" / "seed"
+OUTPUT = ROOT / "build" / "demo"
+MODEL = "resnet18"
+
+T = TypeVar("T")
 
 
-def _count(module, op_type) -> int:
+def _count(module: ModuleOp, op_type: type) -> int:
     return sum(isinstance(op, op_type) for op in module.walk())
 
 
-def main() -> int:
+def _timed(timings: dict[str, float], step: str, work: Callable[[], T]) -> T:
+    start = time.perf_counter()
+    result = work()
+    timings[step] = time.perf_counter() - start
+    return result
+
+
+def seed_text_pipeline() -> bool:
     fused_text = (SEED / "fused.relay").read_text()
     expected = (SEED / "defused.relay").read_text()
-
-    print("== fused module (TVM MergeComposite + PartitionGraph) ==")
+    print("== 1. The seed's fused module (TVM MergeComposite + PartitionGraph) ==")
     print(fused_text)
-    start = time.perf_counter()
-    module = parse_relay(fused_text, "fused.relay")
+    timings: dict[str, float] = {}
+    module = _timed(timings, "import", lambda: parse_relay(fused_text, "fused.relay"))
     fns = _count(module, relay.FnOp)
-    RelayDefusePass().apply(Context(), module)
+    _timed(timings, "relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
     module.verify()
-    elapsed = time.perf_counter() - start
     defused = print_relay(module)
     print("== after relay-defuse ==")
     print(defused)
-
-    operators = _count(module, relay.OperatorOp)
-    print(
-        f"relay.fn inlined: {fns} -> {_count(module, relay.FnOp)}; operator ops: {operators}; "
-        f"import + defuse: {elapsed * 1000:.1f} ms"
-    )
     diff = relay_text_diff(expected, defused)
+    print(
+        f"relay.fn: {fns} created by TVM, {fns - _count(module, relay.FnOp)} removed; "
+        f"operator ops: {_count(module, relay.OperatorOp)}; "
+        + ", ".join(f"{step} {seconds * 1e3:.1f} ms" for step, seconds in timings.items())
+    )
     if diff:
         print("MISMATCH against TVM's DefuseOps output:\n" + diff)
-        return 1
-    print(
-        "matches TVM's DefuseOps output (up to whitespace, comments and temp numbering)"
+        return False
+    print("matches TVM's DefuseOps output (up to whitespace, comments and temp numbering)\n")
+    return True
+
+
+def resnet_pipeline() -> bool:
+    import numpy as np
+    import tvm
+
+    from relay_xdsl import tvm_models
+    from relay_xdsl.cli import mlir_text
+    from relay_xdsl.exporters.relax import export_relax
+    from relay_xdsl.importers.relax import import_relax
+
+    print(f"== 2. The seed's pipeline on torchvision {MODEL}, live in TVM Relax ==")
+    timings: dict[str, float] = {}
+    mod = _timed(timings, "torchvision -> Relax", lambda: tvm_models.relax_module(MODEL))
+    folded = _timed(timings, "fold batch norms", lambda: tvm_models.fold(mod))
+    fused = _timed(timings, "FuseOpsByPattern (TVM)", lambda: tvm_models.fuse(folded))
+    module = _timed(timings, "import to relay dialect", lambda: import_relax(fused))
+    module.verify()
+    fns = _count(module, relay.FnOp)
+    operators = _count(module, relay.OperatorOp)
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / f"{MODEL}_fused.mlir").write_text(mlir_text(module))
+    _timed(timings, "relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
+    module.verify()
+    (OUTPUT / f"{MODEL}_defused.mlir").write_text(mlir_text(module))
+    defused = _timed(timings, "export to Relax", lambda: export_relax(module))
+
+    try:
+        tvm.ir.assert_structural_equal(defused, folded)
+        structural = "OK"
+    except ValueError as error:
+        structural = f"FAILED: {str(error).splitlines()[0]}"
+    expected = tvm_models.torch_output(MODEL)
+    (actual,) = _timed(
+        timings,
+        "relax.build + VM run",
+        lambda: tvm_models.run(defused, tvm_models.example_input().numpy()),
     )
-    return 0
+    error = float(np.max(np.abs(actual - expected)))
+
+    print(f"relay dialect ops: {operators} operator ops; relay.fn created: {fns}, "
+          f"removed by relay-defuse: {fns - _count(module, relay.FnOp)}")
+    print(f"MLIR written to {OUTPUT / f'{MODEL}_fused.mlir'} and {OUTPUT / f'{MODEL}_defused.mlir'}")
+    for step, seconds in timings.items():
+        print(f"  {step:<26} {seconds * 1e3:9.1f} ms")
+    print(f"structural equality with the unfused module (tvm.ir.assert_structural_equal): {structural}")
+    print(f"max abs error against PyTorch: {error:.3g} ({'OK' if error <= 1e-4 else 'above 1e-4'})")
+    return structural == "OK" and error <= 1e-4
+
+
+def main() -> int:
+    ok = seed_text_pipeline()
+    ok = resnet_pipeline() and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
