@@ -30,7 +30,10 @@ import textwrap
 from pathlib import Path
 
 from relay_xdsl.dialects.relay import (
-    OPERATOR_OPS,
+    OPERATOR_OPS as RELAY_OPERATOR_OPS,
+)
+from relay_xdsl.dialects.relay import (
+    RELAX_OPERATOR_OPS,
     OperatorOp,
     OpPattern,
     RelayAttr,
@@ -57,6 +60,9 @@ PATTERN_NAMES = {
     OpPattern.OPAQUE: "kOpaque",
 }
 
+OPERATOR_OPS = (*RELAY_OPERATOR_OPS, *RELAX_OPERATOR_OPS)
+"""Every operator op: the Relay operators, then the Relax-only ones."""
+
 # Operator groups, in the order of OPERATOR_OPS, for the index and the headings.
 GROUPS: list[tuple[str, str]] = [
     ("relay.nn.conv2d", "Neural network: convolution and dense layers"),
@@ -74,6 +80,7 @@ GROUPS: list[tuple[str, str]] = [
     ("relay.sum", "Reductions"),
     ("relay.image.resize1d", "Image"),
     ("relay.argsort", "Sorting"),
+    ("relay.relax.matmul", "Relax-only operators"),
 ]
 
 # Extra semantics where an op's docstring leaves out something a reader needs.

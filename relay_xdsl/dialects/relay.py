@@ -423,6 +423,21 @@ class GenericOperatorOp(OperatorOp):
 # ---------------------------------------------------------------------------
 
 
+BLOB_THRESHOLD = 16
+"""Constants with more elements than this print in MLIR's hex form."""
+
+
+def _prints_as_blob(value: Attribute) -> bool:
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return False
+    if len(value) > BLOB_THRESHOLD:
+        return True
+    element = value.get_element_type()
+    return not isinstance(element, IntegerType) and any(
+        v != v or v in (float("inf"), float("-inf")) for v in value.get_values()
+    )
+
+
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A Relay constant tensor.
@@ -475,7 +490,13 @@ class ConstantOp(IRDLOperation):
         printer.print_string(" ")
         if self.value is not None:
             # The value's own type is the result type, so print it once.
-            printer.print_attribute(self.value)
+            if _prints_as_blob(self.value):
+                # MLIR's hex form: bit-exact (NaN and inf included) and written
+                # straight from the buffer, never element by element.
+                printer.print_string(f'dense<"0x{self.value.data.data.hex().upper()}"> : ')
+                printer.print_attribute(self.value.type)
+            else:
+                printer.print_attribute(self.value)
             extra = {k: v for k, v in self.attributes.items() if k != "value"}
         else:
             assert self.meta_index is not None
@@ -2657,18 +2678,12 @@ _RELAX_STRIDED_SLICE_ATTRS = (
 )
 @irdl_op_definition
 class RelaxMatmulOp(OperatorOp):
-    """Relax ``matmul``: matrix product with numpy ``matmul`` semantics.
-
-    1. A 1-D first operand is promoted to a row vector and a 1-D second
-       operand to a column vector; the promoted dimension is removed from
-       the result.
-    2. Operands of rank > 2 are stacks of matrices; the batch dimensions
-       broadcast against each other.
-    3. ``out_dtype`` (``""``: the operands' dtype) is the result's dtype.
-
-    Relay's ``nn.matmul``/``nn.dense``/``nn.batch_matmul`` each cover one
-    special case only, hence this op.
-    """
+    """Relax `matmul`: matrix product with numpy `matmul` semantics. A 1-D lhs is
+    a row vector and a 1-D rhs a column vector, the promoted axis being dropped
+    from the result; operands of rank > 2 are stacks of matrices whose batch
+    dimensions broadcast; `out_dtype` ("" means the operands' dtype) is the
+    result's dtype. Relay's nn.matmul, nn.dense and nn.batch_matmul each cover
+    only a special case."""
 
     name = "relay.relax.matmul"
 
@@ -2678,18 +2693,12 @@ class RelaxMatmulOp(OperatorOp):
 )
 @irdl_op_definition
 class RelaxStridedSliceOp(OperatorOp):
-    """Relax ``strided_slice``: slices the listed ``axes`` only.
-
-    1. ``axes``, ``begin``, ``end`` and ``strides`` (when present) have the
-       same length; axes not listed are kept whole.
-    2. ``strides`` absent means stride 1 on every listed axis.
-    3. Without ``assume_inbound``, out-of-range indices are clamped to the
-       axis.
-
-    Relax passes ``axes``/``begin``/``end``/``strides`` as tuple arguments;
-    only static integer tuples are representable, and they are stored here
-    as attributes.
-    """
+    """Relax `strided_slice`: slices the listed `axes` only, keeping the others
+    whole; `axes`, `begin`, `end` and `strides` have one entry per listed axis,
+    and absent `strides` means stride 1. Without `assume_inbound`, out-of-range
+    indices are clamped to the axis. Relax passes the four lists as tuple
+    arguments; static integer tuples are stored here as attributes, keeping
+    their integer width."""
 
     name = "relay.relax.strided_slice"
 
@@ -2697,7 +2706,7 @@ class RelaxStridedSliceOp(OperatorOp):
 @relay_operator("relax.nn.gelu", pattern=OpPattern.ELEMWISE)
 @irdl_op_definition
 class RelaxGeluOp(OperatorOp):
-    """Relax ``nn.gelu``: ``x * Phi(x)`` with the exact normal CDF ``Phi``."""
+    """Relax `nn.gelu`: x * Phi(x), with Phi the exact standard normal CDF."""
 
     name = "relay.relax.nn.gelu"
 
@@ -2705,8 +2714,8 @@ class RelaxGeluOp(OperatorOp):
 @relay_operator("relax.nn.gelu_tanh", pattern=OpPattern.ELEMWISE)
 @irdl_op_definition
 class RelaxGeluTanhOp(OperatorOp):
-    """Relax ``nn.gelu_tanh``: GELU with the tanh approximation
-    ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``."""
+    """Relax `nn.gelu_tanh`: GELU with the tanh approximation
+    0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))."""
 
     name = "relay.relax.nn.gelu_tanh"
 
@@ -2714,7 +2723,7 @@ class RelaxGeluTanhOp(OperatorOp):
 @relay_operator("relax.nn.silu", pattern=OpPattern.ELEMWISE)
 @irdl_op_definition
 class RelaxSiluOp(OperatorOp):
-    """Relax ``nn.silu``: ``x * sigmoid(x)``."""
+    """Relax `nn.silu`: x * sigmoid(x)."""
 
     name = "relay.relax.nn.silu"
 

@@ -693,6 +693,19 @@ EXAMPLES: dict[str, tuple[str, str]] = {
             name="%indices",
         ),
     ),
+    # -- Relax-only operators ----------------------------------------------------------------------
+    "relay.relax.matmul": binary(
+        "relax.matmul", t("2x3x4"), t("4x5"), t("2x3x5"), 'out_dtype = "float32"'
+    ),
+    "relay.relax.strided_slice": unary(
+        "relax.strided_slice",
+        t("4x10"),
+        t("4x4"),
+        f"axes = {ints(1)}, begin = {ints(2)}, end = {ints(10)}, strides = {ints(2)}",
+    ),
+    "relay.relax.nn.gelu": unary("relax.nn.gelu", t("1x197x3072")),
+    "relay.relax.nn.gelu_tanh": unary("relax.nn.gelu_tanh", t("1x197x3072")),
+    "relay.relax.nn.silu": unary("relax.nn.silu"),
 }
 
 

@@ -1474,3 +1474,48 @@ func.func @relay.topk(%data: tensor<1x1000xf32>) -> (tuple<tensor<1x5xf32>, tens
   %indices = relay.topk(%data) {k = 5 : i32, ret_type = "indices", dtype = "int64"} : (tensor<1x1000xf32>) -> tensor<1x5xi64>
   func.return %both, %indices : tuple<tensor<1x5xf32>, tensor<1x5xi32>>, tensor<1x5xi64>
 }
+
+// CHECK-LABEL: func.func @relay.relax.matmul(%lhs: tensor<2x3x4xf32>, %rhs: tensor<4x5xf32>) -> tensor<2x3x5xf32> {
+// CHECK-NEXT:    %r = relay.relax.matmul(%lhs, %rhs) {out_dtype = "float32"} : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+// CHECK-NEXT:    func.return %r : tensor<2x3x5xf32>
+// CHECK-NEXT:    }
+func.func @relay.relax.matmul(%lhs: tensor<2x3x4xf32>, %rhs: tensor<4x5xf32>) -> tensor<2x3x5xf32> {
+  %r = relay.relax.matmul(%lhs, %rhs) {out_dtype = "float32"} : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  func.return %r : tensor<2x3x5xf32>
+}
+
+// CHECK-LABEL: func.func @relay.relax.strided_slice(%data: tensor<4x10xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.relax.strided_slice(%data) {axes = array<i32: 1>, begin = array<i32: 2>, end = array<i32: 10>, strides = array<i32: 2>} : (tensor<4x10xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4x4xf32>
+// CHECK-NEXT:    }
+func.func @relay.relax.strided_slice(%data: tensor<4x10xf32>) -> tensor<4x4xf32> {
+  %r = relay.relax.strided_slice(%data) {axes = array<i32: 1>, begin = array<i32: 2>, end = array<i32: 10>, strides = array<i32: 2>} : (tensor<4x10xf32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.relax.nn.gelu(%data: tensor<1x197x3072xf32>) -> tensor<1x197x3072xf32> {
+// CHECK-NEXT:    %r = relay.relax.nn.gelu(%data) : (tensor<1x197x3072xf32>) -> tensor<1x197x3072xf32>
+// CHECK-NEXT:    func.return %r : tensor<1x197x3072xf32>
+// CHECK-NEXT:    }
+func.func @relay.relax.nn.gelu(%data: tensor<1x197x3072xf32>) -> tensor<1x197x3072xf32> {
+  %r = relay.relax.nn.gelu(%data) : (tensor<1x197x3072xf32>) -> tensor<1x197x3072xf32>
+  func.return %r : tensor<1x197x3072xf32>
+}
+
+// CHECK-LABEL: func.func @relay.relax.nn.gelu_tanh(%data: tensor<1x197x3072xf32>) -> tensor<1x197x3072xf32> {
+// CHECK-NEXT:    %r = relay.relax.nn.gelu_tanh(%data) : (tensor<1x197x3072xf32>) -> tensor<1x197x3072xf32>
+// CHECK-NEXT:    func.return %r : tensor<1x197x3072xf32>
+// CHECK-NEXT:    }
+func.func @relay.relax.nn.gelu_tanh(%data: tensor<1x197x3072xf32>) -> tensor<1x197x3072xf32> {
+  %r = relay.relax.nn.gelu_tanh(%data) : (tensor<1x197x3072xf32>) -> tensor<1x197x3072xf32>
+  func.return %r : tensor<1x197x3072xf32>
+}
+
+// CHECK-LABEL: func.func @relay.relax.nn.silu(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+// CHECK-NEXT:    %r = relay.relax.nn.silu(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+// CHECK-NEXT:    func.return %r : tensor<1x64x56x56xf32>
+// CHECK-NEXT:    }
+func.func @relay.relax.nn.silu(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %r = relay.relax.nn.silu(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  func.return %r : tensor<1x64x56x56xf32>
+}

@@ -1,0 +1,451 @@
+"""The relay dialect as a live TVM Relax module (apache-tvm 0.27).
+
+``export_relax(module)`` builds the module with ``relax.BlockBuilder``:
+
+* each ``func.func`` becomes a Relax function with the ``func.func``'s
+  attributes; a public function without ``global_symbol`` gets its name as
+  ``global_symbol``, as ``BlockBuilder.function`` does;
+* a function body is one dataflow block (a binding block under
+  ``relax.binding_block``); the values the function returns are the
+  block's outputs, everything else is a dataflow variable;
+* each op is one binding named after its result, except an unnamed
+  ``relay.tuple``/``relay.constant``, which is an inline argument;
+* a ``relay.fn`` becomes a call of a private global function carrying the
+  ``relay.fn``'s attributes, as ``FuseOpsByPattern`` creates it: under its
+  recorded ``relax.global_name``, or, without one, under TVM's
+  ``fused_<ops>`` name; structurally equal functions are created once
+  (``BlockBuilder.add_func`` deduplicates them, as TVM does). Under
+  ``relax.local_name`` it becomes a local function bound right before its
+  first call instead;
+* operators convert through :mod:`relay_xdsl.relax_ops`; a generic
+  ``relay.op "relax.<name>"`` is rebuilt from its attrs type and attributes.
+
+Modules imported from Relay text export as long as every operator has a
+Relax counterpart. A ``relay.constant`` known only by its ``meta_index``
+has no value: exporting it is an error unless ``random_constants=seed``
+asks for random values (``numpy.random.RandomState(seed)``, drawn in
+``meta_index`` order, so the same index always gets the same value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import nullcontext
+from typing import Any
+
+import numpy as np
+import tvm
+import tvm_ffi
+from tvm import relax
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    TupleType,
+)
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.func import ReturnOp as FuncReturnOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from relay_xdsl import dtypes, relax_ops
+from relay_xdsl.dialects import relay
+from relay_xdsl.names import relay_name
+from relay_xdsl.relax_ops import (
+    ARG_PREFIX,
+    ATTRS_TYPE,
+    BINDING_BLOCK,
+    BOOKKEEPING,
+    GLOBAL_NAME,
+    LOCAL_NAME,
+    SHAPE_VARS,
+    PrimValue,
+)
+
+
+class RelaxExportError(Exception):
+    """The module has something Relax cannot express (or lacks a constant's value)."""
+
+
+def export_relax(module: ModuleOp, *, random_constants: int | None = None) -> tvm.IRModule:
+    """The Relax module of relay-dialect `module`.
+
+    `random_constants` is the seed for the values of constants known only by
+    their ``meta_index``; without it such constants are an error.
+    """
+    return RelaxExporter(module, random_constants).export()
+
+
+def ffi_value(value: Any) -> Any:
+    """A Python attribute value (see :mod:`relay_xdsl.relax_ops`) for the TVM FFI."""
+    if isinstance(value, PrimValue):
+        if value.dtype == "bool" or value.dtype.startswith(("int", "uint")):
+            return tvm.tirx.IntImm(value.dtype, int(value.value))
+        return tvm.tirx.FloatImm(value.dtype, float(value.value))
+    if isinstance(value, list | tuple):
+        return [ffi_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: ffi_value(v) for k, v in value.items()}
+    return value
+
+
+def _function_attributes(attributes: dict[str, Attribute]) -> dict[str, Any]:
+    return {
+        key: ffi_value(relax_ops.decode_value(value))
+        for key, value in attributes.items()
+        if key not in BOOKKEEPING
+    }
+
+
+class RelaxExporter:
+    """Exports one relay-dialect module through a ``relax.BlockBuilder``."""
+
+    def __init__(self, module: ModuleOp, random_constants: int | None = None):
+        self.module = module
+        self.builder = relax.BlockBuilder()
+        self.module_builder = self.builder
+        """Where global functions go; `builder` is the one building the current function."""
+        self.global_vars: dict[str, tvm.ir.GlobalVar] = {}
+        self.random_values = self._random_values(random_constants)
+
+    def export(self) -> tvm.IRModule:
+        functions: dict[str, FuncOp] = {}
+        for op in self.module.ops:
+            if not isinstance(op, FuncOp):
+                raise RelaxExportError(f"'{op.name}' at module level is not a function")
+            functions[op.sym_name.data] = op
+        for func in _callees_first(functions):
+            self._global_function(func)
+        return self.module_builder.get()
+
+    # -- functions ------------------------------------------------------------
+
+    def _global_function(self, func: FuncOp) -> None:
+        name = func.sym_name.data
+        attributes = _function_attributes(dict(func.attributes))
+        visibility = func.sym_visibility.data if func.sym_visibility else "public"
+        if visibility != "private":
+            attributes.setdefault("global_symbol", name)
+        block = func.body.block
+        params = self._params(block, func.attributes, name)
+        with self.builder.function(name, params, attributes, private=True):
+            result = self._body(block, params, BINDING_BLOCK in func.attributes)
+            self.global_vars[name] = self.builder.emit_func_output(result)
+
+    def _local_function(self, fn: relay.FnOp, name: str) -> relax.Function:
+        """The Relax function of a ``relay.fn`` body (without ``global_symbol``)."""
+        outer, self.builder = self.builder, relax.BlockBuilder()
+        try:
+            block = fn.body.block
+            params = self._params(block, fn.attributes, name)
+            attributes = _function_attributes(dict(fn.attributes))
+            with self.builder.function(name, params, attributes, private=True):
+                result = self._body(block, params, BINDING_BLOCK in fn.attributes)
+                global_var = self.builder.emit_func_output(result)
+            return self.builder.get()[global_var]
+        finally:
+            self.builder = outer
+
+    def _params(self, block: Block, attributes: Any, function: str) -> list[relax.Var]:
+        names = attributes.get(SHAPE_VARS)
+        shape_vars = iter([s.data for s in names.data] if isinstance(names, ArrayAttr) else [])
+        symbols: dict[str, Any] = {}
+        params = []
+        for index, arg in enumerate(block.args):
+            ty = self._type(arg.type, f"parameter #{index} of '{function}'", shape_vars, symbols)
+            params.append(relax.Var(relay_name(arg) or f"p{index}", ty))
+        return params
+
+    def _body(self, block: Block, params: list[relax.Var], binding_block: bool) -> Any:
+        values: dict[SSAValue, Any] = dict(zip(block.args, params))
+        terminator = block.last_op
+        if not isinstance(terminator, FuncReturnOp | relay.ReturnOp):
+            raise RelaxExportError("a function body must end in a return")
+        if len(terminator.operands) != 1:
+            raise RelaxExportError("a function must return exactly one value")
+        result = terminator.operands[0]
+        outputs = set() if binding_block else set(_escaping(result))
+        scope = nullcontext() if binding_block else self.builder.dataflow()
+        local_functions: dict[str, tuple[relax.Function, Any]] = {}
+        with scope:
+            for op in block.ops:
+                if op is terminator:
+                    continue
+                try:
+                    values[op.results[0]] = self._op(op, values, outputs, local_functions)
+                except (RuntimeError, TypeError, ValueError) as error:
+                    # TVM's own errors: attrs it cannot build, types it cannot infer.
+                    what = op.operator_name if isinstance(op, relay.OperatorOp) else op.name
+                    message = str(error).strip().splitlines()[-1]
+                    raise RelaxExportError(f"TVM rejects '{what}': {message}") from error
+        return values[result]
+
+    # -- ops ------------------------------------------------------------------
+
+    def _op(
+        self,
+        op: Operation,
+        values: dict[SSAValue, Any],
+        outputs: set[SSAValue],
+        local_functions: dict[str, tuple[relax.Function, Any]],
+    ) -> Any:
+        if len(op.results) != 1:
+            raise RelaxExportError(f"'{op.name}' must have exactly one result")
+        result = op.results[0]
+        name = relay_name(result)
+
+        def bind(expr: Any) -> Any:
+            if result in outputs:
+                return self.builder.emit_output(expr, name or "")
+            return self.builder.emit(expr, name or "")
+
+        if isinstance(op, relay.ConstantOp):
+            const = self._constant(op)
+            return bind(const) if name else const
+        if isinstance(op, relay.TupleOp):
+            fields = tvm.ir.Tuple([values[f] for f in op.fields])
+            return bind(fields) if name else fields
+        if isinstance(op, relay.TupleGetItemOp):
+            return bind(tvm.ir.TupleGetItem(values[op.tuple_value], op.index.value.data))
+        if isinstance(op, relay.OperatorOp):
+            return bind(self._operator(op, values))
+        if isinstance(op, relay.FnOp):
+            callee = self._fn_callee(op, local_functions)
+            return bind(relax.Call(callee, [values[a] for a in op.args]))
+        if isinstance(op, CallOp):
+            callee_name = op.callee.string_value()
+            if callee_name not in self.global_vars:
+                raise RelaxExportError(f"call of unknown function '{callee_name}'")
+            args = [values[a] for a in op.arguments]
+            return bind(relax.Call(self.global_vars[callee_name], args))
+        raise RelaxExportError(f"'{op.name}' has no Relax counterpart")
+
+    def _fn_callee(
+        self, fn: relay.FnOp, local_functions: dict[str, tuple[relax.Function, Any]]
+    ) -> Any:
+        local = fn.attributes.get(LOCAL_NAME)
+        if isinstance(local, StringAttr):
+            func = self._local_function(fn, local.data)
+            known = local_functions.get(local.data)
+            if known is not None and tvm_ffi.structural_equal(known[0], func):
+                return known[1]
+            var = self.builder.emit(func, local.data)
+            local_functions[local.data] = (func, var)
+            return var
+        recorded = fn.attributes.get(GLOBAL_NAME)
+        name = recorded.data if isinstance(recorded, StringAttr) else _fused_name(fn)
+        func = self._local_function(fn, name)
+        # add_func returns the existing GlobalVar of a structurally equal function.
+        return self.module_builder.add_func(func, name)
+
+    def _operator(self, op: relay.OperatorOp, values: dict[SSAValue, Any]) -> Any:
+        operands = [values[a] for a in op.args]
+        if isinstance(op, relay.GenericOperatorOp):
+            return self._generic(op, operands)
+        entry = relax_ops.BY_DIALECT_NAME.get(op.operator_name)
+        if entry is None:
+            raise RelaxExportError(f"'{op.operator_name}' has no Relax counterpart")
+        try:
+            decoded = entry.decode_attributes(op)
+        except ValueError as error:
+            raise RelaxExportError(str(error)) from None
+        args: list[Any] = []
+        remaining = iter(operands)
+        for role in entry.args or (relax_ops.TENSOR,) * len(operands):
+            if role.role is relax_ops.ArgRole.TENSOR:
+                args.append(next(remaining))
+                continue
+            value = decoded[role.attr]
+            if value is None:
+                if role.optional:
+                    continue
+                raise RelaxExportError(f"'{op.operator_name}' needs '{role.attr}'")
+            if role.role is relax_ops.ArgRole.SHAPE:
+                args.append(relax.ShapeExpr(value))
+            elif role.role is relax_ops.ArgRole.PRIM:
+                args.append(ffi_value(value))
+            else:
+                args.append(tvm.ir.Tuple([ffi_value(v) for v in value]))
+        attrs = None
+        if entry.attrs_type is not None:
+            fields = [f.relax for f in entry.fields] + [k for k, _ in entry.implied]
+            attrs = tvm.ir.make_node(entry.attrs_type, **{k: ffi_value(decoded[k]) for k in fields})
+        return relax.Call(tvm.ir.Op.get(entry.relax_name), args, attrs)
+
+    def _generic(self, op: relay.GenericOperatorOp, operands: list[Any]) -> Any:
+        name = op.operator_name
+        if not name.startswith("relax."):
+            raise RelaxExportError(f"'{name}' has no Relax counterpart")
+        try:
+            relax_op = tvm.ir.Op.get(name)
+        except AttributeError:  # what TVM raises for an unregistered operator
+            raise RelaxExportError(f"unknown Relax operator '{name}'") from None
+        attributes = dict(op.relay_attributes())
+        literal_args = {
+            int(key.removeprefix(ARG_PREFIX)): attributes.pop(key)
+            for key in list(attributes)
+            if key.startswith(ARG_PREFIX)
+        }
+        attrs_type = attributes.pop(ATTRS_TYPE, None)
+        args: list[Any] = []
+        remaining = iter(operands)
+        for index in range(len(operands) + len(literal_args)):
+            if index in literal_args:
+                args.append(_literal_argument(literal_args[index]))
+            else:
+                args.append(next(remaining))
+        attrs = None
+        if isinstance(attrs_type, StringAttr):
+            fields = {k: ffi_value(relax_ops.decode_value(v)) for k, v in attributes.items()}
+            attrs = tvm.ir.make_node(attrs_type.data, **fields)
+        elif attributes:
+            raise RelaxExportError(f"'{name}' has attributes but no '{ATTRS_TYPE}'")
+        return relax.Call(relax_op, args, attrs)
+
+    # -- constants and types ----------------------------------------------------
+
+    def _constant(self, op: relay.ConstantOp) -> Any:
+        type_ = op.result.type
+        assert isinstance(type_, TensorType)
+        shape = tuple(type_.get_shape())
+        dtype = dtypes.dtype_name(type_.element_type)
+        if isinstance(op.value, DenseIntOrFPElementsAttr):
+            array = np.frombuffer(op.value.data.data, dtype=_numpy_dtype(dtype))
+            if dtype == "bool":
+                array = array.view(np.uint8) != 0  # MLIR text parses `true` as 0xff
+            size = int(np.prod(shape))
+            array = (
+                np.full(shape, array[0]) if array.size == 1 and size != 1 else array.reshape(shape)
+            )
+        elif op.meta_index is not None and op.meta_index.value.data in self.random_values:
+            array = self.random_values[op.meta_index.value.data]
+        elif op.meta_index is not None:
+            raise RelaxExportError(
+                f"constant meta[relay.Constant][{op.meta_index.value.data}] has no value; "
+                f"pass random_constants=<seed> to export random values"
+            )
+        else:
+            raise RelaxExportError("dense_resource constants are not supported")
+        return relax.const(array, dtype)
+
+    def _random_values(self, seed: int | None) -> dict[int, np.ndarray]:
+        """Random values for the constants known only by ``meta_index``, by index."""
+        if seed is None:
+            return {}
+        types: dict[int, TensorType] = {}
+        for op in self.module.walk():
+            if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
+                index = op.meta_index.value.data
+                if types.setdefault(index, op.result.type) != op.result.type:
+                    raise RelaxExportError(f"meta[relay.Constant][{index}] is used with two types")
+        rng = np.random.RandomState(seed)
+        values = {}
+        for index in sorted(types):
+            type_ = types[index]
+            shape = tuple(type_.get_shape())
+            dtype = dtypes.dtype_name(type_.element_type)
+            if dtype == "bool":
+                values[index] = rng.randint(0, 2, size=shape).astype(bool)
+            elif dtype.startswith(("int", "uint")):
+                values[index] = rng.randint(0, 8, size=shape).astype(dtype)
+            else:
+                values[index] = rng.uniform(-1.0, 1.0, size=shape).astype(_numpy_dtype(dtype))
+        return values
+
+    def _type(
+        self,
+        type_: Attribute,
+        what: str,
+        shape_vars: Iterator[str],
+        symbols: dict[str, Any],
+    ) -> Any:
+        if isinstance(type_, TensorType):
+            dims: list[Any] = []
+            for dim in type_.get_shape():
+                if dim != DYNAMIC_INDEX:
+                    dims.append(dim)
+                    continue
+                # Recorded names share variables; an unnamed `?` (Relay's Any) is its own.
+                name = next(shape_vars, None) or f"any{len(symbols)}"
+                dims.append(symbols.setdefault(name, tvm.tirx.Var(name, "int64")))
+            return relax.TensorType(dims, dtypes.dtype_name(type_.element_type))
+        if isinstance(type_, TupleType):
+            return tvm.ir.TupleType(
+                [self._type(t, what, shape_vars, symbols) for t in type_.types.data]
+            )
+        raise RelaxExportError(f"{what}: type {type_} is not a tensor or a tuple")
+
+
+def _numpy_dtype(dtype: str) -> Any:
+    if dtype == "bfloat16":
+        import ml_dtypes
+
+        return ml_dtypes.bfloat16
+    return np.dtype(dtypes.NUMPY_DTYPES.get(dtype, dtype))
+
+
+def _literal_argument(attr: Attribute) -> Any:
+    """A generic operator's non-tensor argument (see the importer's encoding)."""
+    if not isinstance(attr, DictionaryAttr):
+        raise RelaxExportError(f"malformed literal argument {attr}")
+    kind = attr.data["kind"]
+    value = attr.data["value"]
+    assert isinstance(kind, StringAttr)
+    match kind.data:
+        case "shape":
+            return relax.ShapeExpr([int(v) for v in relay.attr_value(value)])
+        case "string":
+            assert isinstance(value, StringAttr)
+            return tvm.ir.StringImm(value.data)
+        case "prim":
+            return ffi_value(relax_ops.typed_value(value))
+        case "prim_tuple":
+            assert isinstance(value, ArrayAttr)
+            return tvm.ir.Tuple([ffi_value(relax_ops.typed_value(v)) for v in value.data])
+    raise RelaxExportError(f"unknown literal argument kind '{kind.data}'")
+
+
+def _escaping(value: SSAValue) -> Iterator[SSAValue]:
+    """The values a returned value exposes: itself, and the fields of an inline tuple."""
+    yield value
+    owner = value.owner
+    if isinstance(owner, relay.TupleOp) and relay_name(value) is None:
+        for field in owner.fields:
+            yield from _escaping(field)
+
+
+def _fused_name(fn: relay.FnOp) -> str:
+    """TVM's name for a fused function: ``fused_`` and its operators' names."""
+    names = [
+        entry.relax_name
+        for op in fn.body.walk()
+        if isinstance(op, relay.OperatorOp)
+        for entry in [relax_ops.BY_DIALECT_NAME.get(op.operator_name)]
+        if entry is not None
+    ]
+    return "fused_" + "_".join(n.replace(".", "_") for n in names) if names else "fused"
+
+
+def _callees_first(functions: dict[str, FuncOp]) -> list[FuncOp]:
+    """The functions ordered so that each comes after every function it calls."""
+    ordered: list[FuncOp] = []
+    state: dict[str, str] = {}
+
+    def visit(name: str) -> None:
+        if state.get(name) == "done":
+            return
+        if state.get(name) == "active":
+            raise RelaxExportError(f"recursive call of '{name}' is not supported")
+        state[name] = "active"
+        for op in functions[name].walk():
+            if isinstance(op, CallOp) and op.callee.string_value() in functions:
+                visit(op.callee.string_value())
+        state[name] = "done"
+        ordered.append(functions[name])
+
+    for name in functions:
+        visit(name)
+    return ordered

@@ -1,0 +1,527 @@
+"""Live TVM Relax modules (apache-tvm 0.27) into the relay dialect.
+
+``import_relax(mod)`` walks every Relax function once, keeping a map from
+Relax variables to SSA values, in the manner of torch-mlir's
+``fx_importer``:
+
+* each Relax function becomes a ``func.func`` whose discardable attributes
+  are the function's attributes (``global_symbol``, ``Codegen``, ...);
+  a function without ``global_symbol`` is ``private``;
+* a private global function carrying ``Composite`` or ``Primitive`` that is
+  only ever called (``FuseOpsByPattern``'s output) becomes a ``relay.fn`` at
+  each call site, with its body cloned there, and is not emitted as a
+  ``func.func``; a local function bound inside a function
+  (``annotate_codegen``, ``MergeCompositeFunctions``) likewise becomes a
+  ``relay.fn`` at each of its call sites;
+* each binding becomes one op whose result carries the variable's name;
+  an alias binding ``y = x`` becomes no op at all (uses of ``y`` use ``x``),
+  which is the one canonicalisation on the way: the export equals
+  ``relax.transform.CanonicalizeBindings()`` of such a module;
+  operators map through :mod:`relay_xdsl.relax_ops`, and any other operator
+  becomes a generic ``relay.op "relax.<name>"`` with all its attributes;
+* constants keep their bytes exactly; tensor types become builtin tensors
+  (``?`` for symbolic dimensions), tuple types builtin tuples.
+
+What the dialect has no op for is recorded in attributes, so that
+:func:`relay_xdsl.exporters.relax.export_relax` rebuilds a structurally
+equal module (names in :mod:`relay_xdsl.relax_ops`):
+
+* ``relax.global_name``/``relax.local_name`` on a ``relay.fn``: the global
+  function or local variable it came from;
+* ``relax.binding_block`` on a function: its body is a plain binding block,
+  not a dataflow block;
+* ``relax.shape_vars`` on a function: the names of the symbolic parameter
+  dimensions, in order of appearance;
+* a value is bound to a Relax variable exactly when it has a name; an
+  unnamed ``relay.tuple``/``relay.constant`` is an inline argument.
+
+Constructs the dialect cannot express raise :class:`RelaxImportError`,
+naming the construct and the function.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import tvm
+from tvm import relax
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    BytesAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    TupleType,
+    UnitAttr,
+)
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.func import ReturnOp as FuncReturnOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from relay_xdsl import dtypes, relax_ops
+from relay_xdsl.dialects import relay
+from relay_xdsl.names import set_relay_name
+from relay_xdsl.relax_ops import (
+    ARG_PREFIX,
+    ATTRS_TYPE,
+    BINDING_BLOCK,
+    GLOBAL_NAME,
+    LOCAL_NAME,
+    SHAPE_VARS,
+    ArgRole,
+    PrimValue,
+    RelaxOp,
+    Unmappable,
+)
+
+
+class RelaxImportError(Exception):
+    """A Relax construct that the relay dialect cannot express."""
+
+
+def import_relax(mod: tvm.IRModule) -> ModuleOp:
+    """The relay-dialect module of Relax module `mod`."""
+    return RelaxImporter(mod).import_module()
+
+
+def python_value(value: Any, what: str) -> Any:
+    """A TVM FFI value (attribute field, function attribute) as a plain Python value."""
+    if isinstance(value, PrimValue):
+        return value
+    if isinstance(value, str):
+        return str(value)  # also plain-ifies str subclasses (FFI String, dtype)
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, tvm.tirx.IntImm):
+        return PrimValue(int(value.value), str(value.ty.dtype))
+    if isinstance(value, tvm.tirx.FloatImm):
+        return PrimValue(float(value.value), str(value.ty.dtype))
+    if isinstance(value, tvm.ir.StringImm):
+        return str(value.value)
+    type_name = type(value).__name__
+    if hasattr(value, "items"):
+        return {str(k): python_value(v, what) for k, v in value.items()}
+    if isinstance(value, Sequence) or type_name == "Array":
+        return tuple(python_value(v, what) for v in value)
+    raise RelaxImportError(f"{what}: unsupported value {value!r} of type {type_name}")
+
+
+def _attrs_fields(attrs: tvm.ir.Attrs) -> tuple[str, dict[str, Any]]:
+    """The type key and Python field values of an operator's attrs object."""
+    info = type(attrs).__tvm_ffi_type_info__
+    what = f"attribute of {info.type_key}"
+    return info.type_key, {
+        f.name: python_value(getattr(attrs, f.name), f"{what}.{f.name}") for f in info.fields
+    }
+
+
+class _Scope:
+    """What one function body (or ``relay.fn`` body) sees: its values and local functions."""
+
+    def __init__(self, block: Block, function_name: str):
+        self.block = block
+        self.function_name = function_name
+        self.values: dict[tvm.ir.Expr, SSAValue] = {}
+        self.constants: dict[tvm.ir.Expr, SSAValue] = {}
+        self.local_functions: dict[tvm.ir.Expr, relax.Function] = {}
+
+    def add(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0]
+
+
+class RelaxImporter:
+    """Imports one Relax ``IRModule``: each function is walked once."""
+
+    def __init__(self, mod: tvm.IRModule):
+        self.mod = mod
+        self.functions: dict[str, relax.Function] = {}
+        for global_var, func in mod.functions.items():
+            name = global_var.name_hint
+            if not isinstance(func, relax.Function):
+                raise RelaxImportError(
+                    f"function '{name}' is a {type(func).__name__}; only Relax "
+                    f"functions can be imported"
+                )
+            self.functions[name] = func
+        self.inlined = self._inlined_globals()
+
+    def _inlined_globals(self) -> set[str]:
+        """Private Composite/Primitive globals that are only ever called."""
+        references: Counter[str] = Counter()
+        calls: Counter[str] = Counter()
+
+        def visit(node: Any) -> None:
+            if isinstance(node, tvm.ir.GlobalVar):
+                references[node.name_hint] += 1
+            elif isinstance(node, tvm.ir.Call) and isinstance(node.op, tvm.ir.GlobalVar):
+                calls[node.op.name_hint] += 1
+
+        for func in self.functions.values():
+            relax.analysis.post_order_visit(func, visit)
+        return {
+            name
+            for name, func in self.functions.items()
+            if "global_symbol" not in func.attrs
+            and ("Composite" in func.attrs or "Primitive" in func.attrs)
+            and calls[name] > 0
+            and references[name] == calls[name]
+        }
+
+    def import_module(self) -> ModuleOp:
+        module = ModuleOp([])
+        for name in sorted(self.functions):
+            if name not in self.inlined:
+                module.body.block.add_op(self._global_function(name))
+        return module
+
+    # -- functions ------------------------------------------------------------
+
+    def _global_function(self, name: str) -> FuncOp:
+        func = self.functions[name]
+        block, attributes, result = self._function_parts(func, name)
+        block.add_op(FuncReturnOp(result))
+        visibility = None if "global_symbol" in func.attrs else "private"
+        op = FuncOp(
+            name,
+            FunctionType.from_lists([a.type for a in block.args], [result.type]),
+            Region(block),
+            visibility,
+        )
+        op.attributes.update(attributes)
+        return op
+
+    def _function_parts(
+        self, func: relax.Function, name: str
+    ) -> tuple[Block, dict[str, Attribute], SSAValue]:
+        """The unterminated body block, the attributes and the result of `func`."""
+        if not func.is_pure:
+            raise RelaxImportError(f"function '{name}' is impure")
+        shape_vars: list[str] = []
+        types = [
+            self._type(p.ty, f"parameter '{p.name}' of function '{name}'", shape_vars)
+            for p in func.params
+        ]
+        block = Block(arg_types=types)
+        scope = _Scope(block, name)
+        for param, arg in zip(func.params, block.args):
+            set_relay_name(arg, param.name)
+            scope.values[param] = arg
+        attributes = {
+            key: _encode(value, f"attribute '{key}' of function '{name}'")
+            for key, value in func.attrs.items()
+        }
+        if shape_vars:
+            attributes[SHAPE_VARS] = ArrayAttr([StringAttr(s) for s in shape_vars])
+        result, dataflow = self._body(func, scope)
+        if not dataflow:
+            attributes[BINDING_BLOCK] = UnitAttr()
+        return block, attributes, result
+
+    def _body(self, func: relax.Function, scope: _Scope) -> tuple[SSAValue, bool]:
+        """Import `func`'s body into `scope`: its result, and whether its block is dataflow."""
+        body = func.body
+        name = scope.function_name
+        if not isinstance(body, relax.SeqExpr):
+            raise RelaxImportError(
+                f"function '{name}': body is a {type(body).__name__}, not a SeqExpr"
+            )
+        if len(body.blocks) > 1:
+            raise RelaxImportError(
+                f"function '{name}' has {len(body.blocks)} binding blocks; only a "
+                f"single dataflow or binding block is supported"
+            )
+        dataflow = True
+        for block in body.blocks:
+            dataflow = isinstance(block, relax.DataflowBlock)
+            for binding in block.bindings:
+                self._binding(binding, scope)
+        return self._expr(body.body, scope), dataflow
+
+    def _binding(self, binding: Any, scope: _Scope) -> None:
+        if not isinstance(binding, relax.VarBinding):
+            raise RelaxImportError(
+                f"function '{scope.function_name}': {type(binding).__name__} of "
+                f"'{binding.var.name}' is not supported"
+            )
+        var, value = binding.var, binding.value
+        if isinstance(value, relax.Function):
+            scope.local_functions[var] = value
+            return
+        if isinstance(value, tvm.ir.Var):
+            # An alias `y = x` has no op: uses of y become uses of x, as after
+            # relax.transform.CanonicalizeBindings.
+            if value in scope.local_functions:
+                scope.local_functions[var] = scope.local_functions[value]
+            else:
+                scope.values[var] = self._expr(value, scope)
+            return
+        if isinstance(value, tvm.ir.GenericConst):
+            # A bound constant is its own value, never shared with inline uses.
+            result = scope.add(self._constant(value, scope))
+        else:
+            result = self._expr(value, scope)
+        set_relay_name(result, var.name)
+        scope.values[var] = result
+
+    # -- expressions ----------------------------------------------------------
+
+    def _expr(self, expr: Any, scope: _Scope) -> SSAValue:
+        where = f"function '{scope.function_name}'"
+        if isinstance(expr, tvm.ir.GenericConst):
+            if expr not in scope.constants:
+                scope.constants[expr] = scope.add(self._constant(expr, scope))
+            return scope.constants[expr]
+        if isinstance(expr, tvm.ir.Var):
+            if expr in scope.values:
+                return scope.values[expr]
+            if expr in scope.local_functions:
+                raise RelaxImportError(f"{where}: local function '{expr.name}' is used as a value")
+            raise RelaxImportError(f"{where}: free variable '{expr.name}'")
+        if isinstance(expr, tvm.ir.Tuple):
+            return scope.add(relay.TupleOp([self._expr(f, scope) for f in expr.fields]))
+        if isinstance(expr, tvm.ir.TupleGetItem):
+            tuple_value = self._expr(expr.tuple_value, scope)
+            if not isinstance(tuple_value.type, TupleType):
+                raise RelaxImportError(f"{where}: projection out of a non-tuple")
+            return scope.add(relay.TupleGetItemOp(tuple_value, int(expr.index)))
+        if isinstance(expr, tvm.ir.Call):
+            return self._call(expr, scope)
+        kinds = {
+            relax.If: "If (control flow)",
+            relax.SeqExpr: "nested SeqExpr",
+            relax.ShapeExpr: "ShapeExpr value",
+            relax.Function: "function value",
+            relax.ExternFunc: "ExternFunc",
+            tvm.ir.GlobalVar: "global function used as a value",
+        }
+        for kind, description in kinds.items():
+            if isinstance(expr, kind):
+                raise RelaxImportError(f"{where}: {description} is not supported")
+        if isinstance(expr, tvm.ir.Constant):
+            raise RelaxImportError(
+                f"{where}: PrimValue {expr} is only supported as an operator argument"
+            )
+        raise RelaxImportError(f"{where}: {type(expr).__name__} is not supported")
+
+    def _call(self, call: tvm.ir.Call, scope: _Scope) -> SSAValue:
+        callee = call.op
+        if isinstance(callee, tvm.ir.Op):
+            return scope.add(self._operator(call, scope))
+        if isinstance(callee, tvm.ir.GlobalVar):
+            name = callee.name_hint
+            args = [self._expr(a, scope) for a in call.args]
+            if name in self.inlined:
+                return scope.add(self._fn(self.functions[name], args, call, GLOBAL_NAME, name))
+            result_type = self._type(call.ty, f"call of '{name}'")
+            return scope.add(CallOp(name, args, [result_type]))
+        if isinstance(callee, tvm.ir.Var) and callee in scope.local_functions:
+            args = [self._expr(a, scope) for a in call.args]
+            func = scope.local_functions[callee]
+            return scope.add(self._fn(func, args, call, LOCAL_NAME, callee.name))
+        raise RelaxImportError(
+            f"function '{scope.function_name}': call of a {type(callee).__name__} is not supported"
+        )
+
+    def _fn(
+        self,
+        func: relax.Function,
+        args: list[SSAValue],
+        call: tvm.ir.Call,
+        origin: str,
+        name: str,
+    ) -> relay.FnOp:
+        """A ``relay.fn`` holding a fresh copy of `func`'s body, called with `args`."""
+        block, attributes, result = self._function_parts(func, name)
+        block.add_op(relay.ReturnOp(result))
+        attributes[origin] = StringAttr(name)
+        result_type = self._type(call.ty, f"call of '{name}'")
+        return relay.FnOp(args, result_type, Region(block), attributes)
+
+    # -- operators ------------------------------------------------------------
+
+    def _operator(self, call: tvm.ir.Call, scope: _Scope) -> relay.OperatorOp:
+        name = call.op.name
+        where = f"function '{scope.function_name}': '{name}'"
+        if len(call.ty_args) > 0:
+            raise RelaxImportError(f"{where} with type arguments is not supported")
+        attrs_type, fields = (None, {}) if call.attrs is None else _attrs_fields(call.attrs)
+        result_type = self._type(call.ty, f"result of {where}")
+        entry = relax_ops.BY_RELAX_NAME.get(name)
+        if entry is not None:
+            try:
+                return self._mapped(entry, call, attrs_type, fields, result_type, scope)
+            except Unmappable:
+                pass
+        return self._generic(call, attrs_type, fields, result_type, scope)
+
+    def _mapped(
+        self,
+        entry: RelaxOp,
+        call: tvm.ir.Call,
+        attrs_type: str | None,
+        fields: dict[str, Any],
+        result_type: Attribute,
+        scope: _Scope,
+    ) -> relay.OperatorOp:
+        if attrs_type != entry.attrs_type:
+            raise Unmappable(f"attrs {attrs_type}")
+        attributes = entry.encode_attributes(fields)
+        roles = entry.args or (relax_ops.TENSOR,) * len(call.args)
+        required = sum(1 for r in roles if not r.optional)
+        if not required <= len(call.args) <= len(roles):
+            raise Unmappable(f"{len(call.args)} arguments")
+        tensors = []
+        for role, arg in zip(roles, call.args):
+            if role.role is ArgRole.TENSOR:
+                if not _is_value(arg):
+                    raise Unmappable("non-tensor argument")
+                tensors.append(arg)
+            else:
+                attributes[role.attr] = _argument_attribute(role.role, arg)
+        if entry.import_hook is not None:
+            entry.import_hook(attributes)
+        op_class = entry.op_class
+        if op_class.ARITY is not None and op_class.ARITY != len(tensors):
+            raise Unmappable("arity")
+        operands = [self._expr(a, scope) for a in tensors]
+        return op_class(operands, result_type, attributes)
+
+    def _generic(
+        self,
+        call: tvm.ir.Call,
+        attrs_type: str | None,
+        fields: dict[str, Any],
+        result_type: Attribute,
+        scope: _Scope,
+    ) -> relay.GenericOperatorOp:
+        name = call.op.name
+        attributes: dict[str, Attribute] = {}
+        if attrs_type is not None:
+            attributes[ATTRS_TYPE] = StringAttr(attrs_type)
+            for key, value in fields.items():
+                if key == "op_name" or key.startswith("relax."):
+                    raise RelaxImportError(f"'{name}': attribute '{key}' is reserved")
+                attributes[key] = _encode(value, f"attribute '{key}' of '{name}'")
+        operands = []
+        for index, arg in enumerate(call.args):
+            if _is_value(arg):
+                operands.append(self._expr(arg, scope))
+                continue
+            try:
+                attributes[f"{ARG_PREFIX}{index}"] = _literal_argument(arg)
+            except Unmappable as error:
+                raise RelaxImportError(
+                    f"function '{scope.function_name}': argument #{index} of '{name}': {error}"
+                ) from None
+        return relay.GenericOperatorOp(name, operands, result_type, attributes)
+
+    # -- constants and types -------------------------------------------------
+
+    def _constant(self, const: tvm.ir.GenericConst, scope: _Scope) -> relay.ConstantOp:
+        type_ = self._type(const.ty, f"constant in function '{scope.function_name}'")
+        assert isinstance(type_, TensorType)
+        if any(d == DYNAMIC_INDEX for d in type_.get_shape()):
+            raise RelaxImportError(f"function '{scope.function_name}': constant of dynamic shape")
+        raw = const.value.numpy().tobytes()
+        return relay.ConstantOp(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(raw)))
+
+    def _type(self, ty: Any, what: str, shape_vars: list[str] | None = None) -> Attribute:
+        """The builtin type of Relax type `ty`.
+
+        With `shape_vars` (a parameter's type), symbolic dimensions must be
+        plain variables and their names are appended; elsewhere any symbolic
+        dimension is just ``?`` (export infers those types again).
+        """
+        if isinstance(ty, relax.TensorType):
+            if ty.vdevice is not None:
+                raise RelaxImportError(f"{what}: tensor type with a virtual device")
+            shape = ty.shape
+            if not isinstance(shape, relax.ShapeExpr):
+                raise RelaxImportError(f"{what}: tensor type without a static rank and shape")
+            dims: list[int] = []
+            for dim in shape.values:
+                if isinstance(dim, tvm.tirx.IntImm):
+                    dims.append(int(dim.value))
+                elif shape_vars is None:
+                    dims.append(DYNAMIC_INDEX)
+                elif isinstance(dim, tvm.ir.Var):
+                    shape_vars.append(dim.name)
+                    dims.append(DYNAMIC_INDEX)
+                else:
+                    raise RelaxImportError(f"{what}: symbolic dimension {dim} is not a variable")
+            dtype = str(ty.dtype.dtype)
+            try:
+                element = dtypes.element_type(dtype)
+            except dtypes.UnknownDTypeError as error:
+                raise RelaxImportError(f"{what}: {error}") from None
+            return TensorType(element, dims)
+        if isinstance(ty, tvm.ir.TupleType):
+            return TupleType([self._type(f, what, shape_vars) for f in ty.fields])
+        raise RelaxImportError(f"{what}: type {ty} is not a tensor or a tuple")
+
+
+def _encode(value: Any, what: str) -> Attribute:
+    """A function attribute or generic-op attribute value, schema-free."""
+    try:
+        return relax_ops.encode_value(python_value(value, what))
+    except (TypeError, ValueError) as error:
+        raise RelaxImportError(f"{what}: {error}") from None
+
+
+def _is_value(arg: Any) -> bool:
+    """Whether a call argument is a tensor-or-tuple value (an operand)."""
+    if isinstance(arg, tvm.ir.Tuple):
+        return all(_is_value(f) for f in arg.fields)
+    return isinstance(
+        arg, tvm.ir.Var | tvm.ir.GenericConst | tvm.ir.Call | tvm.ir.TupleGetItem
+    ) and not isinstance(getattr(arg, "ty", None), tvm.ir.PrimType)
+
+
+def _prim(value: Any) -> PrimValue:
+    if isinstance(value, tvm.tirx.IntImm | tvm.tirx.FloatImm):
+        return PrimValue(value.value, str(value.ty.dtype))
+    raise Unmappable(f"{value} is not a constant scalar")
+
+
+def _argument_attribute(role: ArgRole, arg: Any) -> Attribute:
+    """A non-tensor argument of a mapped operator as the attribute that stores it."""
+    match role:
+        case ArgRole.SHAPE:
+            if not isinstance(arg, relax.ShapeExpr):
+                raise Unmappable("shape argument is not a ShapeExpr")
+            return relax_ops.ints_attr([int(_prim(v).value) for v in arg.values])
+        case ArgRole.PRIM:
+            return relax_ops.typed_attr(_prim(arg))
+        case ArgRole.PRIM_TUPLE:
+            if not isinstance(arg, tvm.ir.Tuple):
+                raise Unmappable("not a tuple")
+            values = [_prim(v) for v in arg.fields]
+            dtypes_ = {v.dtype for v in values}
+            if len(dtypes_) > 1 or not all(d.startswith("int") for d in dtypes_):
+                raise Unmappable("tuple of mixed or non-integer scalars")
+            width = int(dtypes_.pop()[3:]) if values else 64
+            return DenseArrayBase.from_list(IntegerType(width), [int(v.value) for v in values])
+    raise AssertionError(role)
+
+
+def _literal_argument(arg: Any) -> Attribute:
+    """A non-tensor argument of a generic operator, tagged with its kind."""
+    if isinstance(arg, relax.ShapeExpr):
+        kind, value = "shape", _argument_attribute(ArgRole.SHAPE, arg)
+    elif isinstance(arg, tvm.ir.StringImm):
+        kind, value = "string", StringAttr(str(arg.value))
+    elif isinstance(arg, tvm.ir.Tuple):
+        kind = "prim_tuple"
+        value = ArrayAttr([relax_ops.typed_attr(_prim(f)) for f in arg.fields])
+    else:
+        kind, value = "prim", relax_ops.typed_attr(_prim(arg))
+    return DictionaryAttr({"kind": StringAttr(kind), "value": value})
