@@ -89,9 +89,9 @@ def _argument_parser() -> argparse.ArgumentParser:
     command.add_argument("input", type=Path, help="a .mlir file")
     command.add_argument(
         "--to",
-        choices=["relay"],
+        choices=["relay", "relax-script"],
         default="relay",
-        help="output format (default: relay)",
+        help="output format: Relay text, or TVM Relax as TVMScript (default: relay)",
     )
     command.add_argument(
         "-o", "--output", type=Path, help="output file (default: stdout)"

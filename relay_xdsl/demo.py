@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -111,8 +112,10 @@ def resnet_pipeline() -> bool:
     )
     error = float(np.max(np.abs(actual - expected)))
 
-    print(f"relay dialect ops: {operators} operator ops; relay.fn created: {fns}, "
-          f"removed by relay-defuse: {fns - _count(module, relay.FnOp)}")
+    kinds = Counter(op.operator_name for op in module.walk() if isinstance(op, relay.OperatorOp))
+    print(f"relay dialect ops: {operators} operator ops ("
+          + ", ".join(f"{name} {count}" for name, count in kinds.most_common()) + ")")
+    print(f"relay.fn created: {fns}, removed by relay-defuse: {fns - _count(module, relay.FnOp)}")
     print(f"MLIR written to {OUTPUT / f'{MODEL}_fused.mlir'} and {OUTPUT / f'{MODEL}_defused.mlir'}")
     for step, seconds in timings.items():
         print(f"  {step:<26} {seconds * 1e3:9.1f} ms")

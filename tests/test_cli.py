@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT / "examples" / "seed"
@@ -87,3 +90,34 @@ def test_help_lists_the_commands():
     assert result.returncode == 0
     for command in ("import", "export", "defuse", "compare"):
         assert command in result.stdout
+
+
+@pytest.mark.slow
+def test_torch_import_fuse_defuse_check(tmp_path: Path):
+    fused = tmp_path / "fused.mlir"
+    result = _run("import-torch", "squeezenet1_0", "--fuse", "conv2d-add-relu", "-o", str(fused))
+    assert result.returncode == 0, result.stderr
+    assert fused.read_text().count('Composite = "ccompiler.conv_add_relu"') == 26
+    defused = tmp_path / "defused.mlir"
+    assert _run("defuse", str(fused), "-o", str(defused)).returncode == 0
+    assert "relay.fn" not in defused.read_text()
+    result = _run("check", str(defused), "--against-torch", "squeezenet1_0")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"max abs error [0-9.e+-]+ \(atol 0.0001\): OK", result.stdout)
+    script = _run("export", str(defused), "--to", "relax-script")
+    assert script.returncode == 0, script.stderr
+    assert "R.nn.conv2d" in script.stdout and "@R.function" in script.stdout
+
+
+def test_torch_commands_reject_unknown_models():
+    result = _run("import-torch", "not_a_model")
+    assert result.returncode == 1
+    assert "'not_a_model' is not a torchvision model" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_relax_export_of_opaque_constants_is_a_clean_error():
+    result = _run("export", str(SEED / "defused.relay"), "--to", "relax-script")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "meta" in result.stderr
