@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lit pytest clean
+.PHONY: demo test bench clean
 
 # torch and torchvision are pinned exactly so that pip takes the CPU wheels
 # already on this machine instead of downloading a CUDA build.
@@ -20,6 +20,9 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
 
 clean:
 	rm -rf $(VENV) tests/filecheck/**/Output
