@@ -1,0 +1,754 @@
+"""relay-fuse-ops: group operators into primitive functions, TVM's ``FuseOps``.
+
+The grouping is TVM v0.19's (``src/relay/transforms/fuse_ops.cc`` and
+``src/relay/analysis/graph_partitioner.cc``), applied to every function body
+that TVM would optimise: each ``func.func`` without ``Compiler``, a nonzero
+``Extern``, ``SkipOptimization`` or ``Primitive``, and inside those every
+``relay.fn`` without ``Primitive`` or ``Compiler`` (already-fused and
+partitioned functions are left alone).
+
+For one body:
+
+1. **Graph.** Nodes are the body's operations in TVM's post-DFS order: let
+   values (values with a Relay name) first, in binding order, then the
+   returned value, visiting operands left to right. Each node has a pattern:
+   an operator's ``PATTERN`` (``OPAQUE`` for ``relay.op`` and for a dynamic
+   result of an operator whose shape depends on data), ``ELEMWISE`` for a
+   rank-0 constant of int32/int64/float32/float64/bool, ``TUPLE`` for
+   ``relay.tuple``, ``INJECTIVE`` for ``relay.tuple_get_item`` on a tuple of
+   tensors, ``OPAQUE`` for everything else (other constants, calls of
+   ``relay.fn`` and globals). An edge carries the consumer's pattern, except
+   that a ``BROADCAST`` consumer whose result has the argument's shape makes
+   it ``ELEMWISE``, and a tuple field edge is ``INJECTIVE``. The returned
+   value, let values, nested tuple fields and tuples with nested fields
+   projected by ``relay.tuple_get_item`` are external: fusion stops there.
+2. **Post-dominator tree.** In reverse post-DFS order, a node's immediate
+   post-dominator is the least common ancestor of its consumers, and its
+   pattern is the strongest edge or node pattern on the way. Skew-binary
+   jump pointers make each ancestor query logarithmic instead of TVM's walk
+   up the tree, with the same result.
+3. **Partition** (union-find; nothing fuses at ``fuse-opt-level=0``). Three
+   phases over the nodes in post-DFS order; each node tries to join its
+   post-dominator's group, unless that would make more than ``max-depth``
+   nodes (TVM's count, stale group sizes included):
+
+   * an ``OUT_ELEMWISE_FUSABLE`` node (phase 0 only) when the post-dominator
+     edge is ``ELEMWISE`` and every node up to it, the post-dominator
+     included, is at most ``BROADCAST``;
+   * an ``ELEMWISE``/``BROADCAST`` node (phases 0 and 1) when the
+     post-dominator edge is at most ``INJECTIVE`` or is ``COMM_REDUCE``,
+     the nodes in between are at most ``INJECTIVE`` and the post-dominator
+     is not ``OPAQUE``/``TUPLE``;
+   * an ``INJECTIVE`` node or tuple (phase 1 only) when every node up to the
+     post-dominator is at most ``INJECTIVE``;
+   * nothing ever fuses into a tuple in phases 0 and 1; in phase 2 an
+     ``INJECTIVE``-or-weaker node fuses into a tuple that has itself been
+     fused into an injective group, when every node up to it is at most
+     ``INJECTIVE``.
+
+   A node that joins takes along every node on the paths to its
+   post-dominator.
+4. **Outlining.** Each group whose result is an operator call, or a tuple
+   projection whose tuple is in the group, becomes a ``relay.fn`` with
+   ``Primitive = 1 : i32`` (``0`` when it holds no operator call) and
+   ``relay.reshape_only = 1 : i32`` when it only reshapes
+   (``reshape``, ``squeeze``, ``expand_dims``, ``nn.batch_flatten``, ...)
+   tensors. Its parameters ``%p0, %p1, ...`` are the values it reads from
+   outside, in TVM's order (first use in post-DFS order), each passed once.
+   Scalar constants fused into a group move into it; other constants stay
+   outside and are passed as arguments (TVM's default, ``link_params``
+   off). Tuples and isolated projections stay unwrapped, as do TVM's
+   non-computational operators (``on_device``, ``memory.*``, ``vm.*``,
+   ``call_lowered``) and ``annotation.stop_fusion`` (which TVM deletes; it
+   is kept here so that defusing restores the input).
+
+The ``relay.fn`` takes the place of the group's result; the group's
+operations move into it in their original order. So ``relay-defuse`` gives
+the input back exactly when every group is contiguous in the input, and
+otherwise the same program with each group's operations gathered in front of
+its result.
+
+Options:
+
+* ``fuse-opt-level`` (default 2, TVM's default ``opt_level``): at 0 nothing
+  fuses and every operator call becomes its own function.
+* ``max-depth`` (default 256, TVM's ``relay.FuseOps.max_depth``): the
+  largest number of nodes in one group.
+
+Cost: the post-dominator tree takes O(log n) per edge; each fusion check
+visits at most ``max-depth`` nodes, and none when a lower bound on the
+region size, computed with the tree, already exceeds it. TVM's own walks are
+quadratic on long skip connections; this pass stays near-linear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+    TensorType,
+    TupleType,
+    i32,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay import OpPattern
+from relay_xdsl.names import set_relay_name
+
+ELEMWISE = OpPattern.ELEMWISE.value
+BROADCAST = OpPattern.BROADCAST.value
+INJECTIVE = OpPattern.INJECTIVE.value
+COMM_REDUCE = OpPattern.COMM_REDUCE.value
+OUT_ELEMWISE_FUSABLE = OpPattern.OUT_ELEMWISE_FUSABLE.value
+TUPLE = OpPattern.TUPLE.value
+OPAQUE = OpPattern.OPAQUE.value
+
+UNFUSED_OPERATORS = frozenset(
+    {
+        "annotation.stop_fusion",
+        "on_device",
+        "call_lowered",
+        "memory.alloc_storage",
+        "memory.alloc_tensor",
+        "memory.kill",
+        "vm.shape_of",
+        "vm.invoke_tvm_op",
+        "vm.reshape_tensor",
+    }
+)
+"""Operators FuseOps never wraps: TVM's ``TNonComputational`` ones and ``stop_fusion``."""
+
+RESHAPE_OPERATORS = frozenset(
+    {
+        "reshape",
+        "squeeze",
+        "expand_dims",
+        "nn.batch_flatten",
+        "contrib_reverse_reshape",
+        "dyn.reshape",
+        "dyn.squeeze",
+    }
+)
+"""Operators with TVM's ``TReshapeOp``: a group of only these is ``relay.reshape_only``."""
+
+DATA_DEPENDENT_SHAPE_OPERATORS = frozenset(
+    {
+        "broadcast_to",
+        "arange",
+        "argwhere",
+        "stft",
+        "sparse_fill_empty_rows",
+    }
+)
+"""Operators (besides ``dyn.*``) whose shape function reads data (``TShapeDataDependent``)."""
+
+_SKIPPED_FUNCTION_ATTRIBUTES = ("Primitive", "Extern", "SkipOptimization")
+
+
+# ---------------------------------------------------------------------------
+# The indexed forward graph
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _ForwardGraph:
+    """TVM's ``IndexedForwardGraph`` of one block: nodes in post-DFS order."""
+
+    ops: list[Operation]
+    """Node index → operation."""
+    index: dict[Operation, int]
+    pattern: list[int]
+    """The node's own pattern."""
+    consumers: list[list[int]]
+    """Node index → consumer node indices, one per use."""
+    edge_patterns: list[list[int]]
+    """Parallel to `consumers`: the pattern of each edge."""
+    external: list[bool]
+    """Referenced from outside the dataflow graph (result, let value, ...)."""
+
+    @property
+    def size(self) -> int:
+        return len(self.pattern)
+
+
+def _post_dfs_order(block: Block, terminator: Operation | None) -> list[Operation]:
+    """Block ops in the order TVM's ``ExprVisitor`` first completes them."""
+    in_block = {op: True for op in block.ops if op is not terminator}
+    done: set[Operation] = set()
+    order: list[Operation] = []
+
+    def visit(root: Operation) -> None:
+        if root in done:
+            return
+        done.add(root)
+        stack: list[tuple[Operation, int]] = [(root, 0)]
+        while stack:
+            op, position = stack[-1]
+            operands = op.operands
+            while position < len(operands):
+                producer = operands[position].owner
+                position += 1
+                if (
+                    isinstance(producer, Operation)
+                    and producer in in_block
+                    and producer not in done
+                ):
+                    stack[-1] = (op, position)
+                    done.add(producer)
+                    stack.append((producer, 0))
+                    break
+            else:
+                stack.pop()
+                order.append(op)
+
+    # A let binding is visited before its body; the body's result last.
+    for op in in_block:
+        if _is_let_bound(op):
+            visit(op)
+    if terminator is not None:
+        for value in terminator.operands:
+            if isinstance(value.owner, Operation) and value.owner in in_block:
+                visit(value.owner)
+    # Dead code is invisible to TVM; keep it as further roots.
+    for op in in_block:
+        visit(op)
+    return order
+
+
+def _is_let_bound(op: Operation) -> bool:
+    return any(result.name_hint is not None for result in op.results)
+
+
+def _is_tensor(type_: Attribute) -> bool:
+    return isinstance(type_, TensorType)
+
+
+def _is_dynamic(type_: Attribute) -> bool:
+    if isinstance(type_, TensorType):
+        return DYNAMIC_INDEX in type_.get_shape()
+    if isinstance(type_, TupleType):
+        return any(_is_dynamic(t) for t in type_.types.data)
+    return False
+
+
+def _is_simple_scalar_constant(op: relay.ConstantOp) -> bool:
+    type_ = op.result.type
+    if not isinstance(type_, TensorType) or type_.get_shape():
+        return False
+    element = type_.element_type
+    if isinstance(element, IntegerType):
+        return element.signedness.data == Signedness.SIGNLESS and element.width.data in (1, 32, 64)
+    return isinstance(element, Float32Type | Float64Type)
+
+
+def _operator_pattern(op: relay.OperatorOp) -> int:
+    if isinstance(op, relay.GenericOperatorOp):
+        return OPAQUE
+    name = op.operator_name
+    if _is_dynamic(op.result.type) and (
+        name in DATA_DEPENDENT_SHAPE_OPERATORS or name.startswith("dyn.")
+    ):
+        # TVM: a shape function's output cannot feed a data-dependent one.
+        return OPAQUE
+    return op.PATTERN.value
+
+
+def _build_graph(block: Block) -> _ForwardGraph:
+    last = block.last_op
+    terminator = last if last is not None and last.has_trait(IsTerminator) else None
+    ops = _post_dfs_order(block, terminator)
+    index = {op: i for i, op in enumerate(ops)}
+    count = len(ops)
+    pattern = [OPAQUE] * count
+    consumers: list[list[int]] = [[] for _ in range(count)]
+    edge_patterns: list[list[int]] = [[] for _ in range(count)]
+    external = [False] * count
+
+    def producer_of(value: SSAValue) -> int | None:
+        owner = value.owner
+        return index.get(owner) if isinstance(owner, Operation) else None
+
+    def link(value: SSAValue, consumer: int, edge: int) -> None:
+        producer = producer_of(value)
+        if producer is None or _is_let_bound(ops[producer]):
+            # A let-bound value is read through its variable: no dataflow edge.
+            return
+        consumers[producer].append(consumer)
+        edge_patterns[producer].append(edge)
+
+    def detach(value: SSAValue) -> None:
+        producer = producer_of(value)
+        if producer is not None:
+            external[producer] = True
+
+    for node, op in enumerate(ops):
+        if _is_let_bound(op):
+            external[node] = True
+        if any(use.operation not in index for result in op.results for use in result.uses):
+            external[node] = True
+        if isinstance(op, relay.OperatorOp):
+            own = _operator_pattern(op)
+            pattern[node] = own
+            result_type = op.result.type
+            for arg in op.args:
+                edge = own
+                if (
+                    edge == BROADCAST
+                    and _is_tensor(arg.type)
+                    and _is_tensor(result_type)
+                    and arg.type.get_shape() == result_type.get_shape()
+                ):
+                    edge = ELEMWISE
+                link(arg, node, edge)
+        elif isinstance(op, relay.ConstantOp):
+            pattern[node] = ELEMWISE if _is_simple_scalar_constant(op) else OPAQUE
+        elif isinstance(op, relay.TupleOp):
+            pattern[node] = TUPLE
+            for field in op.fields:
+                if _is_tensor(field.type):
+                    link(field, node, INJECTIVE)
+                else:
+                    detach(field)
+        elif isinstance(op, relay.TupleGetItemOp):
+            tuple_type = op.tuple_value.type
+            assert isinstance(tuple_type, TupleType)
+            if all(_is_tensor(t) for t in tuple_type.types.data):
+                pattern[node] = INJECTIVE
+                link(op.tuple_value, node, INJECTIVE)
+            else:
+                detach(op.tuple_value)
+        else:
+            # Calls of function literals and globals, and anything unknown.
+            for operand in op.operands:
+                link(operand, node, OPAQUE)
+    return _ForwardGraph(ops, index, pattern, consumers, edge_patterns, external)
+
+
+# ---------------------------------------------------------------------------
+# Post-dominator tree
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _PostDominatorTree:
+    """Immediate post-dominator of each node (``None``: none) and the pattern on the way."""
+
+    parent: list[int | None]
+    pattern: list[int]
+    region_lower_bound: list[int]
+    """A lower bound on the number of nodes from a node up to its post-dominator."""
+
+
+def _post_dominators(graph: _ForwardGraph) -> _PostDominatorTree:
+    """TVM's ``DominatorTree::PostDom``: least common ancestors in reverse post-DFS order.
+
+    Node ``count`` is a virtual root standing for TVM's null parent; an LCA
+    there means "no post-dominator". Jump pointers (Myers' skew-binary
+    scheme) make each LCA O(log n); ``jump_max`` is the strongest node
+    pattern skipped by a jump.
+    """
+    count = graph.size
+    root = count
+    parent = [root] * (count + 1)
+    depth = [0] * (count + 1)
+    pattern = [ELEMWISE] * (count + 1)
+    jump = [root] * (count + 1)
+    jump_max = [ELEMWISE] * (count + 1)
+    # The regions between successive post-dominators are disjoint, so the
+    # region of a node holds its consumers' whole chains up to its
+    # post-dominator; chain_sum[x] sums the bounds from x to the root.
+    lower_bound = [1] * (count + 1)
+    chain_sum = [0] * (count + 1)
+
+    def lca(u: int, v: int, acc: int) -> tuple[int, int]:
+        if depth[u] < depth[v]:
+            u, v = v, u
+        target = depth[v]
+        while depth[u] > target:
+            if depth[jump[u]] >= target:
+                acc = max(acc, jump_max[u])
+                u = jump[u]
+            else:
+                acc = max(acc, pattern[u])
+                u = parent[u]
+        while u != v:
+            if jump[u] != jump[v]:
+                acc = max(acc, jump_max[u], jump_max[v])
+                u, v = jump[u], jump[v]
+            else:
+                acc = max(acc, pattern[u], pattern[v])
+                u, v = parent[u], parent[v]
+        return u, acc
+
+    for node in reversed(range(count)):
+        consumers = graph.consumers[node]
+        if graph.external[node]:
+            up, acc = root, OPAQUE
+        elif not consumers:
+            up, acc = root, ELEMWISE
+        else:
+            up, acc = consumers[0], ELEMWISE
+            for consumer, edge in zip(consumers, graph.edge_patterns[node]):
+                if up != root:
+                    up, acc = lca(up, consumer, acc)
+                acc = max(acc, edge)
+        parent[node] = up
+        depth[node] = depth[up] + 1
+        pattern[node] = acc
+        if up != root:
+            above = chain_sum[up]
+            lower_bound[node] = 1 + max(
+                (chain_sum[c] - above for c in consumers if c != up), default=0
+            )
+        chain_sum[node] = lower_bound[node] + chain_sum[up]
+        hop = jump[up]
+        if up != root and depth[up] - depth[hop] == depth[hop] - depth[jump[hop]]:
+            jump[node] = jump[hop]
+            jump_max[node] = max(acc, jump_max[up], jump_max[hop])
+        else:
+            jump[node] = up
+            jump_max[node] = acc
+    return _PostDominatorTree(
+        [None if p == root else p for p in parent[:count]],
+        pattern[:count],
+        lower_bound[:count],
+    )
+
+
+# ---------------------------------------------------------------------------
+# Partition
+# ---------------------------------------------------------------------------
+
+
+def _combine(lhs: int, rhs: int) -> int:
+    assert not (lhs > BROADCAST and rhs > BROADCAST), "cannot merge two complex groups together"
+    return max(lhs, rhs)
+
+
+class _Partitioner:
+    """TVM's ``GraphPartitioner``: union-find groups, one per node to start with.
+
+    ``group_parent[i]`` is -1 for a group root, whose node is the group's
+    output. ``group_pattern`` and ``group_size`` belong to node ``i``'s own
+    group record and, as in TVM, go stale once it is merged away.
+    """
+
+    def __init__(self, graph: _ForwardGraph, tree: _PostDominatorTree, max_depth: int) -> None:
+        count = graph.size
+        self.graph = graph
+        self.tree = tree
+        self.max_depth = max_depth
+        self.group_parent = [-1] * count
+        self.group_pattern = list(graph.pattern)
+        self.has_anchor = [p == OUT_ELEMWISE_FUSABLE for p in graph.pattern]
+        self.group_size = [1] * count
+        # The size count only grows (groups only grow), so a node over the
+        # limit stays over it: remember that across phases.
+        self.over_limit = [False] * count
+
+    def find(self, node: int) -> int:
+        parents = self.group_parent
+        root = node
+        while parents[root] >= 0:
+            root = parents[root]
+        while parents[node] >= 0 and parents[node] != root:
+            parents[node], node = root, parents[node]
+        return root
+
+    def partition(self, opt_level: int) -> list[int]:
+        """The group root of every node."""
+        if opt_level != 0:
+            for phase in range(3):
+                self.run_phase(phase)
+        return [self.find(node) for node in range(self.graph.size)]
+
+    def run_phase(self, phase: int) -> None:
+        # TVM checks the group size before the cheaper conditions; counting
+        # has no side effects, so it is done last here, with the same result.
+        tree = self.tree
+        own_pattern = self.group_pattern
+        for node in range(self.graph.size):
+            pattern = own_pattern[node]
+            if pattern == OPAQUE:
+                continue
+            sink = tree.parent[node]
+            if sink is None:
+                continue
+            sink_root = self.find(sink)
+            if phase == 2:
+                # Fuse injective ops into intermediate tuples that have been
+                # fused into injective ops, never into a tuple group.
+                if (
+                    pattern > INJECTIVE
+                    or own_pattern[sink_root] == TUPLE
+                    or own_pattern[sink] != TUPLE
+                    or own_pattern[sink_root] > INJECTIVE
+                ):
+                    continue
+                condition = _at_most_injective
+            else:
+                if self.find(node) == sink_root or own_pattern[sink] == TUPLE:
+                    continue
+                edge = tree.pattern[node]
+                if pattern == OUT_ELEMWISE_FUSABLE:
+                    if phase != 0 or edge != ELEMWISE:
+                        continue
+                    condition = _at_most_broadcast
+                elif pattern <= BROADCAST:
+                    if not (edge <= INJECTIVE or edge == COMM_REDUCE):
+                        continue
+                    condition = _into_elemwise_anchor
+                elif pattern in (INJECTIVE, TUPLE):
+                    # Deferred to phase 1, so that conv2d-like ops fuse first.
+                    if phase != 1:
+                        continue
+                    condition = _at_most_injective
+                else:
+                    continue
+            if self.fused_size_exceeds_limit(node, sink):
+                continue
+            if self.check_path(node, sink, condition):
+                self.commit_fuse(node, sink)
+
+    def fused_size_exceeds_limit(self, child: int, sink: int) -> bool:
+        """TVM's ``CountFusedNodesWithNewChild(child, sink) > max_depth``.
+
+        Sums each node's own (possibly stale) group size from `child` up to
+        `sink`; stops as soon as the limit is passed.
+        """
+        limit = self.max_depth
+        if self.over_limit[child] or 1 + self.tree.region_lower_bound[child] > limit:
+            return True
+        total = self.group_size[self.find(sink)]
+        if total > limit:
+            self.over_limit[child] = True
+            return True
+        seen = {child}
+        stack = [child]
+        consumers = self.graph.consumers
+        sizes = self.group_size
+        while stack:
+            node = stack.pop()
+            total += sizes[node]
+            if total > limit:
+                self.over_limit[child] = True
+                return True
+            for consumer in consumers[node]:
+                if consumer != sink and consumer not in seen:
+                    seen.add(consumer)
+                    stack.append(consumer)
+        return False
+
+    def check_path(self, source: int, sink: int, condition: Callable[[int, bool], bool]) -> bool:
+        """Every node after `source` up to and including `sink` satisfies `condition`."""
+        seen: set[int] = set()
+        stack = list(self.graph.consumers[source])
+        consumers = self.graph.consumers
+        patterns = self.group_pattern
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            if not condition(patterns[self.find(node)], node == sink):
+                return False
+            if node != sink:
+                stack.extend(consumers[node])
+        return True
+
+    def commit_fuse(self, source: int, sink: int) -> None:
+        """Merge `source` and every node on its paths to `sink` into `sink`'s group."""
+        seen: set[int] = set()
+        stack = [source]
+        consumers = self.graph.consumers
+        while stack:
+            node = stack.pop()
+            if node == sink or node in seen:
+                continue
+            seen.add(node)
+            self.merge(node, sink)
+            stack.extend(consumers[node])
+
+    def merge(self, child: int, parent: int) -> None:
+        child, parent = self.find(child), self.find(parent)
+        if child == parent:
+            return
+        self.group_size[parent] += self.group_size[child]
+        self.group_parent[child] = parent
+        if self.has_anchor[child]:
+            assert not self.has_anchor[parent]
+            self.has_anchor[parent] = True
+            self.group_pattern[parent] = _combine(
+                self.group_pattern[child], self.group_pattern[parent]
+            )
+
+
+def _at_most_injective(kind: int, is_sink: bool) -> bool:
+    return kind <= INJECTIVE
+
+
+def _at_most_broadcast(kind: int, is_sink: bool) -> bool:
+    return kind <= BROADCAST
+
+
+def _into_elemwise_anchor(kind: int, is_sink: bool) -> bool:
+    # Parallel branches may be injective; the sink may already hold an anchor.
+    if not is_sink:
+        return kind <= INJECTIVE
+    return kind <= INJECTIVE or kind in (COMM_REDUCE, OUT_ELEMWISE_FUSABLE)
+
+
+# ---------------------------------------------------------------------------
+# Outlining
+# ---------------------------------------------------------------------------
+
+
+def _is_outlined(root: Operation, graph: _ForwardGraph, roots: Sequence[int]) -> bool:
+    """Whether the group with output `root` becomes a function (TVM's FuseMutator)."""
+    if isinstance(root, relay.OperatorOp):
+        return root.operator_name not in UNFUSED_OPERATORS
+    if isinstance(root, relay.TupleGetItemOp):
+        producer = root.tuple_value.owner
+        node = graph.index[root]
+        # Otherwise it is isolated: the tuple comes from another group.
+        return (
+            isinstance(producer, Operation)
+            and producer in graph.index
+            and roots[graph.index[producer]] == roots[node]
+        )
+    return False
+
+
+def _outline(
+    block: Block, members: list[Operation], graph: _ForwardGraph
+) -> tuple[SSAValue, SSAValue]:
+    """Move the group `members` (block order, output last) into a ``relay.fn``.
+
+    Returns the group's output and the ``relay.fn`` result that replaces it;
+    the caller rewires the uses (in one pass, so wide ops are rebuilt once).
+    """
+    root = members[-1]
+    inside = set(members)
+    # Post-dominance makes a group convex with a single output.
+    assert all(
+        use.operation in inside
+        for op in members[:-1]
+        for result in op.results
+        for use in result.uses
+    ), "a fused group's intermediate value escapes it"
+    arguments: list[SSAValue] = []
+    positions: dict[SSAValue, int] = {}
+    # TVM allocates parameters in post-DFS order of the group's nodes.
+    for op in sorted(members, key=graph.index.__getitem__):
+        for operand in op.operands:
+            if operand.owner in inside or operand in positions:
+                continue
+            positions[operand] = len(arguments)
+            arguments.append(operand)
+
+    body = Block(arg_types=[a.type for a in arguments])
+    for number, param in enumerate(body.args):
+        set_relay_name(param, f"p{number}")
+    calls = [op for op in members if isinstance(op, relay.OperatorOp)]
+    attributes: dict[str, Attribute] = {"Primitive": IntegerAttr(int(bool(calls)), i32)}
+    if (
+        calls
+        and all(op.operator_name in RESHAPE_OPERATORS for op in calls)
+        and all(_is_tensor(a.type) for a in arguments)
+    ):
+        attributes["relay.reshape_only"] = IntegerAttr(1, i32)
+
+    output = root.results[0]
+    fn = relay.FnOp(arguments, output.type, Region(body), attributes)
+    block.insert_op_before(fn, root)
+    fn.result.name_hint, output.name_hint = output.name_hint, None
+    params = body.args
+    for op in members:
+        op.detach()
+        body.add_op(op)
+        if any(operand in positions for operand in op.operands):
+            op.operands = [params[positions[v]] if v in positions else v for v in op.operands]
+    body.add_op(relay.ReturnOp(output))
+    return output, fn.result
+
+
+def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> None:
+    """Run FuseOps on the dataflow of `block` (not on nested regions)."""
+    graph = _build_graph(block)
+    if not graph.ops:
+        return
+    tree = _post_dominators(graph)
+    roots = _Partitioner(graph, tree, max_depth).partition(fuse_opt_level)
+    groups: dict[int, list[Operation]] = {}
+    for op in block.ops:
+        node = graph.index.get(op)
+        if node is not None:
+            groups.setdefault(roots[node], []).append(op)
+    replaced: dict[SSAValue, SSAValue] = {}
+    for root, members in groups.items():
+        if _is_outlined(graph.ops[root], graph, roots):
+            assert members[-1] is graph.ops[root], "a group ends with its output"
+            output, result = _outline(block, members, graph)
+            replaced[output] = result
+    users: dict[Operation, None] = {}
+    for output, result in replaced.items():
+        inner_return = result.owner.body.block.last_op
+        for use in output.uses:
+            if use.operation is not inner_return:
+                users[use.operation] = None
+    for user in users:
+        user.operands = [replaced.get(v, v) for v in user.operands]
+
+
+def _nonzero(attribute: Attribute | None) -> bool:
+    return isinstance(attribute, IntegerAttr) and attribute.value.data != 0
+
+
+def _is_fusable_function(attributes: dict[str, Attribute]) -> bool:
+    if "Compiler" in attributes and isinstance(attributes["Compiler"], StringAttr):
+        return False
+    return not any(_nonzero(attributes.get(k)) for k in _SKIPPED_FUNCTION_ATTRIBUTES)
+
+
+def _fuse_function_body(block: Block, fuse_opt_level: int, max_depth: int) -> None:
+    # Composite and other plain function literals are optimised inside too.
+    for op in list(block.ops):
+        if isinstance(op, relay.FnOp) and _is_fusable_function(op.attributes):
+            _fuse_function_body(op.body.block, fuse_opt_level, max_depth)
+    fuse_block(block, fuse_opt_level, max_depth)
+
+
+@dataclass(frozen=True)
+class RelayFuseOpsPass(ModulePass):
+    """Fuse operators into ``Primitive`` ``relay.fn`` groups as TVM's ``FuseOps`` does."""
+
+    name = "relay-fuse-ops"
+
+    fuse_opt_level: int = 2
+    """TVM's ``fuse_opt_level``: at 0 every operator call is its own function."""
+
+    max_depth: int = 256
+    """TVM's ``relay.FuseOps.max_depth``: the most nodes in one fused function."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for func in op.ops:
+            if (
+                isinstance(func, FuncOp)
+                and func.body.blocks
+                and _is_fusable_function(func.attributes)
+            ):
+                _fuse_function_body(func.body.block, self.fuse_opt_level, self.max_depth)
