@@ -68,6 +68,9 @@ LOCAL_NAME = "relax.local_name"
 """On a ``relay.fn``: the local variable its Relax function was bound to."""
 BINDING_BLOCK = "relax.binding_block"
 """On a function or ``relay.fn``: its body is a binding block, not a dataflow block."""
+DATAFLOW = "relax.dataflow"
+"""On a function or ``relay.fn``: its body came from a Relax dataflow block, so
+value names are dataflow variables, not Relay ``let`` bindings."""
 SHAPE_VARS = "relax.shape_vars"
 """On a function or ``relay.fn``: names of the symbolic (``?``) parameter dimensions."""
 ATTRS_TYPE = "relax.attrs_type"
@@ -75,7 +78,7 @@ ATTRS_TYPE = "relax.attrs_type"
 ARG_PREFIX = "relax.arg"
 """On a generic ``relay.op``: ``relax.arg<i>`` holds non-tensor argument ``i``."""
 
-BOOKKEEPING = frozenset({GLOBAL_NAME, LOCAL_NAME, BINDING_BLOCK, SHAPE_VARS})
+BOOKKEEPING = frozenset({GLOBAL_NAME, LOCAL_NAME, BINDING_BLOCK, DATAFLOW, SHAPE_VARS})
 """Function and ``relay.fn`` attributes that are not Relax function attributes."""
 
 

@@ -73,6 +73,7 @@ from relay_xdsl.relax_ops import (
     ARG_PREFIX,
     ATTRS_TYPE,
     BINDING_BLOCK,
+    DATAFLOW,
     GLOBAL_NAME,
     LOCAL_NAME,
     SHAPE_VARS,
@@ -222,8 +223,7 @@ class RelaxImporter:
         if shape_vars:
             attributes[SHAPE_VARS] = ArrayAttr([StringAttr(s) for s in shape_vars])
         result, dataflow = self._body(func, scope)
-        if not dataflow:
-            attributes[BINDING_BLOCK] = UnitAttr()
+        attributes[DATAFLOW if dataflow else BINDING_BLOCK] = UnitAttr()
         return block, attributes, result
 
     def _body(self, func: relax.Function, scope: _Scope) -> tuple[SSAValue, bool]:

@@ -230,7 +230,21 @@ def _post_dfs_order(block: Block, terminator: Operation | None) -> list[Operatio
 
 
 def _is_let_bound(op: Operation) -> bool:
-    return any(result.name_hint is not None for result in op.results)
+    """Does `op`'s result have a Relay ``let`` variable (which stops fusion)?
+
+    In Relay, a named value is let-bound. In a body imported from a Relax
+    dataflow block, names are dataflow variables: plain graph edges.
+    """
+    if all(result.name_hint is None for result in op.results):
+        return False
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp | relay.FnOp):
+        parent = parent.parent_op()
+    return parent is None or DATAFLOW_MARKER not in parent.attributes
+
+
+DATAFLOW_MARKER = "relax.dataflow"
+"""Set by the Relax importer on functions whose body was a dataflow block."""
 
 
 def _is_tensor(type_: Attribute) -> bool:
