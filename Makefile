@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench fuzz clean
 
 # torch and torchvision are pinned exactly so that pip takes the CPU wheels
 # already on this machine instead of downloading a CUDA build.
@@ -20,6 +20,22 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
+
+# Longer fuzzing than `make test` does: hypothesis with fresh random inputs,
+# the 1M-op chain, then atheris (coverage-guided) on each input path.
+# Crashes land in build/fuzz; see tests/fuzz/harness.py.
+FUZZ_EXAMPLES ?= 5000
+FUZZ_SECONDS ?= 120
+fuzz: $(STAMP)
+	RELAY_XDSL_FUZZ_RANDOM=1 RELAY_XDSL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) RELAY_XDSL_STRESS=1 \
+		$(BIN)/python -m pytest -q tests/fuzz tests/test_hostile_input.py --hypothesis-show-statistics
+	mkdir -p build/fuzz
+	if $(BIN)/pip install --quiet atheris; then \
+		for target in relay-text metadata mlir pipeline; do \
+			(cd build/fuzz && $(CURDIR)/$(BIN)/python $(CURDIR)/tests/fuzz/atheris_fuzz.py $$target \
+				-max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096) || exit 1; \
+		done; \
+	else echo "atheris does not install here; hypothesis fuzzing only"; fi
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

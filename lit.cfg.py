@@ -1,6 +1,7 @@
 """lit configuration for the FileCheck tests in tests/filecheck."""
 
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -22,3 +23,20 @@ config.substitutions.append(
     )
 )
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "examples")))
+config.substitutions.append(("%python", sys.executable))
+
+# Upstream MLIR interop: our generic output (`--print-op-generic
+# --print-debuginfo`, or `-t upstream-mlir`) through the real mlir-opt and back
+# into xdsl-opt. Locations carry the Relay names (NameLoc, see
+# relay_xdsl/names.py); --mlir-use-nameloc-as-prefix turns them back into SSA
+# names; --mlir-print-local-scope writes locations inline, because xDSL's
+# parser cannot read the location aliases mlir-opt otherwise prints after the
+# module. Every chunk of a --split-input-file test travels on its own.
+MLIR_OPT = (
+    "mlir-opt-22 --split-input-file --allow-unregistered-dialect --mlir-print-op-generic"
+    " --mlir-print-debuginfo --mlir-print-local-scope --mlir-use-nameloc-as-prefix"
+)
+if shutil.which("mlir-opt-22"):
+    config.available_features.add("mlir-opt-22")
+config.substitutions.append(("%UPSTREAM_ROUNDTRIP", MLIR_OPT + " | xdsl-opt --split-input-file"))
+config.substitutions.append(("%MLIR_OPT", MLIR_OPT))

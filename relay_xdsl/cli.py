@@ -20,13 +20,18 @@ With the ``tvm`` and ``torch`` extras installed:
 * ``check FILE.mlir --against-torch MODEL``: build the module with TVM
   (``llvm``), run it and PyTorch's model on the same input, and compare.
 
-User mistakes (missing files, bad input) are reported as
-``file:line:col: error: ...`` with exit status 1, never as a traceback.
+User mistakes (missing files, bad input, bad arguments) are reported as
+``file:line:col: error: ...`` with the offending line and a caret, and exit
+status 1, never as a traceback: Relay text and metadata errors at their place
+in the file, MLIR syntax and verifier errors at the op (see diagnostics.py),
+argument errors at their place on the command line. Deeply nested programs
+(up to ``depth.MAX_NESTING`` levels) are processed on a large stack.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,33 +39,61 @@ from pathlib import Path
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.dialects.func import Func
-from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
+from relay_xdsl.depth import NestingTooDeepError, run_deep
+from relay_xdsl.diagnostics import (
+    describe_diagnostic,
+    describe_parse_error,
+    locate_verify_error,
+    parse_mlir,
+)
 from relay_xdsl.dialects.relay import Relay
-from relay_xdsl.source import SourceError
+from relay_xdsl.metadata import MetadataError
+from relay_xdsl.source import SourceError, SourceFile
 
 
 class CommandError(Exception):
     """A user-facing failure with a message and no traceback."""
 
 
+class _ArgumentError(Exception):
+    """A bad command line; `message` is argparse's, `usage` the subcommand's."""
+
+    def __init__(self, message: str, usage: str):
+        super().__init__(message)
+        self.message = message
+        self.usage = usage
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse, but bad arguments are a diagnostic with exit status 1, not 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise _ArgumentError(message, self.format_usage())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = _argument_parser()
-    args = parser.parse_args(argv)
     try:
-        args.run(args)
-    except (CommandError, SourceError) as error:
-        print(
-            error if isinstance(error, SourceError) else f"error: {error}",
-            file=sys.stderr,
-        )
+        args = parser.parse_args(argv)
+    except _ArgumentError as error:
+        print(_argument_diagnostic(argv, error), file=sys.stderr)
         return 1
-    except ParseError as error:
-        print(str(error), file=sys.stderr)
+    try:
+        run_deep(args.run, args, what=str(getattr(args, "input", "the program")))
+    except CommandError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except ParseError as error:  # SourceError included
+        print(describe_parse_error(error), file=sys.stderr)
         return 1
     except (VerifyException, DiagnosticException) as error:
+        print(describe_diagnostic(error), file=sys.stderr)
+        return 1
+    except NestingTooDeepError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except BrokenPipeError:
@@ -68,8 +101,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _argument_diagnostic(argv: Sequence[str], error: _ArgumentError) -> str:
+    """An argparse error shown on the command line, with a caret at the culprit."""
+    import re
+    import shlex
+
+    message = error.message
+    choice = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if choice:
+        options = ", ".join(o.strip("'") for o in choice[3].split(", "))
+        message = f"argument {choice[1]}: expected one of {options}, found '{choice[2]}'"
+    words = ["relay-xdsl", *argv]
+    line = " ".join(shlex.quote(w) for w in words)
+    culprit = re.search(r"'([^']*)'", message) or re.search(r"arguments: (\S+)", message)
+    start, width = len(line), 1
+    if culprit:
+        for index, word in enumerate(words):
+            if index and word == culprit[1]:
+                start = len(" ".join(shlex.quote(w) for w in words[:index])) + 1
+                width = len(shlex.quote(word))
+                break
+    source = SourceFile(line, "<command line>")
+    return f"{SourceError(source, start, message, start + width)}\n{error.usage.rstrip()}"
+
+
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog="relay-xdsl",
         description="TVM Relay graphs in MLIR tooling: import, export, defuse and compare.",
     )
@@ -267,24 +324,89 @@ def _context() -> Context:
 
 
 def load_module(path: Path) -> ModuleOp:
-    """A module from a ``.relay`` or ``.mlir`` file, verified."""
+    """A module from a ``.relay`` or ``.mlir`` file, verified.
+
+    MLIR may come from upstream ``mlir-opt``, which prints location aliases
+    after the module; they are moved in front, where xDSL's parser wants them.
+    """
     text = _read(path)
     if path.suffix == ".relay":
         from relay_xdsl.importers.relay_text import parse_relay
 
         module = parse_relay(text, str(path))
-    else:
-        module = Parser(_context(), text, str(path)).parse_module()
-    module.verify()
+        module.verify()
+        return module
+    text = hoist_location_aliases(text)
+    module, op_starts = parse_mlir(_context(), text, str(path))
+    try:
+        module.verify()
+    except Exception as error:
+        # Also xDSL verifiers that crash on invalid input: find the culprit op.
+        located = locate_verify_error(module, op_starts, SourceFile(text, str(path)))
+        if located is not None:
+            raise located from None
+        if isinstance(error, DiagnosticException):
+            raise
+        raise CommandError(f"{path}: invalid IR ({type(error).__name__}: {error})") from None
     return module
 
 
+_ALIAS_DEFINITION = re.compile(r"^(#[\w.$-]+) = (loc\(.*\))[ \t]*$", re.MULTILINE)
+
+
+def hoist_location_aliases(text: str) -> str:
+    """`text` with its ``#loc = loc(...)`` definitions first, each after those it uses.
+
+    Line numbers of the module stay as they were: the definitions are blanked
+    where they stood and the hoisted copies share the first line.
+    """
+    definitions = {m[1]: m[2] for m in _ALIAS_DEFINITION.finditer(text)}
+    if not definitions:
+        return text
+    ordered: list[str] = []
+    placed: set[str] = set()
+
+    def place(name: str, path: tuple[str, ...] = ()) -> None:
+        if name in placed or name in path or name not in definitions:
+            return
+        for used in re.findall(r"#[\w.$-]+", definitions[name]):
+            place(used, (*path, name))
+        placed.add(name)
+        ordered.append(f"{name} = {definitions[name]}")
+
+    for name in definitions:
+        place(name)
+    body = _ALIAS_DEFINITION.sub("", text)
+    return " ".join(ordered) + " " + body
+
+
 def mlir_text(module: ModuleOp, generic: bool = False) -> str:
+    """MLIR text of `module`; generic form is for upstream tools.
+
+    Generic output includes locations, with every Relay name recorded as a
+    ``NameLoc`` so that it survives ``mlir-opt`` (see names.py).
+    """
     from io import StringIO
 
+    from relay_xdsl.names import record_name_locations
+
+    if generic:
+        record_name_locations(module)
     stream = StringIO()
-    Printer(stream=stream, print_generic_format=generic).print_op(module)
+    _MLIRPrinter(stream=stream, print_generic_format=generic, print_debuginfo=generic).print_op(
+        module
+    )
     return stream.getvalue() + "\n"
+
+
+class _MLIRPrinter(Printer):
+    """xDSL's printer, with indentation capped so that deep nesting stays linear in size."""
+
+    MAX_INDENT_LEVELS = 32
+
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        indent = self._indent if indent is None else indent
+        super()._print_new_line(min(indent, self.MAX_INDENT_LEVELS), print_message)
 
 
 def _relay_text(module: ModuleOp) -> str:
@@ -325,9 +447,21 @@ def _defuse(args: argparse.Namespace) -> None:
 
 
 def _compare(args: argparse.Namespace) -> None:
-    from relay_xdsl.text_equivalence import relay_text_diff
+    from relay_xdsl.text_equivalence import canonical_relay, relay_text_diff
 
-    diff = relay_text_diff(_read(args.expected), _read(args.actual))
+    texts = []
+    for path in (args.expected, args.actual):
+        text = _read(path)
+        try:
+            canonical_relay(text, str(path))
+        except MetadataError as error:
+            at = text.find("#[metadata]")
+            start = at + len("#[metadata]") + (error.offset or 0) if at >= 0 else 0
+            raise SourceError(
+                SourceFile(text, str(path)), start, f"bad #[metadata] section: {error.message}"
+            ) from None
+        texts.append(text)
+    diff = relay_text_diff(*texts)
     if diff:
         raise CommandError(f"{args.actual} differs from {args.expected}:\n{diff}")
     print(f"{args.actual} and {args.expected} are the same program")

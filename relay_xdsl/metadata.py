@@ -50,13 +50,19 @@ class MetadataError(ValueError):
 
 
 def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
-    """The ``relay.Constant`` values of a metadata section, in index order."""
+    """The ``relay.Constant`` values of a metadata section, in index order.
+
+    Every structural problem is a `MetadataError` naming what was expected
+    and what was found, and for a constant, its index.
+    """
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise MetadataError(f"invalid JSON: {error.msg}", error.pos) from None
+    except RecursionError:
+        raise MetadataError("JSON nested too deeply") from None
     if not isinstance(document, dict):
-        raise MetadataError("expected a JSON object")
+        raise MetadataError(f"expected a JSON object, found {_kind(document)}")
     nodes = document.get("nodes")
     arrays = document.get("b64ndarrays", [])
     root = document.get("root")
@@ -65,21 +71,32 @@ def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
         or not isinstance(root, int)
         or not isinstance(arrays, list)
     ):
-        raise MetadataError("expected 'root', 'nodes' and 'b64ndarrays'")
+        raise MetadataError(
+            "expected 'root' (a node index), 'nodes' (a list) and 'b64ndarrays' (a list)"
+        )
 
     def node(index: object, what: str) -> dict:
         if (
             not isinstance(index, int)
+            or isinstance(index, bool)
             or not 0 <= index < len(nodes)
             or not isinstance(nodes[index], dict)
         ):
             raise MetadataError(f"{what} refers to missing node {index!r}")
         return nodes[index]
 
+    def field(entry: dict, key: str, kind: type, default: object, what: str):
+        value = entry.get(key, default)
+        if not isinstance(value, kind):
+            raise MetadataError(
+                f"{what}: expected '{key}' to be a {kind.__name__}, found {_kind(value)}"
+            )
+        return value
+
     constants_array = None
     root_node = node(root, "root")
-    keys = root_node.get("keys", [])
-    data = root_node.get("data", [])
+    keys = field(root_node, "keys", list, [], "the root map")
+    data = field(root_node, "data", list, [], "the root map")
     if keys:
         for key, value in zip(keys, data):
             if key == "relay.Constant":
@@ -93,60 +110,143 @@ def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
     if constants_array is None:
         return []
     values = []
-    for position, index in enumerate(constants_array.get("data", [])):
+    entries = field(constants_array, "data", list, [], "the relay.Constant array")
+    for position, index in enumerate(entries):
         constant = node(index, f"constant {position}")
         if constant.get("type_key") != "relay.Constant":
             raise MetadataError(
-                f"entry {position} is a {constant.get('type_key')!r}, not a relay.Constant"
+                f"constant {position}: expected a relay.Constant node, found "
+                f"{constant.get('type_key')!r}"
             )
-        array_index = constant.get("attrs", {}).get("data")
+        attrs = field(constant, "attrs", dict, {}, f"constant {position}")
+        array_index = attrs.get("data")
         if (
-            array_index is None
+            not isinstance(array_index, str | int)
             or not str(array_index).isdigit()
             or int(array_index) >= len(arrays)
         ):
             raise MetadataError(
-                f"constant {position} refers to missing NDArray {array_index!r}"
+                f"constant {position} refers to missing NDArray {array_index!r} "
+                f"(the section has {len(arrays)})"
             )
+        encoded = arrays[int(array_index)]
         try:
-            values.append(decode_ndarray(arrays[int(array_index)]))
+            value = decode_ndarray(encoded)
+        except MetadataError as error:
+            at = text.find(encoded) if isinstance(encoded, str) and encoded else -1
+            raise MetadataError(
+                f"constant {position}: {error.message}", at if at >= 0 else None
+            ) from None
+        try:
+            declared = _declared_type(nodes, attrs.get("_checked_type_"))
         except MetadataError as error:
             raise MetadataError(f"constant {position}: {error.message}") from None
+        if declared is not None and declared != value.type:
+            raise MetadataError(
+                f"constant {position} is declared as {_type_text(declared)} but its "
+                f"NDArray holds {_type_text(value.type)}"
+            )
+        values.append(value)
     return values
 
 
-def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
-    """A base64 TVM NDArray as a dense tensor attribute."""
-    if not isinstance(encoded, str):
-        raise MetadataError("NDArray must be a base64 string")
-    # Validate the header from a small prefix before decoding the whole buffer.
+def _declared_type(nodes: list, reference: object) -> TensorType | None:
+    """The ``_checked_type_`` TVM recorded for a constant, if there is one."""
+    if reference is None or not str(reference).isdigit():
+        return None
+    index = int(str(reference))
+    if not 0 < index < len(nodes) or not isinstance(nodes[index], dict):
+        return None  # 0 is TVM's null reference
+    type_node = nodes[index]
+    if type_node.get("type_key") != "relay.TensorType":
+        return None
+    attrs = type_node.get("attrs")
+    if not isinstance(attrs, dict):
+        raise MetadataError("its declared type has no attributes")
+    dtype = attrs.get("dtype")
+    shape_ref = str(attrs.get("shape", ""))
+    if not isinstance(dtype, str) or not shape_ref.isdigit() or int(shape_ref) >= len(nodes):
+        raise MetadataError("its declared type needs a 'dtype' and a 'shape'")
+    shape_node = nodes[int(shape_ref)]
+    dims = shape_node.get("data", []) if isinstance(shape_node, dict) else None
+    if not isinstance(dims, list):
+        raise MetadataError("its declared shape is not an array")
+    shape = []
+    for dim in dims:
+        dim_node = nodes[dim] if isinstance(dim, int) and 0 <= dim < len(nodes) else None
+        value = dim_node.get("attrs", {}).get("value") if isinstance(dim_node, dict) else None
+        if not isinstance(dim_node, dict) or dim_node.get("type_key") != "IntImm":
+            return None  # a symbolic dimension: nothing to compare
+        if not isinstance(value, str) or not value.lstrip("-").isdigit():
+            raise MetadataError(f"its declared shape has a bad dimension {value!r}")
+        shape.append(int(value))
     try:
-        prefix = base64.b64decode(encoded[:64], validate=True)
-    except binascii.Error:
-        raise MetadataError("NDArray is not valid base64") from None
+        return TensorType(dtypes.element_type(dtype), shape)
+    except (dtypes.UnknownDTypeError, ValueError):
+        raise MetadataError(f"its declared type has unknown dtype {dtype!r}") from None
+
+
+def _type_text(type_: TensorType) -> str:
+    dims = ", ".join(str(d) for d in type_.get_shape())
+    return f"Tensor[({dims}), {dtypes.dtype_name(type_.element_type)}]"
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "a number" if isinstance(value, int | float) else "null"
+    )
+
+
+def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
+    """A base64 TVM NDArray as a dense tensor attribute.
+
+    The header is decoded from a short prefix and checked (magic, rank,
+    dtype, shape against the declared byte count, byte count against the
+    length of the text) before the data is decoded, so a lying header costs
+    nothing.
+    """
+    if not isinstance(encoded, str):
+        raise MetadataError(f"expected an NDArray as a base64 string, found {_kind(encoded)}")
+    if "=" in encoded[:-2]:
+        raise MetadataError("NDArray is not valid base64: '=' padding inside the data")
+    if len(encoded) % 4:
+        raise MetadataError(
+            f"NDArray base64 is truncated: {len(encoded)} characters, not a multiple of 4"
+        )
+    prefix = _b64decode(encoded[:64])
     if len(prefix) < _HEADER.size:
-        raise MetadataError("NDArray is truncated (no complete header)")
+        raise MetadataError(
+            f"NDArray is truncated: {len(prefix)} bytes, less than its {_HEADER.size}-byte header"
+        )
     magic, _, _, _, ndim, code, bits, lanes = _HEADER.unpack_from(prefix)
     if magic != NDARRAY_MAGIC:
-        raise MetadataError(f"bad NDArray magic 0x{magic:016X}")
+        raise MetadataError(
+            f"expected NDArray magic 0x{NDARRAY_MAGIC:016X}, found 0x{magic:016X}"
+        )
     if not 0 <= ndim <= 32:
-        raise MetadataError(f"bad NDArray rank {ndim}")
+        raise MetadataError(f"expected an NDArray rank from 0 to 32, found {ndim}")
     if lanes != 1:
         raise MetadataError(f"vector dtypes (lanes={lanes}) are not supported")
     dtype = _dtype(code, bits)
     header_size = _HEADER.size + 8 * ndim + 8
-    available = len(encoded) * 3 // 4
+    available = len(encoded) * 3 // 4 - encoded[-2:].count("=")
     if available < header_size:
-        raise MetadataError("NDArray is truncated (no complete shape)")
-    head = base64.b64decode(encoded[: 4 * math.ceil(header_size / 3)])
+        raise MetadataError(
+            f"NDArray is truncated: {available} bytes, less than its {header_size}-byte header"
+        )
+    head = _b64decode(encoded[: 4 * math.ceil(header_size / 3)])
+    if len(head) < header_size:
+        raise MetadataError(
+            f"NDArray is truncated: {len(head)} bytes, less than its {header_size}-byte header"
+        )
     shape = struct.unpack_from(f"<{ndim}q", head, _HEADER.size)
     (byte_count,) = struct.unpack_from("<q", head, _HEADER.size + 8 * ndim)
     if any(d < 0 for d in shape):
-        raise MetadataError(f"negative dimension in shape {shape}")
+        raise MetadataError(f"negative dimension in shape {tuple(shape)}")
     elements = math.prod(shape)
     if elements > MAX_ELEMENTS:
         raise MetadataError(
-            f"shape {shape} has {elements} elements, more than the limit of {MAX_ELEMENTS}"
+            f"shape {tuple(shape)} has {elements} elements, more than the limit of {MAX_ELEMENTS}"
         )
     element_type = dtypes.element_type(dtype)
     expected = elements * ((bits + 7) // 8)
@@ -154,18 +254,28 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
         raise MetadataError(
             f"shape {tuple(shape)} of {dtype} needs {expected} bytes but the NDArray declares {byte_count}"
         )
-    if available - header_size < byte_count - 2:
-        raise MetadataError(f"NDArray data is truncated: {byte_count} bytes declared")
-    try:
-        raw = base64.b64decode(encoded, validate=True)
-    except binascii.Error:
-        raise MetadataError("NDArray is not valid base64") from None
-    if len(raw) != header_size + byte_count:
+    if available - header_size != byte_count:
         raise MetadataError(
-            f"NDArray holds {len(raw) - header_size} data bytes, {byte_count} declared"
+            f"NDArray holds {available - header_size} data bytes, {byte_count} declared"
+            + (" (truncated)" if available - header_size < byte_count else "")
         )
+    raw = _b64decode(encoded)
     type_ = TensorType(element_type, shape)
     return DenseIntOrFPElementsAttr(type_, BytesAttr(raw[header_size:]))
+
+
+def _b64decode(text: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        bad = next((c for c in text if c not in _BASE64_CHARACTERS), None)
+        found = f"found {bad!r}" if bad is not None else "bad padding"
+        raise MetadataError(f"NDArray is not valid base64: {found}") from None
+
+
+_BASE64_CHARACTERS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+)
 
 
 def _dtype(code: int, bits: int) -> str:
@@ -173,8 +283,14 @@ def _dtype(code: int, bits: int) -> str:
         return "bool"
     kind = _DTYPE_CODES.get(code)
     if kind is None:
-        raise MetadataError(f"unsupported dtype code {code}")
-    return f"{kind}{bits}"
+        raise MetadataError(
+            f"expected a dtype code 0 (int), 1 (uint), 2 (float) or 4 (bfloat), found {code}"
+        )
+    dtype = f"{kind}{bits}"
+    valid = {"int": (8, 16, 32, 64), "uint": (8, 16, 32, 64), "float": (16, 32, 64), "bfloat": (16,)}
+    if bits not in valid[kind]:
+        raise MetadataError(f"unsupported dtype {dtype} (code {code}, {bits} bits)")
+    return dtype
 
 
 def constant_bytes(value: Attribute) -> bytes:

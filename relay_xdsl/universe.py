@@ -2,7 +2,14 @@
 
 Registered through the ``xdsl.universe`` entry point, so that
 ``xdsl-opt model.relay -p relay-defuse -t relay`` works once the package is
-installed.
+installed. Besides the ``relay`` frontend and target, ``-t upstream-mlir``
+prints generic MLIR for upstream tools (``mlir-opt``): locations included,
+Relay names recorded as ``NameLoc``s (see names.py).
+
+Loading this module inside ``xdsl-opt`` also makes input errors (bad MLIR,
+bad Relay text, bad pass options, invalid IR) print as
+``file:line:col: error: ...`` diagnostics instead of tracebacks; see
+diagnostics.py.
 """
 
 from __future__ import annotations
@@ -18,6 +25,9 @@ from xdsl.universe import Universe
 from xdsl.utils.frontend import Frontend
 from xdsl.utils.target import Target
 
+from relay_xdsl.diagnostics import install_xdsl_opt_excepthook
+from relay_xdsl import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
+
 
 def _relay_dialect() -> Dialect:
     from relay_xdsl.dialects.relay import Relay
@@ -31,6 +41,18 @@ def _defuse_pass() -> type[ModulePass]:
     return RelayDefusePass
 
 
+def _merge_composite_pass() -> type[ModulePass]:
+    from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+
+    return RelayMergeCompositePass
+
+
+def _fuse_ops_pass() -> type[ModulePass]:
+    from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
+
+    return RelayFuseOpsPass
+
+
 @dataclass(frozen=True)
 class RelayTextFrontend(Frontend):
     """Reads TVM Relay text (`.relay` files) into the relay dialect."""
@@ -38,14 +60,12 @@ class RelayTextFrontend(Frontend):
     name: ClassVar[str] = "relay"
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
-        from relay_xdsl.importers.relay_text import RelayTextError, parse_relay
+        from relay_xdsl.importers.relay_text import parse_relay
 
         text = input.read().decode("utf-8", errors="replace")
-        try:
-            return parse_relay(text, source_name=input_name)
-        except RelayTextError as error:
-            # A user mistake: report it like a compiler, without a traceback.
-            raise SystemExit(f"{error}") from None
+        # A RelayTextError is an xDSL ParseError: `--parsing-diagnostics`
+        # prints it, and otherwise the diagnostics hook does, without a traceback.
+        return parse_relay(text, source_name=input_name)
 
 
 @dataclass(frozen=True)
@@ -63,9 +83,43 @@ class RelayTextTarget(Target):
             raise SystemExit(f"error: {error}") from None
 
 
+@dataclass(frozen=True)
+class UpstreamMLIRTarget(Target):
+    """Generic MLIR for upstream MLIR tools (`-t upstream-mlir`).
+
+    The same as ``--print-op-generic --print-debuginfo``, except that every
+    Relay name is first recorded as a ``NameLoc``, so that names survive
+    ``mlir-opt`` even when they only existed as SSA names in the input or a
+    pass has moved them.
+    """
+
+    name: ClassVar[str] = "upstream-mlir"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from xdsl.printer import Printer
+
+        from relay_xdsl.depth import run_deep
+        from relay_xdsl.names import record_name_locations
+
+        def emit() -> None:
+            record_name_locations(module)
+            Printer(stream=output, print_generic_format=True, print_debuginfo=True).print_op(
+                module
+            )
+            output.write("\n")
+
+        run_deep(emit, what="the module")
+
+
 RELAY_UNIVERSE = Universe(
     all_dialects={"relay": _relay_dialect},
-    all_passes={"relay-defuse": _defuse_pass},
+    all_passes={
+        "relay-defuse": _defuse_pass,
+        "relay-merge-composite": _merge_composite_pass,
+        "relay-fuse-ops": _fuse_ops_pass,
+    },
     all_frontends={"relay": lambda: RelayTextFrontend},
-    all_targets={"relay": lambda: RelayTextTarget},
+    all_targets={"relay": lambda: RelayTextTarget, "upstream-mlir": lambda: UpstreamMLIRTarget},
 )
+
+install_xdsl_opt_excepthook()

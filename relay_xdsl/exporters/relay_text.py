@@ -20,7 +20,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
 import struct
 from collections.abc import Iterator
 
@@ -34,6 +36,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    NameLoc,
     StringAttr,
     TensorType,
     TupleType,
@@ -45,10 +48,15 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from relay_xdsl import dtypes
 from relay_xdsl.dialects import relay
+from relay_xdsl.depth import run_deep
+from relay_xdsl.dialects.relay_inference import infer_type
 from relay_xdsl.metadata import encode_metadata
 from relay_xdsl.names import relay_name
 
 VERSION_HEADER = '#[version = "0.0.5"]'
+MAX_INDENT_LEVELS = 32
+"""Nested function literals deeper than this print at this indentation, so
+that deep nesting does not make the text quadratic in size."""
 _FUNC_OWN_ATTRIBUTES = {
     "sym_name",
     "function_type",
@@ -63,7 +71,15 @@ class RelayExportError(ValueError):
 
 
 def print_relay(module: ModuleOp, *, header: bool = True) -> str:
-    """Print `module` as Relay text."""
+    """Print `module` as Relay text.
+
+    Function literals nested up to `MAX_NESTING` deep print on a large stack;
+    indentation stops growing after `MAX_INDENT_LEVELS` levels.
+    """
+    return run_deep(_print_relay, module, header, what="the module")
+
+
+def _print_relay(module: ModuleOp, header: bool) -> str:
     return "".join(_RelayPrinter().module_chunks(module, header))
 
 
@@ -92,6 +108,9 @@ def attribute_value(attr: Attribute) -> str:
     if isinstance(attr, FloatAttr):
         return _float(attr.value.data, attr.type)
     if isinstance(attr, StringAttr):
+        if '"' in attr.data:
+            # Relay strings have no escapes: a quote would end the string.
+            raise RelayExportError(f"string {attr.data!r} contains '\"', which Relay text cannot hold")
         return '"' + attr.data + '"'
     if isinstance(attr, DenseArrayBase):
         element = attr.elt_type
@@ -112,7 +131,50 @@ def _integer(value: int, type_: Attribute) -> str:
     width = type_.width.data
     if width == 1:
         return "True" if value else "False"
+    if width not in (8, 16, 32, 64):
+        raise RelayExportError(f"integer type {type_} has no Relay literal")
     return str(value) if width == 32 else f"{value}i{width}"
+
+
+def _check_inferable(op: relay.OperatorOp, attributes: list[tuple[str, Attribute]]) -> None:
+    """Refuse to print a call whose type its arguments and attributes contradict.
+
+    The dialect's verifier does not infer types, so valid IR may claim a
+    result type that TVM's type rules (which the importer applies to every
+    ``ty=`` annotation) reject; the printout would not import back.
+    """
+    schema = op.SCHEMA
+    given = {
+        key: value
+        for key, value in attributes
+        if not (isinstance(value, UnitAttr) and schema[key].default is None)
+    }
+    inferred = infer_type(op.operator_name, [a.type for a in op.args], given)
+    declared = op.results[0].type
+    if inferred is not None and inferred != declared and _static(inferred) and _static(declared):
+        raise RelayExportError(
+            f"'{op.operator_name}' claims result type {relay_type(declared)} but its "
+            f"arguments and attributes give {relay_type(inferred)}"
+        )
+
+
+def _static(type_: Attribute) -> bool:
+    if isinstance(type_, TensorType):
+        return DYNAMIC_INDEX not in type_.get_shape()
+    return isinstance(type_, TupleType) and all(_static(t) for t in type_.types.data)
+
+
+_DOTTED_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_/]*(\.[A-Za-z_][A-Za-z0-9_/]*)*")
+_RESERVED = {"fn", "def", "let", "free_var", "meta", "Tensor", "True", "False", "None", "if", "else", "match", "ref", "type", "extern"}
+
+
+def _checked(name: str, what: str, dotted: bool = False) -> str:
+    """`name` if Relay text can spell it as a `what`, else a `RelayExportError`."""
+    pattern = _DOTTED_IDENTIFIER if dotted else _RELAY_IDENTIFIER
+    # Only an operator name stands where a keyword would change the meaning.
+    if not pattern.fullmatch(name) or (dotted and name.split(".")[0] in _RESERVED):
+        raise RelayExportError(f"{what} {name!r} is not a Relay identifier")
+    return name
 
 
 def _float(value: float, type_: Attribute) -> str:
@@ -172,6 +234,8 @@ def _scalar_literal(value: DenseIntOrFPElementsAttr) -> str | None:
 class _RelayPrinter:
     def __init__(self) -> None:
         self.meta_values: dict[Attribute, int] = {}
+        # Fingerprints of function literals, computed once each (see _fn_fingerprint).
+        self.fingerprints: dict[relay.FnOp, str] = {}
         self.opaque_meta = False
         # TVM's parser keeps one table of %N temps for the whole text, so
         # temps are numbered across functions, never restarted.
@@ -214,10 +278,11 @@ class _RelayPrinter:
 
 
 class _FunctionPrinter:
-    """Prints one global function."""
+    """Prints one global function (or, with `fingerprint`, one literal's fingerprint)."""
 
-    def __init__(self, module_printer: _RelayPrinter):
+    def __init__(self, module_printer: _RelayPrinter, fingerprint: bool = False):
         self.module_printer = module_printer
+        self.fingerprint = fingerprint
         self.names: dict[SSAValue, str] = {}
         self.used_names: set[str] = set()
 
@@ -232,7 +297,8 @@ class _FunctionPrinter:
             raise RelayExportError(
                 f"@{func.sym_name.data} must return exactly one value"
             )
-        header = f"def @{func.sym_name.data}({', '.join(params + attributes)}) -> {relay_type(outputs[0])} {{"
+        name = _checked(func.sym_name.data, "function name")
+        header = f"def @{name}({', '.join(params + attributes)}) -> {relay_type(outputs[0])} {{"
         lines.append(header)
         self.block(func.body.block, lines, "  ")
         lines.append("}")
@@ -247,7 +313,7 @@ class _FunctionPrinter:
 
     def fresh_name(self, value: SSAValue) -> str:
         """A unique Relay name for a parameter or let-bound value."""
-        base = relay_name(value) or "x"
+        base = _relay_identifier(relay_name(value) or "x")
         # TVM's printer makes names unique by appending a counter.
         name, suffix = base, 1
         while name in self.used_names:
@@ -335,8 +401,13 @@ class _FunctionPrinter:
                 order = {a.name: i for i, a in enumerate(op.RELAY_ATTRS)}
                 attributes.sort(key=lambda item: order[item[0]])
                 del present
-            parts = args + [f"{k}={attribute_value(v)}" for k, v in attributes]
-            return f"{op.operator_name}({', '.join(parts)}){comment}"
+            if not isinstance(op, relay.GenericOperatorOp):
+                _check_inferable(op, attributes)
+            parts = args + [
+                f"{_checked(k, 'attribute name')}={attribute_value(v)}" for k, v in attributes
+            ]
+            name = _checked(op.operator_name, "operator name", dotted=True)
+            return f"{name}({', '.join(parts)}){comment}"
         if isinstance(op, relay.TupleOp):
             fields = [self.ref(f) for f in op.fields]
             return (
@@ -354,7 +425,8 @@ class _FunctionPrinter:
                     f"call of @{op.callee.string_value()} must have one result"
                 )
             args = [self.ref(a) for a in op.arguments]
-            return f"@{op.callee.string_value()}({', '.join(args)}){comment}"
+            callee = _checked(op.callee.string_value(), "function name")
+            return f"@{callee}({', '.join(args)}){comment}"
         if isinstance(op, relay.FnOp):
             callee = self.fn_literal(op, lines, indent, literals)
             args = [self.ref(a) for a in op.args]
@@ -369,10 +441,18 @@ class _FunctionPrinter:
         existing = literals.get(key)
         if existing is not None:
             return existing
+        if self.fingerprint:
+            # A nested literal counts by its own fingerprint, which keeps the
+            # cost of fingerprinting linear in the size of the nest.
+            name = self.temp()
+            lines.append(f"{indent}{name} = fn <{key}>;")
+            literals[key] = name
+            return name
         params = self.params(op.body.block.args)
         attributes = _function_attributes(op.attributes)
         body: list[str] = []
-        self.block(op.body.block, body, indent + "  ")
+        inner = indent + "  " if len(indent) < 2 * MAX_INDENT_LEVELS else indent
+        self.block(op.body.block, body, inner)
         head = (
             f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
         )
@@ -384,17 +464,34 @@ class _FunctionPrinter:
         return name
 
 
+_RELAY_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_/]*")
+
+
+def _relay_identifier(name: str) -> str:
+    """`name` made a valid Relay identifier (MLIR names may hold ``-`` or start with a digit)."""
+    if _RELAY_IDENTIFIER.fullmatch(name):
+        return name
+    name = re.sub(r"[^A-Za-z0-9_/]", "_", name)
+    return name if _RELAY_IDENTIFIER.fullmatch(name) else "v" + name
+
+
 def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
-    """The literal's text with local temps: equal texts are the same function."""
-    printer = _FunctionPrinter(_RelayPrinter())
-    printer.module_printer.meta_values = module_printer.meta_values
+    """A digest of the literal's text with local temps: equal digests, same function."""
+    fingerprint = module_printer.fingerprints.get(op)
+    if fingerprint is not None:
+        return fingerprint
+    local = _RelayPrinter()
+    local.meta_values = module_printer.meta_values
+    local.fingerprints = module_printer.fingerprints
+    printer = _FunctionPrinter(local, fingerprint=True)
     params = printer.params(op.body.block.args)
     attributes = _function_attributes(op.attributes)
     body: list[str] = []
     printer.block(op.body.block, body, "")
-    return "\n".join(
-        [", ".join(params + attributes), relay_type(op.result.type), *body]
-    )
+    text = "\n".join([", ".join(params + attributes), relay_type(op.result.type), *body])
+    fingerprint = hashlib.sha256(text.encode()).hexdigest()
+    module_printer.fingerprints[op] = fingerprint
+    return fingerprint
 
 
 _FUNCTION_ATTRIBUTE_ORDER = (
@@ -413,12 +510,21 @@ attributes follow in their stored order."""
 def _function_attributes(attributes: dict[str, Attribute]) -> list[str]:
     rank = {name: index for index, name in enumerate(_FUNCTION_ATTRIBUTE_ORDER)}
     ordered = sorted(attributes.items(), key=lambda item: rank.get(item[0], len(rank)))
-    return [f"{key}={attribute_value(value)}" for key, value in ordered]
+    return [f"{_checked(key, 'attribute name', dotted=True)}={attribute_value(value)}" for key, value in ordered]
+
+
+MAX_COMMENT_TUPLE_DEPTH = 32
+"""Tuples and projections whose type nests deeper than this print without a
+``ty=`` comment (the parser derives it from the fields): a comment per level
+would make deeply nested tuples quadratic in size."""
 
 
 def _type_comment(op: Operation) -> str:
     parts = []
-    if op.results:
+    if op.results and not (
+        isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
+        and _tuple_depth(op.results[0].type) > MAX_COMMENT_TUPLE_DEPTH
+    ):
         parts.append("ty=" + relay_type(op.results[0].type))
     span = _span(op.location)
     if span:
@@ -426,9 +532,25 @@ def _type_comment(op: Operation) -> str:
     return f" /* {' '.join(parts)} */" if parts else ""
 
 
+def _tuple_depth(type_: Attribute) -> int:
+    """How deep tuple types nest in `type_`, counting at most past the limit."""
+    depth = 0
+    level = [type_]
+    while level and depth <= MAX_COMMENT_TUPLE_DEPTH:
+        level = [f for t in level if isinstance(t, TupleType) for f in t.types.data]
+        depth += 1
+    return depth - 1 if not level else depth
+
+
 def _span(location: Attribute) -> str:
+    if isinstance(location, NameLoc):
+        # A Relay name recorded as a location (see names.py) wraps the span.
+        return _span(location.location)
     if isinstance(location, FileLineColLoc):
-        return f"span={location.filename.data}:{location.line.data}:{location.column.data}"
+        name = location.filename.data
+        if not name or any(c.isspace() for c in name) or "/*" in name or "*/" in name:
+            return ""  # a span comment could not hold it; spans are only presentation
+        return f"span={name}:{location.line.data}:{location.column.data}"
     return ""
 
 

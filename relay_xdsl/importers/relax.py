@@ -68,6 +68,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl import dtypes, relax_ops
 from relay_xdsl.dialects import relay
+from relay_xdsl.gc_pause import gc_paused
 from relay_xdsl.names import set_relay_name
 from relay_xdsl.relax_ops import (
     ARG_PREFIX,
@@ -90,7 +91,9 @@ class RelaxImportError(Exception):
 
 def import_relax(mod: tvm.IRModule) -> ModuleOp:
     """The relay-dialect module of Relax module `mod`."""
-    return RelaxImporter(mod).import_module()
+    # Everything the import allocates stays alive: see relay_xdsl.gc_pause.
+    with gc_paused():
+        return RelaxImporter(mod).import_module()
 
 
 def python_value(value: Any, what: str) -> Any:
@@ -153,10 +156,24 @@ class RelaxImporter:
                     f"functions can be imported"
                 )
             self.functions[name] = func
+        self.types: dict[tuple[str, tuple[int, ...]], TensorType] = {}
+        """Static tensor types by dtype and shape: most values share a handful."""
+        self.attributes: dict[tuple[Any, ...], dict[str, Attribute]] = {}
+        """Encoded operator attributes by operator, attrs type and field values."""
+        self.fn_templates: dict[relax.Function, tuple[Region, dict[str, Attribute]]] = {}
+        """Per inlined function: its imported body (never inserted) and attributes."""
         self.inlined = self._inlined_globals()
 
     def _inlined_globals(self) -> set[str]:
         """Private Composite/Primitive globals that are only ever called."""
+        candidates = [
+            name
+            for name, func in self.functions.items()
+            if "global_symbol" not in func.attrs
+            and ("Composite" in func.attrs or "Primitive" in func.attrs)
+        ]
+        if not candidates:
+            return set()  # nothing to count: skip the walk over every expression
         references: Counter[str] = Counter()
         calls: Counter[str] = Counter()
 
@@ -169,12 +186,7 @@ class RelaxImporter:
         for func in self.functions.values():
             relax.analysis.post_order_visit(func, visit)
         return {
-            name
-            for name, func in self.functions.items()
-            if "global_symbol" not in func.attrs
-            and ("Composite" in func.attrs or "Primitive" in func.attrs)
-            and calls[name] > 0
-            and references[name] == calls[name]
+            name for name in candidates if calls[name] > 0 and references[name] == calls[name]
         }
 
     def import_module(self) -> ModuleOp:
@@ -339,12 +351,21 @@ class RelaxImporter:
         origin: str,
         name: str,
     ) -> relay.FnOp:
-        """A ``relay.fn`` holding a fresh copy of `func`'s body, called with `args`."""
-        block, attributes, result = self._function_parts(func, name)
-        block.add_op(relay.ReturnOp(result))
-        attributes[origin] = StringAttr(name)
+        """A ``relay.fn`` holding a fresh copy of `func`'s body, called with `args`.
+
+        The body is imported once per function and cloned for each call site:
+        FuseOpsByPattern's functions have hundreds of call sites, and a clone
+        costs a fifth of walking the Relax function again.
+        """
+        template = self.fn_templates.get(func)
+        if template is None:
+            block, attributes, result = self._function_parts(func, name)
+            block.add_op(relay.ReturnOp(result))
+            attributes[origin] = StringAttr(name)
+            template = self.fn_templates[func] = (Region(block), attributes)
+        body, attributes = template
         result_type = self._type(call.ty, f"call of '{name}'")
-        return relay.FnOp(args, result_type, Region(block), attributes)
+        return relay.FnOp(args, result_type, body.clone(), dict(attributes))
 
     # -- operators ------------------------------------------------------------
 
@@ -374,7 +395,7 @@ class RelaxImporter:
     ) -> relay.OperatorOp:
         if attrs_type != entry.attrs_type:
             raise Unmappable(f"attrs {attrs_type}")
-        attributes = entry.encode_attributes(fields)
+        attributes = self._encoded_attributes(entry, attrs_type, fields)
         roles = entry.args or (relax_ops.TENSOR,) * len(call.args)
         required = sum(1 for r in roles if not r.optional)
         if not required <= len(call.args) <= len(roles):
@@ -394,6 +415,20 @@ class RelaxImporter:
             raise Unmappable("arity")
         operands = [self._expr(a, scope) for a in tensors]
         return op_class(operands, result_type, attributes)
+
+    def _encoded_attributes(
+        self, entry: RelaxOp, attrs_type: str | None, fields: dict[str, Any]
+    ) -> dict[str, Attribute]:
+        """``entry.encode_attributes(fields)``, computed once per distinct field values."""
+        try:
+            key = (entry.relax_name, attrs_type, _frozen(fields))
+            hash(key)
+        except TypeError:  # an unhashable value: encode without caching
+            return entry.encode_attributes(fields)
+        cached = self.attributes.get(key)
+        if cached is None:
+            cached = self.attributes[key] = entry.encode_attributes(fields)
+        return dict(cached)  # callers add argument attributes to it
 
     def _generic(
         self,
@@ -459,11 +494,16 @@ class RelaxImporter:
                 else:
                     raise RelaxImportError(f"{what}: symbolic dimension {dim} is not a variable")
             dtype = str(ty.dtype.dtype)
+            key = (dtype, tuple(dims))
+            cached = self.types.get(key)
+            if cached is not None:
+                return cached
             try:
                 element = dtypes.element_type(dtype)
             except dtypes.UnknownDTypeError as error:
                 raise RelaxImportError(f"{what}: {error}") from None
-            return TensorType(element, dims)
+            cached = self.types[key] = TensorType(element, dims)
+            return cached
         if isinstance(ty, tvm.ir.TupleType):
             return TupleType([self._type(f, what, shape_vars) for f in ty.fields])
         raise RelaxImportError(f"{what}: type {ty} is not a tensor or a tuple")
@@ -475,6 +515,15 @@ def _encode(value: Any, what: str) -> Attribute:
         return relax_ops.encode_value(python_value(value, what))
     except (TypeError, ValueError) as error:
         raise RelaxImportError(f"{what}: {error}") from None
+
+
+def _frozen(value: Any) -> Any:
+    """`value` as a cache key in which ``True``, ``1`` and ``1.0`` stay apart."""
+    if type(value) is dict:
+        return tuple((k, _frozen(v)) for k, v in value.items())
+    if type(value) is tuple:
+        return tuple(_frozen(v) for v in value)
+    return (type(value), value)
 
 
 def _is_value(arg: Any) -> bool:

@@ -44,6 +44,8 @@ class Token:
 
 
 _PUNCTUATION = "()[]{},;=:.?*+-<>!/"
+_FLOAT_MAX = {16: 65504.0, 32: 3.4028234663852886e38, 64: 1.7976931348623157e308}
+"""Largest finite value of each float width; larger literals are errors, not infinities."""
 _NUMBER = re.compile(r"(?:\d[\d.]*(?:[eE][+-]?\d+)?|inf)(?:([fi])(\d*))?")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_/]*")
 _META = re.compile(r"meta\[([^\]]*)\]\[([^\]]*)\]")
@@ -235,6 +237,13 @@ def _number(source: SourceFile, start: int) -> Token:
         if width not in (None, 16, 32, 64):
             raise SourceError(
                 source, start, f"invalid float width suffix 'f{width}'", end
+            )
+        if body != "inf" and not abs(value) <= _FLOAT_MAX[width or 32]:
+            raise SourceError(
+                source,
+                start,
+                f"float literal {text[start:end]} is out of range for float{width or 32}",
+                end,
             )
         return Token(
             Kind.FLOAT,

@@ -26,6 +26,7 @@ offending line.
 
 from __future__ import annotations
 
+import difflib
 import struct
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -58,6 +59,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl import dtypes
 from relay_xdsl.dialects import relay
+from relay_xdsl.depth import MAX_NESTING, NestingTooDeepError, run_deep
 from relay_xdsl.dialects.relay_inference import infer_type
 from relay_xdsl.exporters.relay_text import RelayExportError, relay_type
 from relay_xdsl.importers.relay_lexer import Kind, Token, tokenize
@@ -65,23 +67,31 @@ from relay_xdsl.metadata import MetadataError, decode_metadata
 from relay_xdsl.names import set_relay_name
 from relay_xdsl.source import SourceError, SourceFile
 
-MAX_NESTING = 20_000
-"""Deepest expression or function nesting accepted before reporting an error."""
-
-
 RelayTextError = SourceError
 """Malformed or unsupported Relay text, with its position."""
 
 
 def parse_relay(text: str, source_name: str = "<input>") -> ModuleOp:
-    """Parse TVM Relay text into a module of ``func.func`` and ``relay.*`` ops."""
-    parser = _RelayParser(SourceFile(text, source_name))
+    """Parse TVM Relay text into a module of ``func.func`` and ``relay.*`` ops.
+
+    Nesting (of calls, tuples, types, attribute arrays and function literals)
+    up to `MAX_NESTING` levels is parsed on a large stack; deeper input is a
+    ``RelayTextError`` at the first token past the limit.
+    """
+    return run_deep(_parse, SourceFile(text, source_name), what="the Relay text")
+
+
+def _parse(source: SourceFile) -> ModuleOp:
+    parser = _RelayParser(source)
     try:
         return parser.parse_module()
-    except RecursionError:
+    except (RecursionError, NestingTooDeepError):
         token = parser.tokens[min(parser.pos, len(parser.tokens) - 1)]
         raise RelayTextError(
-            parser.source, token.start, "expression nested too deeply to import", token.end
+            parser.source,
+            token.start,
+            f"expression nested too deeply to import (more than {MAX_NESTING} levels)",
+            token.end,
         ) from None
 
 
@@ -168,6 +178,7 @@ class _RelayParser:
     def __init__(self, source: SourceFile):
         self.source = source
         self.tokens = tokenize(source)
+        self.closing_brace = _closing_braces(self.tokens)
         self.pos = 0
         self.depth = 0
         self.block: Block = Block()
@@ -182,6 +193,14 @@ class _RelayParser:
 
     def error(self, token: Token, message: str) -> NoReturn:
         raise RelayTextError(self.source, token.start, message, token.end)
+
+    def nest(self, token: Token, what: str) -> None:
+        """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.error(
+                token, f"{what} nested too deeply (more than {MAX_NESTING} levels)"
+            )
 
     def peek(self, offset: int = 0) -> Token:
         """The next non-comment token (comments before it are consumed)."""
@@ -250,6 +269,7 @@ class _RelayParser:
                 self.source, body_start + ty_at + 3, body_start + type_end
             )
             sub.pos = 0
+            sub.depth = 0
             type_ = sub.parse_type(allow_function=True)
             if sub.peek().kind is not Kind.EOF:
                 sub.error(
@@ -262,7 +282,7 @@ class _RelayParser:
     # -- module -------------------------------------------------------------
 
     def parse_module(self) -> ModuleOp:
-        if self.tokens[-2].kind is Kind.METADATA:
+        if len(self.tokens) > 1 and self.tokens[-2].kind is Kind.METADATA:
             self.constants = self.decode_metadata(self.tokens[-2])
         self.peek()
         if self.peek().kind is Kind.VERSION:
@@ -340,17 +360,20 @@ class _RelayParser:
 
     def skip_definition(self) -> None:
         """Skip a definition that was already parsed on demand."""
-        depth = 0
         while True:
             token = self.next()
             if token.kind is Kind.EOF:
                 self.error(token, "unexpected end of input in a function definition")
             if token.text == "{" and token.kind is Kind.PUNCT:
-                depth += 1
-            elif token.text == "}" and token.kind is Kind.PUNCT:
-                depth -= 1
-                if depth == 0:
-                    return
+                self.skip_braces(self.pos - 1, token)
+                return
+
+    def skip_braces(self, open_index: int, start: Token) -> None:
+        """Move past the ``}`` matching the ``{`` at token `open_index`."""
+        close = self.closing_brace.get(open_index)
+        if close is None:
+            self.error(start, "unterminated function body: no matching '}'")
+        self.pos = close + 1
 
     def function(self, name: str, token: Token) -> FuncOp:
         """The ``func.func`` for global `name`, parsing its definition if needed."""
@@ -374,9 +397,9 @@ class _RelayParser:
         block = Block(arg_types=types)
         scope = _Scope(isolated=True)
         for param, arg in zip(params, block.args):
-            set_relay_name(arg, param.name)
             if param.location is not None:
                 arg.location = param.location
+            set_relay_name(arg, param.name)
             scope.names[param.name] = arg
         self.expect("{", "to open the function body")
         result = self.parse_body_into(block, scope, return_type)
@@ -553,11 +576,7 @@ class _RelayParser:
         return first.text if first.text in _BINARY_OPERATORS else None
 
     def parse_postfix(self, scope: _Scope):
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            self.error(
-                self.peek(), f"expression nested deeper than {MAX_NESTING} levels"
-            )
+        self.nest(self.peek(), "expression")
         try:
             value = self.parse_primary(scope)
             while True:
@@ -661,17 +680,13 @@ class _RelayParser:
     def skip_fn_literal(self, scope: _Scope) -> _FnLiteral:
         start = self.pos
         self.next()
-        depth = 0
         while True:
             token = self.next()
             if token.kind is Kind.EOF:
                 self.error(self.tokens[start], "unterminated function literal")
             if token.kind is Kind.PUNCT and token.text == "{":
-                depth += 1
-            elif token.kind is Kind.PUNCT and token.text == "}":
-                depth -= 1
-                if depth == 0:
-                    break
+                self.skip_braces(self.pos - 1, self.tokens[start])
+                break
         self.annotation()
         return _FnLiteral(start, scope)
 
@@ -690,6 +705,7 @@ class _RelayParser:
         open_token = self.expect("(")
         args: list[SSAValue] = []
         attributes: dict[str, Attribute] = {}
+        attribute_tokens: dict[str, Token] = {}
         while not self.at(")"):
             token = self.peek()
             if (
@@ -699,6 +715,9 @@ class _RelayParser:
             ):
                 self.next()
                 self.next()
+                if token.text in attributes:
+                    self.error(token, f"duplicate attribute '{token.text}'")
+                attribute_tokens[token.text] = token
                 attributes[token.text] = self.parse_attr_value()
             else:
                 if attributes:
@@ -710,7 +729,7 @@ class _RelayParser:
                 break
         close = self.expect(")", "to close the argument list")
         if isinstance(callee, _OperatorRef):
-            return self.operator_call(callee, args, attributes, close)
+            return self.operator_call(callee, args, attributes, close, attribute_tokens)
         if attributes:
             self.error(open_token, "only operator calls take attributes")
         if isinstance(callee, _FnLiteral):
@@ -743,6 +762,7 @@ class _RelayParser:
         args: list[SSAValue],
         attributes: dict[str, Attribute],
         close: Token,
+        attribute_tokens: dict[str, Token] | None = None,
     ) -> SSAValue:
         op_class = relay.OPERATORS.get(callee.name)
         if op_class is not None:
@@ -750,9 +770,11 @@ class _RelayParser:
             for key in list(attributes):
                 spec = schema.get(key)
                 if spec is None:
+                    close_names = difflib.get_close_matches(key, list(schema), n=1)
+                    hint = f"; did you mean '{close_names[0]}'?" if close_names else ""
                     self.error(
-                        callee.token,
-                        f"'{callee.name}' has no attribute '{key}' (valid: {', '.join(schema) or 'none'})",
+                        (attribute_tokens or {}).get(key, callee.token),
+                        f"'{callee.name}' has no attribute '{key}'{hint} (valid: {', '.join(schema) or 'none'})",
                     )
                 if isinstance(attributes[key], UnitAttr):
                     if spec.default is None:
@@ -836,13 +858,8 @@ class _RelayParser:
             set_relay_name(value, param.name)
             scope.names[param.name] = value
         self.expect("{", "to open the function body")
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            self.error(
-                fn_token, f"function literals nested deeper than {MAX_NESTING} levels"
-            )
+        # The call being parsed already counts one level of nesting.
         result = self.parse_body_into(block, scope, return_type)
-        self.depth -= 1
         block.add_op(relay.ReturnOp(result))
         op = relay.FnOp(args, result.type, Region(block), attributes)
         self.pos, self.block = saved_pos, saved_block
@@ -885,7 +902,7 @@ class _RelayParser:
         if key != "relay.Constant":
             self.error(
                 token,
-                f"unsupported meta reference kind '{key}'; only relay.Constant is supported",
+                f"unsupported meta reference meta[{key}][{index}]: only relay.Constant is supported",
             )
         annotated, location = self.annotation()
         if self.constants is not None:
@@ -931,12 +948,14 @@ class _RelayParser:
         if kind is Kind.IDENT and token.text == "None":
             return UnitAttr()
         if kind is Kind.PUNCT and token.text == "[":
+            self.nest(token, "attribute array")
             elements: list[Attribute] = []
             while not self.at("]"):
                 elements.append(self.parse_attr_value())
                 if not self.accept(","):
                     break
             self.expect("]", "to close the array")
+            self.depth -= 1
             return _array_attr(elements)
         self.error(token, f"expected an attribute value, found {_describe(token)}")
 
@@ -960,12 +979,14 @@ class _RelayParser:
             return TensorType(element, shape)
         if token.kind is Kind.PUNCT and token.text == "(":
             self.next()
+            self.nest(token, "tuple type")
             fields: list[Attribute] = []
             while not self.at(")"):
                 fields.append(self.parse_type(allow_function))
                 if not self.accept(","):
                     break
             self.expect(")", "to close the tuple type")
+            self.depth -= 1
             return TupleType(tuple(fields))
         if token.kind is Kind.IDENT and token.text == "fn":
             if not allow_function:
@@ -974,6 +995,7 @@ class _RelayParser:
                     "function-typed values are not supported (higher-order functions)",
                 )
             self.next()
+            self.nest(token, "function type")
             self.expect("(")
             inputs: list[Attribute] = []
             while not self.at(")"):
@@ -983,6 +1005,7 @@ class _RelayParser:
             self.expect(")")
             self.expect("->")
             output = self.parse_type(True)
+            self.depth -= 1
             return FunctionType.from_lists(inputs, [output])
         if token.kind is Kind.IDENT:
             return TensorType(self.parse_dtype(), [])
@@ -1002,6 +1025,23 @@ class _RelayParser:
             return dtypes.element_type(token.text)
         except dtypes.UnknownDTypeError as error:
             self.error(token, str(error))
+
+
+def _closing_braces(tokens: list[Token]) -> dict[int, int]:
+    """Token index of the matching ``}`` for every ``{``, in one pass.
+
+    Function literals are skipped when bound and parsed when called; the
+    table makes each skip one lookup, so nested literals cost linear time.
+    """
+    matches: dict[int, int] = {}
+    open_braces: list[int] = []
+    for index, token in enumerate(tokens):
+        if token.kind is Kind.PUNCT:
+            if token.text == "{":
+                open_braces.append(index)
+            elif token.text == "}" and open_braces:
+                matches[open_braces.pop()] = index
+    return matches
 
 
 def _array_attr(elements: list[Attribute]) -> Attribute:

@@ -26,12 +26,14 @@ Options:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
+from xdsl.ir import Block, BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -43,6 +45,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
+from relay_xdsl.depth import walk_ops
 from relay_xdsl.dialects import relay
 from relay_xdsl.names import names_kept
 
@@ -68,7 +71,7 @@ class InlineFnPattern(RewritePattern):
         block = op.body.block
         terminator = block.last_op
         assert isinstance(terminator, relay.ReturnOp)
-        result = terminator.value
+        result = _outside(terminator.value, block, op.args)
         rewriter.erase(terminator)
         with names_kept(op.args):
             rewriter.inline_block(block, InsertPoint.before(op), op.args)
@@ -90,11 +93,19 @@ class InlineGlobalCallPattern(RewritePattern):
         block = body.block
         terminator = block.last_op
         assert isinstance(terminator, FuncReturnOp)
-        results = list(terminator.arguments)
+        results = [_outside(value, block, op.arguments) for value in terminator.arguments]
         rewriter.erase(terminator)
         with names_kept(op.arguments):
             rewriter.inline_block(block, InsertPoint.before(op), op.arguments)
         rewriter.replace(op, [], results)
+
+
+def _outside(value: SSAValue, block: Block, args: Sequence[SSAValue]) -> SSAValue:
+    """`value` as seen after inlining `block` with `args`: a returned parameter
+    (``fn (%x) { %x }``) is the argument passed for it."""
+    if isinstance(value, BlockArgument) and value.block is block:
+        return args[value.index]
+    return value
 
 
 def _is_partition(func: FuncOp) -> bool:
@@ -130,7 +141,13 @@ class RelayDefusePass(ModulePass):
                     func.detach()
                     func.erase()
         composites = frozenset(self.composite) if self.composite else None
-        _walk(InlineFnPattern(composites)).rewrite_module(op)
+        # Outermost first and without a walker, so that deep nests cost linear
+        # time: xDSL's walk and its insertion check both cost as much as the
+        # depth at which they work, and inlining the outer function first
+        # brings each inner one up to the top before it is inlined in turn.
+        pattern = InlineFnPattern(composites)
+        for fn in [fn for fn in walk_ops(op) if isinstance(fn, relay.FnOp)]:
+            pattern.match_and_rewrite(fn, PatternRewriter(fn))
 
 
 def _walk(pattern: RewritePattern) -> PatternRewriteWalker:

@@ -86,6 +86,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.gc_pause import gc_paused
 from relay_xdsl.names import set_relay_name
 from relay_xdsl.patterns import (
     CallPattern,
@@ -535,4 +536,6 @@ class RelayMergeCompositePass(ModulePass):
             table = self.pattern_table()
         except PatternTableError as error:
             raise PassFailedException(f"relay-merge-composite: {error}") from None
-        merge_composite(op, table, allow_shared_inner=self.allow_shared_inner)
+        # Outlining allocates O(ops) long-lived objects: see relay_xdsl.gc_pause.
+        with gc_paused():
+            merge_composite(op, table, allow_shared_inner=self.allow_shared_inner)

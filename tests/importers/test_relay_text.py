@@ -266,8 +266,8 @@ def _error(text: str) -> str:
         ),
         (
             '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  nn.conv2d(%x, %x, stride=[1, 1])\n}',
-            "3:3",
-            "'nn.conv2d' has no attribute 'stride'",
+            "3:21",
+            "'nn.conv2d' has no attribute 'stride'; did you mean 'strides'?",
         ),
         (
             '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  meta[relay.Constant][0]\n}',
@@ -316,9 +316,14 @@ def @main(%x: Tensor[(2), float32]) {
     assert relay_text_diff(text, print_relay(module)) == ""
 
 
-def test_too_deep_nesting_is_a_clean_error():
-    depth = 5000
-    text = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n'
-    text += "nn.relu(" * depth + "%x" + ")" * depth + "\n}"
+def test_deep_nesting_imports_and_too_deep_nesting_is_a_clean_error():
+    from relay_xdsl.depth import MAX_NESTING
+
+    def nested(depth: int) -> str:
+        text = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n'
+        return text + "nn.relu(" * depth + "%x" + ")" * depth + "\n}"
+
+    module = parse_relay(nested(5000))
+    assert sum(isinstance(op, relay.ReluOp) for op in module.walk()) == 5000
     with pytest.raises(RelayTextError, match="nested too deeply"):
-        parse_relay(text)
+        parse_relay(nested(MAX_NESTING + 1))

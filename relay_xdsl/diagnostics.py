@@ -1,0 +1,559 @@
+"""User-facing errors in one format, including the ones xDSL raises.
+
+relay-xdsl reports every input error as ``file:line:col: error: message``,
+the offending line and a caret, and exits with status 1. Its own errors are
+`SourceError`s already; this module brings xDSL's into the same shape:
+
+* `describe_parse_error`: MLIR syntax errors (``ParseError``), with what was
+  found where something else was expected;
+* `locate_verify_error`: verifier errors, pointed at the failing op's place
+  in the MLIR text (xDSL does not keep op positions, so the text is parsed
+  again with a parser that records them);
+* `check_pass_pipeline`: ``-p`` pipelines, naming unknown passes, unknown
+  options and bad values together with the valid ones;
+* `install_xdsl_opt_excepthook`: ``xdsl-opt`` lets these errors escape as
+  tracebacks; once relay-xdsl's plugin is loaded, it prints them as
+  diagnostics instead (``RELAY_XDSL_TRACEBACK=1`` restores tracebacks).
+  Errors that are not about the input, i.e. bugs, keep their traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from types import NoneType, TracebackType, UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+
+from relay_xdsl.depth import MAX_NESTING, NestingTooDeepError, walk_ops
+from relay_xdsl import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
+from relay_xdsl.source import SourceError, SourceFile, format_diagnostic
+
+PIPELINE_SOURCE = "<pass pipeline>"
+"""The name under which ``-p`` pipelines appear in diagnostics."""
+
+
+# -- MLIR syntax ----------------------------------------------------------------
+
+
+def describe_parse_error(error: ParseError) -> str:
+    """`error` as ``file:line:col: error: ...`` with its line and a caret."""
+    if isinstance(error, SourceError):
+        return str(error)
+    span = error.span
+    content = span.input.content
+    if isinstance(content, bytes):
+        content = content.decode("utf-8", errors="replace")
+    start = min(span.start, len(content))
+    line_start = content.rfind("\n", 0, start) + 1
+    line_end = content.find("\n", start)
+    line_text = content[line_start : line_end if line_end >= 0 else len(content)]
+    line = content.count("\n", 0, start) + 1 + span.line_offset
+    message = error.msg.strip()
+    if "expected" in message and not re.search(r"\b(found|got|but)\b", message):
+        message += f", found {_found(content, span.start, span.end)}"
+    return format_diagnostic(
+        span.input.name, line, start - line_start + 1, line_text.rstrip("\r"),
+        max(1, span.end - span.start), message,
+    )
+
+
+def _found(content: str, start: int, end: int) -> str:
+    if start >= len(content) or not content[start:].strip():
+        return "the end of the input"
+    text = content[start:end].strip()
+    if not text or len(text) > 24 or "\n" in text:
+        word = content[start:].split(None, 1)[0]
+        text = word if len(word) <= 24 else word[:24] + "..."
+    return repr(text)
+
+
+class _LocatingParser(Parser):
+    """An MLIR parser that remembers where each operation starts."""
+
+    def __init__(self, ctx: Context, text: str, name: str):
+        super().__init__(ctx, text, name)
+        self.op_starts: dict[Operation, int] = {}
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        self.op_starts[op] = start
+        return op
+
+
+def parse_mlir(ctx: Context, text: str, name: str) -> tuple[ModuleOp, dict[Operation, int]]:
+    """Parse MLIR text, also returning each operation's offset in it.
+
+    xDSL checks attributes as it builds them and lets their errors escape
+    without a position (``VerifyException: Data length of array ...``);
+    those become ``ParseError``s where the parser stopped.
+    """
+    parser = _LocatingParser(ctx, text, name)
+    try:
+        module = parser.parse_module()
+    except ParseError:
+        raise
+    except (
+        DiagnosticException,
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        NotImplementedError,
+        OverflowError,
+    ) as error:
+        span = parser._current_token.span
+        raise ParseError(span, f"invalid attribute or type before this point: {error}") from None
+    return module, parser.op_starts
+
+
+def locate_verify_error(
+    module: ModuleOp, op_starts: Mapping[Operation, int], source: SourceFile
+) -> SourceError | None:
+    """The first operation of `module` that fails to verify, as a `SourceError`.
+
+    Operations are checked parents first: xDSL verifies nested ops before
+    their parent, and some of its verifiers crash (``KeyError``) on children
+    of an invalid parent instead of reporting the parent.
+    """
+    for op in walk_ops(module):
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception as error:
+            start = op_starts.get(op)
+            if start is None:
+                return None
+            message = str(error).removeprefix("Operation does not verify: ")
+            if not isinstance(error, DiagnosticException):
+                message = f"is invalid ({type(error).__name__}: {message})"
+            name_end = source.text.find("(", start)
+            line_end = source.text.find("\n", start)
+            end = min(e for e in (name_end, line_end, len(source.text)) if e >= 0)
+            return SourceError(source, start, f"'{op.name}' op {message}", end)
+    return None
+
+
+def describe_diagnostic(error: BaseException, source_name: str = "") -> str:
+    """A verifier or pass error without a position: message and the IR around it."""
+    prefix = f"{source_name}: " if source_name else ""
+    lines = [f"{prefix}error: {error}"]
+    for note in getattr(error, "__notes__", ()):
+        lines.extend(_excerpt(note))
+    return "\n".join(lines)
+
+
+def _excerpt(note: str, context: int = 2) -> list[str]:
+    """The lines of a diagnostic note around its ``^^^`` marker."""
+    lines = note.splitlines()
+    for index, line in enumerate(lines):
+        if line.strip().startswith("^"):
+            return lines[max(0, index - context) : index + 3]
+    return lines[:5]
+
+
+# -- pass pipelines -----------------------------------------------------------------
+
+
+def check_pass_pipeline(
+    text: str, available: Mapping[str, Callable[[], type]]
+) -> SourceError | None:
+    """The first problem in the pass pipeline `text`, or None if it is valid.
+
+    Unknown passes, unknown options and badly typed values are reported at
+    their place in the pipeline, with the valid names or the expected type.
+    """
+    from xdsl.utils.arg_spec import PipelineLexer, SpecTokenKind
+
+    source = SourceFile(text, PIPELINE_SOURCE)
+    lexer = PipelineLexer(text)
+    last_end = 0
+
+    def lex():
+        nonlocal last_end
+        try:
+            token = lexer.lex()
+        except ArgSpecParseError:
+            raise SourceError(
+                source, last_end, f"unexpected character {text[last_end:last_end + 1]!r}"
+            ) from None
+        last_end = token.span.end
+        return token
+
+    def peek():
+        try:
+            return lexer.peek()
+        except ArgSpecParseError:
+            raise SourceError(
+                source, last_end, f"unexpected character {text[last_end:last_end + 1]!r}"
+            ) from None
+
+    def found(token) -> str:
+        if token.kind is SpecTokenKind.EOF:
+            return "the end of the pipeline"
+        return repr(token.span.text)
+
+    try:
+        while peek().kind is not SpecTokenKind.EOF:
+            name = lex()
+            if name.kind is not SpecTokenKind.IDENT:
+                raise SourceError(
+                    source, name.span.start, f"expected a pass name, found {found(name)}",
+                    name.span.end,
+                )
+            options: list[tuple[Any, tuple, int, int]] = []
+            if peek().kind is SpecTokenKind.L_BRACE:
+                lex()
+                while True:
+                    key = lex()
+                    if key.kind is SpecTokenKind.R_BRACE:
+                        break
+                    if key.kind is not SpecTokenKind.IDENT:
+                        raise SourceError(
+                            source, key.span.start,
+                            f"expected an option name or '}}', found {found(key)}",
+                            key.span.end,
+                        )
+                    after = lex()
+                    if after.kind in (SpecTokenKind.SPACE, SpecTokenKind.R_BRACE):
+                        options.append((key, (), key.span.start, key.span.end))
+                        if after.kind is SpecTokenKind.R_BRACE:
+                            break
+                        continue
+                    if after.kind is not SpecTokenKind.EQUALS:
+                        raise SourceError(
+                            source, after.span.start,
+                            f"expected '=', a space or '}}' after option '{key.span.text}', "
+                            f"found {found(after)}",
+                            after.span.end,
+                        )
+                    value_start = peek().span.start
+                    values = _option_values(lexer, lex, peek, source, found)
+                    options.append((key, values, value_start, peek().span.start))
+                    after = lex()
+                    if after.kind is SpecTokenKind.R_BRACE:
+                        break
+                    if after.kind is not SpecTokenKind.SPACE:
+                        raise SourceError(
+                            source, after.span.start,
+                            f"expected a space or '}}' after the value of "
+                            f"'{key.span.text}', found {found(after)}",
+                            after.span.end,
+                        )
+            elif peek().kind is SpecTokenKind.MLIR_PIPELINE:
+                lex()
+                options = []
+            error = _check_pass(source, name, options, available)
+            if error is not None:
+                return error
+            separator = lex()
+            if separator.kind is SpecTokenKind.EOF:
+                break
+            if separator.kind is not SpecTokenKind.COMMA:
+                raise SourceError(
+                    source, separator.span.start,
+                    f"expected ',' between passes, found {found(separator)}",
+                    separator.span.end,
+                )
+    except SourceError as error:
+        return error
+    return None
+
+
+def _option_values(lexer, lex, peek, source: SourceFile, found) -> tuple:
+    from xdsl.utils.arg_spec import SpecTokenKind, _parse_parameter_value_element
+
+    values = []
+    while True:
+        token = peek()
+        if token.kind not in (
+            SpecTokenKind.STRING_LIT, SpecTokenKind.NUMBER, SpecTokenKind.IDENT
+        ):
+            raise SourceError(
+                source, token.span.start,
+                f"expected an option value, found {found(token)}", token.span.end,
+            )
+        values.append(_parse_parameter_value_element(lexer))
+        if peek().kind is not SpecTokenKind.COMMA:
+            return tuple(values)
+        lex()
+
+
+def _check_pass(
+    source: SourceFile,
+    name,
+    options: Sequence[tuple[Any, tuple, int, int]],
+    available: Mapping[str, Callable[[], type]],
+) -> SourceError | None:
+    pass_name = name.span.text
+    factory = available.get(pass_name)
+    if factory is None:
+        close = difflib.get_close_matches(pass_name, list(available), n=3)
+        hint = (
+            f"; did you mean {' or '.join(repr(c) for c in close)}?"
+            if close
+            else ""
+        )
+        return SourceError(
+            source, name.span.start, f"unknown pass '{pass_name}'{hint}", name.span.end
+        )
+    if pass_name == "mlir-opt":
+        return None
+    pass_class = factory()
+    if not dataclasses.is_dataclass(pass_class):
+        return None
+    fields = {
+        f.name: f for f in dataclasses.fields(pass_class) if f.init and f.name != "name"
+    }
+    hints = get_type_hints(pass_class)
+    seen: set[str] = set()
+    for key, values, value_start, value_end in options:
+        key_name = key.span.text.replace("-", "_")
+        spelled = key.span.text
+        if key_name not in fields:
+            spellings = [name.replace("_", "-") for name in fields]
+            close = difflib.get_close_matches(spelled, spellings, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            return SourceError(
+                source,
+                key.span.start,
+                f"{pass_name} has no option '{spelled}'{hint} ({valid_options(pass_class)})",
+                key.span.end,
+            )
+        seen.add(key_name)
+        expected = hints.get(key_name)
+        if expected is not None and not _accepts(values, expected):
+            shown = ",".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
+            return SourceError(
+                source,
+                value_start if values else key.span.start,
+                f"option '{spelled}' of {pass_name} expects {describe_type(expected)}, "
+                f"found {shown!r}" if values else
+                f"option '{spelled}' of {pass_name} needs a value: {describe_type(expected)}",
+                value_end if values else key.span.end,
+            )
+    for field_name, field in fields.items():
+        if (
+            field_name not in seen
+            and field.default is dataclasses.MISSING
+            and field.default_factory is dataclasses.MISSING
+        ):
+            return SourceError(
+                source,
+                name.span.start,
+                f"{pass_name} needs option '{field_name.replace('_', '-')}'; "
+                f"{valid_options(pass_class)}",
+                name.span.end,
+            )
+    return None
+
+
+def _accepts(values: tuple, expected: Any) -> bool:
+    from xdsl.utils.arg_spec import _convert_arg_to_type
+
+    try:
+        _convert_arg_to_type(values, expected)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def valid_options(pass_class: type) -> str:
+    """``valid options: a=<type> (default: x), ...`` for a pass class."""
+    hints = get_type_hints(pass_class)
+    parts = []
+    for field in dataclasses.fields(pass_class):
+        if not field.init or field.name == "name":
+            continue
+        spelled = field.name.replace("_", "-")
+        part = f"{spelled}=<{describe_type(hints.get(field.name))}>"
+        if field.default is not dataclasses.MISSING:
+            part += f" (default: {_show_default(field.default)})"
+        parts.append(part)
+    return "valid options: " + (", ".join(parts) if parts else "none")
+
+
+def _show_default(value: object) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple):
+        return ",".join(map(str, value)) if value else "none"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def describe_type(type_: Any) -> str:
+    """A pass option type in words."""
+    if type_ is bool:
+        return "true or false"
+    if type_ is int:
+        return "an integer"
+    if type_ is float:
+        return "a number"
+    if type_ is str:
+        return "a string"
+    origin = get_origin(type_)
+    if origin in (Union, UnionType):
+        others = [t for t in get_args(type_) if t is not NoneType]
+        return " or ".join(describe_type(t) for t in others) + " (optional)"
+    if origin is tuple:
+        (element, *rest) = get_args(type_)
+        return f"comma-separated {describe_type(element).removeprefix('a ').removeprefix('an ')}s"
+    return str(type_)
+
+
+# -- xdsl-opt ------------------------------------------------------------------------
+
+
+def describe_xdsl_opt_error(
+    error: BaseException, argv: Sequence[str], tb: TracebackType | None = None
+) -> str | None:
+    """What xdsl-opt should print for an uncaught `error`; None for a genuine bug."""
+    if isinstance(error, ParseError):
+        return describe_parse_error(error)
+    if isinstance(error, (RecursionError, NestingTooDeepError)):
+        return (
+            f"{_input_name(argv)}: error: the program nests too deeply for xdsl-opt's stack; "
+            f"relay-xdsl handles up to {MAX_NESTING} levels"
+        )
+    if isinstance(error, DiagnosticException):
+        located = _locate_in_input(error, argv)
+        return located or describe_diagnostic(error, _input_name(argv))
+    if _raised_in_verifier(tb):
+        # xDSL verifiers sometimes crash on invalid input instead of reporting it.
+        return _locate_in_input(error, argv)
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"error: cannot read {error.filename}: {error.strerror}"
+    if isinstance(error, ArgSpecParseError) or (
+        isinstance(error, ValueError) and _raised_in(tb, ("passes.py", "arg_spec.py"))
+    ):
+        pipeline = _pipeline_argument(argv)
+        if pipeline is not None:
+            from xdsl.universe import Universe
+
+            problem = check_pass_pipeline(pipeline, Universe.get_multiverse().all_passes)
+            if problem is not None:
+                return str(problem)
+        return f"error: invalid pass pipeline: {error}"
+    if isinstance(error, ValueError) and str(error).startswith("Unrecognized file extension"):
+        return f"error: {str(error).lower()}; use -f to choose a frontend"
+    return None
+
+
+def _raised_in_verifier(tb: TracebackType | None) -> bool:
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name in ("verify", "verify_"):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _raised_in(tb: TracebackType | None, files: tuple[str, ...]) -> bool:
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if "xdsl" in filename and filename.endswith(files):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+_OPTIONS_WITH_VALUES = {"-p", "--passes", "-t", "--target", "-o", "--output-file", "-f", "--frontend"}
+
+
+def _input_name(argv: Sequence[str]) -> str:
+    path = _input_path(argv)
+    return path if path is not None else "<stdin>"
+
+
+def _input_path(argv: Sequence[str]) -> str | None:
+    skip = False
+    for arg in argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if arg in _OPTIONS_WITH_VALUES:
+            skip = True
+            continue
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def _pipeline_argument(argv: Sequence[str]) -> str | None:
+    for index, arg in enumerate(argv):
+        if arg in ("-p", "--passes") and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--passes="):
+            return arg.partition("=")[2]
+        if arg.startswith("-p") and len(arg) > 2:
+            return arg[2:]
+    return None
+
+
+def _locate_in_input(error: BaseException, argv: Sequence[str]) -> str | None:
+    """A verifier error of the input file itself, at its op's position."""
+    path = _input_path(argv)
+    if path is None or not path.endswith(".mlir"):
+        return None
+    if _pipeline_argument(argv):
+        return None  # the error may come from a pass, not from the text
+    try:
+        from xdsl.universe import Universe
+
+        text = open(path, encoding="utf-8").read()
+        chunks = text.split("// -----") if "--split-input-file" in argv else [text]
+        line_offset = 0
+        for chunk in chunks:
+            ctx = Context(allow_unregistered="--allow-unregistered-dialect" in argv)
+            for dialect_name, factory in Universe.get_multiverse().all_dialects.items():
+                ctx.register_dialect(dialect_name, factory)
+            try:
+                module, starts = parse_mlir(ctx, chunk, path)
+            except ParseError as parse_error:
+                parse_error.span = dataclasses.replace(parse_error.span, line_offset=line_offset)
+                return describe_parse_error(parse_error)
+            located = locate_verify_error(module, starts, SourceFile(chunk, path))
+            if located is not None:
+                located.span = dataclasses.replace(located.span, line_offset=line_offset)
+                return str(located)
+            line_offset += chunk.count("\n")
+    except Exception:
+        return None
+    return None
+
+
+_installed = False
+
+
+def install_xdsl_opt_excepthook(argv: Sequence[str] | None = None) -> None:
+    """In ``xdsl-opt``, print input errors as diagnostics instead of tracebacks."""
+    global _installed
+    argv = sys.argv if argv is None else argv
+    if _installed or not argv or "xdsl-opt" not in os.path.basename(argv[0]):
+        return
+    if os.environ.get("RELAY_XDSL_TRACEBACK"):
+        return
+    _installed = True
+    previous = sys.excepthook
+
+    def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None):
+        try:
+            message = describe_xdsl_opt_error(error, argv, tb)
+        except Exception:
+            message = None
+        if message is None:
+            previous(kind, error, tb)
+            return
+        sys.stderr.write(message.rstrip("\n") + "\n")
+
+    sys.excepthook = hook
