@@ -11,11 +11,13 @@ Subcommands:
 
 With the ``tvm`` and ``torch`` extras installed:
 
-* ``import-torch MODEL [--input-shape 1,3,224,224] [--fuse conv2d-add-relu]
-  [-o OUT.mlir]``: a torchvision model (``weights=None``) through
-  ``torch.export`` and TVM's Relax frontend into the relay dialect;
-  ``--fuse`` first outlines the seed's conv2d(+add)(+relu) groups with TVM's
-  ``FuseOpsByPattern`` (after batch-norm and constant folding);
+* ``import-torch MODEL [--input-shape 1,3,224,224] [--fuse conv2d-add-relu|fuse-ops]
+  [--fuser relay-xdsl|tvm] [-o OUT.mlir]``: a torchvision model
+  (``weights=None``) through ``torch.export`` and TVM's Relax frontend into
+  the relay dialect. ``--fuse`` folds batch norms and constants, then
+  outlines the seed's conv2d(+add)(+relu) groups (with our
+  ``relay-merge-composite``, or TVM's ``FuseOpsByPattern`` with
+  ``--fuser tvm``) or groups operators as TVM's FuseOps (``relay-fuse-ops``);
 * ``export FILE.mlir --to relax-script``: print the module as TVMScript;
 * ``check FILE.mlir --against-torch MODEL``: build the module with TVM
   (``llvm``), run it and PyTorch's model on the same input, and compare.
@@ -31,7 +33,6 @@ argument errors at their place on the command line. Deeply nested programs
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,6 +53,7 @@ from relay_xdsl.diagnostics import (
 from relay_xdsl.dialects.relay import Relay
 from relay_xdsl.metadata import MetadataError
 from relay_xdsl.source import SourceError, SourceFile
+from relay_xdsl.upstream import hoist_location_aliases
 
 
 class CommandError(Exception):
@@ -134,12 +136,8 @@ def _argument_parser() -> argparse.ArgumentParser:
 
     command = commands.add_parser("import", help="Relay text to relay-dialect MLIR")
     command.add_argument("input", type=Path, help="a .relay file")
-    command.add_argument(
-        "-o", "--output", type=Path, help="output .mlir file (default: stdout)"
-    )
-    command.add_argument(
-        "--generic", action="store_true", help="print MLIR in generic form"
-    )
+    command.add_argument("-o", "--output", type=Path, help="output .mlir file (default: stdout)")
+    command.add_argument("--generic", action="store_true", help="print MLIR in generic form")
     command.set_defaults(run=_import)
 
     command = commands.add_parser("export", help="relay-dialect MLIR to another format")
@@ -150,9 +148,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         default="relay",
         help="output format: Relay text, or TVM Relax as TVMScript (default: relay)",
     )
-    command.add_argument(
-        "-o", "--output", type=Path, help="output file (default: stdout)"
-    )
+    command.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
     command.set_defaults(run=_export)
 
     command = commands.add_parser(
@@ -193,8 +189,16 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     command.add_argument(
         "--fuse",
-        choices=["conv2d-add-relu"],
-        help="outline conv2d(+add)(+relu) groups into Composite functions first",
+        choices=["conv2d-add-relu", "fuse-ops"],
+        help="conv2d-add-relu: outline conv2d(+add)(+relu) groups into Composite functions; "
+        "fuse-ops: group operators into Primitive functions as TVM's FuseOps does",
+    )
+    command.add_argument(
+        "--fuser",
+        choices=["relay-xdsl", "tvm"],
+        default="relay-xdsl",
+        help="who fuses conv2d-add-relu: our relay-merge-composite, or TVM's FuseOpsByPattern "
+        "(default: relay-xdsl)",
     )
     command.add_argument("-o", "--output", type=Path, help="output .mlir file (default: stdout)")
     command.set_defaults(run=_import_torch)
@@ -203,8 +207,12 @@ def _argument_parser() -> argparse.ArgumentParser:
         "check", help="run a module in TVM and compare it with the PyTorch model"
     )
     command.add_argument("input", type=Path, help="a .mlir or .relay file")
-    command.add_argument("--against-torch", required=True, metavar="MODEL", help="torchvision model name")
-    command.add_argument("--atol", type=float, default=1e-4, help="largest accepted absolute error (default: 1e-4)")
+    command.add_argument(
+        "--against-torch", required=True, metavar="MODEL", help="torchvision model name"
+    )
+    command.add_argument(
+        "--atol", type=float, default=1e-4, help="largest accepted absolute error (default: 1e-4)"
+    )
     command.set_defaults(run=_check)
     return parser
 
@@ -245,7 +253,9 @@ def _input_shape(text: str) -> tuple[int, ...]:
     except ValueError:
         shape = ()
     if not shape or any(d <= 0 for d in shape):
-        raise CommandError(f"--input-shape must be positive integers separated by commas, got '{text}'")
+        raise CommandError(
+            f"--input-shape must be positive integers separated by commas, got '{text}'"
+        )
     return shape
 
 
@@ -257,12 +267,26 @@ def _import_torch(args: argparse.Namespace) -> None:
     with _Progress(f"exported {args.model} with torch.export and TVM's Relax frontend"):
         mod = models.relax_module(args.model, shape)
     if args.fuse:
-        with _Progress("fused conv2d(+add)(+relu) with FuseOpsByPattern"):
-            mod = models.fuse(models.fold(mod))
+        with _Progress("folded batch norms and constants"):
+            mod = models.fold(mod)
+    if args.fuse == "conv2d-add-relu" and args.fuser == "tvm":
+        with _Progress("fused conv2d(+add)(+relu) with TVM's FuseOpsByPattern"):
+            mod = models.fuse(mod)
     from relay_xdsl.importers.relax import import_relax
 
     with _Progress("imported into the relay dialect"):
         module = import_relax(mod)
+    if args.fuse == "conv2d-add-relu" and args.fuser == "relay-xdsl":
+        from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+
+        RelayMergeCompositePass(table="conv2d-add-relu").apply(_context(), module)
+    elif args.fuse == "fuse-ops":
+        if args.fuser == "tvm":
+            raise CommandError("--fuse fuse-ops is done by relay-xdsl; TVM's FuseOps needs TIR")
+        from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
+
+        RelayFuseOpsPass().apply(_context(), module)
+    module.verify()
     _write(args.output, mlir_text(module))
 
 
@@ -292,7 +316,9 @@ def _check(args: argparse.Namespace) -> None:
         raise CommandError(f"output shape {actual.shape} differs from PyTorch's {expected.shape}")
     error = float(np.max(np.abs(actual - expected)))
     verdict = "OK" if error <= args.atol else "MISMATCH"
-    print(f"{args.input} vs PyTorch {args.against_torch}: max abs error {error:.3g} (atol {args.atol:g}): {verdict}")
+    print(
+        f"{args.input} vs PyTorch {args.against_torch}: max abs error {error:.3g} (atol {args.atol:g}): {verdict}"
+    )
     if error > args.atol:
         raise CommandError(f"max abs error {error:.3g} exceeds {args.atol:g}")
 
@@ -351,35 +377,6 @@ def load_module(path: Path) -> ModuleOp:
     return module
 
 
-_ALIAS_DEFINITION = re.compile(r"^(#[\w.$-]+) = (loc\(.*\))[ \t]*$", re.MULTILINE)
-
-
-def hoist_location_aliases(text: str) -> str:
-    """`text` with its ``#loc = loc(...)`` definitions first, each after those it uses.
-
-    Line numbers of the module stay as they were: the definitions are blanked
-    where they stood and the hoisted copies share the first line.
-    """
-    definitions = {m[1]: m[2] for m in _ALIAS_DEFINITION.finditer(text)}
-    if not definitions:
-        return text
-    ordered: list[str] = []
-    placed: set[str] = set()
-
-    def place(name: str, path: tuple[str, ...] = ()) -> None:
-        if name in placed or name in path or name not in definitions:
-            return
-        for used in re.findall(r"#[\w.$-]+", definitions[name]):
-            place(used, (*path, name))
-        placed.add(name)
-        ordered.append(f"{name} = {definitions[name]}")
-
-    for name in definitions:
-        place(name)
-    body = _ALIAS_DEFINITION.sub("", text)
-    return " ".join(ordered) + " " + body
-
-
 def mlir_text(module: ModuleOp, generic: bool = False) -> str:
     """MLIR text of `module`; generic form is for upstream tools.
 
@@ -393,9 +390,10 @@ def mlir_text(module: ModuleOp, generic: bool = False) -> str:
     if generic:
         record_name_locations(module)
     stream = StringIO()
-    _MLIRPrinter(stream=stream, print_generic_format=generic, print_debuginfo=generic).print_op(
-        module
-    )
+    printer = _MLIRPrinter(stream=stream, print_generic_format=generic, print_debuginfo=generic)
+    printer.print_op(module)
+    # The blobs of dense_resource constants, without which the text is incomplete.
+    printer.print_metadata(_context().loaded_dialects)
     return stream.getvalue() + "\n"
 
 

@@ -28,10 +28,7 @@ def test_import_defuse_export_compare(tmp_path: Path):
     assert _run("defuse", str(mlir), "-o", str(defused_mlir)).returncode == 0
     assert "relay.fn(" not in defused_mlir.read_text()
     out = tmp_path / "defused.relay"
-    assert (
-        _run("export", str(defused_mlir), "--to", "relay", "-o", str(out)).returncode
-        == 0
-    )
+    assert _run("export", str(defused_mlir), "--to", "relay", "-o", str(out)).returncode == 0
     result = _run("compare", str(SEED / "defused.relay"), str(out))
     assert result.returncode == 0, result.stderr
     assert "same program" in result.stdout
@@ -77,9 +74,7 @@ def test_bad_mlir_is_a_clean_error(tmp_path: Path):
 
 
 def test_xdsl_opt_relay_frontend_and_target():
-    result = _run(
-        str(SEED / "fused.relay"), "-p", "relay-defuse", "-t", "relay", tool="xdsl-opt"
-    )
+    result = _run(str(SEED / "fused.relay"), "-p", "relay-defuse", "-t", "relay", tool="xdsl-opt")
     assert result.returncode == 0, result.stderr
     assert "fn (" not in result.stdout
     assert result.stdout.startswith('#[version = "0.0.5"]\ndef @main(%data')
@@ -98,6 +93,19 @@ def test_torch_import_fuse_defuse_check(tmp_path: Path):
     result = _run("import-torch", "squeezenet1_0", "--fuse", "conv2d-add-relu", "-o", str(fused))
     assert result.returncode == 0, result.stderr
     assert fused.read_text().count('Composite = "ccompiler.conv_add_relu"') == 26
+    by_tvm = tmp_path / "fused_by_tvm.mlir"
+    result = _run(
+        "import-torch",
+        "squeezenet1_0",
+        "--fuse",
+        "conv2d-add-relu",
+        "--fuser",
+        "tvm",
+        "-o",
+        str(by_tvm),
+    )
+    assert result.returncode == 0, result.stderr
+    assert by_tvm.read_text().count('Composite = "ccompiler.conv_add_relu"') == 26
     defused = tmp_path / "defused.mlir"
     assert _run("defuse", str(fused), "-o", str(defused)).returncode == 0
     assert "relay.fn" not in defused.read_text()
