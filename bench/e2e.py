@@ -1,0 +1,205 @@
+"""End to end: ``xdsl-opt FILE -p relay-defuse`` against ``mlir-opt-22 --inline``.
+
+Both tools parse a file, inline every fused function and print the result,
+each in its own process (wall time, median of several runs):
+
+* **ours**: the relay-dialect module of TVM's ``FuseOpsByPattern`` output
+  (one ``relay.fn`` per group, written in our custom syntax), through
+  ``xdsl-opt FILE -p relay-defuse``;
+* **MLIR**: the equivalent module in which each ``relay.fn`` is a private
+  ``func.func`` called once with ``func.call``, through
+  ``mlir-opt-22 --allow-unregistered-dialect --inline='default-pipeline='``,
+  which inlines the calls and erases the private functions that are then
+  dead.
+
+Two things make the MLIR module differ from a plain transliteration:
+
+* MLIR's inliner never inlines an op whose dialect has no inliner interface,
+  and unregistered ops have none: with ``relay.*`` ops left unregistered,
+  ``mlir-opt --inline`` inlines nothing. So every relay op becomes a
+  ``builtin.unrealized_conversion_cast`` (any operands to any results, and
+  inlinable) carrying the op's name as ``relay.op`` and its attributes as
+  discardable attributes: the same operands, results, types and attribute
+  text, so parsing and printing do the same work;
+* ``--inline`` canonicalises every function it inlines into by default,
+  which would fold the ``relu`` casts (same type in and out) away;
+  ``default-pipeline=`` turns that off, as ``relay-defuse`` does no
+  clean-up either.
+
+The same file is also run in this process through ``xDSLOptMain``'s
+phases to show where xdsl-opt's time goes, and so what share of it is
+``relay-defuse`` itself; ``xdsl-opt`` on an empty module gives its
+start-up cost (Python imports, dialect and pass registration).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr, UnrealizedConversionCastOp
+from xdsl.dialects.func import CallOp, FuncOp, FunctionType
+from xdsl.dialects.func import ReturnOp as FuncReturnOp
+from xdsl.ir import Region
+from xdsl.rewriter import Rewriter
+
+from bench.timing import Policy, Timing, measure
+from relay_xdsl.cli import mlir_text
+from relay_xdsl.dialects import relay
+from relay_xdsl.transforms.defuse import RelayDefusePass
+
+MLIR_OPT = Path("/usr/bin/mlir-opt-22")
+_OP_LINE = re.compile(r'^\s*(?:%\S+ = )?"?(?:relay\.(?!fn\b|return\b)|builtin\.unrealized_conversion_cast)', re.MULTILINE)
+
+
+@dataclass
+class EndToEnd:
+    graph: str
+    ops: int
+    xdsl_opt: Timing
+    mlir_opt: Timing | None
+    startup: Timing
+    phases: dict[str, float]
+    """In-process xdsl-opt phases (seconds): parse, verify, relay-defuse, verify, print."""
+    note: str = ""
+
+    @property
+    def pass_share(self) -> float:
+        return self.phases["relay-defuse"] / self.xdsl_opt.median
+
+
+def func_call_module(module: ModuleOp) -> ModuleOp:
+    """`module` with each ``relay.fn`` outlined to a private ``func.func`` called once,
+    and each other relay op an inlinable ``builtin.unrealized_conversion_cast``."""
+    module = module.clone()
+    for op in list(module.walk()):
+        if op.name.startswith("relay.") and not isinstance(op, relay.FnOp | relay.ReturnOp):
+            attributes = {"relay.op": StringAttr(op.name), **op.properties, **op.attributes}
+            cast = UnrealizedConversionCastOp(
+                operands=[list(op.operands)],
+                result_types=[[r.type for r in op.results]],
+                attributes=attributes,
+            )
+            for new, old in zip(cast.results, op.results):
+                new.name_hint = old.name_hint
+            cast.location = op.location
+            Rewriter.replace_op(op, cast)
+    outlined: list[FuncOp] = []
+    for func in list(module.ops):
+        for fn in [op for op in func.walk() if isinstance(op, relay.FnOp)]:
+            name = f"fn_{len(outlined)}"
+            block = fn.body.block
+            fn.body.detach_block(block)
+            terminator = block.last_op
+            assert isinstance(terminator, relay.ReturnOp)
+            Rewriter.replace_op(terminator, FuncReturnOp(terminator.value))
+            result_type = fn.result.type
+            outlined.append(
+                FuncOp(
+                    name,
+                    FunctionType.from_lists([a.type for a in block.args], [result_type]),
+                    Region(block),
+                    "private",
+                )
+            )
+            call = CallOp(name, list(fn.args), [result_type])
+            call.results[0].name_hint = fn.result.name_hint
+            Rewriter.replace_op(fn, call)
+    for func in outlined:
+        module.body.block.add_op(func)
+    return module
+
+
+def _count_relay_ops(text: str) -> int:
+    return len(_OP_LINE.findall(text))
+
+
+def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    return done
+
+
+def _wall(command: list[str], policy: Policy) -> Timing:
+    return measure(lambda _: _run(command), policy, children=True)
+
+
+def _xdsl_opt() -> str:
+    exe = Path(sys.executable).with_name("xdsl-opt")
+    return str(exe) if exe.exists() else (shutil.which("xdsl-opt") or "xdsl-opt")
+
+
+def in_process_phases(path: Path) -> dict[str, float]:
+    """Where ``xdsl-opt path -p relay-defuse``'s time goes, phase by phase."""
+    from xdsl.xdsl_opt_main import xDSLOptMain
+
+    main = xDSLOptMain(args=[str(path), "-p", "relay-defuse"])
+    phases: dict[str, float] = {}
+
+    def timed(name: str, work):
+        start = time.perf_counter()
+        result = work()
+        phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
+        return result
+
+    chunks, extension = main.prepare_input()
+    (chunk, _), = chunks
+    module = timed("parse", lambda: main.parse_chunk(chunk, extension))
+    chunk.close()
+    assert module is not None
+    timed("verify", module.verify)
+    timed("relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
+    timed("verify", module.verify)
+    timed("print", lambda: main.output_resulting_program(module))
+    return phases
+
+
+def run(name: str, fused: ModuleOp, ops: int, directory: Path, policy: Policy) -> EndToEnd:
+    """Compare both tools on `fused` (our import of TVM's FuseOpsByPattern output)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    ours = directory / f"{name}.fused.mlir"
+    theirs = directory / f"{name}.calls.mlir"
+    empty = directory / "empty.mlir"
+    ours.write_text(mlir_text(fused))
+    theirs.write_text(mlir_text(func_call_module(fused), generic=True))
+    empty.write_text("builtin.module {\n}\n")
+
+    xdsl_command = [_xdsl_opt(), str(ours), "-p", "relay-defuse", "-o"]
+    done = _run([*xdsl_command, str(directory / f"{name}.xdsl-opt.out.mlir")])
+    xdsl_ops = _count_relay_ops((directory / f"{name}.xdsl-opt.out.mlir").read_text())
+    xdsl = _wall([*xdsl_command, str(directory / f"{name}.xdsl-opt.out.mlir")], policy)
+    startup = _wall([_xdsl_opt(), str(empty), "-p", "relay-defuse"], policy)
+
+    mlir: Timing | None = None
+    note = ""
+    if MLIR_OPT.exists():
+        mlir_out = directory / f"{name}.mlir-opt.out.mlir"
+        mlir_command = [
+            str(MLIR_OPT),
+            "--allow-unregistered-dialect",
+            "--inline=default-pipeline=",
+            str(theirs),
+            "-o",
+            str(mlir_out),
+        ]
+        _run(mlir_command)
+        text = mlir_out.read_text()
+        if "func.call" in text or "call @" in text:
+            raise AssertionError(f"{name}: mlir-opt --inline left calls behind")
+        mlir_ops = _count_relay_ops(text)
+        if mlir_ops != xdsl_ops:
+            raise AssertionError(
+                f"{name}: xdsl-opt printed {xdsl_ops} relay ops, mlir-opt {mlir_ops}"
+            )
+        mlir = _wall(mlir_command, policy)
+    else:
+        note = f"{MLIR_OPT} not found"
+    del done
+    return EndToEnd(name, ops, xdsl, mlir, startup, in_process_phases(ours), note)

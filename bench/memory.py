@@ -1,0 +1,106 @@
+"""Peak memory of ``import_relax`` on a torchvision model, against its weight bytes.
+
+Run in a fresh process (``python -m bench.memory resnet50``), which prints
+one JSON object. The model is built first (``torch.export``, TVM's
+frontend, batch-norm folding); then garbage is collected, freed heap is
+returned to the system (``malloc_trim``) and the kernel's peak-RSS mark is
+reset (``/proc/self/clear_refs``), so that the peak measured afterwards
+belongs to the import alone:
+
+* ``peak_increase``: peak RSS during the import minus RSS just before it;
+* ``retained``: RSS after the import (module alive) minus RSS before it;
+* ``traced_peak``: the same import again under ``tracemalloc`` (Python and
+  NumPy allocations only, not TVM's C++ heap);
+* ``weight_bytes``: the bytes of all constants in the Relax module.
+
+Where the peak mark cannot be reset, ``peak_increase`` falls back to the
+growth of ``ru_maxrss`` and may read low (the model build's own peak can
+hide the import's).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import json
+import resource
+import sys
+import tracemalloc
+from pathlib import Path
+
+
+def _status(field: str) -> int:
+    """A ``/proc/self/status`` field in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise KeyError(field)
+
+
+def _reset_peak() -> bool:
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def _trim() -> None:
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except OSError:
+        pass
+
+
+def weight_bytes(mod) -> int:
+    import tvm
+    from tvm import relax
+
+    seen: dict[object, int] = {}
+
+    def visit(node) -> None:
+        if isinstance(node, tvm.ir.GenericConst):
+            seen[node] = node.value.numpy().nbytes
+
+    for func in mod.functions.values():
+        relax.analysis.post_order_visit(func, visit)
+    return sum(seen.values())
+
+
+def measure(name: str) -> dict[str, object]:
+    from bench.graphs import model
+    from relay_xdsl.importers.relax import import_relax
+
+    mod = model(name).mod
+    weights = weight_bytes(mod)
+    _trim()
+    exact = _reset_peak()
+    before = _status("VmRSS")
+    maxrss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    module = import_relax(mod)
+    if exact:
+        peak = _status("VmHWM") - before
+    else:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - maxrss_before
+    retained = _status("VmRSS") - before
+    del module
+    _trim()
+    tracemalloc.start()
+    module = import_relax(mod)
+    traced_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    del module
+    return {
+        "model": name,
+        "weight_bytes": weights,
+        "baseline_rss": before,
+        "peak_increase": peak,
+        "retained": retained,
+        "traced_peak": traced_peak,
+        "exact_peak": exact,
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(sys.argv[1] if len(sys.argv) > 1 else "resnet50")))

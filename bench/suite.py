@@ -1,0 +1,398 @@
+"""One benchmark graph through every step, ours and TVM's, with the checks.
+
+Steps, in this order (TVM's counterpart in brackets):
+
+* ``relax-import``: ``import_relax`` of the unfused module [none];
+* ``relay-text-import``: ``parse_relay`` of ``print_relay``'s text [none:
+  TVM 0.27 has no Relay];
+* ``relay-merge-composite`` with the ``conv2d-add-relu`` table
+  [``FuseOpsByPattern(conv_add_relu_patterns(), bind_constants=False)``];
+* ``relay-defuse`` on the import of ``FuseOpsByPattern``'s output
+  [``InlinePrivateFunctions`` on that same output];
+* ``relay-fuse-ops`` [``FuseOps`` after ``LegalizeOps`` +
+  ``AnnotateTIROpPattern``, which are not timed];
+* ``relay-text-print``: ``print_relay`` [none];
+* ``relax-export``: ``export_relax`` [none].
+
+Passes rewrite in place, so each of our runs gets a fresh ``clone()`` of
+the input, made outside the timed region; TVM's passes are functional and
+run on the same module each time.
+
+Checks (an exception fails the benchmark): ``relay-defuse`` after
+``relay-merge-composite`` gives back the unfused module (the same Relay
+text), after ``relay-fuse-ops`` too or, where TVM's groups are not
+contiguous, the same dataflow graph with each group gathered (see
+:func:`dataflow_digest`), and on the import of ``FuseOpsByPattern``'s
+output the same dataflow graph up to variable names (``FuseOpsByPattern``
+names the values inside its functions afresh);
+``relay-merge-composite`` forms as many groups as
+``FuseOpsByPattern`` has composite calls, with the same operators; the
+Relay text re-parses to the
+same text; the Relax export is structurally equal to the original module.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import tvm
+import tvm_ffi
+from tvm import relax
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, SSAValue
+
+from bench.graphs import Graph
+from bench.timing import Policy, Timing, measure, without_gc
+from relay_xdsl import relax_ops, tvm_grouping, tvm_models
+from relay_xdsl.dialects import relay
+from relay_xdsl.exporters.relax import export_relax
+from relay_xdsl.exporters.relay_text import print_relay
+from relay_xdsl.importers.relax import import_relax
+from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.transforms.defuse import RelayDefusePass
+from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
+from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+
+STEPS = (
+    "relax-import",
+    "relay-text-import",
+    "relay-merge-composite",
+    "relay-defuse",
+    "relay-fuse-ops",
+    "relay-text-print",
+    "relax-export",
+)
+
+TVM_COUNTERPARTS = {
+    "relay-merge-composite": "FuseOpsByPattern",
+    "relay-defuse": "InlinePrivateFunctions",
+    "relay-fuse-ops": "FuseOps",
+}
+
+GOALS = {"relay-merge-composite": 0.5, "relay-defuse": 0.2, "relay-fuse-ops": 1.0}
+"""Goal for ours/TVM (at most), on resnet50 and the 10k graphs."""
+
+
+class CheckFailed(AssertionError):
+    """A pass did not give back what it should."""
+
+
+@dataclass
+class Row:
+    graph: str
+    step: str
+    ops: int
+    ours: Timing
+    tvm: Timing | None = None
+    tvm_note: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float | None:
+        return None if self.tvm is None else self.ours.median / self.tvm.median
+
+    @property
+    def cpu_ratio(self) -> float | None:
+        return None if self.tvm is None else self.ours.cpu_median / self.tvm.cpu_median
+
+
+@dataclass
+class Options:
+    policy: Policy = field(default_factory=Policy)
+    tvm_at_100k: bool = False
+    """Also run InlinePrivateFunctions and LegalizeOps + FuseOps on the 100k graphs."""
+
+
+def _expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise CheckFailed(message)
+
+
+def _composite_calls(mod: tvm.IRModule) -> int:
+    """Calls of ``Composite`` functions: the groups ``FuseOpsByPattern`` formed."""
+    composites = {gv.name_hint for gv, f in mod.functions.items() if "Composite" in f.attrs}
+    count = 0
+
+    def visit(node: Any) -> None:
+        nonlocal count
+        if isinstance(node, tvm.ir.Call) and isinstance(node.op, tvm.ir.GlobalVar):
+            count += node.op.name_hint in composites
+
+    for func in mod.functions.values():
+        relax.analysis.post_order_visit(func, visit)
+    return count
+
+
+def _fns(module: ModuleOp, attribute: str) -> int:
+    return sum(isinstance(op, relay.FnOp) and attribute in op.attributes for op in module.walk())
+
+
+def dataflow_digest(module: ModuleOp) -> Counter[int]:
+    """A digest of `module`'s dataflow graphs that ignores the order of independent ops.
+
+    Each value is keyed by the op computing it (name, attributes, properties)
+    and the keys of its operands; the digest is the multiset of all keys, so
+    two modules agree when they compute the same values the same way.
+    """
+    keys: dict[SSAValue, int] = {}
+    digest: Counter[int] = Counter()
+
+    def visit_block(block: Block, salt: int) -> int:
+        """Key every value of `block`; the key of what its terminator returns."""
+        for index, arg in enumerate(block.args):
+            keys[arg] = hash(("arg", salt, index, arg.type))
+        for op in block.ops:
+            inner = tuple(
+                visit_block(b, hash((op.name, index)))
+                for index, region in enumerate(op.regions)
+                for b in region.blocks
+            )
+            key = hash(
+                (
+                    op.name,
+                    tuple(sorted(op.attributes.items())),
+                    tuple(sorted(op.properties.items())),
+                    tuple(keys[o] for o in op.operands),
+                    inner,
+                )
+            )
+            digest[key] += 1
+            for index, result in enumerate(op.results):
+                keys[result] = hash((key, index))
+        last = block.last_op
+        return hash(tuple(keys[o] for o in last.operands)) if last is not None else 0
+
+    for func in module.ops:
+        for region in func.regions:
+            for block in region.blocks:
+                visit_block(block, hash(func.properties.get("sym_name", func.name)))
+    return digest
+
+
+@contextmanager
+def relay_text_view(module: ModuleOp) -> Iterator[ModuleOp]:
+    """`module` without the Relax importer's bookkeeping attributes, for the duration.
+
+    They (``relax.dataflow``, ``relax.binding_block``, ...) record how the
+    Relax module was written and have no Relay text form (``print_relay``
+    refuses them: ``relax.dataflow`` is not a Relay identifier). They are
+    put back afterwards, in their order.
+    """
+    saved = []
+    for op in module.walk():
+        if any(key in relax_ops.BOOKKEEPING for key in op.attributes):
+            saved.append((op, dict(op.attributes)))
+            for key in relax_ops.BOOKKEEPING:
+                op.attributes.pop(key, None)
+    try:
+        yield module
+    finally:
+        for op, attributes in saved:
+            op.attributes.clear()
+            op.attributes.update(attributes)
+
+
+def relay_text(module: ModuleOp) -> str:
+    """``print_relay`` of `module` seen through :func:`relay_text_view`."""
+    with relay_text_view(module):
+        return print_relay(module)
+
+
+def _defused_text(module: ModuleOp) -> str:
+    RelayDefusePass().apply(Context(), module)
+    return relay_text(module)
+
+
+def merge_composite(module: ModuleOp) -> ModuleOp:
+    RelayMergeCompositePass().apply(Context(), module)
+    return module
+
+
+def defuse(module: ModuleOp) -> ModuleOp:
+    RelayDefusePass().apply(Context(), module)
+    return module
+
+
+def fuse_ops(module: ModuleOp) -> ModuleOp:
+    RelayFuseOpsPass().apply(Context(), module)
+    return module
+
+
+class GraphBench:
+    """Runs every step on one graph; :meth:`run` returns one row per step."""
+
+    def __init__(
+        self,
+        graph: Graph,
+        options: Options,
+        log: Callable[[str], None] = print,
+        keep_fused: bool = False,
+    ):
+        self.graph = graph
+        self.keep_fused = keep_fused
+        self.options = options
+        self.log = log
+        self.ops = graph.ops
+        self.rows: dict[str, Row] = {}
+        self.fused_module: ModuleOp | None = None
+        """The import of FuseOpsByPattern's output, kept with `keep_fused` (for end-to-end runs)."""
+
+    @property
+    def _full_tvm(self) -> bool:
+        return self.graph.size != "100k" or self.options.tvm_at_100k
+
+    def _time(self, work: Callable[[Any], Any], fresh=None, check=None) -> Timing:
+        return measure(work, self.options.policy, fresh, check)
+
+    def _row(self, step: str, ours: Timing, tvm: Timing | None = None, note: str = "") -> Row:
+        ours.result = None
+        if tvm is not None:
+            tvm.result = None
+        row = Row(self.graph.name, step, self.ops, ours, tvm, note)
+        self.rows[step] = row
+        ratio = f", TVM {tvm.median * 1e3:.1f} ms" if tvm else ""
+        self.log(f"  {step:<22} ours {ours.median * 1e3:10.1f} ms (n={ours.runs}){ratio}")
+        return row
+
+    def run(self) -> list[Row]:
+        mod = self.graph.mod
+        self.log(f"{self.graph.name}: {self.ops} ops")
+
+        # relax-import: keep the last import as the unfused reference module.
+        timing = self._time(lambda _: import_relax(mod))
+        module: ModuleOp = timing.result
+        timing.result = None
+        self._row("relax-import", timing)
+        reference = relay_text(module)
+
+        # relay-text-print, and relay-text-import of its output (of the module
+        # without its Relax bookkeeping, see `relay_text_view`).
+        text = reference
+        with relay_text_view(module):
+
+            def print_check(_: Any, printed: str) -> None:
+                _expect(printed == text, f"{self.graph.name}: print_relay is not deterministic")
+
+            self._row(
+                "relay-text-print", self._time(lambda _: print_relay(module), check=print_check)
+            )
+
+        def reparse_check(_: Any, parsed: ModuleOp) -> None:
+            _expect(
+                print_relay(parsed) == text,
+                f"{self.graph.name}: Relay text does not re-parse to itself",
+            )
+
+        self._row("relay-text-import", self._time(lambda _: parse_relay(text), check=reparse_check))
+
+        # relay-merge-composite vs FuseOpsByPattern.
+        tvm_merge = self._time(lambda _: tvm_models.fuse(mod))
+        fused: tvm.IRModule = tvm_merge.result
+        tvm_merge.result = None
+        tvm_groups = _composite_calls(fused)
+        fused_module = import_relax(fused)
+        tvm_composites = Counter(tvm_grouping.composite_groups(fused_module))
+
+        def merge_check(_: Any, merged: ModuleOp) -> None:
+            groups = _fns(merged, "Composite")
+            _expect(
+                groups == tvm_groups,
+                f"{self.graph.name}: relay-merge-composite formed {groups} groups, "
+                f"FuseOpsByPattern {tvm_groups}",
+            )
+            _expect(
+                Counter(tvm_grouping.composite_groups(merged)) == tvm_composites,
+                f"{self.graph.name}: relay-merge-composite's groups are not FuseOpsByPattern's",
+            )
+            _expect(
+                _defused_text(merged) == reference,
+                f"{self.graph.name}: relay-defuse after relay-merge-composite is not the identity",
+            )
+
+        row = self._row(
+            "relay-merge-composite",
+            self._time(merge_composite, fresh=without_gc(module.clone), check=merge_check),
+            tvm_merge,
+        )
+        row.notes.append(f"{tvm_groups} groups, the same as FuseOpsByPattern's")
+
+        # relay-defuse vs InlinePrivateFunctions, both on FuseOpsByPattern's output.
+        module_digest = dataflow_digest(module)
+
+        def defuse_check(_: Any, defused: ModuleOp) -> None:
+            _expect(
+                dataflow_digest(defused) == module_digest,
+                f"{self.graph.name}: relay-defuse of FuseOpsByPattern's output is not the unfused module",
+            )
+
+        ours = self._time(defuse, fresh=without_gc(fused_module.clone), check=defuse_check)
+        if self.keep_fused:
+            self.fused_module = fused_module
+        if self._full_tvm:
+            inline = relax.transform.InlinePrivateFunctions()
+            self._row("relay-defuse", ours, self._time(lambda _: inline(fused)))
+        else:
+            self._row("relay-defuse", ours, note="not run at 100k (--tvm-at-100k)")
+
+        # relay-fuse-ops vs FuseOps (after LegalizeOps + AnnotateTIROpPattern, untimed).
+        # relay-defuse gives the input back exactly when every group is contiguous in
+        # it, and otherwise the same graph with each group gathered before its result.
+        fused_groups: list[Counter[tuple[str, ...]]] = []
+        reordered: list[bool] = []
+
+        def fuse_check(_: Any, fused_ops: ModuleOp) -> None:
+            fused_groups.append(Counter(tvm_grouping.primitive_groups(fused_ops)))
+            if _defused_text(fused_ops) == reference:
+                return
+            _expect(
+                dataflow_digest(fused_ops) == module_digest,
+                f"{self.graph.name}: relay-defuse after relay-fuse-ops is not the same graph",
+            )
+            reordered.append(True)
+
+        ours = self._time(fuse_ops, fresh=without_gc(module.clone), check=fuse_check)
+        if self._full_tvm:
+            legalized = relax.transform.AnnotateTIROpPattern()(relax.transform.LegalizeOps()(mod))
+            fuse = relax.transform.FuseOps()
+            tvm_groups_out: list[Counter[tuple[str, ...]]] = []
+            tvm_fuse = self._time(
+                lambda _: fuse(legalized),
+                check=lambda _, out: tvm_groups_out.append(
+                    Counter(g.operators for g in tvm_grouping.tvm_primitive_groups(out))
+                ),
+            )
+            row = self._row("relay-fuse-ops", ours, tvm_fuse)
+            ours_groups, tvm_groups_fused = fused_groups[-1], tvm_groups_out[-1]
+            if ours_groups == tvm_groups_fused:
+                row.notes.append(f"{ours_groups.total()} groups, the same as FuseOps'")
+            else:
+                row.notes.append(
+                    f"groups differ: ours {ours_groups.total()}, FuseOps {tvm_groups_fused.total()} "
+                    f"({(ours_groups - tvm_groups_fused).total()} of ours not in FuseOps')"
+                )
+            if reordered:
+                row.notes.append("defuse gives the same graph, groups gathered")
+            del legalized
+        else:
+            row = self._row("relay-fuse-ops", ours, note="not run at 100k (--tvm-at-100k)")
+            row.notes.append(f"{fused_groups[-1].total()} groups")
+            if reordered:
+                row.notes.append("defuse gives the same graph, groups gathered")
+
+
+        # relax-export.
+        def export_check(_: Any, exported: tvm.IRModule) -> None:
+            _expect(
+                tvm_ffi.structural_equal(exported, mod),
+                f"{self.graph.name}: export_relax(import_relax(m)) is not structurally equal to m",
+            )
+
+        self._row("relax-export", self._time(lambda _: export_relax(module), check=export_check))
+        gc.collect()
+        return [self.rows[step] for step in STEPS]
