@@ -28,15 +28,18 @@ config.substitutions.append(("%python", sys.executable))
 # Upstream MLIR interop: our generic output (`--print-op-generic
 # --print-debuginfo`, or `-t upstream-mlir`) through the real mlir-opt and back
 # into xdsl-opt. Locations carry the Relay names (NameLoc, see
-# relay_xdsl/names.py); --mlir-use-nameloc-as-prefix turns them back into SSA
-# names; --mlir-print-local-scope writes locations inline, because xDSL's
-# parser cannot read the location aliases mlir-opt otherwise prints after the
-# module. Every chunk of a --split-input-file test travels on its own.
+# relay_xdsl/names.py) and --mlir-use-nameloc-as-prefix turns them back into
+# SSA names. mlir-opt prints location aliases after the module, which xDSL's
+# own parser cannot read: `-f upstream-mlir` (relay_xdsl/upstream.py) can.
+# (--mlir-print-local-scope would avoid the aliases, but drops dense_resource
+# blobs.) Each chunk of a --split-input-file test travels on its own.
 MLIR_OPT = (
     "mlir-opt-22 --split-input-file --allow-unregistered-dialect --mlir-print-op-generic"
-    " --mlir-print-debuginfo --mlir-print-local-scope --mlir-use-nameloc-as-prefix"
+    " --mlir-print-debuginfo --mlir-use-nameloc-as-prefix"
 )
 if shutil.which("mlir-opt-22"):
     config.available_features.add("mlir-opt-22")
-config.substitutions.append(("%UPSTREAM_ROUNDTRIP", MLIR_OPT + " | xdsl-opt --split-input-file"))
+config.substitutions.append(
+    ("%UPSTREAM_ROUNDTRIP", MLIR_OPT + " | xdsl-opt --split-input-file -f upstream-mlir")
+)
 config.substitutions.append(("%MLIR_OPT", MLIR_OPT))

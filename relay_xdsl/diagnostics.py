@@ -25,6 +25,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from types import NoneType, TracebackType, UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
@@ -34,8 +35,8 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
-from relay_xdsl.depth import MAX_NESTING, NestingTooDeepError, walk_ops
 from relay_xdsl import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
+from relay_xdsl.depth import MAX_NESTING, NestingTooDeepError, walk_ops
 from relay_xdsl.source import SourceError, SourceFile, format_diagnostic
 
 PIPELINE_SOURCE = "<pass pipeline>"
@@ -62,8 +63,12 @@ def describe_parse_error(error: ParseError) -> str:
     if "expected" in message and not re.search(r"\b(found|got|but)\b", message):
         message += f", found {_found(content, span.start, span.end)}"
     return format_diagnostic(
-        span.input.name, line, start - line_start + 1, line_text.rstrip("\r"),
-        max(1, span.end - span.start), message,
+        span.input.name,
+        line,
+        start - line_start + 1,
+        line_text.rstrip("\r"),
+        max(1, span.end - span.start),
+        message,
     )
 
 
@@ -129,7 +134,7 @@ def locate_verify_error(
     for op in walk_ops(module):
         try:
             op.verify(verify_nested_ops=False)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001
             start = op_starts.get(op)
             if start is None:
                 return None
@@ -184,7 +189,7 @@ def check_pass_pipeline(
             token = lexer.lex()
         except ArgSpecParseError:
             raise SourceError(
-                source, last_end, f"unexpected character {text[last_end:last_end + 1]!r}"
+                source, last_end, f"unexpected character {text[last_end : last_end + 1]!r}"
             ) from None
         last_end = token.span.end
         return token
@@ -194,7 +199,7 @@ def check_pass_pipeline(
             return lexer.peek()
         except ArgSpecParseError:
             raise SourceError(
-                source, last_end, f"unexpected character {text[last_end:last_end + 1]!r}"
+                source, last_end, f"unexpected character {text[last_end : last_end + 1]!r}"
             ) from None
 
     def found(token) -> str:
@@ -207,7 +212,9 @@ def check_pass_pipeline(
             name = lex()
             if name.kind is not SpecTokenKind.IDENT:
                 raise SourceError(
-                    source, name.span.start, f"expected a pass name, found {found(name)}",
+                    source,
+                    name.span.start,
+                    f"expected a pass name, found {found(name)}",
                     name.span.end,
                 )
             options: list[tuple[Any, tuple, int, int]] = []
@@ -219,7 +226,8 @@ def check_pass_pipeline(
                         break
                     if key.kind is not SpecTokenKind.IDENT:
                         raise SourceError(
-                            source, key.span.start,
+                            source,
+                            key.span.start,
                             f"expected an option name or '}}', found {found(key)}",
                             key.span.end,
                         )
@@ -231,7 +239,8 @@ def check_pass_pipeline(
                         continue
                     if after.kind is not SpecTokenKind.EQUALS:
                         raise SourceError(
-                            source, after.span.start,
+                            source,
+                            after.span.start,
                             f"expected '=', a space or '}}' after option '{key.span.text}', "
                             f"found {found(after)}",
                             after.span.end,
@@ -244,7 +253,8 @@ def check_pass_pipeline(
                         break
                     if after.kind is not SpecTokenKind.SPACE:
                         raise SourceError(
-                            source, after.span.start,
+                            source,
+                            after.span.start,
                             f"expected a space or '}}' after the value of "
                             f"'{key.span.text}', found {found(after)}",
                             after.span.end,
@@ -260,7 +270,8 @@ def check_pass_pipeline(
                 break
             if separator.kind is not SpecTokenKind.COMMA:
                 raise SourceError(
-                    source, separator.span.start,
+                    source,
+                    separator.span.start,
                     f"expected ',' between passes, found {found(separator)}",
                     separator.span.end,
                 )
@@ -275,12 +286,12 @@ def _option_values(lexer, lex, peek, source: SourceFile, found) -> tuple:
     values = []
     while True:
         token = peek()
-        if token.kind not in (
-            SpecTokenKind.STRING_LIT, SpecTokenKind.NUMBER, SpecTokenKind.IDENT
-        ):
+        if token.kind not in (SpecTokenKind.STRING_LIT, SpecTokenKind.NUMBER, SpecTokenKind.IDENT):
             raise SourceError(
-                source, token.span.start,
-                f"expected an option value, found {found(token)}", token.span.end,
+                source,
+                token.span.start,
+                f"expected an option value, found {found(token)}",
+                token.span.end,
             )
         values.append(_parse_parameter_value_element(lexer))
         if peek().kind is not SpecTokenKind.COMMA:
@@ -298,11 +309,7 @@ def _check_pass(
     factory = available.get(pass_name)
     if factory is None:
         close = difflib.get_close_matches(pass_name, list(available), n=3)
-        hint = (
-            f"; did you mean {' or '.join(repr(c) for c in close)}?"
-            if close
-            else ""
-        )
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         return SourceError(
             source, name.span.start, f"unknown pass '{pass_name}'{hint}", name.span.end
         )
@@ -311,9 +318,7 @@ def _check_pass(
     pass_class = factory()
     if not dataclasses.is_dataclass(pass_class):
         return None
-    fields = {
-        f.name: f for f in dataclasses.fields(pass_class) if f.init and f.name != "name"
-    }
+    fields = {f.name: f for f in dataclasses.fields(pass_class) if f.init and f.name != "name"}
     hints = get_type_hints(pass_class)
     seen: set[str] = set()
     for key, values, value_start, value_end in options:
@@ -337,8 +342,9 @@ def _check_pass(
                 source,
                 value_start if values else key.span.start,
                 f"option '{spelled}' of {pass_name} expects {describe_type(expected)}, "
-                f"found {shown!r}" if values else
-                f"option '{spelled}' of {pass_name} needs a value: {describe_type(expected)}",
+                f"found {shown!r}"
+                if values
+                else f"option '{spelled}' of {pass_name} needs a value: {describe_type(expected)}",
                 value_end if values else key.span.end,
             )
     for field_name, field in fields.items():
@@ -407,7 +413,7 @@ def describe_type(type_: Any) -> str:
         others = [t for t in get_args(type_) if t is not NoneType]
         return " or ".join(describe_type(t) for t in others) + " (optional)"
     if origin is tuple:
-        (element, *rest) = get_args(type_)
+        element = get_args(type_)[0]
         return f"comma-separated {describe_type(element).removeprefix('a ').removeprefix('an ')}s"
     return str(type_)
 
@@ -467,7 +473,16 @@ def _raised_in(tb: TracebackType | None, files: tuple[str, ...]) -> bool:
     return False
 
 
-_OPTIONS_WITH_VALUES = {"-p", "--passes", "-t", "--target", "-o", "--output-file", "-f", "--frontend"}
+_OPTIONS_WITH_VALUES = {
+    "-p",
+    "--passes",
+    "-t",
+    "--target",
+    "-o",
+    "--output-file",
+    "-f",
+    "--frontend",
+}
 
 
 def _input_name(argv: Sequence[str]) -> str:
@@ -510,7 +525,9 @@ def _locate_in_input(error: BaseException, argv: Sequence[str]) -> str | None:
     try:
         from xdsl.universe import Universe
 
-        text = open(path, encoding="utf-8").read()
+        from relay_xdsl.upstream import hoist_location_aliases
+
+        text = hoist_location_aliases(Path(path).read_text(encoding="utf-8"))
         chunks = text.split("// -----") if "--split-input-file" in argv else [text]
         line_offset = 0
         for chunk in chunks:
@@ -527,7 +544,7 @@ def _locate_in_input(error: BaseException, argv: Sequence[str]) -> str | None:
                 located.span = dataclasses.replace(located.span, line_offset=line_offset)
                 return str(located)
             line_offset += chunk.count("\n")
-    except Exception:
+    except Exception:  # noqa: BLE001
         return None
     return None
 
@@ -549,7 +566,7 @@ def install_xdsl_opt_excepthook(argv: Sequence[str] | None = None) -> None:
     def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None):
         try:
             message = describe_xdsl_opt_error(error, argv, tb)
-        except Exception:
+        except Exception:  # noqa: BLE001
             message = None
         if message is None:
             previous(kind, error, tb)

@@ -174,9 +174,10 @@ def _declared_type(nodes: list, reference: object) -> TensorType | None:
     shape = []
     for dim in dims:
         dim_node = nodes[dim] if isinstance(dim, int) and 0 <= dim < len(nodes) else None
-        value = dim_node.get("attrs", {}).get("value") if isinstance(dim_node, dict) else None
         if not isinstance(dim_node, dict) or dim_node.get("type_key") != "IntImm":
             return None  # a symbolic dimension: nothing to compare
+        dim_attrs = dim_node.get("attrs")
+        value = dim_attrs.get("value") if isinstance(dim_attrs, dict) else None
         if not isinstance(value, str) or not value.lstrip("-").isdigit():
             raise MetadataError(f"its declared shape has a bad dimension {value!r}")
         shape.append(int(value))

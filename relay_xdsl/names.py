@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from xdsl.dialects.builtin import ModuleOp, NameLoc, NoneAttr, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import NameLoc, NoneAttr, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
 from relay_xdsl.depth import walk_ops
@@ -95,16 +95,6 @@ def record_name_locations(module: Operation) -> None:
             _sync(op.results[0])
 
 
-def strip_name_locations(module: ModuleOp) -> None:
-    """Remove every ``NameLoc``, keeping the spans they wrap."""
-    for op in walk_ops(module):
-        for region in op.regions:
-            for block in region.blocks:
-                for arg in block.args:
-                    arg.location = _unwrap(arg.location)
-        op.location = _unwrap(op.location)
-
-
 @contextmanager
 def names_kept(values: Iterable[SSAValue]) -> Iterator[None]:
     """Keep the names of `values` through a rewrite.
@@ -145,11 +135,13 @@ def _taken_over(value: SSAValue, recorded: str) -> bool:
     """Whether the ``relay.fn`` returning `value` carries its recorded name instead."""
     for use in value.uses:
         op = use.operation
-        if op.name == "relay.return":
-            fn = op.parent_op()
-            if fn is not None and fn.name == "relay.fn":
-                if any(result.name_hint == recorded for result in fn.results):
-                    return True
+        fn = op.parent_op() if op.name == "relay.return" else None
+        if (
+            fn is not None
+            and fn.name == "relay.fn"
+            and any(result.name_hint == recorded for result in fn.results)
+        ):
+            return True
     return False
 
 

@@ -3,8 +3,8 @@
 Registered through the ``xdsl.universe`` entry point, so that
 ``xdsl-opt model.relay -p relay-defuse -t relay`` works once the package is
 installed. Besides the ``relay`` frontend and target, ``-t upstream-mlir``
-prints generic MLIR for upstream tools (``mlir-opt``): locations included,
-Relay names recorded as ``NameLoc``s (see names.py).
+prints generic MLIR for upstream tools (``mlir-opt``) and ``-f upstream-mlir``
+reads what they print (see upstream.py).
 
 Loading this module inside ``xdsl-opt`` also makes input errors (bad MLIR,
 bad Relay text, bad pass options, invalid IR) print as
@@ -25,8 +25,8 @@ from xdsl.universe import Universe
 from xdsl.utils.frontend import Frontend
 from xdsl.utils.target import Target
 
-from relay_xdsl.diagnostics import install_xdsl_opt_excepthook
 from relay_xdsl import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
+from relay_xdsl.diagnostics import install_xdsl_opt_excepthook
 
 
 def _relay_dialect() -> Dialect:
@@ -87,28 +87,34 @@ class RelayTextTarget(Target):
 class UpstreamMLIRTarget(Target):
     """Generic MLIR for upstream MLIR tools (`-t upstream-mlir`).
 
-    The same as ``--print-op-generic --print-debuginfo``, except that every
-    Relay name is first recorded as a ``NameLoc``, so that names survive
-    ``mlir-opt`` even when they only existed as SSA names in the input or a
-    pass has moved them.
+    ``--print-op-generic --print-debuginfo``, with every Relay name first
+    recorded as a ``NameLoc``, so that names survive ``mlir-opt`` even when
+    they were only SSA names in the input or a pass has moved them.
     """
 
     name: ClassVar[str] = "upstream-mlir"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from xdsl.printer import Printer
-
         from relay_xdsl.depth import run_deep
-        from relay_xdsl.names import record_name_locations
+        from relay_xdsl.upstream import print_for_upstream
 
-        def emit() -> None:
-            record_name_locations(module)
-            Printer(stream=output, print_generic_format=True, print_debuginfo=True).print_op(
-                module
-            )
-            output.write("\n")
+        run_deep(print_for_upstream, ctx, module, output, what="the module")
 
-        run_deep(emit, what="the module")
+
+@dataclass(frozen=True)
+class UpstreamMLIRFrontend(Frontend):
+    """MLIR as upstream ``mlir-opt`` prints it (`-f upstream-mlir`): location
+    aliases may follow the module."""
+
+    name: ClassVar[str] = "upstream-mlir"
+
+    def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
+        from xdsl.parser import Parser
+
+        from relay_xdsl.upstream import hoist_location_aliases
+
+        text = hoist_location_aliases(input.read().decode("utf-8", errors="replace"))
+        return Parser(ctx, text, input_name).parse_module()
 
 
 RELAY_UNIVERSE = Universe(
@@ -118,7 +124,7 @@ RELAY_UNIVERSE = Universe(
         "relay-merge-composite": _merge_composite_pass,
         "relay-fuse-ops": _fuse_ops_pass,
     },
-    all_frontends={"relay": lambda: RelayTextFrontend},
+    all_frontends={"relay": lambda: RelayTextFrontend, "upstream-mlir": lambda: UpstreamMLIRFrontend},
     all_targets={"relay": lambda: RelayTextTarget, "upstream-mlir": lambda: UpstreamMLIRTarget},
 )
 

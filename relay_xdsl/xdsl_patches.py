@@ -19,9 +19,7 @@ import re
 
 from xdsl.utils.mlir_lexer import MLIRLexer
 
-_LINEAR_STRING_LITERAL = re.compile(
-    r'"(?:(?=([^"\\\n\v\f]+))\1|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-)
+_LINEAR_STRING_LITERAL = re.compile(r'"(?:(?=([^"\\\n\v\f]+))\1|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
 def apply() -> None:

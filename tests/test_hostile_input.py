@@ -25,7 +25,13 @@ from relay_xdsl.diagnostics import check_pass_pipeline
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import RelayTextError, parse_relay
-from relay_xdsl.metadata import _HEADER, NDARRAY_MAGIC, MetadataError, decode_metadata, encode_metadata
+from relay_xdsl.metadata import (
+    _HEADER,
+    NDARRAY_MAGIC,
+    MetadataError,
+    decode_metadata,
+    encode_metadata,
+)
 from relay_xdsl.transforms.defuse import RelayDefusePass
 from relay_xdsl.universe import RELAY_UNIVERSE
 
@@ -47,7 +53,7 @@ def nested_fns(depth: int) -> str:
     """`depth` function literals, each defined and called in the one before."""
     lines = [HEADER + f"def @main(%x: {T}) {{"]
     for level in range(depth):
-        lines.append(f"%{2 * level} = fn (%p{level}: {T}, Composite=\"c{level % 3}\") {{")
+        lines.append(f'%{2 * level} = fn (%p{level}: {T}, Composite="c{level % 3}") {{')
     lines.append(f"nn.relu(%p{depth - 1})")
     for level in reversed(range(depth)):
         lines.append("};")
@@ -108,13 +114,26 @@ def test_function_literals_nested_10k_deep_import_print_and_defuse():
     ("text", "what"),
     [
         (nested_calls(MAX_NESTING + 1), "expression"),
-        (_main("nn.foo(%x, a=" + "[" * (MAX_NESTING + 1) + "1" + "]" * (MAX_NESTING + 1) + ")"), "attribute array"),
-        (HEADER + "def @main(%x: " + "(" * (MAX_NESTING + 1) + T + ",)" * (MAX_NESTING + 1) + ") { %x }", "tuple type"),
+        (
+            _main("nn.foo(%x, a=" + "[" * (MAX_NESTING + 1) + "1" + "]" * (MAX_NESTING + 1) + ")"),
+            "attribute array",
+        ),
+        (
+            HEADER
+            + "def @main(%x: "
+            + "(" * (MAX_NESTING + 1)
+            + T
+            + ",)" * (MAX_NESTING + 1)
+            + ") { %x }",
+            "tuple type",
+        ),
     ],
     ids=["expression", "attribute-array", "tuple-type"],
 )
 def test_deeper_than_the_budget_is_a_clean_error(text: str, what: str):
-    with pytest.raises(RelayTextError, match=f"{what} nested too deeply \\(more than {MAX_NESTING} levels\\)") as error:
+    with pytest.raises(
+        RelayTextError, match=f"{what} nested too deeply \\(more than {MAX_NESTING} levels\\)"
+    ) as error:
         parse_relay(text, "deep.relay")
     assert str(error.value).startswith("deep.relay:")
 
@@ -125,7 +144,9 @@ def test_chains_import_print_and_defuse():
     module.verify()
 
 
-@pytest.mark.skipif(not os.environ.get("RELAY_XDSL_STRESS"), reason="RELAY_XDSL_STRESS=1 (make fuzz)")
+@pytest.mark.skipif(
+    not os.environ.get("RELAY_XDSL_STRESS"), reason="RELAY_XDSL_STRESS=1 (make fuzz)"
+)
 def test_a_million_op_chain_imports_and_prints():
     module = parse_relay(chain(1_000_000))
     module.verify()
@@ -159,7 +180,9 @@ def _run(tool: str, *args: str, timeout: float = 600) -> subprocess.CompletedPro
 def test_unterminated_mlir_string_does_not_hang(tmp_path: Path):
     """xDSL 0.75 lexes strings with an exponential regex (see xdsl_patches.py)."""
     bad = tmp_path / "bad.mlir"
-    bad.write_text('"builtin.module"() ({\n  "func.func"() <{sym_name = "' + "a" * 60 + "\n}) : () -> ()\n")
+    bad.write_text(
+        '"builtin.module"() ({\n  "func.func"() <{sym_name = "' + "a" * 60 + "\n}) : () -> ()\n"
+    )
     for tool in ("relay-xdsl", "xdsl-opt"):
         args = ("export", str(bad)) if tool == "relay-xdsl" else (str(bad),)
         result = _run(tool, *args, timeout=120)
@@ -186,7 +209,9 @@ def _product(shape: tuple[int, ...]) -> int:
     return result
 
 
-def _ndarray(shape: tuple[int, ...], byte_count: int, data: bytes, code: int = 2, bits: int = 32) -> str:
+def _ndarray(
+    shape: tuple[int, ...], byte_count: int, data: bytes, code: int = 2, bits: int = 32
+) -> str:
     header = _HEADER.pack(NDARRAY_MAGIC, 0, 1, 0, len(shape), code, bits, 1)
     header += struct.pack(f"<{len(shape)}q", *shape) + struct.pack("<q", byte_count)
     return base64.b64encode(header + data).decode()
@@ -207,16 +232,34 @@ def test_absurd_shapes_fail_before_any_large_allocation():
 @pytest.mark.parametrize(
     ("array", "message"),
     [
-        (_ndarray((2,), 8, struct.pack("<2f", 1, 2))[:-8], "NDArray holds 3 data bytes, 8 declared (truncated)"),
+        (
+            _ndarray((2,), 8, struct.pack("<2f", 1, 2))[:-8],
+            "NDArray holds 3 data bytes, 8 declared (truncated)",
+        ),
         (_ndarray((2,), 8, struct.pack("<2f", 1, 2))[:-1], "not a multiple of 4"),
-        (_ndarray((2,), 12, bytes(12)), "shape (2,) of float32 needs 8 bytes but the NDArray declares 12"),
-        (_ndarray((3,), 12, bytes(12), code=7), "expected a dtype code 0 (int), 1 (uint), 2 (float) or 4 (bfloat), found 7"),
+        (
+            _ndarray((2,), 12, bytes(12)),
+            "shape (2,) of float32 needs 8 bytes but the NDArray declares 12",
+        ),
+        (
+            _ndarray((3,), 12, bytes(12), code=7),
+            "expected a dtype code 0 (int), 1 (uint), 2 (float) or 4 (bfloat), found 7",
+        ),
         (_ndarray((3,), 12, bytes(12), bits=24), "unsupported dtype float24"),
         (_ndarray((-1,), 0, b""), "negative dimension"),
         ("AAAA", "less than its 32-byte header"),
         ("A!AA" * 20, "not valid base64: found '!'"),
     ],
-    ids=["truncated", "bad-length", "byte-count", "dtype-code", "dtype-bits", "negative", "no-header", "not-base64"],
+    ids=[
+        "truncated",
+        "bad-length",
+        "byte-count",
+        "dtype-code",
+        "dtype-bits",
+        "negative",
+        "no-header",
+        "not-base64",
+    ],
 )
 def test_lying_ndarrays_are_clean_errors(array: str, message: str):
     with pytest.raises(MetadataError) as error:
@@ -230,7 +273,10 @@ def test_declared_type_must_match_the_data():
     for node in section["nodes"]:
         if node.get("type_key") == "IntImm":
             node["attrs"]["value"] = "3"
-    with pytest.raises(MetadataError, match=r"constant 0 is declared as Tensor\[\(3\), float32\] but its NDArray holds Tensor\[\(2\), float32\]"):
+    with pytest.raises(
+        MetadataError,
+        match=r"constant 0 is declared as Tensor\[\(3\), float32\] but its NDArray holds Tensor\[\(2\), float32\]",
+    ):
         decode_metadata(json.dumps(section))
 
 
@@ -238,13 +284,24 @@ def test_declared_type_must_match_the_data():
     ("reference", "message"),
     [
         ("meta[relay.Function][0]", "unsupported meta reference meta[relay.Function][0]"),
-        ("meta[relay.Constant][7]", "meta[relay.Constant][7] is out of range: the metadata section has 1 constant(s)"),
+        (
+            "meta[relay.Constant][7]",
+            "meta[relay.Constant][7] is out of range: the metadata section has 1 constant(s)",
+        ),
         ("meta[relay.Constant][x]", "meta index must be a non-negative integer, got 'x'"),
     ],
 )
 def test_meta_references_name_their_index(reference: str, message: str):
-    text = _main(f"add(%x, {reference})") + "#[metadata]\n" + _section([_ndarray((2,), 8, bytes(8))])
-    with pytest.raises(RelayTextError, match=message.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(").replace(")", r"\)")):
+    text = (
+        _main(f"add(%x, {reference})") + "#[metadata]\n" + _section([_ndarray((2,), 8, bytes(8))])
+    )
+    with pytest.raises(
+        RelayTextError,
+        match=message.replace("[", r"\[")
+        .replace("]", r"\]")
+        .replace("(", r"\(")
+        .replace(")", r"\)"),
+    ):
         parse_relay(text, "meta.relay")
 
 
@@ -259,11 +316,23 @@ def test_deeply_nested_metadata_json_is_a_clean_error():
 @pytest.mark.parametrize(
     ("pipeline", "message"),
     [
-        ("relay-defuse{foo=1}", "relay-defuse has no option 'foo' (valid options: composite=<comma-separated strings> (default: none), inline-globals=<true or false> (default: false))"),
-        ("relay-defuse{inline-globals=maybe}", "option 'inline-globals' of relay-defuse expects true or false, found 'maybe'"),
-        ("relay-fuse-ops{fuse-opt-level=1.5}", "option 'fuse-opt-level' of relay-fuse-ops expects an integer, found '1.5'"),
+        (
+            "relay-defuse{foo=1}",
+            "relay-defuse has no option 'foo' (valid options: composite=<comma-separated strings> (default: none), inline-globals=<true or false> (default: false))",
+        ),
+        (
+            "relay-defuse{inline-globals=maybe}",
+            "option 'inline-globals' of relay-defuse expects true or false, found 'maybe'",
+        ),
+        (
+            "relay-fuse-ops{fuse-opt-level=1.5}",
+            "option 'fuse-opt-level' of relay-fuse-ops expects an integer, found '1.5'",
+        ),
         ("relay-merge-composite{tabel=x}", "did you mean 'table'?"),
-        ("relay-defuse,relay-fuseops", "unknown pass 'relay-fuseops'; did you mean 'relay-fuse-ops'"),
+        (
+            "relay-defuse,relay-fuseops",
+            "unknown pass 'relay-fuseops'; did you mean 'relay-fuse-ops'",
+        ),
         ("relay-defuse{composite=}", "expected an option value, found '}'"),
     ],
 )
@@ -274,5 +343,8 @@ def test_pass_options_list_the_valid_ones(pipeline: str, message: str):
 
 
 def test_valid_pipelines_pass_the_check():
-    for pipeline in ("relay-defuse", "relay-defuse{composite=a,b inline-globals=true},relay-fuse-ops{fuse-opt-level=2}"):
+    for pipeline in (
+        "relay-defuse",
+        "relay-defuse{composite=a,b inline-globals=true},relay-fuse-ops{fuse-opt-level=2}",
+    ):
         assert check_pass_pipeline(pipeline, RELAY_UNIVERSE.all_passes) is None

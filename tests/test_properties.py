@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 
-from relay_xdsl.cli import _context, hoist_location_aliases
+from relay_xdsl.cli import _context
 from relay_xdsl.depth import walk_ops
 from relay_xdsl.diagnostics import parse_mlir
 from relay_xdsl.dialects import relay
@@ -34,6 +34,7 @@ from relay_xdsl.names import record_name_locations, relay_name
 from relay_xdsl.transforms.defuse import RelayDefusePass
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+from relay_xdsl.upstream import hoist_location_aliases
 
 ROOT = Path(__file__).resolve().parents[1]
 PATHS = sorted(
@@ -104,7 +105,10 @@ def _constants(module: ModuleOp):
     from collections import Counter
 
     return Counter(
-        (str(op.result.type), op.meta_index.value.data if op.meta_index is not None else bytes(op.value.data.data))
+        (
+            str(op.result.type),
+            op.meta_index.value.data if op.meta_index is not None else bytes(op.value.data.data),
+        )
         for op in walk_ops(module)
         if isinstance(op, relay.ConstantOp)
     )
@@ -158,7 +162,13 @@ def _ir_view(module: ModuleOp) -> list[tuple]:
         for region in op.regions:
             for block in region.blocks:
                 view.append(
-                    ("block", [(number(a), str(a.type), relay_name(a), str(a.location)) for a in block.args])
+                    (
+                        "block",
+                        [
+                            (number(a), str(a.type), relay_name(a), str(a.location))
+                            for a in block.args
+                        ],
+                    )
                 )
         view.append(
             (
@@ -173,7 +183,9 @@ def _ir_view(module: ModuleOp) -> list[tuple]:
     return view
 
 
-@pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 is not installed (apt-get install mlir-22-tools)")
+@pytest.mark.skipif(
+    MLIR_OPT is None, reason="mlir-opt-22 is not installed (apt-get install mlir-22-tools)"
+)
 def test_upstream_mlir_gives_back_the_same_ir():
     modules = [parse_relay(text, name) for name, text in CORPUS]
     for module in modules:
@@ -182,9 +194,17 @@ def test_upstream_mlir_gives_back_the_same_ir():
     # One mlir-opt run for the whole corpus, and its default output: location
     # aliases after the module, which relay-xdsl's loader moves to the front.
     result = subprocess.run(
-        [MLIR_OPT, "--split-input-file", "--allow-unregistered-dialect", "--mlir-print-op-generic",
-         "--mlir-print-debuginfo"],
-        input=generic, capture_output=True, text=True, check=False,
+        [
+            MLIR_OPT,
+            "--split-input-file",
+            "--allow-unregistered-dialect",
+            "--mlir-print-op-generic",
+            "--mlir-print-debuginfo",
+        ],
+        input=generic,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     chunks = result.stdout.split("// -----")

@@ -47,8 +47,8 @@ from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from relay_xdsl import dtypes
-from relay_xdsl.dialects import relay
 from relay_xdsl.depth import run_deep
+from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay_inference import infer_type
 from relay_xdsl.metadata import encode_metadata
 from relay_xdsl.names import relay_name

@@ -11,7 +11,9 @@ How Relay constructs become IR:
   function attributes as discardable attributes; ``@f(...)`` → ``func.call``;
 * a bare ``fn`` or a bare expression (with ``free_var`` declarations) → ``@main``;
 * ``%N = e;`` and ``let %x = e;`` → the SSA value of ``e`` (let names become
-  SSA name hints, which is how the printer tells ``let`` from ``%N``);
+  SSA name hints, which is how the printer tells ``let`` from ``%N``; they
+  and parameter names are also recorded as ``NameLoc`` locations, which
+  upstream MLIR keeps: see names.py);
 * a function literal bound to a variable becomes one ``relay.fn`` at every
   call site; it may not capture values from the enclosing function;
 * ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
@@ -21,7 +23,9 @@ How Relay constructs become IR:
 * ``span=`` source positions become op locations.
 
 Errors are ``RelayTextError``: ``file:line:col: error: message`` plus the
-offending line.
+offending line. Nesting is parsed on a large stack up to ``MAX_NESTING``
+levels (depth.py); function literals are skipped through a table of matching
+braces, so nested literals cost linear time.
 """
 
 from __future__ import annotations
@@ -58,9 +62,10 @@ from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl import dtypes
-from relay_xdsl.dialects import relay
 from relay_xdsl.depth import MAX_NESTING, NestingTooDeepError, run_deep
+from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay_inference import infer_type
+from relay_xdsl.gc_pause import gc_paused
 from relay_xdsl.exporters.relay_text import RelayExportError, relay_type
 from relay_xdsl.importers.relay_lexer import Kind, Token, tokenize
 from relay_xdsl.metadata import MetadataError, decode_metadata
@@ -84,7 +89,9 @@ def parse_relay(text: str, source_name: str = "<input>") -> ModuleOp:
 def _parse(source: SourceFile) -> ModuleOp:
     parser = _RelayParser(source)
     try:
-        return parser.parse_module()
+        # Building a module allocates O(ops) long-lived objects: see gc_pause.py.
+        with gc_paused():
+            return parser.parse_module()
     except (RecursionError, NestingTooDeepError):
         token = parser.tokens[min(parser.pos, len(parser.tokens) - 1)]
         raise RelayTextError(

@@ -66,11 +66,48 @@ def relay_corpus() -> list[tuple[str, str]]:
 
 _MUTATIONS = ("delete", "swap", "duplicate", "truncate", "flip", "insert", "splice")
 _INSERTS = [
-    "(", ")", "{", "}", "[", "]", ",", ";", "=", ".", "%0", "%x", "@main", "fn", "let",
-    "def", "meta[relay.Constant][0]", "meta[relay.Constant][99]", "1f", "-1", "1e40f",
-    "2i64", "True", "None", '"s"', "/*", "*/", "/* ty=Tensor[(2), float32] */",
-    "Tensor[(2), float32]", "Tensor[(?, 0), int8]", "#[metadata]", "\n", "free_var",
-    "nn.conv2d", "add", "-", "+", "->", "(((", ")))", "%0.0", "%0.99",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ";",
+    "=",
+    ".",
+    "%0",
+    "%x",
+    "@main",
+    "fn",
+    "let",
+    "def",
+    "meta[relay.Constant][0]",
+    "meta[relay.Constant][99]",
+    "1f",
+    "-1",
+    "1e40f",
+    "2i64",
+    "True",
+    "None",
+    '"s"',
+    "/*",
+    "*/",
+    "/* ty=Tensor[(2), float32] */",
+    "Tensor[(2), float32]",
+    "Tensor[(?, 0), int8]",
+    "#[metadata]",
+    "\n",
+    "free_var",
+    "nn.conv2d",
+    "add",
+    "-",
+    "+",
+    "->",
+    "(((",
+    ")))",
+    "%0.0",
+    "%0.99",
 ]
 
 
@@ -78,11 +115,7 @@ def mutate(text: str, rng: random.Random, steps: int = 3) -> str:
     """`text` with a few token deletions, swaps, truncations, byte flips, ..."""
     for _ in range(steps):
         try:
-            spans = [
-                (t.start, t.end)
-                for t in tokenize(SourceFile(text))
-                if t.kind is not Kind.EOF
-            ]
+            spans = [(t.start, t.end) for t in tokenize(SourceFile(text)) if t.kind is not Kind.EOF]
         except SourceError:
             spans = []
         if not spans:
@@ -124,13 +157,16 @@ def _corpus_texts() -> list[str]:
 
 # -- oracles -----------------------------------------------------------------------------
 
-_DIAGNOSTIC = re.compile(r"^(?P<name>[^\n]*):(?P<line>\d+):(?P<col>\d+): error: .+\n.*\n *\^~*$")
+_DIAGNOSTIC = re.compile(r"^(?P<line>\d+):(?P<col>\d+): error: .+\n.*\n *\^~*$")
 
 
 def _check_diagnostic(error: SourceError, text: str, name: str) -> None:
+    """`error` reads ``name:line:col: error: message``, one line, caret under the line."""
     shown = str(error)
-    match = _DIAGNOSTIC.match(shown)
-    if match is None or match["name"] != name:
+    match = (
+        _DIAGNOSTIC.match(shown.removeprefix(f"{name}:")) if shown.startswith(f"{name}:") else None
+    )
+    if match is None:
         raise Crash(f"malformed diagnostic:\n{shown}")
     line = int(match["line"])
     if not 1 <= line <= text.count("\n") + 1:
@@ -149,7 +185,7 @@ def check_relay_text(text: str, name: str = "fuzz.relay") -> ModuleOp | None:
     except SourceError as error:
         _check_diagnostic(error, text, name)
         return None
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         raise _unexpected(error, "parse_relay") from None
     check_module(module, "the imported module")
     return module
@@ -159,19 +195,19 @@ def check_module(module: ModuleOp, what: str) -> str | None:
     """`module` verifies, and its Relay text (if it has one) is a print/parse fixpoint."""
     try:
         module.verify()
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         raise _unexpected(error, f"verifying {what}") from None
     try:
         printed = print_relay(module)
     except RelayExportError:
         return None  # a clean refusal: the IR has no Relay text
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         raise _unexpected(error, f"printing {what}") from None
     try:
         again = parse_relay(printed, "printed.relay")
         again.verify()
         reprinted = print_relay(again)
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         raise Crash(
             f"the printout of {what} does not import back: {error}\n--- printout:\n{printed}"
         ) from None
@@ -181,9 +217,7 @@ def check_module(module: ModuleOp, what: str) -> str | None:
 
 
 def operator_calls(module: ModuleOp) -> Counter[str]:
-    return Counter(
-        op.operator_name for op in walk_ops(module) if isinstance(op, relay.OperatorOp)
-    )
+    return Counter(op.operator_name for op in walk_ops(module) if isinstance(op, relay.OperatorOp))
 
 
 def constant_bytes(module: ModuleOp) -> Counter[object]:
@@ -203,7 +237,7 @@ def check_defuse(module: ModuleOp) -> None:
     calls, constants = operator_calls(module), constant_bytes(module)
     try:
         RelayDefusePass().apply(Context(), module)
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         raise _unexpected(error, "relay-defuse") from None
     check_module(module, "the defused module")
     if any(isinstance(op, relay.FnOp) for op in walk_ops(module)):
@@ -222,7 +256,7 @@ def check_metadata(section: str) -> None:
         if error.offset is not None and not 0 <= error.offset <= len(section):
             raise Crash(f"metadata error offset {error.offset} outside the section") from None
         return
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         raise _unexpected(error, "decode_metadata") from None
     for value in values:
         expected = 1
@@ -234,9 +268,10 @@ def check_metadata(section: str) -> None:
 
 def check_mlir_text(text: str, name: str = "fuzz.mlir") -> None:
     """Load MLIR as relay-xdsl does: a module, or a clean diagnostic."""
-    from relay_xdsl.cli import _context, hoist_location_aliases
+    from relay_xdsl.cli import _context
     from relay_xdsl.depth import NestingTooDeepError, run_deep
     from relay_xdsl.diagnostics import locate_verify_error, parse_mlir
+    from relay_xdsl.upstream import hoist_location_aliases
 
     def load() -> None:
         source_text = hoist_location_aliases(text)
@@ -249,7 +284,7 @@ def check_mlir_text(text: str, name: str = "fuzz.mlir") -> None:
             return
         try:
             module.verify()
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001
             located = locate_verify_error(module, starts, SourceFile(source_text, name))
             if located is None and not isinstance(error, DiagnosticException):
                 raise _unexpected(error, "verifying MLIR (and no op to blame)") from None
@@ -260,7 +295,7 @@ def check_mlir_text(text: str, name: str = "fuzz.mlir") -> None:
         run_deep(load)
     except (Crash, NestingTooDeepError):
         raise
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         raise _unexpected(error, "loading MLIR") from None
 
 
@@ -274,14 +309,14 @@ def check_pipeline(text: str) -> None:
     passes = RELAY_UNIVERSE.all_passes
     try:
         problem = check_pass_pipeline(text, passes)
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         raise _unexpected(error, "check_pass_pipeline") from None
     try:
         PassPipeline.parse_spec(passes, text)
         refused = None
     except (ValueError, TypeError, ArgSpecParseError) as error:
         refused = error
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001
         # The pass itself refused its options (a __post_init__ check).
         refused = error
     if problem is not None:
@@ -294,7 +329,10 @@ def check_pipeline(text: str) -> None:
 
 def _refused_by_xdsl(error: BaseException) -> bool:
     frames = traceback.extract_tb(error.__traceback__)
-    return any("xdsl" in f.filename and f.filename.endswith(("arg_spec.py", "passes.py")) for f in frames[-1:])
+    return any(
+        "xdsl" in f.filename and f.filename.endswith(("arg_spec.py", "passes.py"))
+        for f in frames[-1:]
+    )
 
 
 ORACLES: dict[str, Callable[[str], object]] = {
@@ -336,9 +374,7 @@ def random_program(rng: random.Random, max_depth: int = 3) -> str:
                 other = rng.choice(values + ["1f", "-2.5f", "meta"])
                 if other == "meta":
                     other = f"meta[relay.Constant][{len(constants)}]"
-                    constants.append(
-                        [rng.uniform(-8, 8) for _ in range(_product(dims))]
-                    )
+                    constants.append([rng.uniform(-8, 8) for _ in range(_product(dims))])
                 expr = f"{rng.choice(_BINARY)}({rng.choice(values)}, {other})"
             elif choice < 0.75:
                 tup = temp()
@@ -361,7 +397,12 @@ def random_program(rng: random.Random, max_depth: int = 3) -> str:
         arity = rng.randrange(1, 3)
         params = [f"%p{depth}_{i}" for i in range(arity)]
         attributes = rng.choice(
-            ["", ', Primitive=1', ', Composite="c"', ', PartitionedFromPattern="add_", Composite="d"']
+            [
+                "",
+                ", Primitive=1",
+                ', Composite="c"',
+                ', PartitionedFromPattern="add_", Composite="d"',
+            ]
         )
         inner: list[str] = []
         result = body(params, indent + "  ", depth + 1, inner)
@@ -375,7 +416,9 @@ def random_program(rng: random.Random, max_depth: int = 3) -> str:
         lines.append(f"{indent}}};")
         if rng.random() < 0.3:  # the same literal, called twice
             first = temp()
-            lines.append(f"{indent}{first} = {fn}({', '.join(rng.choice(values) for _ in params)});")
+            lines.append(
+                f"{indent}{first} = {fn}({', '.join(rng.choice(values) for _ in params)});"
+            )
             values = values + [first]
         return f"{fn}({', '.join(rng.choice(values) for _ in params)})"
 
@@ -385,11 +428,21 @@ def random_program(rng: random.Random, max_depth: int = 3) -> str:
     if rng.random() < 0.2:
         result = f"({result}, {params[0]})"
     head = ", ".join(f"{p}: {tensor}" for p in params)
-    text = '#[version = "0.0.5"]\n' + f"def @main({head}) {{\n" + "\n".join(lines) + f"\n  {result}\n}}\n"
+    text = (
+        '#[version = "0.0.5"]\n'
+        + f"def @main({head}) {{\n"
+        + "\n".join(lines)
+        + f"\n  {result}\n}}\n"
+    )
     if constants:
         import struct
 
-        from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, Float32Type, TensorType
+        from xdsl.dialects.builtin import (
+            BytesAttr,
+            DenseIntOrFPElementsAttr,
+            Float32Type,
+            TensorType,
+        )
 
         from relay_xdsl.metadata import encode_metadata
 
@@ -440,7 +493,7 @@ def mlir_corpus() -> list[tuple[str, str]]:
         try:
             module = parse_relay(text, name)
             module.verify()
-        except Exception:
+        except Exception:  # noqa: BLE001, S112 (the corpus holds refused texts too)
             continue
         found.append((name + ".mlir", mlir_text(module)))
         found.append((name + ".generic.mlir", mlir_text(module, generic=True)))

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import harness  # noqa: E402
+import harness
 
-EXAMPLES = int(os.environ.get("RELAY_XDSL_FUZZ_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("RELAY_XDSL_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -86,7 +86,12 @@ def check(fixture: Path, roundtrip: str, canonical: str, root: Path) -> tuple[st
     seen_2 = run(f"{roundtrip} -t upstream-mlir | {canonical}", sent.stdout)
     problems = [
         f"{what} failed:\n{result.stderr}"
-        for what, result in (("sending", sent), ("the round trip", after), ("mlir-opt", seen_1), ("the second trip", seen_2))
+        for what, result in (
+            ("sending", sent),
+            ("the round trip", after),
+            ("mlir-opt", seen_1),
+            ("the second trip", seen_2),
+        )
         if result.returncode != 0
     ]
     if problems:
