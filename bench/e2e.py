@@ -55,7 +55,10 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 MLIR_OPT = Path("/usr/bin/mlir-opt-22")
-_OP_LINE = re.compile(r'^\s*(?:%\S+ = )?"?(?:relay\.(?!fn\b|return\b)|builtin\.unrealized_conversion_cast)', re.MULTILINE)
+_OP_LINE = re.compile(
+    r'^\s*(?:%\S+ = )?"?(?:relay\.(?!fn\b|return\b)|builtin\.unrealized_conversion_cast)',
+    re.MULTILINE,
+)
 
 
 @dataclass
@@ -150,7 +153,7 @@ def in_process_phases(path: Path) -> dict[str, float]:
         return result
 
     chunks, extension = main.prepare_input()
-    (chunk, _), = chunks
+    ((chunk, _),) = chunks
     module = timed("parse", lambda: main.parse_chunk(chunk, extension))
     chunk.close()
     assert module is not None

@@ -67,7 +67,11 @@ def test_quick_bench_on_the_smallest_graph_has_a_row_per_step(tmp_path: Path):
     assert text in done.stdout  # the same tables on stdout
     header = next(line for line in text.splitlines() if line.startswith("| graph | step |"))
     columns = _cells(header)
-    rows = [dict(zip(columns, _cells(line))) for line in text.splitlines() if line.startswith("| chain-1k |")]
+    rows = [
+        dict(zip(columns, _cells(line)))
+        for line in text.splitlines()
+        if line.startswith("| chain-1k |")
+    ]
     assert [row["step"] for row in rows] == STEPS
     for row in rows:
         assert row["ops"] == "999"
