@@ -41,8 +41,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +54,7 @@ from xdsl.ir import Block, SSAValue
 
 from bench.graphs import Graph
 from bench.timing import Policy, Timing, measure, without_gc
-from relay_xdsl import relax_ops, tvm_grouping, tvm_models
+from relay_xdsl import tvm_grouping, tvm_models
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.exporters.relay_text import print_relay
@@ -184,35 +183,6 @@ def dataflow_digest(module: ModuleOp) -> Counter[int]:
     return digest
 
 
-@contextmanager
-def relay_text_view(module: ModuleOp) -> Iterator[ModuleOp]:
-    """`module` without the Relax importer's bookkeeping attributes, for the duration.
-
-    They (``relax.dataflow``, ``relax.binding_block``, ...) record how the
-    Relax module was written and have no Relay text form (``print_relay``
-    refuses them: ``relax.dataflow`` is not a Relay identifier). They are
-    put back afterwards, in their order.
-    """
-    saved = []
-    for op in module.walk():
-        if any(key in relax_ops.BOOKKEEPING for key in op.attributes):
-            saved.append((op, dict(op.attributes)))
-            for key in relax_ops.BOOKKEEPING:
-                op.attributes.pop(key, None)
-    try:
-        yield module
-    finally:
-        for op, attributes in saved:
-            op.attributes.clear()
-            op.attributes.update(attributes)
-
-
-def relay_text(module: ModuleOp) -> str:
-    """``print_relay`` of `module` seen through :func:`relay_text_view`."""
-    with relay_text_view(module):
-        return print_relay(module)
-
-
 def program(module: ModuleOp) -> list[int]:
     """`module`'s program as its Relay text shows it, as hashes: what identity compares.
 
@@ -315,20 +285,15 @@ class GraphBench:
         module: ModuleOp = timing.result
         timing.result = None
         self._row("relax-import", timing)
-        reference = relay_text(module)
         reference_program = program(module)
 
-        # relay-text-print, and relay-text-import of its output (of the module
-        # without its Relax bookkeeping, see `relay_text_view`).
-        text = reference
-        with relay_text_view(module):
+        # relay-text-print, and relay-text-import of its output.
+        text = print_relay(module)
 
-            def print_check(_: Any, printed: str) -> None:
-                _expect(printed == text, f"{self.graph.name}: print_relay is not deterministic")
+        def print_check(_: Any, printed: str) -> None:
+            _expect(printed == text, f"{self.graph.name}: print_relay is not deterministic")
 
-            self._row(
-                "relay-text-print", self._time(lambda _: print_relay(module), check=print_check)
-            )
+        self._row("relay-text-print", self._time(lambda _: print_relay(module), check=print_check))
 
         def reparse_check(_: Any, parsed: ModuleOp) -> None:
             _expect(

@@ -32,6 +32,7 @@ nested arrays      ``[array<i32: 0, 0>, ...]``
 
 from __future__ import annotations
 
+import math
 from abc import ABC
 from collections.abc import Mapping, Sequence
 from enum import Enum
@@ -434,7 +435,7 @@ def _prints_as_blob(value: Attribute) -> bool:
         return True
     element = value.get_element_type()
     return not isinstance(element, IntegerType) and any(
-        v != v or v in (float("inf"), float("-inf")) for v in value.get_values()
+        not math.isfinite(v) for v in value.get_values()
     )
 
 

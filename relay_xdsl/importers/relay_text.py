@@ -65,8 +65,8 @@ from relay_xdsl import dtypes
 from relay_xdsl.depth import MAX_NESTING, NestingTooDeepError, run_deep
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay_inference import infer_type
-from relay_xdsl.gc_pause import gc_paused
 from relay_xdsl.exporters.relay_text import RelayExportError, relay_type
+from relay_xdsl.gc_pause import gc_paused
 from relay_xdsl.importers.relay_lexer import Kind, Token, tokenize
 from relay_xdsl.metadata import MetadataError, decode_metadata
 from relay_xdsl.names import set_relay_name
@@ -469,10 +469,10 @@ class _RelayParser:
                     self.error(token, f"parameter {token.text} needs a type annotation")
                 _, location = self.annotation()
                 params.append(_Param(token.value, token, type_, location))
-            elif token.kind is Kind.IDENT and self.peek(1).text == "=":
+            elif (key_length := self.attribute_key_length()) is not None:
+                key = "".join(self.next().text for _ in range(key_length))
                 self.next()
-                self.next()
-                attributes[token.text] = self.parse_attr_value()
+                attributes[key] = self.parse_attr_value()
             else:
                 self.error(
                     token,
@@ -481,6 +481,20 @@ class _RelayParser:
             if self.accept(")"):
                 return params, attributes
             self.expect(",", "between parameters")
+
+    def attribute_key_length(self) -> int | None:
+        """Tokens in the function attribute key ahead (``Primitive=``, ``relay.reshape_only=``).
+
+        TVM prints dotted keys such as ``relay.reshape_only`` but its parser
+        takes plain identifiers only; accepting both reads back what either
+        printer writes. None when no ``key =`` is ahead.
+        """
+        if self.peek().kind is not Kind.IDENT:
+            return None
+        length = 1
+        while self.peek(length).text == "." and self.peek(length + 1).kind is Kind.IDENT:
+            length += 2
+        return length if self.peek(length).text == "=" else None
 
     def parse_body_into(
         self, block: Block, scope: _Scope, return_type: Attribute | None

@@ -107,6 +107,7 @@ from xdsl.traits import IsTerminator
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import OpPattern
+from relay_xdsl.gc_pause import gc_paused
 from relay_xdsl.names import set_relay_name
 
 ELEMWISE = OpPattern.ELEMWISE.value
@@ -759,10 +760,12 @@ class RelayFuseOpsPass(ModulePass):
     """TVM's ``relay.FuseOps.max_depth``: the most nodes in one fused function."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in op.ops:
-            if (
-                isinstance(func, FuncOp)
-                and func.body.blocks
-                and _is_fusable_function(func.attributes)
-            ):
-                _fuse_function_body(func.body.block, self.fuse_opt_level, self.max_depth)
+        # Outlining allocates O(ops) long-lived objects: see relay_xdsl.gc_pause.
+        with gc_paused():
+            for func in op.ops:
+                if (
+                    isinstance(func, FuncOp)
+                    and func.body.blocks
+                    and _is_fusable_function(func.attributes)
+                ):
+                    _fuse_function_body(func.body.block, self.fuse_opt_level, self.max_depth)
