@@ -59,10 +59,33 @@ def _require(condition: bool) -> None:
         raise _Reject
 
 
+_INFERRED: dict[tuple[Any, ...], Attribute | None] = {}
+"""Recent inferences by operator, argument types and attributes: a graph
+repeats a few signatures thousands of times (a conv2d layer's, a relu's)."""
+_INFERRED_LIMIT = 4096
+
+
 def infer_type(
     op_name: str, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
 ) -> Attribute | None:
     """The result type of calling Relay operator `op_name`, or None if unknown."""
+    try:
+        key = (op_name, tuple(arg_types), tuple(attributes.items()))
+        return _INFERRED[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable attribute: infer without the cache
+        return _infer_type(op_name, arg_types, attributes)
+    result = _infer_type(op_name, arg_types, attributes)
+    if len(_INFERRED) >= _INFERRED_LIMIT:
+        _INFERRED.clear()
+    _INFERRED[key] = result
+    return result
+
+
+def _infer_type(
+    op_name: str, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
+) -> Attribute | None:
     rule = RULES.get(op_name)
     if rule is None:
         return None

@@ -11,8 +11,8 @@ because ``/* ty=... span=... */`` carries the types of calls.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum, auto
+from typing import NamedTuple
 
 from relay_xdsl.source import SourceError, SourceFile
 
@@ -34,8 +34,7 @@ class Kind(Enum):
     EOF = auto()
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     kind: Kind
     text: str
     start: int
@@ -51,6 +50,17 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_/]*")
 _META = re.compile(r"meta\[([^\]]*)\]\[([^\]]*)\]")
 _BRACKET_ATTR = re.compile(r"#\[\s*([^\]]*?)\s*\]")
 _SPACE = re.compile(r"[ \t\r\n]+")
+_COMMON = re.compile(
+    r"[ \t\r\n]*(?:"
+    r"(?P<local>%[A-Za-z_][A-Za-z0-9_/]*)"
+    r"|(?P<graph>%[0-9]+)"
+    r"|(?P<int>[0-9]+)(?![\d.eEfi])"
+    r"|(?P<ident>(?!meta\[|inff)[A-Za-z_][A-Za-z0-9_/]*)"
+    r"|(?P<punct>[()\[\]{},;=:.?*+<>!])"
+    r")"
+)
+"""The common tokens in one match. The rest, and anything this would read
+differently (``%1`` followed by a non-ASCII digit), take the general path."""
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
@@ -63,7 +73,39 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
     tokens: list[Token] = []
     pos = start
     length = len(text) if end is None else end
+    common = _COMMON.match
     while pos < length:
+        match = common(text, pos, length)
+        if match is not None and match.lastgroup is not None:
+            kind = match.lastgroup
+            start, end = match.span(kind)
+            word = match.group(kind)
+            if kind == "ident":
+                if word == "True" or word == "False":
+                    tokens.append(Token(Kind.BOOL, word, start, end, word == "True"))
+                else:
+                    tokens.append(Token(Kind.IDENT, word, start, end, word))
+                pos = end
+                continue
+            if kind == "punct":
+                tokens.append(Token(Kind.PUNCT, word, start, end))
+                pos = end
+                continue
+            if kind == "local":
+                tokens.append(Token(Kind.LOCAL, word, start, end, word[1:]))
+                pos = end
+                continue
+            if kind == "int":
+                value = int(word)
+                if value < 2**31:
+                    tokens.append(Token(Kind.INT, word, start, end, (value, 32)))
+                    pos = end
+                    continue
+            elif end >= length or not text[end].isdigit():
+                tokens.append(Token(Kind.GRAPH, word, start, end, word[1:]))
+                pos = end
+                continue
+            pos = start
         char = text[pos]
         if char in " \t\r\n":
             pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
@@ -197,6 +239,9 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
 def _block_comment_end(source: SourceFile, start: int) -> int:
     """Offset just past the `*/` closing the (possibly nested) comment at `start`."""
     text = source.text
+    close = text.find("*/", start + 2)
+    if close >= 0 and text.find("/*", start + 2, close) < 0:
+        return close + 2  # not nested: the usual `/* ty=... */`
     depth = 0
     pos = start
     while pos < len(text) - 1:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import difflib
 import struct
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -195,6 +195,8 @@ class _RelayParser:
         self.in_progress: set[str] = set()
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
+        self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
+        self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
 
     # -- token helpers ------------------------------------------------------
 
@@ -277,6 +279,8 @@ class _RelayParser:
             )
             sub.pos = 0
             sub.depth = 0
+            sub.tensor_types = self.tensor_types
+            sub.attribute_values = self.attribute_values
             type_ = sub.parse_type(allow_function=True)
             if sub.peek().kind is not Kind.EOF:
                 sub.error(
@@ -952,7 +956,34 @@ class _RelayParser:
     # -- attributes ---------------------------------------------------------
 
     def parse_attr_value(self) -> Attribute:
+        """An attribute value; equal spellings give the same (shared) attribute.
+
+        Every value returned is owned by ``attribute_values``, so an array's
+        key can be its elements' identities.
+        """
         token = self.next()
+        kind = token.kind
+        if kind is Kind.PUNCT and token.text == "[":
+            self.nest(token, "attribute array")
+            elements: list[Attribute] = []
+            while not self.at("]"):
+                elements.append(self.parse_attr_value())
+                if not self.accept(","):
+                    break
+            self.expect("]", "to close the array")
+            self.depth -= 1
+            key: tuple[Any, ...] = (Kind.PUNCT, tuple(map(id, elements)))
+            value = self.attribute_values.get(key)
+            if value is None:
+                value = self.attribute_values[key] = _array_attr(elements)
+            return value
+        key = (kind, token.text)
+        value = self.attribute_values.get(key)
+        if value is None:
+            value = self.attribute_values[key] = self.scalar_attr_value(token)
+        return value
+
+    def scalar_attr_value(self, token: Token) -> Attribute:
         kind = token.kind
         if kind is Kind.INT:
             value, width = token.value
@@ -968,16 +999,6 @@ class _RelayParser:
             return StringAttr(token.value)
         if kind is Kind.IDENT and token.text == "None":
             return UnitAttr()
-        if kind is Kind.PUNCT and token.text == "[":
-            self.nest(token, "attribute array")
-            elements: list[Attribute] = []
-            while not self.at("]"):
-                elements.append(self.parse_attr_value())
-                if not self.accept(","):
-                    break
-            self.expect("]", "to close the array")
-            self.depth -= 1
-            return _array_attr(elements)
         self.error(token, f"expected an attribute value, found {_describe(token)}")
 
     # -- types --------------------------------------------------------------
@@ -997,7 +1018,11 @@ class _RelayParser:
             self.expect(",", "between the shape and the dtype")
             element = self.parse_dtype()
             self.expect("]", "to close the tensor type")
-            return TensorType(element, shape)
+            key = (element, tuple(shape))
+            type_ = self.tensor_types.get(key)
+            if type_ is None:
+                type_ = self.tensor_types[key] = TensorType(element, shape)
+            return type_
         if token.kind is Kind.PUNCT and token.text == "(":
             self.next()
             self.nest(token, "tuple type")
