@@ -11,7 +11,11 @@ belongs to the import alone:
 * ``retained``: RSS after the import (module alive) minus RSS before it;
 * ``traced_peak``: the same import again under ``tracemalloc`` (Python and
   NumPy allocations only, not TVM's C++ heap);
-* ``weight_bytes``: the bytes of all constants in the Relax module.
+* ``weight_bytes``: the bytes of all constants in the Relax module;
+* ``relay_write_peak``: peak RSS increase while its Relay text is written
+  to a file piece by piece (``relay_chunks``), against
+  ``relay_print_peak`` for building the text as one string
+  (``print_relay``); ``relay_text_bytes`` is the text's size.
 
 Where the peak mark cannot be reset, ``peak_increase`` falls back to the
 growth of ``ru_maxrss`` and may read low (the model build's own peak can
@@ -25,7 +29,9 @@ import gc
 import json
 import resource
 import sys
+import tempfile
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -68,21 +74,28 @@ def weight_bytes(mod) -> int:
     return sum(seen.values())
 
 
-def measure(name: str) -> dict[str, object]:
-    from bench.graphs import model
-    from relay_xdsl.importers.relax import import_relax
-
-    mod = model(name).mod
-    weights = weight_bytes(mod)
+def _peak_increase(action: Callable[[], object]) -> tuple[object, int, int, bool]:
+    """`action`'s result, RSS before it, its peak RSS increase, and whether exact."""
     _trim()
     exact = _reset_peak()
     before = _status("VmRSS")
     maxrss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    module = import_relax(mod)
+    result = action()
     if exact:
         peak = _status("VmHWM") - before
     else:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - maxrss_before
+    return result, before, peak, exact
+
+
+def measure(name: str) -> dict[str, object]:
+    from bench.graphs import model
+    from relay_xdsl.exporters.relay_text import print_relay, relay_chunks
+    from relay_xdsl.importers.relax import import_relax
+
+    mod = model(name).mod
+    weights = weight_bytes(mod)
+    module, before, peak, exact = _peak_increase(lambda: import_relax(mod))
     retained = _status("VmRSS") - before
     del module
     _trim()
@@ -90,6 +103,12 @@ def measure(name: str) -> dict[str, object]:
     module = import_relax(mod)
     traced_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
+
+    # Relay text of the module: its #[metadata] holds the weights in base64.
+    with tempfile.TemporaryFile("w") as output:
+        _, _, written_peak, _ = _peak_increase(lambda: output.writelines(relay_chunks(module)))
+        text_bytes = output.tell()
+    _, _, printed_peak, _ = _peak_increase(lambda: len(print_relay(module)))
     del module
     return {
         "model": name,
@@ -99,6 +118,9 @@ def measure(name: str) -> dict[str, object]:
         "retained": retained,
         "traced_peak": traced_peak,
         "exact_peak": exact,
+        "relay_text_bytes": text_bytes,
+        "relay_write_peak": written_peak,
+        "relay_print_peak": printed_peak,
     }
 
 

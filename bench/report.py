@@ -194,6 +194,9 @@ def memory_table(results: Sequence[dict]) -> str:
                 f"{m['traced_peak'] / 2**20:.1f}",
                 f"{ratio:.2f}",
                 _met(ratio, 1.5),
+                f"{m['relay_text_bytes'] / 2**20:.1f}",
+                f"{m['relay_write_peak'] / 2**20:.1f}",
+                f"{m['relay_print_peak'] / 2**20:.1f}",
             ]
         )
     header = [
@@ -205,5 +208,8 @@ def memory_table(results: Sequence[dict]) -> str:
         "tracemalloc peak MiB",
         "peak/weights",
         "≤1.5×",
+        "Relay text MiB",
+        "peak writing it MiB",
+        "peak printing it to a string MiB",
     ]
     return table(header, body)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from xdsl.context import Context
@@ -332,12 +332,15 @@ def _read(path: Path) -> str:
         raise CommandError(f"{path} is not UTF-8 text") from None
 
 
-def _write(path: Path | None, text: str) -> None:
+def _write(path: Path | None, text: str | Iterable[str]) -> None:
+    """Write `text`, or its pieces one after another, to `path` or stdout."""
+    pieces = [text] if isinstance(text, str) else text
     if path is None:
-        sys.stdout.write(text)
+        sys.stdout.writelines(pieces)
         return
     try:
-        path.write_text(text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as output:
+            output.writelines(pieces)
     except OSError as error:
         raise CommandError(f"cannot write {path}: {error.strerror}") from None
 
@@ -407,11 +410,11 @@ class _MLIRPrinter(Printer):
         super()._print_new_line(min(indent, self.MAX_INDENT_LEVELS), print_message)
 
 
-def _relay_text(module: ModuleOp) -> str:
-    from relay_xdsl.exporters.relay_text import RelayExportError, print_relay
+def _relay_text(module: ModuleOp) -> Iterator[str]:
+    from relay_xdsl.exporters.relay_text import RelayExportError, relay_chunks
 
     try:
-        return print_relay(module)
+        return relay_chunks(module)
     except RelayExportError as error:
         raise CommandError(str(error)) from None
 

@@ -23,7 +23,7 @@ import binascii
 import json
 import math
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Attribute
@@ -302,23 +302,37 @@ def constant_bytes(value: Attribute) -> bytes:
 
 def encode_ndarray(value: DenseIntOrFPElementsAttr) -> str:
     """A dense tensor attribute as a base64 TVM NDArray."""
+    return "".join(encode_ndarray_pieces(value))
+
+
+_PIECE_BYTES = 3 * 2**20
+"""Bytes encoded per piece: a multiple of 3, so the pieces' base64 concatenates."""
+
+
+def encode_ndarray_pieces(value: DenseIntOrFPElementsAttr) -> Iterator[str]:
+    """`encode_ndarray` in pieces of at most 4 MiB, for writing without the whole text."""
     type_ = value.type
     dtype = dtypes.dtype_name(type_.element_type)
     bits = 1 if dtype == "bool" else dtypes.bit_width(type_.element_type)
     kind = "uint" if dtype == "bool" else dtype.rstrip("0123456789")
     shape = type_.get_shape()
-    data = value.data.data
+    data = memoryview(value.data.data)
     header = _HEADER.pack(NDARRAY_MAGIC, 0, 1, 0, len(shape), _CODE_OF[kind], bits, 1)
     header += struct.pack(f"<{len(shape)}q", *shape) + struct.pack("<q", len(data))
-    return base64.b64encode(header + data).decode("ascii")
+    # The first piece carries the header, so the data is sliced, never copied whole.
+    start = min(len(data), _PIECE_BYTES - len(header))
+    yield base64.b64encode(header + data[:start]).decode("ascii")
+    for offset in range(start, len(data), _PIECE_BYTES):
+        yield base64.b64encode(data[offset : offset + _PIECE_BYTES]).decode("ascii")
 
 
 def encode_metadata(values: Iterable[DenseIntOrFPElementsAttr]) -> Iterable[str]:
     """Chunks of a metadata section (JSON after ``#[metadata]``) for `values`.
 
     The nodes follow what TVM's ``SaveJSON`` writes for type-checked
-    constants, so TVM's ``LoadJSON`` accepts them. Yielding chunks lets the
-    caller write each base64 array once, without building the whole text.
+    constants, so TVM's ``LoadJSON`` accepts them. The arrays come in
+    base64 pieces of at most 4 MiB, so a caller writing the chunks holds
+    one piece at a time, never the whole text or a whole array.
     """
     values = list(values)
     nodes: list[dict] = [
@@ -374,7 +388,7 @@ def encode_metadata(values: Iterable[DenseIntOrFPElementsAttr]) -> Iterable[str]
             )
     yield '{\n  "root": 1, \n  "nodes": ' + json.dumps(nodes) + ', \n  "b64ndarrays": ['
     for index, value in enumerate(values):
-        yield (
-            ("\n    " if index == 0 else ", \n    ") + '"' + encode_ndarray(value) + '"'
-        )
+        yield ("\n    " if index == 0 else ", \n    ") + '"'
+        yield from encode_ndarray_pieces(value)
+        yield '"'
     yield '\n  ], \n  "attrs": {"tvm_version": "' + TVM_VERSION + '"}\n}'

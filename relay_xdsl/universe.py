@@ -75,12 +75,13 @@ class RelayTextTarget(Target):
     name: ClassVar[str] = "relay"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from relay_xdsl.exporters.relay_text import RelayExportError, print_relay
+        from relay_xdsl.exporters.relay_text import RelayExportError, relay_chunks
 
         try:
-            output.write(print_relay(module))
+            chunks = relay_chunks(module)
         except RelayExportError as error:
             raise SystemExit(f"error: {error}") from None
+        output.writelines(chunks)
 
 
 @dataclass(frozen=True)

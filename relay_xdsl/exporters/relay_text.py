@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import re
 import struct
@@ -74,13 +75,24 @@ def print_relay(module: ModuleOp, *, header: bool = True) -> str:
     """Print `module` as Relay text.
 
     Function literals nested up to `MAX_NESTING` deep print on a large stack;
-    indentation stops growing after `MAX_INDENT_LEVELS` levels.
+    indentation stops growing after `MAX_INDENT_LEVELS` levels. To write a
+    module with large constants to a file, `relay_chunks` avoids holding the
+    whole text in memory.
     """
-    return run_deep(_print_relay, module, header, what="the module")
+    return "".join(relay_chunks(module, header=header))
 
 
-def _print_relay(module: ModuleOp, header: bool) -> str:
-    return "".join(_RelayPrinter().module_chunks(module, header))
+def relay_chunks(module: ModuleOp, *, header: bool = True) -> Iterator[str]:
+    """`module` as Relay text in pieces: the program, then the ``#[metadata]``
+    section one base64 array at a time, each built only when it is asked for.
+
+    Every error (``RelayExportError``) is raised by this call, before the
+    first piece, so a caller writing the pieces never leaves half a file.
+    """
+    printer = _RelayPrinter()
+    program = run_deep(printer.program_text, module, header, what="the module")
+    printer.check_metadata()
+    return itertools.chain([program], printer.metadata_chunks())
 
 
 def relay_type(type_: Attribute) -> str:
@@ -241,22 +253,27 @@ class _RelayPrinter:
         # temps are numbered across functions, never restarted.
         self.next_temp = 0
 
-    def module_chunks(self, module: ModuleOp, header: bool) -> Iterator[str]:
-        if header:
-            yield VERSION_HEADER + "\n"
+    def program_text(self, module: ModuleOp, header: bool) -> str:
+        """The module's functions; records the constants the metadata holds."""
+        parts = [VERSION_HEADER + "\n"] if header else []
         for op in module.ops:
             if not isinstance(op, FuncOp):
                 raise RelayExportError(
                     f"'{op.name}' at module level has no Relay equivalent"
                 )
-            yield _FunctionPrinter(self).function(op)
-            yield "\n"
+            parts.append(_FunctionPrinter(self).function(op))
+            parts.append("\n")
+        return "".join(parts)
+
+    def check_metadata(self) -> None:
+        if self.meta_values and self.opaque_meta:
+            raise RelayExportError(
+                "the module mixes constants with known values and opaque meta[...] "
+                "references, so no consistent #[metadata] section can be written"
+            )
+
+    def metadata_chunks(self) -> Iterator[str]:
         if self.meta_values:
-            if self.opaque_meta:
-                raise RelayExportError(
-                    "the module mixes constants with known values and opaque meta[...] "
-                    "references, so no consistent #[metadata] section can be written"
-                )
             yield "#[metadata]\n"
             yield from encode_metadata(self.meta_values)
             yield "\n"
