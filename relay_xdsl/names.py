@@ -28,6 +28,7 @@ rewrites every copy from the hints before printing for upstream tools.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -45,14 +46,22 @@ _MLIR_PLACEHOLDER = re.compile(r"arg\d+")
 
 def set_relay_name(value: SSAValue, name: str) -> None:
     """Give `value` the Relay name `name` (as its hint and in its location)."""
+    hint = _hint_of(name)
+    value.name_hint = hint
+    _set_recorded_name(value, hint)
+
+
+@functools.lru_cache(maxsize=2**16)
+def _hint_of(name: str) -> str:
+    """The SSA name hint spelling Relay name `name` (memoised: passes name
+    thousands of parameters ``p0``, ``p1``, ...)."""
     hint = name.replace("/", "$")
     match = _RELAY_SUFFIX.match(hint)
     if match:
         hint = f"{match[1]}.{match[2]}"
     if not SSAValue.is_valid_name(hint):
         hint = "v" + hint
-    value.name_hint = hint
-    _set_recorded_name(value, hint)
+    return hint
 
 
 def relay_name(value: SSAValue) -> str | None:
@@ -127,8 +136,16 @@ def _set_recorded_name(value: SSAValue, hint: str) -> None:
     if isinstance(value, OpResult) and len(value.owner.results) != 1:
         return
     child = _unwrap(_location(value))
-    inner: Attribute = NoneAttr() if isinstance(child, UnknownLoc) else child
-    _set_location(value, NameLoc(StringAttr(hint), inner))
+    inner: Attribute = _NONE if isinstance(child, UnknownLoc) else child
+    _set_location(value, _name_location(hint, inner))
+
+
+_NONE = NoneAttr()
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_location(hint: str, inner: Attribute) -> NameLoc:
+    return NameLoc(StringAttr(hint), inner)
 
 
 def _taken_over(value: SSAValue, recorded: str) -> bool:

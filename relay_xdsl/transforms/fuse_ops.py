@@ -186,7 +186,9 @@ class _ForwardGraph:
         return len(self.pattern)
 
 
-def _post_dfs_order(block: Block, terminator: Operation | None) -> list[Operation]:
+def _post_dfs_order(
+    block: Block, terminator: Operation | None, let_bound: set[Operation]
+) -> list[Operation]:
     """Block ops in the order TVM's ``ExprVisitor`` first completes them."""
     in_block = {op: True for op in block.ops if op is not terminator}
     done: set[Operation] = set()
@@ -218,7 +220,7 @@ def _post_dfs_order(block: Block, terminator: Operation | None) -> list[Operatio
 
     # A let binding is visited before its body; the body's result last.
     for op in in_block:
-        if _is_let_bound(op):
+        if op in let_bound:
             visit(op)
     if terminator is not None:
         for value in terminator.operands:
@@ -230,18 +232,20 @@ def _post_dfs_order(block: Block, terminator: Operation | None) -> list[Operatio
     return order
 
 
-def _is_let_bound(op: Operation) -> bool:
-    """Does `op`'s result have a Relay ``let`` variable (which stops fusion)?
+def _let_bound_ops(block: Block) -> set[Operation]:
+    """The ops of `block` whose result has a Relay ``let`` variable (which stops fusion).
 
     In Relay, a named value is let-bound. In a body imported from a Relax
     dataflow block, names are dataflow variables: plain graph edges.
     """
-    if all(result.name_hint is None for result in op.results):
-        return False
-    parent = op.parent_op()
+    parent = block.parent_op()
     while parent is not None and not isinstance(parent, FuncOp | relay.FnOp):
         parent = parent.parent_op()
-    return parent is None or DATAFLOW_MARKER not in parent.attributes
+    if parent is not None and DATAFLOW_MARKER in parent.attributes:
+        return set()
+    return {
+        op for op in block.ops if any(result.name_hint is not None for result in op.results)
+    }
 
 
 DATAFLOW_MARKER = "relax.dataflow"
@@ -285,7 +289,8 @@ def _operator_pattern(op: relay.OperatorOp) -> int:
 def _build_graph(block: Block) -> _ForwardGraph:
     last = block.last_op
     terminator = last if last is not None and last.has_trait(IsTerminator) else None
-    ops = _post_dfs_order(block, terminator)
+    let_bound = _let_bound_ops(block)
+    ops = _post_dfs_order(block, terminator, let_bound)
     index = {op: i for i, op in enumerate(ops)}
     count = len(ops)
     pattern = [OPAQUE] * count
@@ -299,7 +304,7 @@ def _build_graph(block: Block) -> _ForwardGraph:
 
     def link(value: SSAValue, consumer: int, edge: int) -> None:
         producer = producer_of(value)
-        if producer is None or _is_let_bound(ops[producer]):
+        if producer is None or ops[producer] in let_bound:
             # A let-bound value is read through its variable: no dataflow edge.
             return
         consumers[producer].append(consumer)
@@ -311,7 +316,7 @@ def _build_graph(block: Block) -> _ForwardGraph:
             external[producer] = True
 
     for node, op in enumerate(ops):
-        if _is_let_bound(op):
+        if op in let_bound:
             external[node] = True
         if any(use.operation not in index for result in op.results for use in result.uses):
             external[node] = True
