@@ -9,9 +9,9 @@ Options:
 * ``--runs N``: exactly N runs per measurement (default: 5 for runs under
   0.5 s, 3 otherwise, and no more than fit in ``--budget`` seconds);
 * ``--no-e2e``, ``--no-memory``: skip the xdsl-opt/mlir-opt and memory parts;
-* ``--tvm-at-100k``: also run ``InlinePrivateFunctions`` and ``FuseOps``
-  (with its untimed ``LegalizeOps``) on the 100k graphs; off by default,
-  since those alone take several minutes there.
+* ``--tvm-at-100k``: also run TVM's counterparts (``FuseOpsByPattern``,
+  ``InlinePrivateFunctions``, ``FuseOps`` with its untimed ``LegalizeOps``)
+  on the 100k graphs; off by default, since they take several minutes there.
 """
 
 from __future__ import annotations
@@ -152,8 +152,9 @@ def main(argv: list[str] | None = None) -> int:
             "identical graph in the same process; our passes run on fresh copies made "
             "outside the timed region. Steps without a TVM counterpart (—): TVM 0.27 has "
             "no Relay text parser or printer, and the Relax import and export are the "
-            "bridge itself. On the 100k graphs only FuseOpsByPattern runs on TVM's side "
-            "unless --tvm-at-100k is given."
+            "bridge itself. TVM's counterparts are not run on the 100k graphs unless "
+            "--tvm-at-100k is given; there relay-defuse runs on relay-merge-composite's "
+            "output."
         ),
         "## Steps\n\n" + report.results_table(rows),
     ]

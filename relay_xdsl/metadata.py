@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorTyp
 from xdsl.ir import Attribute
 
 from relay_xdsl import dtypes
+from relay_xdsl.gc_pause import gc_paused
 
 NDARRAY_MAGIC = 0xDD5E40F096B4A13F
 MAX_ELEMENTS = 1 << 34
@@ -335,6 +336,19 @@ def encode_metadata(values: Iterable[DenseIntOrFPElementsAttr]) -> Iterable[str]
     one piece at a time, never the whole text or a whole array.
     """
     values = list(values)
+    # The node list holds O(constants) containers: see relay_xdsl.gc_pause.
+    with gc_paused():
+        header = _metadata_header(values)
+    yield header
+    for index, value in enumerate(values):
+        yield ("\n    " if index == 0 else ", \n    ") + '"'
+        yield from encode_ndarray_pieces(value)
+        yield '"'
+    yield '\n  ], \n  "attrs": {"tvm_version": "' + TVM_VERSION + '"}\n}'
+
+
+def _metadata_header(values: list[DenseIntOrFPElementsAttr]) -> str:
+    """The metadata JSON up to its base64 arrays: the graph of constant nodes."""
     nodes: list[dict] = [
         {"type_key": ""},
         {"type_key": "Map", "keys": ["relay.Constant"], "data": [2]},
@@ -386,9 +400,4 @@ def encode_metadata(values: Iterable[DenseIntOrFPElementsAttr]) -> Iterable[str]
                     "attrs": {"dtype": "int32", "span": "0", "value": str(dim)},
                 }
             )
-    yield '{\n  "root": 1, \n  "nodes": ' + json.dumps(nodes) + ', \n  "b64ndarrays": ['
-    for index, value in enumerate(values):
-        yield ("\n    " if index == 0 else ", \n    ") + '"'
-        yield from encode_ndarray_pieces(value)
-        yield '"'
-    yield '\n  ], \n  "attrs": {"tvm_version": "' + TVM_VERSION + '"}\n}'
+    return '{\n  "root": 1, \n  "nodes": ' + json.dumps(nodes) + ', \n  "b64ndarrays": ['

@@ -49,6 +49,8 @@ function returning one.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -729,10 +731,23 @@ def builtin_pattern_table(name: str) -> PatternTable:
     return factory()
 
 
+def _import_from_path_or_cwd(module_name: str) -> Any:
+    cwd = os.getcwd()
+    if cwd in sys.path:
+        return importlib.import_module(module_name)
+    sys.path.append(cwd)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        sys.path.remove(cwd)
+
+
 def load_pattern_table(spec: str) -> PatternTable:
     """Load the table ``"module:attr"``: a table, or a function returning one.
 
-    `attr` may be dotted (``module:Class.TABLE``).
+    `attr` may be dotted (``module:Class.TABLE``). The module is looked up on
+    ``sys.path`` and then in the current directory, as ``python`` would find
+    a script's neighbour (``xdsl-opt`` itself is not run from there).
     """
     module_name, sep, attr_path = spec.partition(":")
     if not sep or not module_name or not attr_path:
@@ -741,7 +756,7 @@ def load_pattern_table(spec: str) -> PatternTable:
             f"function returning one), got '{spec}'"
         )
     try:
-        obj: Any = importlib.import_module(module_name)
+        obj: Any = _import_from_path_or_cwd(module_name)
     except ImportError as error:
         raise PatternTableError(
             f"cannot import module '{module_name}' for patterns '{spec}': {error}"

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -51,6 +52,7 @@ from relay_xdsl import dtypes
 from relay_xdsl.depth import run_deep
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay_inference import infer_type
+from relay_xdsl.gc_pause import gc_paused
 from relay_xdsl.metadata import encode_metadata
 from relay_xdsl.names import relay_name
 
@@ -90,13 +92,19 @@ def relay_chunks(module: ModuleOp, *, header: bool = True) -> Iterator[str]:
     first piece, so a caller writing the pieces never leaves half a file.
     """
     printer = _RelayPrinter()
-    program = run_deep(printer.program_text, module, header, what="the module")
+    # Printing keeps O(ops) containers alive (names, temps): see relay_xdsl.gc_pause.
+    with gc_paused():
+        program = run_deep(printer.program_text, module, header, what="the module")
     printer.check_metadata()
     return itertools.chain([program], printer.metadata_chunks())
 
 
+@functools.lru_cache(maxsize=1024)
 def relay_type(type_: Attribute) -> str:
-    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``."""
+    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``.
+
+    Memoised: a module spells the same few types thousands of times.
+    """
     if isinstance(type_, TensorType):
         shape = type_.get_shape()
         try:

@@ -58,7 +58,8 @@ Options:
   ``conv2d-add-relu``); see ``relay_xdsl.patterns.BUILTIN_PATTERN_TABLES``.
 * ``patterns="module:attr"`` uses the table ``attr`` (a list of
   ``(name, pattern[, check])``, or a function returning one) of the
-  importable Python module ``module``. Quote the value on the command line:
+  Python module ``module``, importable or in the current directory. Quote
+  the value on the command line:
   ``-p 'relay-merge-composite{patterns="my_patterns:TABLE"}'``.
 * ``allow-shared-inner=true`` follows TVM all the way: a match whose inner
   values are also used outside is outlined when its root post-dominates
