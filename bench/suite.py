@@ -24,17 +24,21 @@ goals against TVM are set on the 10k graphs and resnet50. ``relay-defuse``
 then runs on ``relay-merge-composite``'s output, whose groups are checked
 to be ``FuseOpsByPattern``'s on the smaller graphs.
 
-Checks (an exception fails the benchmark): ``relay-defuse`` after
-``relay-merge-composite`` gives back the unfused module (the same Relay
-text; compared as :func:`program`), after ``relay-fuse-ops`` too or, where TVM's groups are not
-contiguous, the same dataflow graph with each group gathered (see
-:func:`dataflow_digest`), and on the import of ``FuseOpsByPattern``'s
-output the same dataflow graph up to variable names (``FuseOpsByPattern``
-names the values inside its functions afresh);
-``relay-merge-composite`` forms as many groups as
-``FuseOpsByPattern`` has composite calls, with the same operators; the
-Relay text re-parses to the
-same text; the Relax export is structurally equal to the original module.
+Checks (an exception fails the benchmark):
+
+* ``relay-defuse`` after ``relay-merge-composite`` gives back the unfused
+  module (the same Relay text, compared as :func:`program`); after
+  ``relay-fuse-ops`` too or, where TVM's groups are not contiguous, the
+  same dataflow graph with each group gathered (see :func:`dataflow_digest`);
+  on the import of ``FuseOpsByPattern``'s output, the same dataflow graph up
+  to variable names (``FuseOpsByPattern`` names the values inside its
+  functions afresh);
+* ``relay-merge-composite`` forms ``FuseOpsByPattern``'s groups, and
+  ``relay-fuse-ops`` ``FuseOps``' groups, with the same operators;
+* the Relay text re-parses to the same text; the Relax export is
+  structurally equal to the original module;
+* on the pinned graphs, the passes' output is the one pinned before the
+  performance work (:mod:`bench.expected_ir`).
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, SSAValue
 
+from bench import expected_ir
 from bench.graphs import Graph
 from bench.timing import Policy, Timing, measure, without_gc
 from relay_xdsl import tvm_grouping, tvm_models
@@ -415,5 +420,10 @@ class GraphBench:
             )
 
         self._row("relax-export", self._time(lambda _: export_relax(module), check=export_check))
+        del module
         gc.collect()
+
+        # The outputs pinned before the performance work (untimed).
+        changed = expected_ir.mismatches(self.graph.name, mod)
+        _expect(not changed, "; ".join(changed))
         return [self.rows[step] for step in STEPS]
