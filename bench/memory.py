@@ -109,7 +109,6 @@ def measure(name: str) -> dict[str, object]:
         _, _, written_peak, _ = _peak_increase(lambda: output.writelines(relay_chunks(module)))
         text_bytes = output.tell()
     _, _, printed_peak, _ = _peak_increase(lambda: len(print_relay(module)))
-    del module
     return {
         "model": name,
         "weight_bytes": weights,

@@ -420,7 +420,6 @@ class GraphBench:
             )
 
         self._row("relax-export", self._time(lambda _: export_relax(module), check=export_check))
-        del module
         gc.collect()
 
         # The outputs pinned before the performance work (untimed).

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from relay_xdsl.memo import clear_memos
+
 
 @dataclass
 class Policy:
@@ -93,8 +95,9 @@ def measure(
 ) -> Timing:
     """Time ``work(fresh())``; `check(input, output)` runs once, on the first run, untimed.
 
-    Garbage is collected before each run, so that no run pays for the
-    previous one's. The last run's result is kept in :attr:`Timing.result`.
+    Garbage is collected and relay-xdsl's memo tables are emptied before
+    each run, so that no run pays for the previous one's garbage or profits
+    from its memos. The last run's result is kept in :attr:`Timing.result`.
     """
     times: list[float] = []
     cpu_times: list[float] = []
@@ -104,6 +107,7 @@ def measure(
         result = None  # free the previous run's output before the next input is made
         prepared = time.perf_counter()
         argument = fresh() if fresh is not None else None
+        clear_memos()
         gc.collect()
         cpu_start = _cpu_seconds(children)
         start = time.perf_counter()

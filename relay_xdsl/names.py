@@ -28,7 +28,6 @@ rewrites every copy from the hints before printing for upstream tools.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -37,6 +36,7 @@ from xdsl.dialects.builtin import NameLoc, NoneAttr, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
 from relay_xdsl.depth import walk_ops
+from relay_xdsl.memo import memoised
 
 _RELAY_SUFFIX = re.compile(r"(.*)_(\d+)$")
 _HINT_SUFFIX = re.compile(r"(.*)\.(\d+)$")
@@ -51,7 +51,7 @@ def set_relay_name(value: SSAValue, name: str) -> None:
     _set_recorded_name(value, hint)
 
 
-@functools.lru_cache(maxsize=2**16)
+@memoised(maxsize=2**16)
 def _hint_of(name: str) -> str:
     """The SSA name hint spelling Relay name `name` (memoised: passes name
     thousands of parameters ``p0``, ``p1``, ...)."""
@@ -143,7 +143,7 @@ def _set_recorded_name(value: SSAValue, hint: str) -> None:
 _NONE = NoneAttr()
 
 
-@functools.lru_cache(maxsize=4096)
+@memoised(maxsize=4096)
 def _name_location(hint: str, inner: Attribute) -> NameLoc:
     return NameLoc(StringAttr(hint), inner)
 

@@ -42,6 +42,7 @@ from xdsl.ir import Attribute
 
 from relay_xdsl import dtypes
 from relay_xdsl.dialects import relay
+from relay_xdsl.memo import register
 
 ANY = DYNAMIC_INDEX
 """An unknown dimension (Relay's ``Any``, printed ``?``)."""
@@ -63,6 +64,7 @@ _INFERRED: dict[tuple[Any, ...], Attribute | None] = {}
 """Recent inferences by operator, argument types and attributes: a graph
 repeats a few signatures thousands of times (a conv2d layer's, a relu's)."""
 _INFERRED_LIMIT = 4096
+register(_INFERRED.clear)
 
 
 def infer_type(

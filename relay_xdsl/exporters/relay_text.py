@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 import math
@@ -53,6 +52,7 @@ from relay_xdsl.depth import run_deep
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay_inference import infer_type
 from relay_xdsl.gc_pause import gc_paused
+from relay_xdsl.memo import memoised
 from relay_xdsl.metadata import encode_metadata
 from relay_xdsl.names import relay_name
 
@@ -99,7 +99,7 @@ def relay_chunks(module: ModuleOp, *, header: bool = True) -> Iterator[str]:
     return itertools.chain([program], printer.metadata_chunks())
 
 
-@functools.lru_cache(maxsize=1024)
+@memoised(maxsize=1024)
 def relay_type(type_: Attribute) -> str:
     """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``.
 

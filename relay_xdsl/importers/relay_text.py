@@ -87,11 +87,15 @@ def parse_relay(text: str, source_name: str = "<input>") -> ModuleOp:
 
 
 def _parse(source: SourceFile) -> ModuleOp:
-    parser = _RelayParser(source)
+    # The tokens and the module are O(ops) long-lived objects: see gc_pause.py.
+    with gc_paused():
+        parser = _RelayParser(source)
+        return _parse_module(parser)
+
+
+def _parse_module(parser: _RelayParser) -> ModuleOp:
     try:
-        # Building a module allocates O(ops) long-lived objects: see gc_pause.py.
-        with gc_paused():
-            return parser.parse_module()
+        return parser.parse_module()
     except (RecursionError, NestingTooDeepError):
         token = parser.tokens[min(parser.pos, len(parser.tokens) - 1)]
         raise RelayTextError(

@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("tvm", reason="the generated graphs are built with TVM Relax")
 
-from bench import expected_ir  # noqa: E402
-from bench.graphs import build  # noqa: E402
+from bench import expected_ir
+from bench.graphs import build
 
 
 @pytest.mark.parametrize("graph", ["chain-1k", "residual-1k"])

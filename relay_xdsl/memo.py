@@ -1,0 +1,42 @@
+"""Process-wide memo tables, and emptying them.
+
+Where a module repeats the same arguments thousands of times (parameter
+names ``p0``, ``p1``, ...; a handful of tensor types; each layer's operator
+signature), pure functions of strings and immutable xDSL attributes keep
+their results in bounded tables. The tables outlive a single import or pass,
+so a second run over the same graph finds them warm. `clear_memos` empties
+them all: the benchmarks call it before every timed run, so that each run
+is timed cold, as a user's one run would be.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TypeVar
+
+F = TypeVar("F", bound=Callable[..., object])
+
+_CLEARERS: list[Callable[[], None]] = []
+
+
+def memoised(maxsize: int) -> Callable[[F], F]:
+    """``functools.lru_cache(maxsize)``, emptied by `clear_memos`."""
+
+    def wrap(function: F) -> F:
+        cached = functools.lru_cache(maxsize=maxsize)(function)
+        _CLEARERS.append(cached.cache_clear)
+        return cached  # type: ignore[return-value]
+
+    return wrap
+
+
+def register(clear: Callable[[], None]) -> None:
+    """Have `clear_memos` call `clear` (for a table that is not an ``lru_cache``)."""
+    _CLEARERS.append(clear)
+
+
+def clear_memos() -> None:
+    """Empty every memo table."""
+    for clear in _CLEARERS:
+        clear()
