@@ -18,6 +18,8 @@ demo: $(STAMP)
 	$(BIN)/python -m relay_xdsl.demo
 
 test: $(STAMP)
+	$(BIN)/ruff check relay_xdsl bench tests docs
+	$(BIN)/ruff format --check relay_xdsl bench tests docs
 	$(BIN)/python -m pytest -q
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
 

@@ -91,12 +91,9 @@ SUPPLEMENTS: dict[str, str] = {
     "when it was not given, which is stored as `units` absent (or `unit`).",
     "relay.nn.batch_norm": "Fields 1 and 2 of the result are read with "
     "`relay.tuple_get_item`; most programs only use field 0.",
-    "relay.nn.dropout": "Field 0 of the result is the output, read with "
-    "`relay.tuple_get_item`.",
-    "relay.split": "The result has one field per section; read them with "
-    "`relay.tuple_get_item`.",
-    "relay.concatenate": "Build the tuple with `relay.tuple`, or pass a value of tuple "
-    "type.",
+    "relay.nn.dropout": "Field 0 of the result is the output, read with `relay.tuple_get_item`.",
+    "relay.split": "The result has one field per section; read them with `relay.tuple_get_item`.",
+    "relay.concatenate": "Build the tuple with `relay.tuple`, or pass a value of tuple type.",
     "relay.stack": "Build the tuple with `relay.tuple`, or pass a value of tuple type.",
     "relay.topk": "The verifier does not relate the result kind to `ret_type`: the "
     "result may be a tensor or a tuple of tensors whatever `ret_type` says.",
@@ -248,14 +245,10 @@ def constraints(op: type[OperatorOp]) -> list[str]:
         "Error: `result must be a tensor or a tuple of tensors, got T`."
     )
     if op.RETURNS_TUPLE is None:
-        items.append(
-            "(C4) `result` may be a tensor or a tuple: nothing is checked beyond (C3)."
-        )
+        items.append("(C4) `result` may be a tensor or a tuple: nothing is checked beyond (C3).")
     else:
         kind = "a tuple" if op.RETURNS_TUPLE else "a tensor"
-        items.append(
-            f"(C4) `result` is {kind}. Error: {code(f'{name} returns {kind}, got T')}."
-        )
+        items.append(f"(C4) `result` is {kind}. Error: {code(f'{name} returns {kind}, got T')}.")
     schema = op.RELAY_ATTRS
     if not schema:
         items.append(
@@ -335,9 +328,7 @@ def operator_section(op: type[OperatorOp], examples) -> str:
     ]
     if names:
         lines += ["| Label | Name | Type |", "|-------|------|------|"]
-        lines += [
-            f"| (I{i}) | `{n}` | {arg_type} |" for i, n in enumerate(names, start=1)
-        ]
+        lines += [f"| (I{i}) | `{n}` | {arg_type} |" for i, n in enumerate(names, start=1)]
     else:
         lines.append("None.")
     lines += ["", "#### Attributes", "", *attribute_table(op), ""]
@@ -417,9 +408,7 @@ def render() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--check", action="store_true", help="exit 1 if docs/dialect.md is stale"
-    )
+    parser.add_argument("--check", action="store_true", help="exit 1 if docs/dialect.md is stale")
     args = parser.parse_args()
     text = render()
     if args.check:

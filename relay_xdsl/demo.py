@@ -113,13 +113,20 @@ def resnet_pipeline() -> bool:
     error = float(np.max(np.abs(actual - expected)))
 
     kinds = Counter(op.operator_name for op in module.walk() if isinstance(op, relay.OperatorOp))
-    print(f"relay dialect ops: {operators} operator ops ("
-          + ", ".join(f"{name} {count}" for name, count in kinds.most_common()) + ")")
+    print(
+        f"relay dialect ops: {operators} operator ops ("
+        + ", ".join(f"{name} {count}" for name, count in kinds.most_common())
+        + ")"
+    )
     print(f"relay.fn created: {fns}, removed by relay-defuse: {fns - _count(module, relay.FnOp)}")
-    print(f"MLIR written to {OUTPUT / f'{MODEL}_fused.mlir'} and {OUTPUT / f'{MODEL}_defused.mlir'}")
+    print(
+        f"MLIR written to {OUTPUT / f'{MODEL}_fused.mlir'} and {OUTPUT / f'{MODEL}_defused.mlir'}"
+    )
     for step, seconds in timings.items():
         print(f"  {step:<26} {seconds * 1e3:9.1f} ms")
-    print(f"structural equality with the unfused module (tvm.ir.assert_structural_equal): {structural}")
+    print(
+        f"structural equality with the unfused module (tvm.ir.assert_structural_equal): {structural}"
+    )
     print(f"max abs error against PyTorch: {error:.3g} ({'OK' if error <= 1e-4 else 'above 1e-4'})")
     return structural == "OK" and error <= 1e-4
 

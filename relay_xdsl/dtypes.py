@@ -79,11 +79,5 @@ def dtype_name(element: Attribute) -> str:
 def bit_width(element: Attribute) -> int:
     """Storage width in bits of one element (bool is stored in a byte)."""
     if isinstance(element, IntegerType):
-        return (
-            max(8, element.width.data)
-            if element.width.data == 1
-            else element.width.data
-        )
-    return {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}[
-        dtype_name(element)
-    ]
+        return max(8, element.width.data) if element.width.data == 1 else element.width.data
+    return {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}[dtype_name(element)]

@@ -67,11 +67,7 @@ def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
     nodes = document.get("nodes")
     arrays = document.get("b64ndarrays", [])
     root = document.get("root")
-    if (
-        not isinstance(nodes, list)
-        or not isinstance(root, int)
-        or not isinstance(arrays, list)
-    ):
+    if not isinstance(nodes, list) or not isinstance(root, int) or not isinstance(arrays, list):
         raise MetadataError(
             "expected 'root' (a node index), 'nodes' (a list) and 'b64ndarrays' (a list)"
         )
@@ -222,9 +218,7 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
         )
     magic, _, _, _, ndim, code, bits, lanes = _HEADER.unpack_from(prefix)
     if magic != NDARRAY_MAGIC:
-        raise MetadataError(
-            f"expected NDArray magic 0x{NDARRAY_MAGIC:016X}, found 0x{magic:016X}"
-        )
+        raise MetadataError(f"expected NDArray magic 0x{NDARRAY_MAGIC:016X}, found 0x{magic:016X}")
     if not 0 <= ndim <= 32:
         raise MetadataError(f"expected an NDArray rank from 0 to 32, found {ndim}")
     if lanes != 1:
@@ -275,9 +269,7 @@ def _b64decode(text: str) -> bytes:
         raise MetadataError(f"NDArray is not valid base64: {found}") from None
 
 
-_BASE64_CHARACTERS = frozenset(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
-)
+_BASE64_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
 
 def _dtype(code: int, bits: int) -> str:
@@ -289,7 +281,12 @@ def _dtype(code: int, bits: int) -> str:
             f"expected a dtype code 0 (int), 1 (uint), 2 (float) or 4 (bfloat), found {code}"
         )
     dtype = f"{kind}{bits}"
-    valid = {"int": (8, 16, 32, 64), "uint": (8, 16, 32, 64), "float": (16, 32, 64), "bfloat": (16,)}
+    valid = {
+        "int": (8, 16, 32, 64),
+        "uint": (8, 16, 32, 64),
+        "float": (16, 32, 64),
+        "bfloat": (16,),
+    }
     if bits not in valid[kind]:
         raise MetadataError(f"unsupported dtype {dtype} (code {code}, {bits} bits)")
     return dtype
@@ -390,9 +387,7 @@ def _metadata_header(values: list[DenseIntOrFPElementsAttr]) -> str:
             }
         )
         dims = list(range(constant_index + 3, constant_index + 3 + len(shape)))
-        nodes.append(
-            {"type_key": "Array", "data": dims} if dims else {"type_key": "Array"}
-        )
+        nodes.append({"type_key": "Array", "data": dims} if dims else {"type_key": "Array"})
         for dim in shape:
             nodes.append(
                 {

@@ -67,9 +67,7 @@ def _hint_of(name: str) -> str:
 def relay_name(value: SSAValue) -> str | None:
     """The Relay name of `value`, if it has one."""
     hint = value.name_hint
-    if hint is None or (
-        isinstance(value, BlockArgument) and _MLIR_PLACEHOLDER.fullmatch(hint)
-    ):
+    if hint is None or (isinstance(value, BlockArgument) and _MLIR_PLACEHOLDER.fullmatch(hint)):
         recorded = recorded_name(value)
         if recorded is not None and not _taken_over(value, recorded):
             hint = recorded
@@ -124,9 +122,7 @@ def _sync(value: SSAValue) -> None:
             _set_location(value, _unwrap(_location(value)))
         return
     hint = value.name_hint
-    if hint is None or (
-        isinstance(value, BlockArgument) and _MLIR_PLACEHOLDER.fullmatch(hint)
-    ):
+    if hint is None or (isinstance(value, BlockArgument) and _MLIR_PLACEHOLDER.fullmatch(hint)):
         hint = recorded_name(value)
     if hint is not None and recorded_name(value) != hint:
         _set_recorded_name(value, hint)

@@ -84,16 +84,16 @@ def _one_line(text: str) -> str:
 class SourceError(ParseError):
     """An error at a position in a source file."""
 
-    def __init__(
-        self, source: SourceFile, start: int, message: str, end: int | None = None
-    ):
+    def __init__(self, source: SourceFile, start: int, message: str, end: int | None = None):
         self.source = source
         self.start = min(max(start, 0), len(source.text))
         self.end = self.start + 1 if end is None else max(end, self.start + 1)
         self.message = message
         Exception.__init__(self, message)
         # What xDSL's drivers expect of a ParseError.
-        self.span = Span(self.start, min(self.end, len(source.text)), Input(source.text, source.name))
+        self.span = Span(
+            self.start, min(self.end, len(source.text)), Input(source.text, source.name)
+        )
         self.msg = message
 
     @property

@@ -32,9 +32,7 @@ def canonical_relay(text: str, name: str = "<input>") -> list[str]:
         if token.kind in (Kind.INT, Kind.FLOAT):
             # Spelling is presentation: `1.0f`, `1f` and `1f32` are one literal.
             value, width = token.value
-            canonical.append(
-                f"{value!r}{'f' if token.kind is Kind.FLOAT else 'i'}{width}"
-            )
+            canonical.append(f"{value!r}{'f' if token.kind is Kind.FLOAT else 'i'}{width}")
         elif token.kind is Kind.GRAPH:
             canonical.append(temps.setdefault(token.text, f"%{len(temps)}"))
         elif token.kind is Kind.METADATA:
@@ -91,11 +89,7 @@ def _drop_let_types(tokens: list[Token]) -> list[Token]:
         token = tokens[index]
         kept.append(token)
         index += 1
-        if (
-            token.text == "let"
-            and index + 1 < len(tokens)
-            and tokens[index + 1].text == ":"
-        ):
+        if token.text == "let" and index + 1 < len(tokens) and tokens[index + 1].text == ":":
             kept.append(tokens[index])
             index = _next_outside_brackets(tokens, index + 2, ("=",))
     return kept
@@ -186,9 +180,7 @@ def _reorder_body(tokens: list[Token]) -> list[Token]:
         ):
             continue
         for token in statement:
-            literal = (
-                literals.pop(token.text, None) if token.kind is Kind.GRAPH else None
-            )
+            literal = literals.pop(token.text, None) if token.kind is Kind.GRAPH else None
             if literal is not None:
                 placed.extend(literal)
         placed.extend(statement)
@@ -206,9 +198,7 @@ def relay_text_diff(expected: str, actual: str) -> str:
     if left == right:
         return ""
     return "\n".join(
-        difflib.unified_diff(
-            _lines(left), _lines(right), "expected", "actual", lineterm=""
-        )
+        difflib.unified_diff(_lines(left), _lines(right), "expected", "actual", lineterm="")
     )
 
 

@@ -125,7 +125,10 @@ RELAY_UNIVERSE = Universe(
         "relay-merge-composite": _merge_composite_pass,
         "relay-fuse-ops": _fuse_ops_pass,
     },
-    all_frontends={"relay": lambda: RelayTextFrontend, "upstream-mlir": lambda: UpstreamMLIRFrontend},
+    all_frontends={
+        "relay": lambda: RelayTextFrontend,
+        "upstream-mlir": lambda: UpstreamMLIRFrontend,
+    },
     all_targets={"relay": lambda: RelayTextTarget, "upstream-mlir": lambda: UpstreamMLIRTarget},
 )
 

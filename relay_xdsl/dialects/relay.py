@@ -166,13 +166,10 @@ def _accepts(kind: AttrKind, attr: Attribute) -> bool:
             return isinstance(attr, StringAttr)
         case AttrKind.INTS:
             return _is_number_array(attr, _is_int) and not (
-                isinstance(attr, DenseArrayBase)
-                and not isinstance(attr.elt_type, IntegerType)
+                isinstance(attr, DenseArrayBase) and not isinstance(attr.elt_type, IntegerType)
             )
         case AttrKind.FLOATS:
-            return _is_number_array(
-                attr, lambda e: isinstance(e, FloatAttr) or _is_int(e)
-            )
+            return _is_number_array(attr, lambda e: isinstance(e, FloatAttr) or _is_int(e))
         case AttrKind.ANY:
             return True
 
@@ -192,9 +189,7 @@ def _is_relay_type(type_: Attribute) -> bool:
 
 def _verify_relay_type(what: str, type_: Attribute) -> None:
     if not _is_relay_type(type_):
-        raise VerifyException(
-            f"{what} must be a tensor or a tuple of tensors, got {type_}"
-        )
+        raise VerifyException(f"{what} must be a tensor or a tuple of tensors, got {type_}")
 
 
 def _parse_extra_attributes(parser: Parser, reserved: tuple[str, ...]) -> dict[str, Attribute]:
@@ -229,9 +224,7 @@ def _parse_signature(
     return args, signature.outputs.data[0]
 
 
-def _print_signature(
-    printer: Printer, args: Sequence[SSAValue], result: Attribute
-) -> None:
+def _print_signature(printer: Printer, args: Sequence[SSAValue], result: Attribute) -> None:
     printer.print_string(" : ")
     printer.print_attribute(FunctionType.from_lists([a.type for a in args], [result]))
 
@@ -297,8 +290,7 @@ class OperatorOp(IRDLOperation, ABC):
         return [
             (a.name, self.attributes[a.name])
             for a in schema.values()
-            if a.name in self.attributes
-            and attr_value(self.attributes[a.name]) != a.default
+            if a.name in self.attributes and attr_value(self.attributes[a.name]) != a.default
         ]
 
     def verify_(self) -> None:
@@ -317,9 +309,7 @@ class OperatorOp(IRDLOperation, ABC):
             self.result.type, TupleType
         ):
             expected = "a tuple" if self.RETURNS_TUPLE else "a tensor"
-            raise VerifyException(
-                f"'{self.RELAY_NAME}' returns {expected}, got {self.result.type}"
-            )
+            raise VerifyException(f"'{self.RELAY_NAME}' returns {expected}, got {self.result.type}")
         schema = self.SCHEMA
         for name, attr in self.attributes.items():
             spec = schema.get(name)
@@ -476,13 +466,10 @@ class ConstantOp(IRDLOperation):
 
     def verify_(self) -> None:
         if (self.value is None) == (self.meta_index is None):
-            raise VerifyException(
-                "'relay.constant' needs exactly one of 'value' or 'meta_index'"
-            )
+            raise VerifyException("'relay.constant' needs exactly one of 'value' or 'meta_index'")
         if self.value is not None and self.value.type != self.result.type:
             raise VerifyException(
-                f"value type {self.value.type} does not match result type "
-                f"{self.result.type}"
+                f"value type {self.value.type} does not match result type {self.result.type}"
             )
         if self.meta_index is not None and self.meta_index.value.data < 0:
             raise VerifyException("meta_index must be non-negative")
@@ -518,9 +505,7 @@ class ConstantOp(IRDLOperation):
             pos = parser.pos
             value = parser.parse_attribute()
             if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
-                parser.raise_error(
-                    "expected a dense or dense_resource value", pos, parser.pos
-                )
+                parser.raise_error("expected a dense or dense_resource value", pos, parser.pos)
             op = cls(value.type, value=value)
         op.attributes |= _parse_extra_attributes(parser, ("value", "meta_index"))
         return op
@@ -543,16 +528,12 @@ class TupleOp(IRDLOperation):
 
     def __init__(self, fields: Sequence[SSAValue | Operation]):
         values = [SSAValue.get(f) for f in fields]
-        super().__init__(
-            operands=[values], result_types=[TupleType(tuple(v.type for v in values))]
-        )
+        super().__init__(operands=[values], result_types=[TupleType(tuple(v.type for v in values))])
 
     def verify_(self) -> None:
         field_types = tuple(f.type for f in self.fields)
         if field_types != self.result.type.types.data:
-            raise VerifyException(
-                f"result type {self.result.type} does not match the field types"
-            )
+            raise VerifyException(f"result type {self.result.type} does not match the field types")
 
     def print(self, printer: Printer) -> None:
         printer.print_string("(")
@@ -623,9 +604,7 @@ class TupleGetItemOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.tuple_value)
         printer.print_string(f"[{self.index.value.data}]")
-        printer.print_op_attributes(
-            {k: v for k, v in self.attributes.items() if k != "index"}
-        )
+        printer.print_op_attributes({k: v for k, v in self.attributes.items() if k != "index"})
         printer.print_string(" : ")
         printer.print_attribute(self.tuple_value.type)
 
@@ -747,18 +726,14 @@ class FnOp(IRDLOperation):
     def parse(cls, parser: Parser) -> FnOp:
         pos = parser.pos
 
-        def parse_binding() -> tuple[
-            Parser.UnresolvedArgument, UnresolvedOperand, Attribute
-        ]:
+        def parse_binding() -> tuple[Parser.UnresolvedArgument, UnresolvedOperand, Attribute]:
             param = parser.parse_argument(expect_type=False)
             parser.parse_punctuation("=")
             operand = parser.parse_unresolved_operand()
             parser.parse_punctuation(":")
             return param, operand, parser.parse_type()
 
-        bindings = parser.parse_comma_separated_list(
-            Parser.Delimiter.PAREN, parse_binding
-        )
+        bindings = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_binding)
         types = [t for _, _, t in bindings]
         args = parser.resolve_operands([o for _, o, _ in bindings], types, pos)
         parser.parse_punctuation("->")
@@ -1327,9 +1302,7 @@ _TOPK_ATTRS = (
 """Fields of TVM's ``TopKAttrs``."""
 
 
-@relay_operator(
-    "nn.conv2d", _CONV2D_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.conv2d", _CONV2D_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class Conv2DOp(OperatorOp):
     """2D convolution of data (N,C,H,W by default) with weight (O, I/groups, KH,
@@ -1352,9 +1325,7 @@ class Conv2DTransposeOp(OperatorOp):
     name = "relay.nn.conv2d_transpose"
 
 
-@relay_operator(
-    "nn.conv1d", _CONV1D_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.conv1d", _CONV1D_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class Conv1DOp(OperatorOp):
     """1D convolution of data (N,C,W) with weight (O, I/groups, KW)."""
@@ -1375,9 +1346,7 @@ class Conv1DTransposeOp(OperatorOp):
     name = "relay.nn.conv1d_transpose"
 
 
-@relay_operator(
-    "nn.conv3d", _CONV3D_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.conv3d", _CONV3D_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class Conv3DOp(OperatorOp):
     """3D convolution of data (N,C,D,H,W) with weight (O, I/groups, KD, KH, KW)."""
@@ -1398,9 +1367,7 @@ class Conv3DTransposeOp(OperatorOp):
     name = "relay.nn.conv3d_transpose"
 
 
-@relay_operator(
-    "nn.dense", _DENSE_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.dense", _DENSE_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class DenseOp(OperatorOp):
     """Fully connected layer: Y = X * W^T, with data (..., K) and weight (units, K)."""
@@ -1408,9 +1375,7 @@ class DenseOp(OperatorOp):
     name = "relay.nn.dense"
 
 
-@relay_operator(
-    "nn.matmul", _MATMUL_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.matmul", _MATMUL_ATTRS, arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class MatmulOp(OperatorOp):
     """General matrix multiply Y = A * B where either operand may be marked
@@ -1476,9 +1441,7 @@ class SoftmaxOp(OperatorOp):
     name = "relay.nn.softmax"
 
 
-@relay_operator(
-    "nn.fast_softmax", _SOFTMAX_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.fast_softmax", _SOFTMAX_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class FastSoftmaxOp(OperatorOp):
     """Softmax along `axis` using a fast approximate exp."""
@@ -1486,9 +1449,7 @@ class FastSoftmaxOp(OperatorOp):
     name = "relay.nn.fast_softmax"
 
 
-@relay_operator(
-    "nn.log_softmax", _SOFTMAX_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.log_softmax", _SOFTMAX_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class LogSoftmaxOp(OperatorOp):
     """log(softmax(x)) along `axis`, computed in a numerically stable way."""
@@ -1496,9 +1457,7 @@ class LogSoftmaxOp(OperatorOp):
     name = "relay.nn.log_softmax"
 
 
-@relay_operator(
-    "nn.max_pool1d", _MAX_POOL1D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.max_pool1d", _MAX_POOL1D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class MaxPool1DOp(OperatorOp):
     """1D max pooling over the W dimension."""
@@ -1506,9 +1465,7 @@ class MaxPool1DOp(OperatorOp):
     name = "relay.nn.max_pool1d"
 
 
-@relay_operator(
-    "nn.max_pool2d", _MAX_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.max_pool2d", _MAX_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class MaxPool2DOp(OperatorOp):
     """2D max pooling over windows of size pool_size with given
@@ -1517,9 +1474,7 @@ class MaxPool2DOp(OperatorOp):
     name = "relay.nn.max_pool2d"
 
 
-@relay_operator(
-    "nn.max_pool3d", _MAX_POOL3D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.max_pool3d", _MAX_POOL3D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class MaxPool3DOp(OperatorOp):
     """3D max pooling over D, H and W."""
@@ -1527,9 +1482,7 @@ class MaxPool3DOp(OperatorOp):
     name = "relay.nn.max_pool3d"
 
 
-@relay_operator(
-    "nn.avg_pool1d", _AVG_POOL1D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.avg_pool1d", _AVG_POOL1D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class AvgPool1DOp(OperatorOp):
     """1D average pooling over the W dimension."""
@@ -1537,9 +1490,7 @@ class AvgPool1DOp(OperatorOp):
     name = "relay.nn.avg_pool1d"
 
 
-@relay_operator(
-    "nn.avg_pool2d", _AVG_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.avg_pool2d", _AVG_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class AvgPool2DOp(OperatorOp):
     """2D average pooling; count_include_pad decides whether padded zeros count in
@@ -1548,9 +1499,7 @@ class AvgPool2DOp(OperatorOp):
     name = "relay.nn.avg_pool2d"
 
 
-@relay_operator(
-    "nn.avg_pool3d", _AVG_POOL3D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("nn.avg_pool3d", _AVG_POOL3D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class AvgPool3DOp(OperatorOp):
     """3D average pooling over D, H and W."""
@@ -1630,9 +1579,7 @@ class LayerNormOp(OperatorOp):
     name = "relay.nn.layer_norm"
 
 
-@relay_operator(
-    "nn.instance_norm", _INSTANCE_NORM_ATTRS, arity=3, pattern=OpPattern.OPAQUE
-)
+@relay_operator("nn.instance_norm", _INSTANCE_NORM_ATTRS, arity=3, pattern=OpPattern.OPAQUE)
 @irdl_op_definition
 class InstanceNormOp(OperatorOp):
     """Instance normalization: normalizes each sample and channel over the spatial
@@ -1667,9 +1614,7 @@ class L2NormalizeOp(OperatorOp):
     name = "relay.nn.l2_normalize"
 
 
-@relay_operator(
-    "nn.dropout", _DROPOUT_ATTRS, returns_tuple=True, pattern=OpPattern.OPAQUE
-)
+@relay_operator("nn.dropout", _DROPOUT_ATTRS, returns_tuple=True, pattern=OpPattern.OPAQUE)
 @irdl_op_definition
 class DropoutOp(OperatorOp):
     """Dropout; returns a 2-tuple (output, mask). It is an identity at inference and
@@ -2326,9 +2271,7 @@ class ReshapeOp(OperatorOp):
     name = "relay.reshape"
 
 
-@relay_operator(
-    "reshape_like", _RESHAPE_LIKE_ATTRS, arity=2, pattern=OpPattern.INJECTIVE
-)
+@relay_operator("reshape_like", _RESHAPE_LIKE_ATTRS, arity=2, pattern=OpPattern.INJECTIVE)
 @irdl_op_definition
 class ReshapeLikeOp(OperatorOp):
     """Reshapes data to the shape of the second tensor (optionally only a sub-range
@@ -2346,9 +2289,7 @@ class TransposeOp(OperatorOp):
     name = "relay.transpose"
 
 
-@relay_operator(
-    "concatenate", _CONCATENATE_ATTRS, pattern=OpPattern.INJECTIVE, tuple_input=True
-)
+@relay_operator("concatenate", _CONCATENATE_ATTRS, pattern=OpPattern.INJECTIVE, tuple_input=True)
 @irdl_op_definition
 class ConcatenateOp(OperatorOp):
     """Joins a tuple of tensors along `axis`; the single Relay argument is a tuple
@@ -2459,9 +2400,7 @@ class BroadcastToLikeOp(OperatorOp):
     name = "relay.broadcast_to_like"
 
 
-@relay_operator(
-    "one_hot", _ONE_HOT_ATTRS, arity=3, pattern=OpPattern.OUT_ELEMWISE_FUSABLE
-)
+@relay_operator("one_hot", _ONE_HOT_ATTRS, arity=3, pattern=OpPattern.OUT_ELEMWISE_FUSABLE)
 @irdl_op_definition
 class OneHotOp(OperatorOp):
     """One-hot encoding of integer indices with depth `depth` on `axis`; inputs
@@ -2470,9 +2409,7 @@ class OneHotOp(OperatorOp):
     name = "relay.one_hot"
 
 
-@relay_operator(
-    "layout_transform", _LAYOUT_TRANSFORM_ATTRS, pattern=OpPattern.INJECTIVE
-)
+@relay_operator("layout_transform", _LAYOUT_TRANSFORM_ATTRS, pattern=OpPattern.INJECTIVE)
 @irdl_op_definition
 class LayoutTransformOp(OperatorOp):
     """Converts a tensor between layouts, e.g. NCHW -> NCHW16c."""
@@ -2609,9 +2546,7 @@ class CropAndResizeOp(OperatorOp):
     name = "relay.image.crop_and_resize"
 
 
-@relay_operator(
-    "image.grid_sample", _GRID_SAMPLE_ATTRS, arity=2, pattern=OpPattern.INJECTIVE
-)
+@relay_operator("image.grid_sample", _GRID_SAMPLE_ATTRS, arity=2, pattern=OpPattern.INJECTIVE)
 @irdl_op_definition
 class GridSampleOp(OperatorOp):
     """Samples data at the locations given by a grid tensor
@@ -2689,9 +2624,7 @@ class RelaxMatmulOp(OperatorOp):
     name = "relay.relax.matmul"
 
 
-@relay_operator(
-    "relax.strided_slice", _RELAX_STRIDED_SLICE_ATTRS, pattern=OpPattern.INJECTIVE
-)
+@relay_operator("relax.strided_slice", _RELAX_STRIDED_SLICE_ATTRS, pattern=OpPattern.INJECTIVE)
 @irdl_op_definition
 class RelaxStridedSliceOp(OperatorOp):
     """Relax `strided_slice`: slices the listed `axes` only, keeping the others
@@ -2738,9 +2671,7 @@ RELAX_OPERATOR_OPS: tuple[type[OperatorOp], ...] = (
 )
 """Relax operators without an exact Relay counterpart."""
 
-RELAX_OPERATORS: dict[str, type[OperatorOp]] = {
-    op.RELAY_NAME: op for op in RELAX_OPERATOR_OPS
-}
+RELAX_OPERATORS: dict[str, type[OperatorOp]] = {op.RELAY_NAME: op for op in RELAX_OPERATOR_OPS}
 """Relax operator name → op class, for the Relax-only operators."""
 
 

@@ -467,9 +467,7 @@ def _conv(spatial: str, transposed: bool) -> Callable[[_Call], Attribute]:
         strides = call.ints("strides")
         dilation = call.ints("dilation")
         pads = _padding_totals(call.ints("padding"), nsp)
-        dilated = [
-            1 + (k - 1) * d if _known(k) else ANY for k, d in zip(window, dilation)
-        ]
+        dilated = [1 + (k - 1) * d if _known(k) else ANY for k, d in zip(window, dilation)]
         if transposed and nsp == 3 and from_weight:
             # TVM v0.19 swaps the H and W windows of a weight-derived
             # conv3d_transpose; follow it so results match its printer.
@@ -481,9 +479,7 @@ def _conv(spatial: str, transposed: bool) -> Callable[[_Call], Attribute]:
             if not _known(size, dilated[i]):
                 out.append(ANY)
             elif transposed:
-                out.append(
-                    strides[i] * (size - 1) + dilated[i] - pads[i] + output_padding[i]
-                )
+                out.append(strides[i] * (size - 1) + dilated[i] - pads[i] + output_padding[i])
             else:
                 out.append((size + pads[i] - dilated[i]) // strides[i] + 1)
         shape = _convert_layout(out, data_canon, out_layout)
@@ -571,9 +567,7 @@ def _crop_and_resize(call: _Call) -> Attribute:
     shape = _convert_layout(call.shape(0), layout, "NCHW")
     shape[0] = call.shape(1)[0]  # one output image per box
     shape[2:] = crop
-    return _tensor(
-        _convert_layout(shape, "NCHW", layout), call.dtype("out_dtype", call.element(0))
-    )
+    return _tensor(_convert_layout(shape, "NCHW", layout), call.dtype("out_dtype", call.element(0)))
 
 
 def _grid_sample(call: _Call) -> Attribute:
@@ -762,9 +756,7 @@ def _squeeze(call: _Call) -> Attribute:
     return _tensor(out, call.element(0))
 
 
-def _reshape_dims(
-    shape: Sequence[int], newshape: Sequence[int], allowzero: bool
-) -> list[int]:
+def _reshape_dims(shape: Sequence[int], newshape: Sequence[int], allowzero: bool) -> list[int]:
     """TVM's ``InferNewShape``: 0 copies a dimension (unless allowzero), -1 is
     inferred, -2 copies the rest, -3 merges two dimensions, -4 splits one
     into the next two values (one of them may be -1)."""
@@ -1091,9 +1083,7 @@ def _one_hot(call: _Call) -> Attribute:
 
 
 def _layout_transform(call: _Call) -> Attribute:
-    shape = _convert_layout(
-        call.shape(0), call.attr("src_layout"), call.attr("dst_layout")
-    )
+    shape = _convert_layout(call.shape(0), call.attr("src_layout"), call.attr("dst_layout"))
     return _tensor(shape, call.element(0))
 
 
@@ -1204,10 +1194,7 @@ RULES: dict[str, Callable[[_Call], Attribute]] = {
     "nn.batch_flatten": _batch_flatten,
     "nn.pad": _pad(mirror=False),
     "nn.mirror_pad": _pad(mirror=True),
-    **{
-        name: _reduce(None)
-        for name in ("sum", "mean", "max", "min", "prod", "all", "any")
-    },
+    **{name: _reduce(None) for name in ("sum", "mean", "max", "min", "prod", "all", "any")},
     "argmax": _reduce(_INT32),
     "argmin": _reduce(_INT32),
     "variance": _variance,

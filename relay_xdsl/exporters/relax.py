@@ -259,7 +259,9 @@ class RelaxExporter:
         """
         result = op.results[0]
         ty = self._static_type(result.type)
-        if ty is None or not all(isinstance(a, tvm.ir.Var | tvm.ir.GenericConst) for a in call.args):
+        if ty is None or not all(
+            isinstance(a, tvm.ir.Var | tvm.ir.GenericConst) for a in call.args
+        ):
             return None
         key = _signature(op)
         if key is None:

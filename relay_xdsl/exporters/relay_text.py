@@ -130,14 +130,14 @@ def attribute_value(attr: Attribute) -> str:
     if isinstance(attr, StringAttr):
         if '"' in attr.data:
             # Relay strings have no escapes: a quote would end the string.
-            raise RelayExportError(f"string {attr.data!r} contains '\"', which Relay text cannot hold")
+            raise RelayExportError(
+                f"string {attr.data!r} contains '\"', which Relay text cannot hold"
+            )
         return '"' + attr.data + '"'
     if isinstance(attr, DenseArrayBase):
         element = attr.elt_type
         if isinstance(element, IntegerType):
-            return (
-                "[" + ", ".join(_integer(v, element) for v in attr.get_values()) + "]"
-            )
+            return "[" + ", ".join(_integer(v, element) for v in attr.get_values()) + "]"
         return "[" + ", ".join(_float(v, element) for v in attr.get_values()) + "]"
     if isinstance(attr, ArrayAttr):
         return "[" + ", ".join(attribute_value(a) for a in attr.data) + "]"
@@ -185,7 +185,23 @@ def _static(type_: Attribute) -> bool:
 
 
 _DOTTED_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_/]*(\.[A-Za-z_][A-Za-z0-9_/]*)*")
-_RESERVED = {"fn", "def", "let", "free_var", "meta", "Tensor", "True", "False", "None", "if", "else", "match", "ref", "type", "extern"}
+_RESERVED = {
+    "fn",
+    "def",
+    "let",
+    "free_var",
+    "meta",
+    "Tensor",
+    "True",
+    "False",
+    "None",
+    "if",
+    "else",
+    "match",
+    "ref",
+    "type",
+    "extern",
+}
 
 
 def _checked(name: str, what: str, dotted: bool = False) -> str:
@@ -266,9 +282,7 @@ class _RelayPrinter:
         parts = [VERSION_HEADER + "\n"] if header else []
         for op in module.ops:
             if not isinstance(op, FuncOp):
-                raise RelayExportError(
-                    f"'{op.name}' at module level has no Relay equivalent"
-                )
+                raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
             parts.append(_FunctionPrinter(self).function(op))
             parts.append("\n")
         return "".join(parts)
@@ -319,9 +333,7 @@ class _FunctionPrinter:
         )
         outputs = func.function_type.outputs.data
         if len(outputs) != 1:
-            raise RelayExportError(
-                f"@{func.sym_name.data} must return exactly one value"
-            )
+            raise RelayExportError(f"@{func.sym_name.data} must return exactly one value")
         name = _checked(func.sym_name.data, "function name")
         header = f"def @{name}({', '.join(params + attributes)}) -> {relay_type(outputs[0])} {{"
         lines.append(header)
@@ -378,18 +390,14 @@ class _FunctionPrinter:
             if op is terminator or op is inline_op:
                 continue
             if isinstance(op, relay.ConstantOp) and relay_name(op.result) is None:
-                self.names[op.result] = self.module_printer.constant(
-                    op
-                ) + _type_comment(op)
+                self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
                 continue
             expression = self.expression(op, lines, indent, literals)
             value = op.results[0]
             name = relay_name(value)
             if name is not None:
                 bound = self.fresh_name(value)
-                lines.append(
-                    f"{indent}let {bound}: {relay_type(value.type)} = {expression};"
-                )
+                lines.append(f"{indent}let {bound}: {relay_type(value.type)} = {expression};")
             else:
                 bound = self.temp()
                 self.names[value] = bound
@@ -435,20 +443,12 @@ class _FunctionPrinter:
             return f"{name}({', '.join(parts)}){comment}"
         if isinstance(op, relay.TupleOp):
             fields = [self.ref(f) for f in op.fields]
-            return (
-                "("
-                + ", ".join(fields)
-                + ("," if len(fields) == 1 else "")
-                + ")"
-                + comment
-            )
+            return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")" + comment
         if isinstance(op, relay.TupleGetItemOp):
             return f"{self.ref(op.tuple_value)}.{op.index.value.data}{comment}"
         if isinstance(op, CallOp):
             if len(op.results) != 1:
-                raise RelayExportError(
-                    f"call of @{op.callee.string_value()} must have one result"
-                )
+                raise RelayExportError(f"call of @{op.callee.string_value()} must have one result")
             args = [self.ref(a) for a in op.arguments]
             callee = _checked(op.callee.string_value(), "function name")
             return f"@{callee}({', '.join(args)}){comment}"
@@ -478,9 +478,7 @@ class _FunctionPrinter:
         body: list[str] = []
         inner = indent + "  " if len(indent) < 2 * MAX_INDENT_LEVELS else indent
         self.block(op.body.block, body, inner)
-        head = (
-            f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
-        )
+        head = f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
         name = self.temp()
         lines.append(f"{indent}{name} = {head}")
         lines.extend(body)
@@ -535,7 +533,10 @@ attributes follow in their stored order."""
 def _function_attributes(attributes: dict[str, Attribute]) -> list[str]:
     rank = {name: index for index, name in enumerate(_FUNCTION_ATTRIBUTE_ORDER)}
     ordered = sorted(attributes.items(), key=lambda item: rank.get(item[0], len(rank)))
-    return [f"{_checked(key, 'attribute name', dotted=True)}={attribute_value(value)}" for key, value in ordered]
+    return [
+        f"{_checked(key, 'attribute name', dotted=True)}={attribute_value(value)}"
+        for key, value in ordered
+    ]
 
 
 MAX_COMMENT_TUPLE_DEPTH = 32

@@ -185,9 +185,7 @@ class RelaxImporter:
 
         for func in self.functions.values():
             relax.analysis.post_order_visit(func, visit)
-        return {
-            name for name in candidates if calls[name] > 0 and references[name] == calls[name]
-        }
+        return {name for name in candidates if calls[name] > 0 and references[name] == calls[name]}
 
     def import_module(self) -> ModuleOp:
         module = ModuleOp([])

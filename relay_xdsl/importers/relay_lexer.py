@@ -123,18 +123,14 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
             if end < 0:
                 raise SourceError(source, pos, "unterminated string literal")
             tokens.append(
-                Token(
-                    Kind.STRING, text[pos : end + 1], pos, end + 1, text[pos + 1 : end]
-                )
+                Token(Kind.STRING, text[pos : end + 1], pos, end + 1, text[pos + 1 : end])
             )
             pos = end + 1
             continue
         if char == "#":
             attr = _BRACKET_ATTR.match(text, pos)
             if attr is None:
-                raise SourceError(
-                    source, pos, "'#' must start '#[version = ...]' or '#[metadata]'"
-                )
+                raise SourceError(source, pos, "'#' must start '#[version = ...]' or '#[metadata]'")
             body = attr.group(1)
             if body == "metadata":
                 tokens.append(
@@ -150,31 +146,23 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
                 continue
             if body.startswith("version"):
                 version = body.partition("=")[2].strip()
-                tokens.append(
-                    Token(Kind.VERSION, attr.group(0), pos, attr.end(), version)
-                )
+                tokens.append(Token(Kind.VERSION, attr.group(0), pos, attr.end(), version))
                 pos = attr.end()
                 continue
-            raise SourceError(
-                source, pos, f"unsupported attribute '#[{body}]'", attr.end()
-            )
+            raise SourceError(source, pos, f"unsupported attribute '#[{body}]'", attr.end())
         if char == "%" or char == "@":
             ident = _IDENT.match(text, pos + 1)
             if char == "%" and pos + 1 < length and text[pos + 1].isdigit():
                 end = pos + 1
                 while end < length and text[end].isdigit():
                     end += 1
-                tokens.append(
-                    Token(Kind.GRAPH, text[pos:end], pos, end, text[pos + 1 : end])
-                )
+                tokens.append(Token(Kind.GRAPH, text[pos:end], pos, end, text[pos + 1 : end]))
                 pos = end
                 continue
             if ident is None:
                 raise SourceError(source, pos, f"expected a name after '{char}'")
             kind = Kind.LOCAL if char == "%" else Kind.GLOBAL
-            tokens.append(
-                Token(kind, text[pos : ident.end()], pos, ident.end(), ident.group(0))
-            )
+            tokens.append(Token(kind, text[pos : ident.end()], pos, ident.end(), ident.group(0)))
             pos = ident.end()
             continue
         if char.isdigit() or (
@@ -280,9 +268,7 @@ def _number(source: SourceFile, start: int) -> Token:
                 source, start, f"invalid floating point number '{body}'", end
             ) from None
         if width not in (None, 16, 32, 64):
-            raise SourceError(
-                source, start, f"invalid float width suffix 'f{width}'", end
-            )
+            raise SourceError(source, start, f"invalid float width suffix 'f{width}'", end)
         if body != "inf" and not abs(value) <= _FLOAT_MAX[width or 32]:
             raise SourceError(
                 source,
@@ -307,13 +293,9 @@ def _number(source: SourceFile, start: int) -> Token:
     value = -int(body) if negative else int(body)
     if suffix == "i":
         if width not in (8, 16, 32, 64):
-            raise SourceError(
-                source, start, f"invalid integer width suffix 'i{width_text}'", end
-            )
+            raise SourceError(source, start, f"invalid integer width suffix 'i{width_text}'", end)
     else:
         width = 32 if -(2**31) <= value < 2**31 else 64
     if not -(2 ** (width - 1)) <= value < 2 ** (width - 1):
-        raise SourceError(
-            source, start, f"integer {value} does not fit in {width} bits", end
-        )
+        raise SourceError(source, start, f"integer {value} does not fit in {width} bits", end)
     return Token(Kind.INT, text[start:end], start, end, (value, width))

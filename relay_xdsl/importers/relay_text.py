@@ -211,9 +211,7 @@ class _RelayParser:
         """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
         self.depth += 1
         if self.depth > MAX_NESTING:
-            self.error(
-                token, f"{what} nested too deeply (more than {MAX_NESTING} levels)"
-            )
+            self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
 
     def peek(self, offset: int = 0) -> Token:
         """The next non-comment token (comments before it are consumed)."""
@@ -266,9 +264,7 @@ class _RelayParser:
         span_at = body.find("span=")
         if span_at >= 0:
             location = _span_location(
-                body[span_at + 5 :].split(maxsplit=1)[0]
-                if body[span_at + 5 :].strip()
-                else ""
+                body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else ""
             )
         ty_at = body.find("ty=")
         if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
@@ -278,9 +274,7 @@ class _RelayParser:
         if type_ is None and ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             sub = _RelayParser.__new__(_RelayParser)
             sub.source = self.source
-            sub.tokens = tokenize(
-                self.source, body_start + ty_at + 3, body_start + type_end
-            )
+            sub.tokens = tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
             sub.pos = 0
             sub.depth = 0
             sub.tensor_types = self.tensor_types
@@ -330,16 +324,12 @@ class _RelayParser:
                     f"expected 'def' or the end of the module, found {_describe(token)}",
                 )
             if "main" in self.def_starts:
-                self.error(
-                    token, "a module with '@main' cannot also have a bare expression"
-                )
+                self.error(token, "a module with '@main' cannot also have a bare expression")
             self.parse_main_expression()
             order.append("main")
             token = self.peek()
             if token.kind not in (Kind.EOF, Kind.METADATA):
-                self.error(
-                    token, f"expected the end of the program, found {_describe(token)}"
-                )
+                self.error(token, f"expected the end of the program, found {_describe(token)}")
             break
         module = ModuleOp([self.functions[name] for name in order])
         return module
@@ -368,9 +358,7 @@ class _RelayParser:
                 name_token = tokens[index + 1]
                 if name_token.kind is Kind.GLOBAL:
                     if name_token.value in self.def_starts:
-                        self.error(
-                            name_token, f"duplicate definition of @{name_token.value}"
-                        )
+                        self.error(name_token, f"duplicate definition of @{name_token.value}")
                     self.def_starts[name_token.value] = index + 2
 
     def skip_definition(self) -> None:
@@ -420,9 +408,7 @@ class _RelayParser:
         result = self.parse_body_into(block, scope, return_type)
         self.expect("}", "to close the function body")
         block.add_op(FuncReturnOp(result))
-        func = FuncOp(
-            name, FunctionType.from_lists(types, [result.type]), Region(block)
-        )
+        func = FuncOp(name, FunctionType.from_lists(types, [result.type]), Region(block))
         func.attributes.update(attributes)
         self.functions[name] = func
         self.in_progress.discard(name)
@@ -614,9 +600,7 @@ class _RelayParser:
                 elif self.at("."):
                     dot = self.next()
                     index = self.expect_kind(Kind.INT, "a tuple index after '.'")
-                    if not isinstance(value, SSAValue) or not isinstance(
-                        value.type, TupleType
-                    ):
+                    if not isinstance(value, SSAValue) or not isinstance(value.type, TupleType):
                         self.error(
                             dot,
                             "'.N' projects a field out of a tuple, but the value is not a tuple",
@@ -666,9 +650,7 @@ class _RelayParser:
         if kind is Kind.PUNCT and token.text == "-":
             self.next()
             operand = self.value_of(self.parse_postfix(scope), token)
-            return self.operator_call(
-                _OperatorRef("negative", token), [operand], {}, token
-            )
+            return self.operator_call(_OperatorRef("negative", token), [operand], {}, token)
         if kind is Kind.IDENT:
             if token.text == "fn":
                 return self.skip_fn_literal(scope)
@@ -750,9 +732,7 @@ class _RelayParser:
                 attributes[token.text] = self.parse_attr_value()
             else:
                 if attributes:
-                    self.error(
-                        token, "positional arguments must come before attributes"
-                    )
+                    self.error(token, "positional arguments must come before attributes")
                 args.append(self.value_of(self.parse_expr(scope), token))
             if not self.accept(","):
                 break
@@ -809,7 +789,9 @@ class _RelayParser:
                     if spec.default is None:
                         del attributes[key]
                     elif not spec.required:
-                        self.error(callee.token, f"attribute '{key}' of '{callee.name}' cannot be None")
+                        self.error(
+                            callee.token, f"attribute '{key}' of '{callee.name}' cannot be None"
+                        )
             if op_class.ARITY is not None and len(args) != op_class.ARITY:
                 self.error(
                     callee.token,
@@ -842,9 +824,7 @@ class _RelayParser:
         self.insert(op, location)
         return op.results[0]
 
-    def fn_call(
-        self, literal: _FnLiteral, args: list[SSAValue], close: Token
-    ) -> SSAValue:
+    def fn_call(self, literal: _FnLiteral, args: list[SSAValue], close: Token) -> SSAValue:
         key = tuple(a.type for a in args)
         previous = literal.instances.get(key)
         if previous is not None:
@@ -1105,9 +1085,9 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
         and first.type != IntegerType(1)
     ):
         return DenseArrayBase.from_list(first.type, [e.value.data for e in elements])
-    if all(
-        isinstance(e, FloatAttr) and e.type == first.type for e in elements
-    ) and isinstance(first, FloatAttr):
+    if all(isinstance(e, FloatAttr) and e.type == first.type for e in elements) and isinstance(
+        first, FloatAttr
+    ):
         return DenseArrayBase.from_list(first.type, [e.value.data for e in elements])
     return ArrayAttr(elements)
 

@@ -63,10 +63,7 @@ class InlineFnPattern(RewritePattern):
     def match_and_rewrite(self, op: relay.FnOp, rewriter: PatternRewriter) -> None:
         if self.composites is not None:
             composite = op.attributes.get("Composite")
-            if (
-                not isinstance(composite, StringAttr)
-                or composite.data not in self.composites
-            ):
+            if not isinstance(composite, StringAttr) or composite.data not in self.composites:
                 return
         block = op.body.block
         terminator = block.last_op
@@ -127,11 +124,7 @@ class RelayDefusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.inline_globals:
             _walk(InlineGlobalCallPattern(op)).rewrite_module(op)
-            called = {
-                call.callee.string_value()
-                for call in op.walk()
-                if isinstance(call, CallOp)
-            }
+            called = {call.callee.string_value() for call in op.walk() if isinstance(call, CallOp)}
             for func in list(op.ops):
                 if (
                     isinstance(func, FuncOp)

@@ -243,9 +243,7 @@ def _let_bound_ops(block: Block) -> set[Operation]:
         parent = parent.parent_op()
     if parent is not None and DATAFLOW_MARKER in parent.attributes:
         return set()
-    return {
-        op for op in block.ops if any(result.name_hint is not None for result in op.results)
-    }
+    return {op for op in block.ops if any(result.name_hint is not None for result in op.results)}
 
 
 DATAFLOW_MARKER = "relax.dataflow"

@@ -162,9 +162,7 @@ def test_conv2d_rejects_inconsistent_weight():
     assert infer("nn.conv2d", [t(1, 4, 8, 8), t(8, 3, 3, 3)]) is None  # 4 != 3
     assert infer("nn.conv2d", [t(1, 3, 8, 8), t(8, 3, 3, 3)], channels=4) is None
     assert infer("nn.conv2d", [t(1, 3, 1, 1), t(8, 3, 3, 3)]) is None  # 1 - 3 + 1 < 0
-    assert (
-        infer("nn.conv2d", [t(1, 3, 8, 8), t(8, 3, 3, 3)], kernel_size=[5, 5]) is None
-    )
+    assert infer("nn.conv2d", [t(1, 3, 8, 8), t(8, 3, 3, 3)], kernel_size=[5, 5]) is None
 
 
 def test_conv2d_unknown_dimensions():
@@ -384,9 +382,7 @@ def test_cast():
 
 def test_full_zeros_ones():
     check("full", [t()], t(2, 3), shape=[2, 3])
-    check(
-        "full", [t(dtype="int32")], t(2, 3, dtype="int64"), shape=[2, 3], dtype="int64"
-    )
+    check("full", [t(dtype="int32")], t(2, 3, dtype="int64"), shape=[2, 3], dtype="int64")
     check("zeros", [], t(4, 5, dtype="int32"), shape=[4, 5], dtype="int32")
     check("ones", [], t(7), shape=[7], dtype="float32")
     check("full_like", [t(2, 3, dtype="int8"), t(dtype="int8")], t(2, 3, dtype="int8"))
@@ -470,9 +466,7 @@ def test_adaptive_avg_pool2d():
         t(1, 512, 7, 7),
         output_size=[7, 7],
     )
-    check(
-        "nn.adaptive_avg_pool2d", [t(1, 512, 14, 10)], t(1, 512, 1, 1), output_size=[1]
-    )
+    check("nn.adaptive_avg_pool2d", [t(1, 512, 14, 10)], t(1, 512, 1, 1), output_size=[1])
     check("nn.adaptive_avg_pool2d", [t(1, 512, 14, 10)], t(1, 512, 14, 10))
 
 

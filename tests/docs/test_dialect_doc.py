@@ -54,17 +54,13 @@ def test_dialect_md_is_up_to_date(generator: ModuleType, doc: str) -> None:
 
 @pytest.mark.parametrize("name", OP_NAMES)
 def test_every_op_has_a_section_with_an_example(name: str, doc: str) -> None:
-    match = re.search(
-        rf"^### {re.escape(name)}\n(.*?)(?=^### |\Z)", doc, re.MULTILINE | re.DOTALL
-    )
+    match = re.search(rf"^### {re.escape(name)}\n(.*?)(?=^### |\Z)", doc, re.MULTILINE | re.DOTALL)
     assert match, f"docs/dialect.md has no section '### {name}'"
     section = match[1]
     assert "#### Constraints" in section or name == "relay.return"
     examples = section.split("#### Examples", 1)
     assert len(examples) == 2, f"the section of {name} has no examples"
-    assert re.search(re.escape(name) + r"[ (]", examples[1]), (
-        f"{name} is not in its example"
-    )
+    assert re.search(re.escape(name) + r"[ (]", examples[1]), f"{name} is not in its example"
 
 
 def test_every_op_has_an_example_in_ops_mlir(generator: ModuleType) -> None:
@@ -133,9 +129,7 @@ def test_messages_were_found() -> None:
 
 @pytest.mark.parametrize("pattern", VERIFY_MESSAGES + PARSE_MESSAGES)
 def test_every_error_message_is_documented(pattern: str, doc: str) -> None:
-    assert re.search(pattern, doc), (
-        f"no message matching /{pattern}/ in docs/dialect.md"
-    )
+    assert re.search(pattern, doc), f"no message matching /{pattern}/ in docs/dialect.md"
 
 
 def _check_lines(*files: str) -> str:
@@ -150,14 +144,10 @@ def _check_lines(*files: str) -> str:
 @pytest.mark.parametrize("pattern", VERIFY_MESSAGES)
 def test_every_verifier_message_is_tested(pattern: str) -> None:
     checks = _check_lines("invalid.mlir")
-    assert re.search(pattern, checks), (
-        f"invalid.mlir checks no message matching /{pattern}/"
-    )
+    assert re.search(pattern, checks), f"invalid.mlir checks no message matching /{pattern}/"
 
 
 @pytest.mark.parametrize("pattern", PARSE_MESSAGES)
 def test_every_syntax_error_is_tested(pattern: str) -> None:
     checks = _check_lines("invalid_syntax.mlir")
-    assert re.search(pattern, checks), (
-        f"invalid_syntax.mlir checks no message matching /{pattern}/"
-    )
+    assert re.search(pattern, checks), f"invalid_syntax.mlir checks no message matching /{pattern}/"

@@ -100,9 +100,7 @@ def test_seed_fused_module_structure():
     assert isinstance(main, FuncOp) and main.sym_name.data == "main"
     assert main.body.block.args[0].name_hint == "data"
     fns = [op for op in main.walk() if isinstance(op, relay.FnOp)]
-    assert [fn.attributes["Composite"].data for fn in fns] == [
-        "ccompiler.conv_add_relu"
-    ] * 3
+    assert [fn.attributes["Composite"].data for fn in fns] == ["ccompiler.conv_add_relu"] * 3
     assert [fn.attributes["PartitionedFromPattern"].data for fn in fns] == [
         "nn.conv2d_add_nn.relu_",
         "nn.conv2d_add_nn.relu_",

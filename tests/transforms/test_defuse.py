@@ -18,33 +18,23 @@ from relay_xdsl.transforms.defuse import RelayDefusePass
 TESTS = Path(__file__).resolve().parents[1]
 SEED = TESTS.parent / "examples" / "seed"
 FUSED_TEXTS = [
-    p
-    for p in sorted((TESTS / "importers" / "fixtures").glob("*.relay"))
-    if "fn (" in p.read_text()
+    p for p in sorted((TESTS / "importers" / "fixtures").glob("*.relay")) if "fn (" in p.read_text()
 ]
 
 
 def _operators(module: ModuleOp) -> Counter[str]:
-    return Counter(
-        op.operator_name for op in module.walk() if isinstance(op, relay.OperatorOp)
-    )
+    return Counter(op.operator_name for op in module.walk() if isinstance(op, relay.OperatorOp))
 
 
 def _constants(module: ModuleOp) -> list:
-    return [
-        (op.meta_index, op.value)
-        for op in module.walk()
-        if isinstance(op, relay.ConstantOp)
-    ]
+    return [(op.meta_index, op.value) for op in module.walk() if isinstance(op, relay.ConstantOp)]
 
 
 def test_seed_defuse_matches_tvm_defuse_ops():
     module = parse_relay((SEED / "fused.relay").read_text(), "fused.relay")
     RelayDefusePass().apply(Context(), module)
     module.verify()
-    assert (
-        relay_text_diff((SEED / "defused.relay").read_text(), print_relay(module)) == ""
-    )
+    assert relay_text_diff((SEED / "defused.relay").read_text(), print_relay(module)) == ""
 
 
 @pytest.mark.parametrize("path", FUSED_TEXTS, ids=lambda p: p.stem)
@@ -92,8 +82,6 @@ def test_pass_is_reachable_by_name_with_options():
     from relay_xdsl.universe import RELAY_UNIVERSE
 
     passes = {name: factory() for name, factory in RELAY_UNIVERSE.all_passes.items()}
-    pipeline = PassPipeline.parse_spec(
-        passes, "relay-defuse{composite=a,b inline-globals=true}"
-    )
+    pipeline = PassPipeline.parse_spec(passes, "relay-defuse{composite=a,b inline-globals=true}")
     (defuse,) = pipeline.passes
     assert defuse == RelayDefusePass(composite=("a", "b"), inline_globals=True)
