@@ -37,8 +37,9 @@ Checks (an exception fails the benchmark):
   ``relay-fuse-ops`` ``FuseOps``' groups, with the same operators;
 * the Relay text re-parses to the same text; the Relax export is
   structurally equal to the original module;
-* on the pinned graphs, the passes' output is the one pinned before the
-  performance work (:mod:`bench.expected_ir`).
+* on the pinned graphs, the passes' output is the pinned one, which is
+  also what the code before the performance work produced
+  (:mod:`bench.expected_ir`).
 """
 
 from __future__ import annotations
