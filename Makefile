@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python -m relay_xdsl.demo
+	$(BIN)/python -m relay_xdsl.tools.demo
 
 test: $(STAMP)
 	$(BIN)/ruff check relay_xdsl bench tests docs

@@ -14,6 +14,10 @@ config.test_source_root = os.path.dirname(__file__)
 config.excludes = ["Inputs", ".venv", "examples", "docs", "bench", "relay_xdsl", "build"]
 # The tools (xdsl-opt, relay-xdsl, filecheck) live beside the Python running lit.
 config.environment["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]])
+# The tools import relay_xdsl from this checkout, whichever one the venv was installed from.
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    [config.test_source_root, *filter(None, [os.environ.get("PYTHONPATH")])]
+)
 
 # Print in custom syntax, re-parse in generic syntax, print custom again.
 config.substitutions.append(
@@ -28,9 +32,9 @@ config.substitutions.append(("%python", sys.executable))
 # Upstream MLIR interop: our generic output (`--print-op-generic
 # --print-debuginfo`, or `-t upstream-mlir`) through the real mlir-opt and back
 # into xdsl-opt. Locations carry the Relay names (NameLoc, see
-# relay_xdsl/names.py) and --mlir-use-nameloc-as-prefix turns them back into
+# relay_xdsl/dialects/relay/names.py) and --mlir-use-nameloc-as-prefix turns them back into
 # SSA names. mlir-opt prints location aliases after the module, which xDSL's
-# own parser cannot read: `-f upstream-mlir` (relay_xdsl/upstream.py) can.
+# own parser cannot read: `-f upstream-mlir` (relay_xdsl/tools/mlir_text.py) can.
 # (--mlir-print-local-scope would avoid the aliases, but drops dense_resource
 # blobs.) Each chunk of a --split-input-file test travels on its own.
 MLIR_OPT = (

@@ -50,8 +50,8 @@ from xdsl.ir import Region
 from xdsl.rewriter import Rewriter
 
 from bench.timing import Policy, Timing, measure
-from relay_xdsl.cli import mlir_text
 from relay_xdsl.dialects import relay
+from relay_xdsl.tools.mlir_text import mlir_text
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 MLIR_OPT = Path("/usr/bin/mlir-opt-22")

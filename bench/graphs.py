@@ -11,7 +11,7 @@ relay-xdsl on its :func:`~relay_xdsl.importers.relax.import_relax` import.
   the residual ``add``, so the graph is a DAG and not a chain.
 * **resnet18, resnet50, mobilenet_v2**: torchvision (random weights) via
   ``torch.export`` and TVM's PyTorch frontend, batch norms folded into the
-  convolutions (``relay_xdsl.tvm_models.fold``).
+  convolutions (``relay_xdsl.tvm.models.fold``).
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def is_model(name: str) -> bool:
 
 
 def model(name: str) -> Graph:
-    from relay_xdsl import tvm_models
+    from relay_xdsl.tvm import models as tvm_models
 
     return Graph(name, "model", None, tvm_models.fold(tvm_models.relax_module(name)))
 

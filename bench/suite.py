@@ -60,7 +60,6 @@ from xdsl.ir import Block, SSAValue
 from bench import expected_ir
 from bench.graphs import Graph
 from bench.timing import Policy, Timing, measure, without_gc
-from relay_xdsl import tvm_grouping, tvm_models
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.exporters.relay_text import print_relay
@@ -69,6 +68,8 @@ from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.transforms.defuse import RelayDefusePass
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+from relay_xdsl.tvm import grouping as tvm_grouping
+from relay_xdsl.tvm import models as tvm_models
 
 STEPS = (
     "relax-import",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from relay_xdsl.memo import clear_memos
+from relay_xdsl.support.memo import clear_memos
 
 
 @dataclass

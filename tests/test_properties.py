@@ -24,17 +24,17 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 
-from relay_xdsl.cli import _context
-from relay_xdsl.depth import walk_ops
-from relay_xdsl.diagnostics import parse_mlir
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.names import record_name_locations, relay_name
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import RelayTextError, parse_relay
-from relay_xdsl.names import record_name_locations, relay_name
+from relay_xdsl.support.depth import walk_ops
+from relay_xdsl.tools.diagnostics import parse_mlir
+from relay_xdsl.tools.mlir_text import hoist_location_aliases
+from relay_xdsl.tools.mlir_text import relay_context as _context
 from relay_xdsl.transforms.defuse import RelayDefusePass
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
-from relay_xdsl.upstream import hoist_location_aliases
 
 ROOT = Path(__file__).resolve().parents[1]
 PATHS = sorted(

@@ -17,7 +17,7 @@
   (``BlockBuilder.add_func`` deduplicates them, as TVM does). Under
   ``relax.local_name`` it becomes a local function bound right before its
   first call instead;
-* operators convert through :mod:`relay_xdsl.relax_ops`; a generic
+* operators convert through :mod:`relay_xdsl.dialects.relay.relax_mapping`; a generic
   ``relay.op "relax.<name>"`` is rebuilt from its attrs type and attributes.
 
 Modules imported from Relay text export as long as every operator has a
@@ -52,10 +52,11 @@ from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from relay_xdsl import dtypes, relax_ops
 from relay_xdsl.dialects import relay
-from relay_xdsl.names import relay_name
-from relay_xdsl.relax_ops import (
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay import relax_mapping as relax_ops
+from relay_xdsl.dialects.relay.names import relay_name
+from relay_xdsl.dialects.relay.relax_mapping import (
     ARG_PREFIX,
     ATTRS_TYPE,
     BINDING_BLOCK,
@@ -81,7 +82,7 @@ def export_relax(module: ModuleOp, *, random_constants: int | None = None) -> tv
 
 
 def ffi_value(value: Any) -> Any:
-    """A Python attribute value (see :mod:`relay_xdsl.relax_ops`) for the TVM FFI."""
+    """A Python attribute value (see :mod:`relay_xdsl.dialects.relay.relax_mapping`) for the TVM FFI."""
     if isinstance(value, PrimValue):
         if value.dtype == "bool" or value.dtype.startswith(("int", "uint")):
             return tvm.tirx.IntImm(value.dtype, int(value.value))

@@ -47,14 +47,14 @@ from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from relay_xdsl import dtypes
-from relay_xdsl.depth import run_deep
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay_inference import infer_type
-from relay_xdsl.gc_pause import gc_paused
-from relay_xdsl.memo import memoised
-from relay_xdsl.metadata import encode_metadata
-from relay_xdsl.names import relay_name
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.inference import infer_type
+from relay_xdsl.dialects.relay.names import relay_name
+from relay_xdsl.relay_text.metadata import encode_metadata
+from relay_xdsl.relay_text.types import RelayExportError, relay_type
+from relay_xdsl.support.depth import run_deep
+from relay_xdsl.support.gc_pause import gc_paused
 
 VERSION_HEADER = '#[version = "0.0.5"]'
 MAX_INDENT_LEVELS = 32
@@ -67,10 +67,6 @@ _FUNC_OWN_ATTRIBUTES = {
     "arg_attrs",
     "res_attrs",
 }
-
-
-class RelayExportError(ValueError):
-    """The module holds something Relay text cannot express."""
 
 
 def print_relay(module: ModuleOp, *, header: bool = True) -> str:
@@ -92,33 +88,11 @@ def relay_chunks(module: ModuleOp, *, header: bool = True) -> Iterator[str]:
     first piece, so a caller writing the pieces never leaves half a file.
     """
     printer = _RelayPrinter()
-    # Printing keeps O(ops) containers alive (names, temps): see relay_xdsl.gc_pause.
+    # Printing keeps O(ops) containers alive (names, temps): see relay_xdsl.support.gc_pause.
     with gc_paused():
         program = run_deep(printer.program_text, module, header, what="the module")
     printer.check_metadata()
     return itertools.chain([program], printer.metadata_chunks())
-
-
-@memoised(maxsize=1024)
-def relay_type(type_: Attribute) -> str:
-    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``.
-
-    Memoised: a module spells the same few types thousands of times.
-    """
-    if isinstance(type_, TensorType):
-        shape = type_.get_shape()
-        try:
-            dtype = dtypes.dtype_name(type_.element_type)
-        except dtypes.UnknownDTypeError as error:
-            raise RelayExportError(str(error)) from None
-        if not shape:
-            return dtype
-        dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape)
-        return f"Tensor[({dims}), {dtype}]"
-    if isinstance(type_, TupleType):
-        fields = [relay_type(t) for t in type_.types.data]
-        return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")"
-    raise RelayExportError(f"type {type_} has no Relay equivalent")
 
 
 def attribute_value(attr: Attribute) -> str:

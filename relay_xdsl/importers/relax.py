@@ -17,14 +17,14 @@ Relax variables to SSA values, in the manner of torch-mlir's
   an alias binding ``y = x`` becomes no op at all (uses of ``y`` use ``x``),
   which is the one canonicalisation on the way: the export equals
   ``relax.transform.CanonicalizeBindings()`` of such a module;
-  operators map through :mod:`relay_xdsl.relax_ops`, and any other operator
+  operators map through :mod:`relay_xdsl.dialects.relay.relax_mapping`, and any other operator
   becomes a generic ``relay.op "relax.<name>"`` with all its attributes;
 * constants keep their bytes exactly; tensor types become builtin tensors
   (``?`` for symbolic dimensions), tuple types builtin tuples.
 
 What the dialect has no op for is recorded in attributes, so that
 :func:`relay_xdsl.exporters.relax.export_relax` rebuilds a structurally
-equal module (names in :mod:`relay_xdsl.relax_ops`):
+equal module (names in :mod:`relay_xdsl.dialects.relay.relax_mapping`):
 
 * ``relax.global_name``/``relax.local_name`` on a ``relay.fn``: the global
   function or local variable it came from;
@@ -66,11 +66,11 @@ from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from relay_xdsl import dtypes, relax_ops
 from relay_xdsl.dialects import relay
-from relay_xdsl.gc_pause import gc_paused
-from relay_xdsl.names import set_relay_name
-from relay_xdsl.relax_ops import (
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay import relax_mapping as relax_ops
+from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.dialects.relay.relax_mapping import (
     ARG_PREFIX,
     ATTRS_TYPE,
     BINDING_BLOCK,
@@ -83,6 +83,7 @@ from relay_xdsl.relax_ops import (
     RelaxOp,
     Unmappable,
 )
+from relay_xdsl.support.gc_pause import gc_paused
 
 
 class RelaxImportError(Exception):
@@ -91,7 +92,7 @@ class RelaxImportError(Exception):
 
 def import_relax(mod: tvm.IRModule) -> ModuleOp:
     """The relay-dialect module of Relax module `mod`."""
-    # Everything the import allocates stays alive: see relay_xdsl.gc_pause.
+    # Everything the import allocates stays alive: see relay_xdsl.support.gc_pause.
     with gc_paused():
         return RelaxImporter(mod).import_module()
 

@@ -61,16 +61,16 @@ from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from relay_xdsl import dtypes
-from relay_xdsl.depth import MAX_NESTING, NestingTooDeepError, run_deep
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay_inference import infer_type
-from relay_xdsl.exporters.relay_text import RelayExportError, relay_type
-from relay_xdsl.gc_pause import gc_paused
-from relay_xdsl.importers.relay_lexer import Kind, Token, tokenize
-from relay_xdsl.metadata import MetadataError, decode_metadata
-from relay_xdsl.names import set_relay_name
-from relay_xdsl.source import SourceError, SourceFile
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.inference import infer_type
+from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.relay_text.lexer import Kind, Token, tokenize
+from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata
+from relay_xdsl.relay_text.source import SourceError, SourceFile
+from relay_xdsl.relay_text.types import RelayExportError, relay_type
+from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, run_deep
+from relay_xdsl.support.gc_pause import gc_paused
 
 RelayTextError = SourceError
 """Malformed or unsupported Relay text, with its position."""

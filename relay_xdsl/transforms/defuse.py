@@ -45,9 +45,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
-from relay_xdsl.depth import walk_ops
 from relay_xdsl.dialects import relay
-from relay_xdsl.names import names_kept
+from relay_xdsl.dialects.relay.names import names_kept
+from relay_xdsl.support.depth import walk_ops
 
 PARTITIONED_FUNCTION_ATTRIBUTES = ("Compiler", "Inline")
 """Attributes that mark a global function as an outlined partition to inline."""

@@ -107,8 +107,8 @@ from xdsl.traits import IsTerminator
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import OpPattern
-from relay_xdsl.gc_pause import gc_paused
-from relay_xdsl.names import set_relay_name
+from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.support.gc_pause import gc_paused
 
 ELEMWISE = OpPattern.ELEMWISE.value
 BROADCAST = OpPattern.BROADCAST.value
@@ -763,7 +763,7 @@ class RelayFuseOpsPass(ModulePass):
     """TVM's ``relay.FuseOps.max_depth``: the most nodes in one fused function."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # Outlining allocates O(ops) long-lived objects: see relay_xdsl.gc_pause.
+        # Outlining allocates O(ops) long-lived objects: see relay_xdsl.support.gc_pause.
         with gc_paused():
             for func in op.ops:
                 if (

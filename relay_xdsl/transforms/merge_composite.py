@@ -55,7 +55,7 @@ Global functions with ``Compiler``, a nonzero ``Extern`` or a nonzero
 Options:
 
 * ``table=NAME`` uses the built-in pattern table ``NAME`` (default
-  ``conv2d-add-relu``); see ``relay_xdsl.patterns.BUILTIN_PATTERN_TABLES``.
+  ``conv2d-add-relu``); see ``relay_xdsl.transforms.patterns.BUILTIN_PATTERN_TABLES``.
 * ``patterns="module:attr"`` uses the table ``attr`` (a list of
   ``(name, pattern[, check])``, or a function returning one) of the
   Python module ``module``, importable or in the current directory. Quote
@@ -87,9 +87,9 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.gc_pause import gc_paused
-from relay_xdsl.names import set_relay_name
-from relay_xdsl.patterns import (
+from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.support.gc_pause import gc_paused
+from relay_xdsl.transforms.patterns import (
     CallPattern,
     Check,
     ConstantPattern,
@@ -537,6 +537,6 @@ class RelayMergeCompositePass(ModulePass):
             table = self.pattern_table()
         except PatternTableError as error:
             raise PassFailedException(f"relay-merge-composite: {error}") from None
-        # Outlining allocates O(ops) long-lived objects: see relay_xdsl.gc_pause.
+        # Outlining allocates O(ops) long-lived objects: see relay_xdsl.support.gc_pause.
         with gc_paused():
             merge_composite(op, table, allow_shared_inner=self.allow_shared_inner)

@@ -24,12 +24,12 @@ from tvm.relax import op as R
 from xdsl.context import Context
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp, StringAttr
 
-from relay_xdsl import tvm_models
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relax import RelaxExportError, export_relax
 from relay_xdsl.importers.relax import import_relax
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.transforms.defuse import RelayDefusePass
+from relay_xdsl.tvm import models as tvm_models
 
 pytestmark = pytest.mark.tvm
 

@@ -26,14 +26,14 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from relay_xdsl.depth import walk_ops
-from relay_xdsl.diagnostics import check_pass_pipeline, describe_parse_error
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import RelayExportError, print_relay
-from relay_xdsl.importers.relay_lexer import Kind, tokenize
 from relay_xdsl.importers.relay_text import parse_relay
-from relay_xdsl.metadata import MetadataError, decode_metadata
-from relay_xdsl.source import SourceError, SourceFile
+from relay_xdsl.relay_text.lexer import Kind, tokenize
+from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata
+from relay_xdsl.relay_text.source import SourceError, SourceFile
+from relay_xdsl.support.depth import walk_ops
+from relay_xdsl.tools.diagnostics import check_pass_pipeline, describe_parse_error
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -268,10 +268,10 @@ def check_metadata(section: str) -> None:
 
 def check_mlir_text(text: str, name: str = "fuzz.mlir") -> None:
     """Load MLIR as relay-xdsl does: a module, or a clean diagnostic."""
-    from relay_xdsl.cli import _context
-    from relay_xdsl.depth import NestingTooDeepError, run_deep
-    from relay_xdsl.diagnostics import locate_verify_error, parse_mlir
-    from relay_xdsl.upstream import hoist_location_aliases
+    from relay_xdsl.support.depth import NestingTooDeepError, run_deep
+    from relay_xdsl.tools.diagnostics import locate_verify_error, parse_mlir
+    from relay_xdsl.tools.mlir_text import hoist_location_aliases
+    from relay_xdsl.tools.mlir_text import relay_context as _context
 
     def load() -> None:
         source_text = hoist_location_aliases(text)
@@ -304,7 +304,7 @@ def check_pipeline(text: str) -> None:
     from xdsl.passes import PassPipeline
     from xdsl.utils.exceptions import ArgSpecParseError
 
-    from relay_xdsl.universe import RELAY_UNIVERSE
+    from relay_xdsl.tools.universe import RELAY_UNIVERSE
 
     passes = RELAY_UNIVERSE.all_passes
     try:
@@ -444,7 +444,7 @@ def random_program(rng: random.Random, max_depth: int = 3) -> str:
             TensorType,
         )
 
-        from relay_xdsl.metadata import encode_metadata
+        from relay_xdsl.relay_text.metadata import encode_metadata
 
         values = [
             DenseIntOrFPElementsAttr(
@@ -481,7 +481,7 @@ def check_random_program(text: str) -> None:
 def mlir_corpus() -> list[tuple[str, str]]:
     """(name, text) of MLIR inputs: the lit .mlir fixtures (split) and the
     custom and generic MLIR of the imported Relay corpus."""
-    from relay_xdsl.cli import mlir_text
+    from relay_xdsl.tools.mlir_text import mlir_text
 
     found: list[tuple[str, str]] = []
     for path in sorted(TESTS.glob("filecheck/**/*.mlir")):
@@ -504,8 +504,8 @@ def metadata_corpus(rng: random.Random, count: int = 8) -> list[str]:
     """Metadata sections for random constants of several dtypes and shapes."""
     from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType
 
-    from relay_xdsl import dtypes
-    from relay_xdsl.metadata import encode_metadata
+    from relay_xdsl.dialects.relay import dtypes
+    from relay_xdsl.relay_text.metadata import encode_metadata
 
     sections = []
     for _ in range(count):

@@ -22,11 +22,12 @@ from xdsl.dialects.func import CallOp, Func, FuncOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from relay_xdsl import relax_ops, tvm_models
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay import relax_mapping as relax_ops
+from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.importers.relax import RelaxImportError, import_relax
-from relay_xdsl.names import relay_name
+from relay_xdsl.tvm import models as tvm_models
 
 pytestmark = pytest.mark.tvm
 

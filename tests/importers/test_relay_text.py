@@ -11,11 +11,11 @@ from xdsl.dialects.builtin import FileLineColLoc, TensorType, TupleType
 from xdsl.dialects.func import CallOp, FuncOp
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import RelayTextError, parse_relay
-from relay_xdsl.metadata import encode_metadata
-from relay_xdsl.names import relay_name
-from relay_xdsl.text_equivalence import relay_text_diff
+from relay_xdsl.relay_text.equivalence import relay_text_diff
+from relay_xdsl.relay_text.metadata import encode_metadata
 
 HERE = Path(__file__).parent
 SEED = HERE.parents[1] / "examples" / "seed"
@@ -315,7 +315,7 @@ def @main(%x: Tensor[(2), float32]) {
 
 
 def test_deep_nesting_imports_and_too_deep_nesting_is_a_clean_error():
-    from relay_xdsl.depth import MAX_NESTING
+    from relay_xdsl.support.depth import MAX_NESTING
 
     def nested(depth: int) -> str:
         text = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n'

@@ -3,7 +3,7 @@
 Loaded by the tests as ``relay-merge-composite{patterns="seed_patterns:pattern_table"}``.
 """
 
-from relay_xdsl.patterns import is_op, wildcard
+from relay_xdsl.transforms.patterns import is_op, wildcard
 
 
 def make_conv_add_relu_pattern():

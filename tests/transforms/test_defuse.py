@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import ModuleOp
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import parse_relay
-from relay_xdsl.text_equivalence import relay_text_diff
+from relay_xdsl.relay_text.equivalence import relay_text_diff
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -79,7 +79,7 @@ def test_inline_globals_removes_partitions():
 def test_pass_is_reachable_by_name_with_options():
     from xdsl.passes import PassPipeline
 
-    from relay_xdsl.universe import RELAY_UNIVERSE
+    from relay_xdsl.tools.universe import RELAY_UNIVERSE
 
     passes = {name: factory() for name, factory in RELAY_UNIVERSE.all_passes.items()}
     pipeline = PassPipeline.parse_spec(passes, "relay-defuse{composite=a,b inline-globals=true}")

@@ -28,7 +28,7 @@ from xdsl.ir import Block, Operation, Region
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import parse_relay
-from relay_xdsl.text_equivalence import relay_text_diff
+from relay_xdsl.relay_text.equivalence import relay_text_diff
 from relay_xdsl.transforms import fuse_ops
 from relay_xdsl.transforms.defuse import RelayDefusePass
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
@@ -171,7 +171,7 @@ def test_seed_groups_conv_add_relu_as_tvm_does():
 def test_pass_is_reachable_by_name_with_options():
     from xdsl.passes import PassPipeline
 
-    from relay_xdsl.universe import RELAY_UNIVERSE
+    from relay_xdsl.tools.universe import RELAY_UNIVERSE
 
     passes = {name: factory() for name, factory in RELAY_UNIVERSE.all_passes.items()}
     pipeline = PassPipeline.parse_spec(passes, "relay-fuse-ops{fuse-opt-level=0 max-depth=10}")

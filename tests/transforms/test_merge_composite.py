@@ -16,10 +16,13 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.names import relay_name, set_relay_name
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import parse_relay
-from relay_xdsl.names import relay_name, set_relay_name
-from relay_xdsl.patterns import (
+from relay_xdsl.relay_text.equivalence import relay_text_diff
+from relay_xdsl.transforms.defuse import RelayDefusePass
+from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass, merge_composite
+from relay_xdsl.transforms.patterns import (
     builtin_pattern_table,
     is_constant,
     is_op,
@@ -27,9 +30,6 @@ from relay_xdsl.patterns import (
     is_tuple_get_item,
     wildcard,
 )
-from relay_xdsl.text_equivalence import relay_text_diff
-from relay_xdsl.transforms.defuse import RelayDefusePass
-from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass, merge_composite
 
 TESTS = Path(__file__).resolve().parents[1]
 SEED = TESTS.parent / "examples" / "seed"
@@ -564,7 +564,7 @@ def test_long_chains_are_handled_without_recursion_limits():
 
 
 def test_pass_is_reachable_by_name_with_options():
-    from relay_xdsl.universe import RELAY_UNIVERSE
+    from relay_xdsl.tools.universe import RELAY_UNIVERSE
 
     passes = {name: factory() for name, factory in RELAY_UNIVERSE.all_passes.items()}
     (merge,) = PassPipeline.parse_spec(passes, "relay-merge-composite{table=dense-bias-act}").passes

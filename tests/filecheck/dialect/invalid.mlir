@@ -1,7 +1,7 @@
 // RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // One case per verification error of the relay dialect, grouped by op: every
-// message of the verify_ methods in relay_xdsl/dialects/relay.py, and the
+// message of the verify_ methods in relay_xdsl/dialects/relay/ops.py, and the
 // checks xDSL derives from the op definitions (operand, result and attribute
 // constraints, traits, region shape). The "(Cn)" tags are the constraints of
 // docs/dialect.md. Each case checks the message (the first line xdsl-opt

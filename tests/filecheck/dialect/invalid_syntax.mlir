@@ -1,7 +1,7 @@
 // RUN: xdsl-opt %s --split-input-file --parsing-diagnostics | filecheck %s
 
 // Errors of the relay dialect's custom syntax: every error the parse methods
-// of relay_xdsl/dialects/relay.py raise, and the xDSL parser errors they run
+// of relay_xdsl/dialects/relay/ops.py raise, and the xDSL parser errors they run
 // into. Each case checks the position line, the echoed source line, and the
 // message. Verification errors are in invalid.mlir.
 

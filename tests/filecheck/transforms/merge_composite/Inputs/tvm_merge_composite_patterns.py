@@ -1,11 +1,11 @@
 """The pattern tables of TVM v0.19's tests/python/relay/test_pass_merge_composite.py.
 
 Each table is a module attribute, for ``relay-merge-composite{patterns="tvm_merge_composite_patterns:NAME"}``.
-The pattern functions are TVM's, written against relay_xdsl.patterns; the
+The pattern functions are TVM's, written against relay_xdsl.transforms.patterns; the
 checks take the match's root operation instead of a Relay expression.
 """
 
-from relay_xdsl.patterns import TupleGetItemPattern, TuplePattern, is_op, wildcard
+from relay_xdsl.transforms.patterns import TupleGetItemPattern, TuplePattern, is_op, wildcard
 
 
 def make_add_sub_mul_pattern():

@@ -2,11 +2,11 @@ r"""Our grouping passes against TVM Relax's on torchvision models.
 
 * ``relay-merge-composite`` (table ``conv2d-add-relu``) on
   ``import_relax(folded)`` against TVM's ``FuseOpsByPattern`` with the same
-  patterns (:func:`relay_xdsl.tvm_models.fuse`): the same groups, in order,
+  patterns (:func:`relay_xdsl.tvm.models.fuse`): the same groups, in order,
   with the same operators and ``Composite`` names.
 * ``relay-fuse-ops`` on ``import_relax(folded)`` against TVM's
   ``LegalizeOps`` + ``AnnotateTIROpPattern`` + ``FuseOps``, groups compared
-  in TVM's legalised PrimFunc names (:mod:`relay_xdsl.tvm_grouping`).
+  in TVM's legalised PrimFunc names (:mod:`relay_xdsl.tvm.grouping`).
 * ResNet-18 exported back to Relax after either pass computes what the
   unfused module computes.
 * A side-by-side report (``-s``), also written to
@@ -31,7 +31,7 @@ Known differences, each asserted below:
    that exactly TVM's singleton groups are the ones it did not outline.
 4. **Vocabulary.** ``relax.clip`` (MobileNet-V2's ReLU6) legalises to a
    PrimFunc named ``tir_clip``, not ``clip``; the mapping is explicit in
-   :data:`relay_xdsl.tvm_grouping._LEGALIZED_NAMES`.
+   :data:`relay_xdsl.tvm.grouping._LEGALIZED_NAMES`.
 """
 
 from __future__ import annotations
@@ -45,13 +45,13 @@ import pytest
 
 tvm = pytest.importorskip("tvm")
 
-from relay_xdsl import tvm_grouping as grouping
-from relay_xdsl import tvm_models
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.importers.relax import import_relax
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+from relay_xdsl.tvm import grouping
+from relay_xdsl.tvm import models as tvm_models
 
 pytestmark = [pytest.mark.tvm, pytest.mark.slow]
 

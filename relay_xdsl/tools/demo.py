@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import parse_relay
-from relay_xdsl.text_equivalence import relay_text_diff
+from relay_xdsl.relay_text.equivalence import relay_text_diff
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,10 +78,10 @@ def resnet_pipeline() -> bool:
     import numpy as np
     import tvm
 
-    from relay_xdsl import tvm_models
-    from relay_xdsl.cli import mlir_text
     from relay_xdsl.exporters.relax import export_relax
     from relay_xdsl.importers.relax import import_relax
+    from relay_xdsl.tools.mlir_text import mlir_text
+    from relay_xdsl.tvm import models as tvm_models
 
     print(f"== 2. The seed's pipeline on torchvision {MODEL}, live in TVM Relax ==")
     timings: dict[str, float] = {}

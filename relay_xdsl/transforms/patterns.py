@@ -2,7 +2,7 @@
 
 Patterns read as they do in TVM::
 
-    from relay_xdsl.patterns import is_op, wildcard
+    from relay_xdsl.transforms.patterns import is_op, wildcard
 
     r = is_op("nn.conv2d")(wildcard(), wildcard())
     r = is_op("add")(r, wildcard()) | r
@@ -59,9 +59,10 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import CallOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
-from relay_xdsl import dtypes
 from relay_xdsl.dialects import relay
-from relay_xdsl.names import relay_name
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.names import relay_name
+from relay_xdsl.relay_text.types import RelayExportError, relay_type
 
 # ---------------------------------------------------------------------------
 # Pattern nodes
@@ -573,8 +574,6 @@ def _pattern_operator(pattern: CallPattern) -> str | None:
 
 def _type_matches(actual: Attribute, expected: Attribute | str) -> bool:
     if isinstance(expected, str):
-        from relay_xdsl.exporters.relay_text import RelayExportError, relay_type
-
         try:
             return "".join(relay_type(actual).split()) == "".join(expected.split())
         except RelayExportError:

@@ -14,7 +14,7 @@ import re
 from enum import Enum, auto
 from typing import NamedTuple
 
-from relay_xdsl.source import SourceError, SourceFile
+from relay_xdsl.relay_text.source import SourceError, SourceFile
 
 
 class Kind(Enum):

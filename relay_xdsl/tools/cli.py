@@ -37,23 +37,19 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, ModuleOp
-from xdsl.dialects.func import Func
-from xdsl.printer import Printer
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
-from relay_xdsl.depth import NestingTooDeepError, run_deep
-from relay_xdsl.diagnostics import (
+from relay_xdsl.relay_text.metadata import MetadataError
+from relay_xdsl.relay_text.source import SourceError, SourceFile
+from relay_xdsl.support.depth import NestingTooDeepError, run_deep
+from relay_xdsl.tools.diagnostics import (
     describe_diagnostic,
     describe_parse_error,
     locate_verify_error,
     parse_mlir,
 )
-from relay_xdsl.dialects.relay import Relay
-from relay_xdsl.metadata import MetadataError
-from relay_xdsl.source import SourceError, SourceFile
-from relay_xdsl.upstream import hoist_location_aliases
+from relay_xdsl.tools.mlir_text import hoist_location_aliases, mlir_text, relay_context
 
 
 class CommandError(Exception):
@@ -238,7 +234,7 @@ class _Progress:
 
 def _tvm_models():
     try:
-        from relay_xdsl import tvm_models
+        from relay_xdsl.tvm import models as tvm_models
     except ImportError as error:
         raise CommandError(
             f"this command needs TVM and PyTorch ({error.name} is missing): "
@@ -279,13 +275,13 @@ def _import_torch(args: argparse.Namespace) -> None:
     if args.fuse == "conv2d-add-relu" and args.fuser == "relay-xdsl":
         from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
 
-        RelayMergeCompositePass(table="conv2d-add-relu").apply(_context(), module)
+        RelayMergeCompositePass(table="conv2d-add-relu").apply(relay_context(), module)
     elif args.fuse == "fuse-ops":
         if args.fuser == "tvm":
             raise CommandError("--fuse fuse-ops is done by relay-xdsl; TVM's FuseOps needs TIR")
         from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
-        RelayFuseOpsPass().apply(_context(), module)
+        RelayFuseOpsPass().apply(relay_context(), module)
     module.verify()
     _write(args.output, mlir_text(module))
 
@@ -345,13 +341,6 @@ def _write(path: Path | None, text: str | Iterable[str]) -> None:
         raise CommandError(f"cannot write {path}: {error.strerror}") from None
 
 
-def _context() -> Context:
-    context = Context()
-    for dialect in (Builtin, Func, Relay):
-        context.load_dialect(dialect)
-    return context
-
-
 def load_module(path: Path) -> ModuleOp:
     """A module from a ``.relay`` or ``.mlir`` file, verified.
 
@@ -366,7 +355,7 @@ def load_module(path: Path) -> ModuleOp:
         module.verify()
         return module
     text = hoist_location_aliases(text)
-    module, op_starts = parse_mlir(_context(), text, str(path))
+    module, op_starts = parse_mlir(relay_context(), text, str(path))
     try:
         module.verify()
     except Exception as error:
@@ -378,36 +367,6 @@ def load_module(path: Path) -> ModuleOp:
             raise
         raise CommandError(f"{path}: invalid IR ({type(error).__name__}: {error})") from None
     return module
-
-
-def mlir_text(module: ModuleOp, generic: bool = False) -> str:
-    """MLIR text of `module`; generic form is for upstream tools.
-
-    Generic output includes locations, with every Relay name recorded as a
-    ``NameLoc`` so that it survives ``mlir-opt`` (see names.py).
-    """
-    from io import StringIO
-
-    from relay_xdsl.names import record_name_locations
-
-    if generic:
-        record_name_locations(module)
-    stream = StringIO()
-    printer = _MLIRPrinter(stream=stream, print_generic_format=generic, print_debuginfo=generic)
-    printer.print_op(module)
-    # The blobs of dense_resource constants, without which the text is incomplete.
-    printer.print_metadata(_context().loaded_dialects)
-    return stream.getvalue() + "\n"
-
-
-class _MLIRPrinter(Printer):
-    """xDSL's printer, with indentation capped so that deep nesting stays linear in size."""
-
-    MAX_INDENT_LEVELS = 32
-
-    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
-        indent = self._indent if indent is None else indent
-        super()._print_new_line(min(indent, self.MAX_INDENT_LEVELS), print_message)
 
 
 def _relay_text(module: ModuleOp) -> Iterator[str]:
@@ -438,7 +397,7 @@ def _defuse(args: argparse.Namespace) -> None:
     module = load_module(args.input)
     composites = tuple(name for name in args.composite.split(",") if name)
     RelayDefusePass(composite=composites, inline_globals=args.inline_globals).apply(
-        _context(), module
+        relay_context(), module
     )
     module.verify()
     _write(
@@ -448,7 +407,7 @@ def _defuse(args: argparse.Namespace) -> None:
 
 
 def _compare(args: argparse.Namespace) -> None:
-    from relay_xdsl.text_equivalence import canonical_relay, relay_text_diff
+    from relay_xdsl.relay_text.equivalence import canonical_relay, relay_text_diff
 
     texts = []
     for path in (args.expected, args.actual):

@@ -35,8 +35,8 @@ from contextlib import contextmanager
 from xdsl.dialects.builtin import NameLoc, NoneAttr, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
-from relay_xdsl.depth import walk_ops
-from relay_xdsl.memo import memoised
+from relay_xdsl.support.depth import walk_ops
+from relay_xdsl.support.memo import memoised
 
 _RELAY_SUFFIX = re.compile(r"(.*)_(\d+)$")
 _HINT_SUFFIX = re.compile(r"(.*)\.(\d+)$")

@@ -40,9 +40,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from relay_xdsl import dtypes
 from relay_xdsl.dialects import relay
-from relay_xdsl.memo import register
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.support.memo import register
 
 ANY = DYNAMIC_INDEX
 """An unknown dimension (Relay's ``Any``, printed ``?``)."""

@@ -25,8 +25,8 @@ from xdsl.universe import Universe
 from xdsl.utils.frontend import Frontend
 from xdsl.utils.target import Target
 
-from relay_xdsl import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
-from relay_xdsl.diagnostics import install_xdsl_opt_excepthook
+from relay_xdsl.tools import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
+from relay_xdsl.tools.diagnostics import install_xdsl_opt_excepthook
 
 
 def _relay_dialect() -> Dialect:
@@ -96,10 +96,10 @@ class UpstreamMLIRTarget(Target):
     name: ClassVar[str] = "upstream-mlir"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from relay_xdsl.depth import run_deep
-        from relay_xdsl.upstream import print_for_upstream
+        from relay_xdsl.support.depth import run_deep
+        from relay_xdsl.tools.mlir_text import print_mlir
 
-        run_deep(print_for_upstream, ctx, module, output, what="the module")
+        run_deep(lambda: print_mlir(module, output, generic=True, ctx=ctx), what="the module")
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ class UpstreamMLIRFrontend(Frontend):
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         from xdsl.parser import Parser
 
-        from relay_xdsl.upstream import hoist_location_aliases
+        from relay_xdsl.tools.mlir_text import hoist_location_aliases
 
         text = hoist_location_aliases(input.read().decode("utf-8", errors="replace"))
         return Parser(ctx, text, input_name).parse_module()

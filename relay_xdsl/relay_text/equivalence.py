@@ -13,9 +13,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 
-from relay_xdsl.importers.relay_lexer import Kind, Token, tokenize
-from relay_xdsl.metadata import decode_metadata
-from relay_xdsl.source import SourceFile
+from relay_xdsl.relay_text.lexer import Kind, Token, tokenize
+from relay_xdsl.relay_text.metadata import decode_metadata
+from relay_xdsl.relay_text.source import SourceFile
 
 
 def canonical_relay(text: str, name: str = "<input>") -> list[str]:

@@ -20,20 +20,20 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, Float32Type, TensorType
 
-from relay_xdsl.depth import MAX_NESTING, run_deep, walk_ops
-from relay_xdsl.diagnostics import check_pass_pipeline
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import RelayTextError, parse_relay
-from relay_xdsl.metadata import (
+from relay_xdsl.relay_text.metadata import (
     _HEADER,
     NDARRAY_MAGIC,
     MetadataError,
     decode_metadata,
     encode_metadata,
 )
+from relay_xdsl.support.depth import MAX_NESTING, run_deep, walk_ops
+from relay_xdsl.tools.diagnostics import check_pass_pipeline
+from relay_xdsl.tools.universe import RELAY_UNIVERSE
 from relay_xdsl.transforms.defuse import RelayDefusePass
-from relay_xdsl.universe import RELAY_UNIVERSE
 
 DEPTH = 10_000
 HEADER = '#[version = "0.0.5"]\n'

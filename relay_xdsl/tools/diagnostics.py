@@ -35,9 +35,9 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
-from relay_xdsl import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
-from relay_xdsl.depth import MAX_NESTING, NestingTooDeepError, walk_ops
-from relay_xdsl.source import SourceError, SourceFile, format_diagnostic
+from relay_xdsl.relay_text.source import SourceError, SourceFile, format_diagnostic
+from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, walk_ops
+from relay_xdsl.tools import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
 
 PIPELINE_SOURCE = "<pass pipeline>"
 """The name under which ``-p`` pipelines appear in diagnostics."""
@@ -525,7 +525,7 @@ def _locate_in_input(error: BaseException, argv: Sequence[str]) -> str | None:
     try:
         from xdsl.universe import Universe
 
-        from relay_xdsl.upstream import hoist_location_aliases
+        from relay_xdsl.tools.mlir_text import hoist_location_aliases
 
         text = hoist_location_aliases(Path(path).read_text(encoding="utf-8"))
         chunks = text.split("// -----") if "--split-input-file" in argv else [text]

@@ -22,9 +22,9 @@ from xdsl.dialects.builtin import (
     f32,
 )
 
-from relay_xdsl import dtypes
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay_inference import RULES, infer_type
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.inference import RULES, infer_type
 
 Q = "?"  # an unknown dimension
 

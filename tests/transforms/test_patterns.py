@@ -12,7 +12,7 @@ from xdsl.ir import SSAValue
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.importers.relay_text import parse_relay
-from relay_xdsl.patterns import (
+from relay_xdsl.transforms.patterns import (
     BUILTIN_PATTERN_TABLES,
     AltPattern,
     CallPattern,
@@ -287,7 +287,7 @@ def test_unknown_builtin_table_lists_the_valid_ones():
 
 @pytest.fixture
 def seed_patterns_on_path(monkeypatch):
-    monkeypatch.syspath_prepend(str(Path(__file__).parent / "transforms"))
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
     yield
     sys.modules.pop("seed_patterns", None)
 

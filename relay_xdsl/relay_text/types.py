@@ -1,0 +1,38 @@
+"""Relay's spelling of the dialect's types: ``Tensor[(1, 3), float32]``, ``(T1, T2)``.
+
+Shared by the printer, the parser's messages and the pattern language's ``has_type``.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, TupleType
+from xdsl.ir import Attribute
+
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.support.memo import memoised
+
+
+class RelayExportError(ValueError):
+    """The module holds something Relay text cannot express."""
+
+
+@memoised(maxsize=1024)
+def relay_type(type_: Attribute) -> str:
+    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``.
+
+    Memoised: a module spells the same few types thousands of times.
+    """
+    if isinstance(type_, TensorType):
+        shape = type_.get_shape()
+        try:
+            dtype = dtypes.dtype_name(type_.element_type)
+        except dtypes.UnknownDTypeError as error:
+            raise RelayExportError(str(error)) from None
+        if not shape:
+            return dtype
+        dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape)
+        return f"Tensor[({dims}), {dtype}]"
+    if isinstance(type_, TupleType):
+        fields = [relay_type(t) for t in type_.types.data]
+        return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")"
+    raise RelayExportError(f"type {type_} has no Relay equivalent")
