@@ -310,9 +310,11 @@ class RelaxExporter:
         operands = [values[a] for a in op.args]
         if isinstance(op, relay.GenericOperatorOp):
             return self._generic(op, operands)
-        entry = relax_ops.BY_DIALECT_NAME.get(op.operator_name)
-        if entry is None:
-            raise RelaxExportError(f"'{op.operator_name}' has no Relax counterpart")
+        entry = op.OPERATOR.relax
+        if not isinstance(entry, relax_ops.RelaxOp):
+            raise RelaxExportError(
+                f"'{op.operator_name}' has no Relax counterpart ({entry.reason})"
+            )
         key = _signature(op)
         cached = self.operator_attrs.get(key) if key is not None else None
         if cached is None:
@@ -518,11 +520,11 @@ def _escaping(value: SSAValue) -> Iterator[SSAValue]:
 def _fused_name(fn: relay.FnOp) -> str:
     """TVM's name for a fused function: ``fused_`` and its operators' names."""
     names = [
-        entry.relax_name
+        op.OPERATOR.relax.relax_name
         for op in fn.body.walk()
         if isinstance(op, relay.OperatorOp)
-        for entry in [relax_ops.BY_DIALECT_NAME.get(op.operator_name)]
-        if entry is not None
+        and op.OPERATOR is not None
+        and isinstance(op.OPERATOR.relax, relax_ops.RelaxOp)
     ]
     return "fused_" + "_".join(n.replace(".", "_") for n in names) if names else "fused"
 

@@ -32,7 +32,7 @@ from xdsl.dialects.func import Func, FuncOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from relay_xdsl.dialects.relay import Relay
+from relay_xdsl.dialects.relay import GenericOperatorOp, OperatorOp, Relay, operators
 
 OUTPUT = Path(__file__).with_name("ops.mlir")
 
@@ -780,7 +780,10 @@ def _escape(line: str) -> str:
 
 
 def render() -> str:
-    names = {op.name for op in Relay.operations}
+    # An example per operator row and per structural op of the dialect.
+    names = {row.op_name for row in operators.ALL}
+    names |= {op.name for op in Relay.operations if not issubclass(op, OperatorOp)}
+    names.add(GenericOperatorOp.name)
     missing = sorted(names - EXAMPLES.keys())
     unknown = sorted(EXAMPLES.keys() - names)
     if missing or unknown:
