@@ -811,6 +811,71 @@ def test_layout_transform_rejects_incompatible_layouts():
 
 
 # ---------------------------------------------------------------------------
+# Relax-only operators (Relax's InferStructInfoMatmul, InferStructInfoStridedSlice)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs, expected",
+    [
+        ((2, 3, 4), (4, 5), (2, 3, 5)),
+        ((4,), (2, 4, 5), (2, 5)),  # a 1-D lhs is a row vector, dropped again
+        ((3, 4), (4,), (3,)),  # a 1-D rhs is a column vector
+        ((4,), (4,), ()),
+        ((2, 1, 3, 4), (5, 4, 2), (2, 5, 3, 2)),  # batch dimensions broadcast
+        ((Q, 4), (4, Q), (Q, Q)),
+        ((Q, 3, 4), (2, 4, 5), (Q, 3, 5)),  # Relax leaves ? against 2 unknown
+    ],
+)
+def test_relax_matmul(lhs, rhs, expected):
+    check("relax.matmul", [t(*lhs), t(*rhs)], t(*expected))
+
+
+def test_relax_matmul_dtypes_and_rejections():
+    f16 = t(4, 5, dtype="float16")
+    assert infer("relax.matmul", [t(3, 4), f16]) is None  # one dtype unless out_dtype
+    check("relax.matmul", [t(3, 4), f16], t(3, 5), out_dtype="float32")
+    assert infer("relax.matmul", [t(3, 4), t(5, 5)]) is None  # reduction lengths differ
+    assert infer("relax.matmul", [t(2, 3, 4), t(3, 4, 5)]) is None  # batch 2 vs 3
+    assert infer("relax.matmul", [t(), t(4)]) is None  # no scalars
+
+
+@pytest.mark.parametrize(
+    "shape, axes, begin, end, strides, expected",
+    [
+        ((10,), [0], [2], [8], None, (6,)),
+        ((10,), [0], [0], [8], [3], (3,)),
+        ((10,), [0], [-3], [100], None, (3,)),  # clamped
+        ((10,), [0], [100], [-100], [-1], (10,)),
+        ((10,), [0], [9], [-100], [-3], (4,)),
+        ((4, 10), [-1], [2], [10], [2], (4, 4)),
+        ((Q, 3), [0], [1], [2], None, (Q, 3)),
+    ],
+)
+def test_relax_strided_slice(shape, axes, begin, end, strides, expected):
+    bounds = {"axes": axes, "begin": begin, "end": end}
+    if strides is not None:
+        bounds["strides"] = strides
+    check("relax.strided_slice", [t(*shape)], t(*expected), **bounds)
+
+
+def test_relax_strided_slice_in_bounds():
+    # Indices are taken as given, and Relax rounds ceildiv(end - begin, stride)
+    # as for a positive stride even when the stride is negative.
+    bounds = {"axes": [0], "assume_inbound": True}
+    check("relax.strided_slice", [t(10)], t(100), begin=[0], end=[100], **bounds)
+    check("relax.strided_slice", [t(5)], t(4), begin=[8], end=[3], strides=[-2], **bounds)
+
+
+def test_relax_strided_slice_rejections():
+    # Relax gives the negative length -6; no type can hold it.
+    assert infer("relax.strided_slice", [t(10)], axes=[0], begin=[8], end=[2]) is None
+    assert infer("relax.strided_slice", [t(10)], axes=[0], begin=[0], end=[2], strides=[0]) is None
+    assert infer("relax.strided_slice", [t(10)], axes=[1], begin=[0], end=[2]) is None
+    assert infer("relax.strided_slice", [t(10)], axes=[0], begin=[0, 1], end=[2]) is None
+
+
+# ---------------------------------------------------------------------------
 # The interface
 # ---------------------------------------------------------------------------
 
