@@ -31,6 +31,7 @@ import textwrap
 from pathlib import Path
 
 from relay_xdsl.dialects.relay import Operator, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.operators import ALL as OPERATORS
 from relay_xdsl.dialects.relay.operators import GROUPS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,9 +55,6 @@ PATTERN_NAMES = {
     OpPattern.TUPLE: "kTuple",
     OpPattern.OPAQUE: "kOpaque",
 }
-
-OPERATORS: tuple[Operator, ...] = tuple(row for group in GROUPS for row in group.rows)
-"""Every operator: the Relay operators, then the Relax-only ones."""
 
 # Extra semantics where an op's docstring leaves out something a reader needs.
 SUPPLEMENTS: dict[str, str] = {

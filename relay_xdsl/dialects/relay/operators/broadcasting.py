@@ -73,23 +73,17 @@ ARITHMETIC: tuple[Operator, ...] = (
         no_relax("Relax has no trunc_mod"),
     ),
     _binary(
-        "maximum",
-        "Elementwise maximum of two tensors with broadcasting.",
-        RelaxOp("relax.maximum"),
+        "maximum", "Elementwise maximum of two tensors with broadcasting.", RelaxOp("relax.maximum")
     ),
     _binary(
-        "minimum",
-        "Elementwise minimum of two tensors with broadcasting.",
-        RelaxOp("relax.minimum"),
+        "minimum", "Elementwise minimum of two tensors with broadcasting.", RelaxOp("relax.minimum")
     ),
 )
 
 
 COMPARISONS: tuple[Operator, ...] = (
     _comparison(
-        "equal",
-        "Elementwise lhs == rhs with broadcasting, bool result.",
-        RelaxOp("relax.equal"),
+        "equal", "Elementwise lhs == rhs with broadcasting, bool result.", RelaxOp("relax.equal")
     ),
     _comparison(
         "not_equal",
@@ -97,9 +91,7 @@ COMPARISONS: tuple[Operator, ...] = (
         RelaxOp("relax.not_equal"),
     ),
     _comparison(
-        "less",
-        "Elementwise lhs < rhs with broadcasting, bool result.",
-        RelaxOp("relax.less"),
+        "less", "Elementwise lhs < rhs with broadcasting, bool result.", RelaxOp("relax.less")
     ),
     _comparison(
         "less_equal",
@@ -107,9 +99,7 @@ COMPARISONS: tuple[Operator, ...] = (
         RelaxOp("relax.less_equal"),
     ),
     _comparison(
-        "greater",
-        "Elementwise lhs > rhs with broadcasting, bool result.",
-        RelaxOp("relax.greater"),
+        "greater", "Elementwise lhs > rhs with broadcasting, bool result.", RelaxOp("relax.greater")
     ),
     _comparison(
         "greater_equal",
@@ -121,31 +111,21 @@ COMPARISONS: tuple[Operator, ...] = (
 
 LOGICAL_AND_BITWISE: tuple[Operator, ...] = (
     _binary(
-        "logical_and",
-        "Elementwise boolean AND with broadcasting.",
-        RelaxOp("relax.logical_and"),
+        "logical_and", "Elementwise boolean AND with broadcasting.", RelaxOp("relax.logical_and")
     ),
     _binary("logical_or", "Elementwise boolean OR with broadcasting.", RelaxOp("relax.logical_or")),
     _binary(
-        "logical_xor",
-        "Elementwise boolean XOR with broadcasting.",
-        RelaxOp("relax.logical_xor"),
+        "logical_xor", "Elementwise boolean XOR with broadcasting.", RelaxOp("relax.logical_xor")
     ),
     _binary(
-        "bitwise_and",
-        "Elementwise bitwise AND with broadcasting.",
-        RelaxOp("relax.bitwise_and"),
+        "bitwise_and", "Elementwise bitwise AND with broadcasting.", RelaxOp("relax.bitwise_and")
     ),
     _binary("bitwise_or", "Elementwise bitwise OR with broadcasting.", RelaxOp("relax.bitwise_or")),
     _binary(
-        "bitwise_xor",
-        "Elementwise bitwise XOR with broadcasting.",
-        RelaxOp("relax.bitwise_xor"),
+        "bitwise_xor", "Elementwise bitwise XOR with broadcasting.", RelaxOp("relax.bitwise_xor")
     ),
     _binary("left_shift", "Elementwise lhs << rhs with broadcasting.", RelaxOp("relax.left_shift")),
     _binary(
-        "right_shift",
-        "Elementwise lhs >> rhs with broadcasting.",
-        RelaxOp("relax.right_shift"),
+        "right_shift", "Elementwise lhs >> rhs with broadcasting.", RelaxOp("relax.right_shift")
     ),
 )

@@ -28,29 +28,15 @@ INIT_OP_ATTRS = (
 UNARY: tuple[Operator, ...] = (
     _unary("negative", "Elementwise -x.", RelaxOp("relax.negative")),
     _unary("exp", "Elementwise e**x.", RelaxOp("relax.exp")),
-    _unary(
-        "fast_exp",
-        "Elementwise approximate e**x.",
-        no_relax("Relax has no fast_exp"),
-    ),
+    _unary("fast_exp", "Elementwise approximate e**x.", no_relax("Relax has no fast_exp")),
     _unary("log", "Elementwise natural logarithm.", RelaxOp("relax.log")),
-    _unary(
-        "log2",
-        "Elementwise base-2 logarithm.",
-        no_relax("Relax has no log2"),
-    ),
-    _unary(
-        "log10",
-        "Elementwise base-10 logarithm.",
-        no_relax("Relax has no log10"),
-    ),
+    _unary("log2", "Elementwise base-2 logarithm.", no_relax("Relax has no log2")),
+    _unary("log10", "Elementwise base-10 logarithm.", no_relax("Relax has no log10")),
     _unary("sqrt", "Elementwise square root.", RelaxOp("relax.sqrt")),
     _unary("rsqrt", "Elementwise 1/sqrt(x).", RelaxOp("relax.rsqrt")),
     _unary("erf", "Elementwise Gauss error function.", RelaxOp("relax.erf")),
     _unary(
-        "fast_erf",
-        "Elementwise approximate error function.",
-        no_relax("Relax has no fast_erf"),
+        "fast_erf", "Elementwise approximate error function.", no_relax("Relax has no fast_erf")
     ),
     _unary("tanh", "Elementwise hyperbolic tangent.", RelaxOp("relax.tanh")),
     _unary(
@@ -76,11 +62,7 @@ UNARY: tuple[Operator, ...] = (
     _unary("trunc", "Elementwise truncation toward zero.", RelaxOp("relax.trunc")),
     _unary("abs", "Elementwise absolute value.", RelaxOp("relax.abs")),
     _unary("sign", "Elementwise sign (-1, 0 or 1).", RelaxOp("relax.sign")),
-    _unary(
-        "copy",
-        "Returns a copy of the input tensor.",
-        no_relax("Relax has no copy"),
-    ),
+    _unary("copy", "Returns a copy of the input tensor.", no_relax("Relax has no copy")),
     _unary("logical_not", "Elementwise boolean NOT.", RelaxOp("relax.logical_not")),
     _unary("bitwise_not", "Elementwise bitwise NOT.", RelaxOp("relax.bitwise_not")),
     Operator(
