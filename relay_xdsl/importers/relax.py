@@ -392,12 +392,12 @@ class RelaxImporter:
         result_type: Attribute,
         scope: _Scope,
     ) -> relay.OperatorOp:
-        entry = op_class.OPERATOR.relax
-        assert isinstance(entry, RelaxOp)
-        if attrs_type != entry.attrs_type:
+        mapping = op_class.OPERATOR.relax
+        assert isinstance(mapping, RelaxOp)
+        if attrs_type != mapping.attrs_type:
             raise Unmappable(f"attrs {attrs_type}")
-        attributes = self._encoded_attributes(op_class, entry, attrs_type, fields)
-        roles = entry.args or (relax_ops.TENSOR,) * len(call.args)
+        attributes = self._encoded_attributes(op_class, mapping, attrs_type, fields)
+        roles = mapping.args or (relax_ops.TENSOR,) * len(call.args)
         required = sum(1 for r in roles if not r.optional)
         if not required <= len(call.args) <= len(roles):
             raise Unmappable(f"{len(call.args)} arguments")
@@ -409,8 +409,8 @@ class RelaxImporter:
                 tensors.append(arg)
             else:
                 attributes[role.attr] = _argument_attribute(role.role, arg)
-        if entry.import_hook is not None:
-            entry.import_hook(attributes)
+        if mapping.import_hook is not None:
+            mapping.import_hook(attributes)
         if op_class.ARITY is not None and op_class.ARITY != len(tensors):
             raise Unmappable("arity")
         operands = [self._expr(a, scope) for a in tensors]
@@ -419,20 +419,20 @@ class RelaxImporter:
     def _encoded_attributes(
         self,
         op_class: type[relay.OperatorOp],
-        entry: RelaxOp,
+        mapping: RelaxOp,
         attrs_type: str | None,
         fields: dict[str, Any],
     ) -> dict[str, Attribute]:
-        """``entry.encode_attributes(fields)`` for `op_class`, computed once per
+        """``mapping.encode_attributes(fields)`` for `op_class`, computed once per
         distinct field values."""
         try:
-            key = (entry.relax_name, attrs_type, _frozen(fields))
+            key = (mapping.relax_name, attrs_type, _frozen(fields))
             hash(key)
         except TypeError:  # an unhashable value: encode without caching
-            return entry.encode_attributes(fields, op_class.SCHEMA)
+            return mapping.encode_attributes(fields, op_class.SCHEMA)
         cached = self.attributes.get(key)
         if cached is None:
-            cached = self.attributes[key] = entry.encode_attributes(fields, op_class.SCHEMA)
+            cached = self.attributes[key] = mapping.encode_attributes(fields, op_class.SCHEMA)
         return dict(cached)  # callers add argument attributes to it
 
     def _generic(
