@@ -310,19 +310,21 @@ class RelaxExporter:
         operands = [values[a] for a in op.args]
         if isinstance(op, relay.GenericOperatorOp):
             return self._generic(op, operands)
-        entry = relax_ops.BY_DIALECT_NAME.get(op.operator_name)
-        if entry is None:
-            raise RelaxExportError(f"'{op.operator_name}' has no Relax counterpart")
+        mapping = op.OPERATOR.relax
+        if not isinstance(mapping, relax_ops.RelaxOp):
+            raise RelaxExportError(
+                f"'{op.operator_name}' has no Relax counterpart ({mapping.reason})"
+            )
         key = _signature(op)
         cached = self.operator_attrs.get(key) if key is not None else None
         if cached is None:
-            cached = self._operator_attrs(op, entry)
+            cached = self._operator_attrs(op, mapping)
             if key is not None:
                 self.operator_attrs[key] = cached
         decoded, attrs = cached
         args: list[Any] = []
         remaining = iter(operands)
-        for role in entry.args or (relax_ops.TENSOR,) * len(operands):
+        for role in mapping.args or (relax_ops.TENSOR,) * len(operands):
             if role.role is relax_ops.ArgRole.TENSOR:
                 args.append(next(remaining))
                 continue
@@ -337,20 +339,22 @@ class RelaxExporter:
                 args.append(ffi_value(value))
             else:
                 args.append(tvm.ir.Tuple([ffi_value(v) for v in value]))
-        return relax.Call(tvm.ir.Op.get(entry.relax_name), args, attrs)
+        return relax.Call(tvm.ir.Op.get(mapping.relax_name), args, attrs)
 
     def _operator_attrs(
-        self, op: relay.OperatorOp, entry: relax_ops.RelaxOp
+        self, op: relay.OperatorOp, mapping: relax_ops.RelaxOp
     ) -> tuple[dict[str, Any], Any]:
         """`op`'s decoded attribute values and its Relax attrs object (shared by equal ops)."""
         try:
-            decoded = entry.decode_attributes(op)
+            decoded = mapping.decode_attributes(op)
         except ValueError as error:
             raise RelaxExportError(str(error)) from None
         attrs = None
-        if entry.attrs_type is not None:
-            fields = [f.relax for f in entry.fields] + [k for k, _ in entry.implied]
-            attrs = tvm.ir.make_node(entry.attrs_type, **{k: ffi_value(decoded[k]) for k in fields})
+        if mapping.attrs_type is not None:
+            fields = [f.relax for f in mapping.fields] + [k for k, _ in mapping.implied]
+            attrs = tvm.ir.make_node(
+                mapping.attrs_type, **{k: ffi_value(decoded[k]) for k in fields}
+            )
         return decoded, attrs
 
     def _generic(self, op: relay.GenericOperatorOp, operands: list[Any]) -> Any:
@@ -518,11 +522,11 @@ def _escaping(value: SSAValue) -> Iterator[SSAValue]:
 def _fused_name(fn: relay.FnOp) -> str:
     """TVM's name for a fused function: ``fused_`` and its operators' names."""
     names = [
-        entry.relax_name
+        op.OPERATOR.relax.relax_name
         for op in fn.body.walk()
         if isinstance(op, relay.OperatorOp)
-        for entry in [relax_ops.BY_DIALECT_NAME.get(op.operator_name)]
-        if entry is not None
+        and op.OPERATOR is not None
+        and isinstance(op.OPERATOR.relax, relax_ops.RelaxOp)
     ]
     return "fused_" + "_".join(n.replace(".", "_") for n in names) if names else "fused"
 

@@ -143,7 +143,7 @@ def _check_inferable(op: relay.OperatorOp, attributes: list[tuple[str, Attribute
         for key, value in attributes
         if not (isinstance(value, UnitAttr) and schema[key].default is None)
     }
-    inferred = infer_type(op.operator_name, [a.type for a in op.args], given)
+    inferred = infer_type(op.OPERATOR, [a.type for a in op.args], given)
     declared = op.results[0].type
     if inferred is not None and inferred != declared and _static(inferred) and _static(declared):
         raise RelayExportError(

@@ -375,27 +375,29 @@ class RelaxImporter:
             raise RelaxImportError(f"{where} with type arguments is not supported")
         attrs_type, fields = (None, {}) if call.attrs is None else _attrs_fields(call.attrs)
         result_type = self._type(call.ty, f"result of {where}")
-        entry = relax_ops.BY_RELAX_NAME.get(name)
-        if entry is not None:
+        op_class = relay.RELAX_MAPPED.get(name)
+        if op_class is not None:
             try:
-                return self._mapped(entry, call, attrs_type, fields, result_type, scope)
+                return self._mapped(op_class, call, attrs_type, fields, result_type, scope)
             except Unmappable:
                 pass
         return self._generic(call, attrs_type, fields, result_type, scope)
 
     def _mapped(
         self,
-        entry: RelaxOp,
+        op_class: type[relay.OperatorOp],
         call: tvm.ir.Call,
         attrs_type: str | None,
         fields: dict[str, Any],
         result_type: Attribute,
         scope: _Scope,
     ) -> relay.OperatorOp:
-        if attrs_type != entry.attrs_type:
+        mapping = op_class.OPERATOR.relax
+        assert isinstance(mapping, RelaxOp)
+        if attrs_type != mapping.attrs_type:
             raise Unmappable(f"attrs {attrs_type}")
-        attributes = self._encoded_attributes(entry, attrs_type, fields)
-        roles = entry.args or (relax_ops.TENSOR,) * len(call.args)
+        attributes = self._encoded_attributes(op_class, mapping, attrs_type, fields)
+        roles = mapping.args or (relax_ops.TENSOR,) * len(call.args)
         required = sum(1 for r in roles if not r.optional)
         if not required <= len(call.args) <= len(roles):
             raise Unmappable(f"{len(call.args)} arguments")
@@ -407,26 +409,30 @@ class RelaxImporter:
                 tensors.append(arg)
             else:
                 attributes[role.attr] = _argument_attribute(role.role, arg)
-        if entry.import_hook is not None:
-            entry.import_hook(attributes)
-        op_class = entry.op_class
+        if mapping.import_hook is not None:
+            mapping.import_hook(attributes)
         if op_class.ARITY is not None and op_class.ARITY != len(tensors):
             raise Unmappable("arity")
         operands = [self._expr(a, scope) for a in tensors]
         return op_class(operands, result_type, attributes)
 
     def _encoded_attributes(
-        self, entry: RelaxOp, attrs_type: str | None, fields: dict[str, Any]
+        self,
+        op_class: type[relay.OperatorOp],
+        mapping: RelaxOp,
+        attrs_type: str | None,
+        fields: dict[str, Any],
     ) -> dict[str, Attribute]:
-        """``entry.encode_attributes(fields)``, computed once per distinct field values."""
+        """``mapping.encode_attributes(fields)`` for `op_class`, computed once per
+        distinct field values."""
         try:
-            key = (entry.relax_name, attrs_type, _frozen(fields))
+            key = (mapping.relax_name, attrs_type, _frozen(fields))
             hash(key)
         except TypeError:  # an unhashable value: encode without caching
-            return entry.encode_attributes(fields)
+            return mapping.encode_attributes(fields, op_class.SCHEMA)
         cached = self.attributes.get(key)
         if cached is None:
-            cached = self.attributes[key] = entry.encode_attributes(fields)
+            cached = self.attributes[key] = mapping.encode_attributes(fields, op_class.SCHEMA)
         return dict(cached)  # callers add argument attributes to it
 
     def _generic(

@@ -798,7 +798,11 @@ class _RelayParser:
                     f"'{callee.name}' expects {op_class.ARITY} argument(s), got {len(args)}",
                 )
         type_, location = self.annotation()
-        inferred = infer_type(callee.name, [a.type for a in args], attributes)
+        inferred = (
+            infer_type(op_class.OPERATOR, [a.type for a in args], attributes)
+            if op_class is not None
+            else None
+        )
         if (
             type_ is not None
             and inferred is not None

@@ -66,7 +66,7 @@ def operators(module: ModuleOp) -> list[relay.OperatorOp]:
 F4 = tensor(1, 4, 8, 8)
 BN_PARAMS = (F4, tensor(4), tensor(4), tensor(4), tensor(4))
 
-# One call per table entry, with non-default attributes where there are any.
+# One call per mapped Relax operator, with non-default attributes where there are any.
 MAPPED_CALLS = {
     "relax.nn.conv1d": (
         lambda x, w: R.nn.conv1d(x, w, padding=1),
@@ -155,31 +155,30 @@ MAPPED_VARIANTS = {
 }
 
 
-def _default_call(entry: relax_ops.RelaxOp):
-    """A call of a table entry without attributes (elementwise operators)."""
-    build = getattr(R, entry.relax_name.removeprefix("relax."), None)
+def _default_call(relax_name: str):
+    """A call of a mapped Relax operator without attributes (elementwise operators)."""
+    build = getattr(R, relax_name.removeprefix("relax."), None)
     if build is None:
-        build = getattr(R.nn, entry.relax_name.removeprefix("relax.nn."))
+        build = getattr(R.nn, relax_name.removeprefix("relax.nn."))
     arity = sum(
         1
         for p in inspect.signature(build).parameters.values()
         if p.default is inspect.Parameter.empty
     )
-    name = entry.relax_name
     dtype = "float32"
-    if "logical" in name:
+    if "logical" in relax_name:
         dtype = "bool"
-    elif "bitwise" in name or "shift" in name:
+    elif "bitwise" in relax_name or "shift" in relax_name:
         dtype = "int32"
     return (build, *[tensor(1, 4, 8, 8, dtype=dtype)] * arity)
 
 
-@pytest.mark.parametrize("entry", relax_ops.TABLE, ids=lambda e: e.relax_name)
-def test_every_mapped_operator_imports_as_its_dialect_op(entry: relax_ops.RelaxOp):
-    build, *types = MAPPED_CALLS.get(entry.relax_name) or _default_call(entry)
+@pytest.mark.parametrize("relax_name", relay.RELAX_MAPPED)
+def test_every_mapped_operator_imports_as_its_dialect_op(relax_name: str):
+    build, *types = MAPPED_CALLS.get(relax_name) or _default_call(relax_name)
     module = round_trip(single_op_module(build, *types))
     (op,) = (op for op in operators(module))
-    assert type(op) is entry.op_class
+    assert type(op) is relay.RELAX_MAPPED[relax_name]
     op.verify()
 
 
@@ -550,7 +549,5 @@ def test_model_imports_with_dialect_ops_only(name: str):
             relax_calls[node.op.name] += 1
 
     relax.analysis.post_order_visit(mod["main"], count)
-    imported = Counter(
-        relax_ops.BY_DIALECT_NAME[op.operator_name].relax_name for op in operators(module)
-    )
+    imported = Counter(op.OPERATOR.relax.relax_name for op in operators(module))
     assert imported == relax_calls

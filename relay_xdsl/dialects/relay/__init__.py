@@ -1,4 +1,86 @@
-"""The `relay` dialect: TVM Relay programs as MLIR operations (see ops.py)."""
+"""The `relay` dialect: TVM Relay programs as MLIR operations.
 
-from relay_xdsl.dialects.relay.ops import *
-from relay_xdsl.dialects.relay.ops import attr_value as attr_value
+A Relay program maps onto MLIR as follows:
+
+* each global function is a ``func.func``; calls to globals are ``func.call``;
+* each Relay operator call is one op named ``relay.<operator>``, e.g.
+  ``relay.nn.conv2d``; its Relay attributes live in the op's attribute
+  dictionary and are checked against the operator's schema;
+* an operator without a definition here is a ``relay.op`` carrying its name;
+* a function literal called in place (a fused or composite function) is a
+  ``relay.fn`` region op terminated by ``relay.return``;
+* constants, tuples and tuple projections are ``relay.constant``,
+  ``relay.tuple`` and ``relay.tuple_get_item``.
+
+Relay types are builtin ``tensor<...>`` (``?`` for dynamic dimensions) and
+builtin ``tuple<...>``; attribute values are stored as described in
+:mod:`~relay_xdsl.dialects.relay.attributes`.
+
+Every operator is one row of the registry (:mod:`.registry`, rows in
+:mod:`.operators`); its op class (``relay.Conv2DOp``) is generated from the
+row. The modules:
+
+* ``attributes``: attribute kinds, schemas and values, fusion patterns;
+* ``registry``: the :class:`Operator` row and the op class generation;
+* ``operators``: the rows, one module per family of operators;
+* ``ops``: the base op of operator calls, and ``relay.op``;
+* ``structure``: constants, tuples and function literals;
+* ``inference``: the type relations the rows name;
+* ``relax_mapping``: how a row's Relax operator converts;
+* ``dialect``: the ``Relay`` dialect and the name → op class tables.
+"""
+
+from relay_xdsl.dialects.relay.attributes import (
+    AttrKind,
+    OpPattern,
+    RelayAttr,
+    attr_value,
+)
+from relay_xdsl.dialects.relay.dialect import (
+    OPERATOR_OPS,
+    OPERATORS,
+    RELAX_MAPPED,
+    RELAX_OPERATOR_OPS,
+    RELAX_OPERATORS,
+    Relay,
+)
+from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp
+from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
+from relay_xdsl.dialects.relay.structure import (
+    BLOB_THRESHOLD,
+    ConstantOp,
+    FnOp,
+    ReturnOp,
+    TupleGetItemOp,
+    TupleOp,
+    make_fn_body,
+)
+
+__all__ = [
+    "BLOB_THRESHOLD",
+    "OPERATORS",
+    "OPERATOR_OPS",
+    "RELAX_MAPPED",
+    "RELAX_OPERATORS",
+    "RELAX_OPERATOR_OPS",
+    "AttrKind",
+    "ConstantOp",
+    "FnOp",
+    "GenericOperatorOp",
+    "NoRelax",
+    "OpPattern",
+    "Operator",
+    "OperatorOp",
+    "Relay",
+    "RelayAttr",
+    "ReturnOp",
+    "TupleGetItemOp",
+    "TupleOp",
+    "attr_value",
+    "make_fn_body",
+    "no_relax",
+]
+
+# The generated op classes (``Conv2DOp``, ``ReluOp``, ...), by their class names.
+globals().update({op.__name__: op for op in (*OPERATOR_OPS, *RELAX_OPERATOR_OPS)})
+__all__ += [op.__name__ for op in (*OPERATOR_OPS, *RELAX_OPERATOR_OPS)]

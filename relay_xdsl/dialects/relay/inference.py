@@ -1,16 +1,17 @@
-"""Result types of Relay operator calls, following TVM v0.19's type relations.
+"""Type relations of Relay operators, following TVM v0.19's.
 
-``infer_type(op_name, arg_types, attributes)`` returns the type TVM's type
-checker would give a call of ``op_name``: a builtin ``tensor<...>`` or, for
-operators with several outputs (``split``, ``nn.batch_norm``, ``nn.dropout``,
-``topk``), a ``tuple<...>``. Both shape and element type follow the
-operator's relation in ``src/relay/op/**`` (``out_dtype``/``dtype``
-attributes included).
+A relation is a function from a :class:`Call` (the argument types and the
+attributes of one call) to the call's result type: a builtin ``tensor<...>``
+or, for operators with several outputs (``split``, ``nn.batch_norm``,
+``nn.dropout``, ``topk``), a ``tuple<...>``. Both shape and element type
+follow the operator's relation in ``src/relay/op/**`` (``out_dtype``/``dtype``
+attributes included); the Relax-only operators follow Relax's struct-info
+inference. Each operator's registry row names its relation (``infer``);
+:func:`infer_type` applies it.
 
 Semantics:
 
-* ``attributes`` hold the call's stored attributes; a missing one takes the
-  TVM default from the operator's schema (``relay.OPERATORS[op].SCHEMA``).
+* A missing attribute takes the TVM default from the operator's schema.
 * Dynamic dimensions are ``DYNAMIC_INDEX`` (Relay's ``?``/``Any``). They
   propagate as in TVM: a relation that keeps ``Any`` keeps it, and any
   arithmetic on an unknown dimension gives an unknown dimension.
@@ -18,19 +19,18 @@ Semantics:
   ``NCHW4c`` or ``OIHW4i4o``) are converted like TVM's ``BijectiveLayout``:
   shapes go through the operator's canonical layout, blocked primal axes are
   divided rounding up.
-* The result is ``None`` when the operator has no relation here or when the
-  relation rejects the call (TVM would report a type error: wrong rank,
+* A relation rejects a call TVM would report a type error for (wrong rank,
   out-of-range axis, inconsistent shapes, missing required attribute, unknown
-  dtype). Constraints TVM imposes on *other* arguments by unification (the
-  shape of a bias, of batch-norm parameters, ...) are not checked: they never
-  change the result type.
+  dtype); :func:`infer_type` then gives None. Constraints TVM imposes on
+  *other* arguments by unification (the shape of a bias, of batch-norm
+  parameters, ...) are not checked: they never change the result type.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from math import prod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -40,9 +40,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.attributes import RelayAttr, attr_value
 from relay_xdsl.support.memo import register
+
+if TYPE_CHECKING:
+    from relay_xdsl.dialects.relay.registry import Operator
 
 ANY = DYNAMIC_INDEX
 """An unknown dimension (Relay's ``Any``, printed ``?``)."""
@@ -68,17 +71,18 @@ register(_INFERRED.clear)
 
 
 def infer_type(
-    op_name: str, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
+    operator: Operator, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
 ) -> Attribute | None:
-    """The result type of calling Relay operator `op_name`, or None if unknown."""
+    """The result type of a call of `operator` (its registry row), or None if
+    the operator's relation rejects the call."""
     try:
-        key = (op_name, tuple(arg_types), tuple(attributes.items()))
+        key = (operator, tuple(arg_types), tuple(attributes.items()))
         return _INFERRED[key]
     except KeyError:
         pass
     except TypeError:  # an unhashable attribute: infer without the cache
-        return _infer_type(op_name, arg_types, attributes)
-    result = _infer_type(op_name, arg_types, attributes)
+        return _infer_type(operator, arg_types, attributes)
+    result = _infer_type(operator, arg_types, attributes)
     if len(_INFERRED) >= _INFERRED_LIMIT:
         _INFERRED.clear()
     _INFERRED[key] = result
@@ -86,13 +90,10 @@ def infer_type(
 
 
 def _infer_type(
-    op_name: str, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
+    operator: Operator, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
 ) -> Attribute | None:
-    rule = RULES.get(op_name)
-    if rule is None:
-        return None
     try:
-        return rule(_Call(op_name, arg_types, attributes))
+        return operator.infer(Call(operator.schema, arg_types, attributes))
     except (
         _Reject,
         ArithmeticError,
@@ -111,23 +112,22 @@ def _infer_type(
 # ---------------------------------------------------------------------------
 
 
-class _Call:
+class Call:
     """Typed access to one call's arguments and attributes."""
 
     def __init__(
         self,
-        op_name: str,
+        schema: Mapping[str, RelayAttr],
         arg_types: Sequence[Attribute],
         attributes: Mapping[str, Attribute],
     ):
-        op_class = relay.OPERATORS.get(op_name)
-        self.schema = op_class.SCHEMA if op_class is not None else {}
+        self.schema = schema
         self.args = list(arg_types)
         self.attributes = attributes
 
     def attr(self, name: str) -> Any:
         if name in self.attributes:
-            return relay.attr_value(self.attributes[name])
+            return attr_value(self.attributes[name])
         spec = self.schema.get(name)
         return spec.default if spec is not None else None
 
@@ -344,20 +344,18 @@ def _layout_index(layout: str, letter: str) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _same_type(call: _Call) -> Attribute:
+def same_type(call: Call) -> Attribute:
     """``IdentityRel``: the result has the type of the (first) argument."""
     return call.tensor(0)
 
 
-def _bool_like(call: _Call) -> Attribute:
+def bool_like(call: Call) -> Attribute:
     """``IdentityCompRel``: the argument's shape with bool elements."""
     return _tensor(call.shape(0), _BOOL)
 
 
-def _broadcast_binary(result_element: Attribute | None) -> Callable[[_Call], Attribute]:
-    """``BroadcastRel`` (lhs element type) or ``BroadcastCompRel`` (bool)."""
-
-    def rule(call: _Call) -> Attribute:
+def _broadcast_binary(result_element: Attribute | None) -> Callable[[Call], Attribute]:
+    def rule(call: Call) -> Attribute:
         _require(len(call.args) == 2 and call.element(0) == call.element(1))
         element = result_element or call.element(0)
         return _tensor(_broadcast(call.shape(0), call.shape(1)), element)
@@ -365,49 +363,56 @@ def _broadcast_binary(result_element: Attribute | None) -> Callable[[_Call], Att
     return rule
 
 
-def _with_axis_check(call: _Call) -> Attribute:
+broadcast = _broadcast_binary(None)
+"""``BroadcastRel``: two tensors of one element type, broadcast; that element type."""
+
+broadcast_comparison = _broadcast_binary(_BOOL)
+"""``BroadcastCompRel``: two tensors of one element type, broadcast; bool elements."""
+
+
+def with_axis_check(call: Call) -> Attribute:
     """Softmax, reverse: identity once `axis` is in range."""
     _normalize_axis(call.int("axis"), len(call.shape(0)))
     return call.tensor(0)
 
 
-def _cast(call: _Call) -> Attribute:
+def cast(call: Call) -> Attribute:
     return _tensor(call.shape(0), call.dtype("dtype"))
 
 
-def _cast_like(call: _Call) -> Attribute:
+def cast_like(call: Call) -> Attribute:
     return _tensor(call.shape(0), call.element(1))
 
 
-def _where(call: _Call) -> Attribute:
+def where(call: Call) -> Attribute:
     _require(call.element(1) == call.element(2))
     values = _broadcast(call.shape(1), call.shape(2))
     return _tensor(_broadcast(call.shape(0), values), call.element(1))
 
 
-def _full(call: _Call) -> Attribute:
+def full(call: Call) -> Attribute:
     shape = call.ints("shape")
     _require(shape is not None and call.shape(0) == [])  # a scalar fill value
     return _tensor(shape, call.dtype("dtype", call.element(0)))
 
 
-def _init(call: _Call) -> Attribute:
+def init(call: Call) -> Attribute:
     shape = call.ints("shape")
     _require(shape is not None)
     return _tensor(shape, call.dtype("dtype"))
 
 
-def _full_like(call: _Call) -> Attribute:
+def full_like(call: Call) -> Attribute:
     _require(call.shape(1) == [])
     return call.tensor(0)
 
 
-def _shape_of(call: _Call) -> Attribute:
+def shape_of(call: Call) -> Attribute:
     ndim = len(call.shape(0))
     return _tensor([ndim] if ndim else [], call.dtype("dtype"))
 
 
-def _bias_add(call: _Call) -> Attribute:
+def bias_add(call: Call) -> Attribute:
     _normalize_axis(call.int("axis"), len(call.shape(0)))
     return call.tensor(0)
 
@@ -417,7 +422,7 @@ def _bias_add(call: _Call) -> Attribute:
 # ---------------------------------------------------------------------------
 
 
-def _conv(spatial: str, transposed: bool) -> Callable[[_Call], Attribute]:
+def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
     """``Conv{1,2,3}DRel`` and ``Conv{1,2,3}DTransposeRel``.
 
     Shapes are worked out in the canonical layouts ``NC<spatial>`` (data and
@@ -428,7 +433,7 @@ def _conv(spatial: str, transposed: bool) -> Callable[[_Call], Attribute]:
     nsp = len(spatial)
     data_canon = "NC" + spatial
 
-    def rule(call: _Call) -> Attribute:
+    def rule(call: Call) -> Attribute:
         data_layout = call.attr("data_layout")
         kernel_layout = call.attr("kernel_layout")
         out_layout = call.attr("out_layout") or data_layout
@@ -488,12 +493,12 @@ def _conv(spatial: str, transposed: bool) -> Callable[[_Call], Attribute]:
     return rule
 
 
-def _pool(spatial: str) -> Callable[[_Call], Attribute]:
+def pool(spatial: str) -> Callable[[Call], Attribute]:
     """``Pool{1,2,3}DRel``: window/stride/dilation/padding on the spatial axes
     of `layout`; ``ceil_mode`` rounds the window count up."""
     nsp = len(spatial)
 
-    def rule(call: _Call) -> Attribute:
+    def rule(call: Call) -> Attribute:
         shape = call.shape(0)
         layout = call.attr("layout")
         positions = [_layout_index(layout, letter) for letter in spatial]
@@ -515,18 +520,18 @@ def _pool(spatial: str) -> Callable[[_Call], Attribute]:
     return rule
 
 
-def _global_pool(call: _Call) -> Attribute:
+def global_pool(call: Call) -> Attribute:
     shape = call.shape(0)
     for letter in "HW":
         shape[_layout_index(call.attr("layout"), letter)] = 1
     return _tensor(shape, call.element(0))
 
 
-def _adaptive_pool(spatial: str) -> Callable[[_Call], Attribute]:
+def adaptive_pool(spatial: str) -> Callable[[Call], Attribute]:
     """Output spatial size is ``output_size`` (one entry for all axes, or one
     per axis); an empty ``output_size`` keeps the input size."""
 
-    def rule(call: _Call) -> Attribute:
+    def rule(call: Call) -> Attribute:
         shape = call.shape(0)
         sizes = call.attr("output_size") or ()
         _require(len(sizes) in (0, 1, len(spatial)))
@@ -541,11 +546,11 @@ def _adaptive_pool(spatial: str) -> Callable[[_Call], Attribute]:
     return rule
 
 
-def _resize(spatial: str) -> Callable[[_Call], Attribute]:
+def resize(spatial: str) -> Callable[[Call], Attribute]:
     """``Resize{1,2,3}DRel``: the spatial axes become ``size``."""
     canon = "NC" + spatial
 
-    def rule(call: _Call) -> Attribute:
+    def rule(call: Call) -> Attribute:
         size = call.ints("size")
         _require(size is not None and len(size) == len(spatial))
         layout = call.attr("layout")
@@ -559,7 +564,7 @@ def _resize(spatial: str) -> Callable[[_Call], Attribute]:
     return rule
 
 
-def _crop_and_resize(call: _Call) -> Attribute:
+def crop_and_resize(call: Call) -> Attribute:
     crop = call.ints("crop_size")
     _require(crop is not None and len(crop) == 2)
     call.tensor(2)  # box indices
@@ -570,7 +575,7 @@ def _crop_and_resize(call: _Call) -> Attribute:
     return _tensor(_convert_layout(shape, "NCHW", layout), call.dtype("out_dtype", call.element(0)))
 
 
-def _grid_sample(call: _Call) -> Attribute:
+def grid_sample(call: Call) -> Attribute:
     data, grid = call.shape(0), call.shape(1)
     _require(len(data) in (4, 5))
     canon = "NCHW" if len(data) == 4 else "NCDHW"
@@ -580,12 +585,12 @@ def _grid_sample(call: _Call) -> Attribute:
     return _tensor(_convert_layout(shape, canon, layout), call.element(0))
 
 
-def _upsampling(spatial: str, scales: Sequence[str]) -> Callable[[_Call], Attribute]:
+def upsampling(spatial: str, scales: Sequence[str]) -> Callable[[Call], Attribute]:
     """Spatial axes scaled and rounded half to even (TVM folds ``round`` with
     ``nearbyint``)."""
     canon = "NC" + spatial
 
-    def rule(call: _Call) -> Attribute:
+    def rule(call: Call) -> Attribute:
         layout = call.attr("layout")
         shape = _convert_layout(call.shape(0), layout, canon)
         for i, scale in enumerate(scales):
@@ -597,10 +602,10 @@ def _upsampling(spatial: str, scales: Sequence[str]) -> Callable[[_Call], Attrib
     return rule
 
 
-def _sub_pixel(to_space: bool) -> Callable[[_Call], Attribute]:
+def sub_pixel(to_space: bool) -> Callable[[Call], Attribute]:
     """depth_to_space / space_to_depth in any NCHW-convertible layout."""
 
-    def rule(call: _Call) -> Attribute:
+    def rule(call: Call) -> Attribute:
         block = call.int("block_size")
         layout = call.attr("layout")
         n, c, h, w = _convert_layout(call.shape(0), layout, "NCHW")
@@ -619,11 +624,11 @@ def _sub_pixel(to_space: bool) -> Callable[[_Call], Attribute]:
 # ---------------------------------------------------------------------------
 
 
-def _matmul(dense: bool) -> Callable[[_Call], Attribute]:
+def matmul(dense: bool) -> Callable[[Call], Attribute]:
     """``MatmulRel``: nn.dense is nn.matmul with transpose_b=True and no
     transpose flags of its own. ``units``, when set, is the output width."""
 
-    def rule(call: _Call) -> Attribute:
+    def rule(call: Call) -> Attribute:
         a = call.shape(0)
         _require(len(a) >= 1)
         transpose_a = False if dense else bool(call.attr("transpose_a"))
@@ -643,7 +648,7 @@ def _matmul(dense: bool) -> Callable[[_Call], Attribute]:
     return rule
 
 
-def _batch_matmul(call: _Call) -> Attribute:
+def batch_matmul(call: Call) -> Attribute:
     x, y = call.shape(0), call.shape(1)
     _require(len(x) == 3 and len(y) == 3)
     ta, tb = bool(call.attr("transpose_a")), bool(call.attr("transpose_b"))
@@ -656,7 +661,7 @@ def _batch_matmul(call: _Call) -> Attribute:
     return _tensor([batch, xi, yj], call.dtype("out_dtype", call.element(0)))
 
 
-def _batch_norm(call: _Call) -> Attribute:
+def batch_norm(call: Call) -> Attribute:
     shape = call.shape(0)
     axis = call.int("axis")
     _require(-1 <= axis < len(shape))  # only -1 may count from the end
@@ -664,17 +669,17 @@ def _batch_norm(call: _Call) -> Attribute:
     return TupleType((call.tensor(0), channels, channels))
 
 
-def _norm(call: _Call) -> Attribute:
+def norm(call: Call) -> Attribute:
     """layer/instance/group norm: same type as the data."""
     _normalize_axis(call.int("axis"), len(call.shape(0)))
     return call.tensor(0)
 
 
-def _dropout(call: _Call) -> Attribute:
+def dropout(call: Call) -> Attribute:
     return TupleType((call.tensor(0), call.tensor(0)))
 
 
-def _batch_flatten(call: _Call) -> Attribute:
+def batch_flatten(call: Call) -> Attribute:
     shape = call.shape(0)
     _require(len(shape) >= 1)
     rest = 1
@@ -686,8 +691,8 @@ def _batch_flatten(call: _Call) -> Attribute:
     return _tensor([shape[0], rest], call.element(0))
 
 
-def _pad(mirror: bool) -> Callable[[_Call], Attribute]:
-    def rule(call: _Call) -> Attribute:
+def pad(mirror: bool) -> Callable[[Call], Attribute]:
+    def rule(call: Call) -> Attribute:
         shape = call.shape(0)
         widths = call.attr("pad_width")
         _require(widths is not None and len(widths) == len(shape))
@@ -707,10 +712,8 @@ def _pad(mirror: bool) -> Callable[[_Call], Attribute]:
 # ---------------------------------------------------------------------------
 
 
-def _reduce(result_element: Attribute | None) -> Callable[[_Call], Attribute]:
-    """``ReduceRel`` (element type kept) or ``ArgReduceRel`` (int32 indices)."""
-
-    def rule(call: _Call) -> Attribute:
+def _reduce(result_element: Attribute | None) -> Callable[[Call], Attribute]:
+    def rule(call: Call) -> Attribute:
         shape = call.shape(0)
         _require(result_element is None or len(shape) > 0)
         out = _reduce_shape(
@@ -724,10 +727,17 @@ def _reduce(result_element: Attribute | None) -> Callable[[_Call], Attribute]:
     return rule
 
 
-def _variance(call: _Call) -> Attribute:
+reduce = _reduce(None)
+"""``ReduceRel``: `axis`, `keepdims` and `exclude` shape the result; element type kept."""
+
+arg_reduce = _reduce(_INT32)
+"""``ArgReduceRel``: as :data:`reduce`, with int32 indices; the data has a dimension."""
+
+
+def variance(call: Call) -> Attribute:
     shape = call.shape(0)
     _require(len(shape) > 0 and len(call.shape(1)) == len(shape))
-    return _reduce(None)(call)
+    return reduce(call)
 
 
 # ---------------------------------------------------------------------------
@@ -735,7 +745,7 @@ def _variance(call: _Call) -> Attribute:
 # ---------------------------------------------------------------------------
 
 
-def _expand_dims(call: _Call) -> Attribute:
+def expand_dims(call: Call) -> Attribute:
     shape = call.shape(0)
     axis, count = call.int("axis"), call.int("num_newaxis")
     _require(count >= 0 and -len(shape) - 1 <= axis <= len(shape))
@@ -743,7 +753,7 @@ def _expand_dims(call: _Call) -> Attribute:
     return _tensor(shape[:pivot] + [1] * count + shape[pivot:], call.element(0))
 
 
-def _squeeze(call: _Call) -> Attribute:
+def squeeze(call: Call) -> Attribute:
     shape = call.shape(0)
     axis = call.ints("axis")
     if axis is None:
@@ -824,7 +834,7 @@ def _reshape_dims(shape: Sequence[int], newshape: Sequence[int], allowzero: bool
     return out
 
 
-def _reshape(call: _Call) -> Attribute:
+def reshape(call: Call) -> Attribute:
     shape = call.shape(0)
     newshape = call.ints("newshape")
     _require(newshape is not None)
@@ -834,7 +844,7 @@ def _reshape(call: _Call) -> Attribute:
     return _tensor(out, call.element(0))
 
 
-def _reshape_like(call: _Call) -> Attribute:
+def reshape_like(call: Call) -> Attribute:
     lhs, rhs = call.shape(0), call.shape(1)
 
     def bound(name: str, default: int, ndim: int) -> int:
@@ -852,7 +862,7 @@ def _reshape_like(call: _Call) -> Attribute:
     return _tensor(out, call.element(0))
 
 
-def _transpose(call: _Call) -> Attribute:
+def transpose(call: Call) -> Attribute:
     shape = call.shape(0)
     axes = call.ints("axes")
     if not axes:
@@ -864,7 +874,7 @@ def _transpose(call: _Call) -> Attribute:
     return _tensor([shape[i] for i in order], call.element(0))
 
 
-def _concatenate(call: _Call) -> Attribute:
+def concatenate(call: Call) -> Attribute:
     fields = call.fields(0)
     shapes = [_dims(f) for f in fields]
     ndim = len(shapes[0])
@@ -889,7 +899,7 @@ def _concatenate(call: _Call) -> Attribute:
     return _tensor(out, element)
 
 
-def _stack(call: _Call) -> Attribute:
+def stack(call: Call) -> Attribute:
     fields = call.fields(0)
     first = _dims(fields[0])
     ndim = len(first)
@@ -904,7 +914,7 @@ def _stack(call: _Call) -> Attribute:
     return _tensor(first[:axis] + [len(fields)] + first[axis:], element)
 
 
-def _split(call: _Call) -> Attribute:
+def split(call: Call) -> Attribute:
     shape = call.shape(0)
     _require(len(shape) > 0)
     axis = _normalize_axis(call.int("axis"), len(shape))
@@ -941,7 +951,7 @@ def _clamp_index(index: int, extent: int, stride: int) -> int:
     return min(max(index, low), high)
 
 
-def _strided_slice(call: _Call) -> Attribute:
+def strided_slice(call: Call) -> Attribute:
     shape = call.shape(0)
     ndim = len(shape)
     begin = list(call.attr("begin") or ())
@@ -982,7 +992,7 @@ def _strided_slice(call: _Call) -> Attribute:
     return _tensor(out, call.element(0))
 
 
-def _slice_like(call: _Call) -> Attribute:
+def slice_like(call: Call) -> Attribute:
     shape, target = call.shape(0), call.shape(1)
     axes = call.ints("axes")
     if axes is None:
@@ -998,7 +1008,7 @@ def _slice_like(call: _Call) -> Attribute:
     return _tensor(out, call.element(0))
 
 
-def _take(call: _Call) -> Attribute:
+def take(call: Call) -> Attribute:
     data, indices = call.shape(0), call.shape(1)
     _require(isinstance(call.element(1), IntegerType))
     axis = call.attr("axis")
@@ -1013,7 +1023,7 @@ def _take(call: _Call) -> Attribute:
     return _tensor(out, call.element(0))
 
 
-def _gather(call: _Call) -> Attribute:
+def gather(call: Call) -> Attribute:
     data, indices = call.shape(0), call.shape(1)
     _require(isinstance(call.element(1), IntegerType) and len(data) == len(indices))
     axis = _normalize_axis(call.int("axis"), len(data))
@@ -1025,7 +1035,7 @@ def _gather(call: _Call) -> Attribute:
     return _tensor(indices, call.element(0))
 
 
-def _gather_nd(call: _Call) -> Attribute:
+def gather_nd(call: Call) -> Attribute:
     data, indices = call.shape(0), call.shape(1)
     _require(len(indices) >= 1 and _known(indices[0]) and indices[0] <= len(data))
     batch_dims = call.int("batch_dims")
@@ -1033,7 +1043,7 @@ def _gather_nd(call: _Call) -> Attribute:
     return _tensor(out, call.element(0))
 
 
-def _tile(call: _Call) -> Attribute:
+def tile(call: Call) -> Attribute:
     shape = call.shape(0)
     reps = call.ints("reps")
     _require(reps is not None and all(r > 0 for r in reps))
@@ -1044,7 +1054,7 @@ def _tile(call: _Call) -> Attribute:
     return _tensor(out, call.element(0))
 
 
-def _repeat(call: _Call) -> Attribute:
+def repeat(call: Call) -> Attribute:
     shape = call.shape(0)
     repeats = call.int("repeats")
     _require(repeats >= 1)
@@ -1060,19 +1070,19 @@ def _fits(shape: Sequence[int], target: Sequence[int]) -> bool:
     return all(m == t or not _known(m, t) for m, t in zip(merged, target))
 
 
-def _broadcast_to(call: _Call) -> Attribute:
+def broadcast_to(call: Call) -> Attribute:
     target = call.ints("shape")
     _require(target is not None and _fits(call.shape(0), target))
     return _tensor(target, call.element(0))
 
 
-def _broadcast_to_like(call: _Call) -> Attribute:
+def broadcast_to_like(call: Call) -> Attribute:
     _require(call.element(0) == call.element(1))
     _require(_fits(call.shape(0), call.shape(1)))
     return call.tensor(1)
 
 
-def _one_hot(call: _Call) -> Attribute:
+def one_hot(call: Call) -> Attribute:
     indices = call.shape(0)
     depth, axis = call.int("depth"), call.int("axis")
     _require(depth > 0)
@@ -1082,7 +1092,7 @@ def _one_hot(call: _Call) -> Attribute:
     return _tensor(out, call.dtype("dtype"))
 
 
-def _layout_transform(call: _Call) -> Attribute:
+def layout_transform(call: Call) -> Attribute:
     shape = _convert_layout(call.shape(0), call.attr("src_layout"), call.attr("dst_layout"))
     return _tensor(shape, call.element(0))
 
@@ -1092,11 +1102,11 @@ def _layout_transform(call: _Call) -> Attribute:
 # ---------------------------------------------------------------------------
 
 
-def _argsort(call: _Call) -> Attribute:
+def argsort(call: Call) -> Attribute:
     return _tensor(call.shape(0), call.dtype("dtype"))
 
 
-def _topk(call: _Call) -> Attribute:
+def topk(call: Call) -> Attribute:
     shape = call.shape(0)
     axis = _normalize_axis(call.int("axis"), len(shape))
     k = call.int("k")
@@ -1113,111 +1123,71 @@ def _topk(call: _Call) -> Attribute:
 
 
 # ---------------------------------------------------------------------------
-# The table
+# Relax-only operators (Relax's struct-info inference)
 # ---------------------------------------------------------------------------
 
-_UNARY = (
-    "negative", "exp", "fast_exp", "log", "log2", "log10", "sqrt", "rsqrt",
-    "erf", "fast_erf", "tanh", "fast_tanh", "sigmoid", "cos", "sin", "tan",
-    "cosh", "sinh", "acos", "acosh", "asin", "asinh", "atan", "atanh",
-    "floor", "ceil", "round", "trunc", "abs", "sign", "copy", "logical_not",
-    "bitwise_not", "zeros_like", "ones_like", "clip", "nn.relu",
-    "nn.leaky_relu", "nn.lrn", "nn.l2_normalize", "nn.prelu", "sort",
-)  # fmt: skip
-"""Operators whose result has the type of their first argument."""
 
-_BINARY = (
-    "add", "subtract", "multiply", "divide", "floor_divide", "trunc_divide",
-    "power", "mod", "floor_mod", "trunc_mod", "maximum", "minimum",
-    "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "left_shift", "right_shift",
-)  # fmt: skip
-"""Broadcasting operators keeping the element type."""
+def _relax_broadcast(lhs: Sequence[int], rhs: Sequence[int]) -> list[int]:
+    """Relax's ``InferBinaryBroadcastShape``: unlike Relay, an unknown
+    dimension against a static one other than 1 stays unknown."""
+    out = []
+    for i in range(1, max(len(lhs), len(rhs)) + 1):
+        a = lhs[-i] if i <= len(lhs) else 1
+        b = rhs[-i] if i <= len(rhs) else 1
+        if a == b or b == 1:
+            out.append(a)
+        elif a == 1:
+            out.append(b)
+        else:
+            _require(not _known(a, b))
+            out.append(ANY)
+    return out[::-1]
 
-_COMPARISONS = (
-    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
-)  # fmt: skip
-"""Broadcasting operators with a bool result."""
 
-RULES: dict[str, Callable[[_Call], Attribute]] = {
-    **{name: _same_type for name in _UNARY},
-    **{name: _broadcast_binary(None) for name in _BINARY},
-    **{name: _broadcast_binary(_BOOL) for name in _COMPARISONS},
-    **{name: _bool_like for name in ("isnan", "isinf", "isfinite")},
-    **{
-        name: _with_axis_check
-        for name in ("nn.softmax", "nn.log_softmax", "nn.fast_softmax", "reverse")
-    },
-    "cast": _cast,
-    "reinterpret": _cast,
-    "cast_like": _cast_like,
-    "where": _where,
-    "full": _full,
-    "zeros": _init,
-    "ones": _init,
-    "full_like": _full_like,
-    "shape_of": _shape_of,
-    "nn.bias_add": _bias_add,
-    "nn.conv1d": _conv("W", transposed=False),
-    "nn.conv2d": _conv("HW", transposed=False),
-    "nn.conv3d": _conv("DHW", transposed=False),
-    "nn.conv1d_transpose": _conv("W", transposed=True),
-    "nn.conv2d_transpose": _conv("HW", transposed=True),
-    "nn.conv3d_transpose": _conv("DHW", transposed=True),
-    "nn.max_pool1d": _pool("W"),
-    "nn.avg_pool1d": _pool("W"),
-    "nn.max_pool2d": _pool("HW"),
-    "nn.avg_pool2d": _pool("HW"),
-    "nn.max_pool3d": _pool("DHW"),
-    "nn.avg_pool3d": _pool("DHW"),
-    "nn.global_avg_pool2d": _global_pool,
-    "nn.global_max_pool2d": _global_pool,
-    "nn.adaptive_avg_pool2d": _adaptive_pool("HW"),
-    "nn.adaptive_max_pool2d": _adaptive_pool("HW"),
-    "image.resize1d": _resize("W"),
-    "image.resize2d": _resize("HW"),
-    "image.resize3d": _resize("DHW"),
-    "image.crop_and_resize": _crop_and_resize,
-    "image.grid_sample": _grid_sample,
-    "nn.upsampling": _upsampling("HW", ("scale_h", "scale_w")),
-    "nn.upsampling3d": _upsampling("DHW", ("scale_d", "scale_h", "scale_w")),
-    "nn.depth_to_space": _sub_pixel(to_space=True),
-    "nn.space_to_depth": _sub_pixel(to_space=False),
-    "nn.dense": _matmul(dense=True),
-    "nn.matmul": _matmul(dense=False),
-    "nn.batch_matmul": _batch_matmul,
-    "nn.batch_norm": _batch_norm,
-    "nn.layer_norm": _norm,
-    "nn.instance_norm": _norm,
-    "nn.group_norm": _norm,
-    "nn.dropout": _dropout,
-    "nn.batch_flatten": _batch_flatten,
-    "nn.pad": _pad(mirror=False),
-    "nn.mirror_pad": _pad(mirror=True),
-    **{name: _reduce(None) for name in ("sum", "mean", "max", "min", "prod", "all", "any")},
-    "argmax": _reduce(_INT32),
-    "argmin": _reduce(_INT32),
-    "variance": _variance,
-    "expand_dims": _expand_dims,
-    "squeeze": _squeeze,
-    "reshape": _reshape,
-    "reshape_like": _reshape_like,
-    "transpose": _transpose,
-    "concatenate": _concatenate,
-    "stack": _stack,
-    "split": _split,
-    "strided_slice": _strided_slice,
-    "slice_like": _slice_like,
-    "take": _take,
-    "gather": _gather,
-    "gather_nd": _gather_nd,
-    "tile": _tile,
-    "repeat": _repeat,
-    "broadcast_to": _broadcast_to,
-    "broadcast_to_like": _broadcast_to_like,
-    "one_hot": _one_hot,
-    "layout_transform": _layout_transform,
-    "argsort": _argsort,
-    "topk": _topk,
-}
-"""Relay operator name -> its type relation."""
+def relax_matmul(call: Call) -> Attribute:
+    """Relax ``matmul``: NumPy's ``matmul`` shapes; a 1-D operand gains a
+    unit axis for the product and loses it in the result."""
+    a, b = call.shape(0), call.shape(1)
+    _require(len(a) >= 1 and len(b) >= 1)
+    if call.attr("out_dtype"):
+        element = call.dtype("out_dtype")
+    else:  # Relax's binary-operator rule: both operands of one dtype
+        _require(call.element(0) == call.element(1))
+        element = call.element(0)
+    lhs = [1, *a] if len(a) == 1 else a
+    rhs = [*b, 1] if len(b) == 1 else b
+    _require(not _known(lhs[-1], rhs[-2]) or lhs[-1] == rhs[-2])
+    out = _relax_broadcast(lhs[:-2], rhs[:-2])
+    if len(a) > 1:
+        out.append(lhs[-2])
+    if len(b) > 1:
+        out.append(rhs[-1])
+    return _tensor(out, element)
+
+
+def relax_strided_slice(call: Call) -> Attribute:
+    """Relax ``strided_slice``: only the listed `axes` are sliced; absent
+    `strides` are 1. Indices are clamped into the axis, unless
+    `assume_inbound`: then they are taken as given, and the length is Relax's
+    ``ceildiv(end - begin, stride)``, rounded as for a positive stride even
+    when the stride is negative."""
+    shape = call.shape(0)
+    axes = call.ints("axes")
+    begin, end = call.ints("begin"), call.ints("end")
+    _require(axes is not None and begin is not None and end is not None)
+    strides = call.ints("strides") or [1] * len(axes)
+    _require(len(begin) == len(end) == len(strides) == len(axes))
+    inbound = bool(call.attr("assume_inbound"))
+    out = list(shape)
+    for axis, b, e, s in zip(axes, begin, end, strides):
+        axis = _normalize_axis(axis, len(shape))
+        _require(s != 0)
+        dim = shape[axis]
+        if inbound:
+            out[axis] = (e - b + s - 1) // s
+        elif not _known(dim):
+            out[axis] = ANY
+        else:
+            b, e = _clamp_index(b, dim, s), _clamp_index(e, dim, s)
+            out[axis] = -((b - e) // s) if s > 0 else -((e - b) // -s)
+    return _tensor(out, call.element(0))

@@ -1,7 +1,8 @@
-"""Which dialect op each Relax operator becomes, and how its attributes convert.
+"""How a Relax operator maps onto a dialect op, and how its attributes convert.
 
-The Relax importer and exporter share this table; it needs no TVM. An entry
-maps one Relax operator onto one dialect op:
+Each operator's registry row holds its :class:`RelaxOp` (or the reason why
+it has none); the Relax importer and exporter share them, and this module
+needs no TVM. A mapping ties one Relax operator to the row's op:
 
 * a Relay operator (``relay.nn.conv2d`` for ``relax.nn.conv2d``) where the
   two have the same semantics; Relax attribute fields become the Relay
@@ -14,7 +15,7 @@ the Relax attributes. An op that came from Relay text may leave attributes
 out; export then derives the Relax value from the Relay default (an empty
 ``out_layout`` is the data layout, two-entry padding is symmetric, ...).
 
-A Relax call that an entry cannot express exactly (say ``max_pool2d`` with
+A Relax call that a mapping cannot express exactly (say ``max_pool2d`` with
 ``count_include_pad=True``, which Relay's ``nn.max_pool2d`` lacks) raises
 :class:`Unmappable`, and the importer falls back to the generic
 ``relay.op "relax.<name>"``, which carries every Relax attribute.
@@ -37,10 +38,10 @@ typed ``FloatImm``       float of the FloatImm's width (in typed positions)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -60,7 +61,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.attributes import RelayAttr, attr_value
+
+if TYPE_CHECKING:
+    from relay_xdsl.dialects.relay.ops import OperatorOp
 
 GLOBAL_NAME = "relax.global_name"
 """On a ``relay.fn``: the private global Relax function it was outlined into."""
@@ -210,7 +214,7 @@ def decode_value(attr: Attribute) -> Any:
     raise ValueError(f"attribute {attr} has no Relax value")
 
 
-def _encode(kind: Kind, value: Any, spec: relay.RelayAttr) -> Attribute | None:
+def _encode(kind: Kind, value: Any, spec: RelayAttr) -> Attribute | None:
     """The Relay attribute for Relax value `value`; None leaves it out."""
     if value is None:
         if kind is Kind.INTS_OR_NONE:
@@ -276,7 +280,7 @@ def _decode(kind: Kind, value: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------
-# Table entries
+# Mappings
 # ---------------------------------------------------------------------------
 
 
@@ -319,7 +323,7 @@ class Arg:
 
 TENSOR = Arg(ArgRole.TENSOR)
 
-ExportHook = Callable[[relay.OperatorOp, dict[str, Any]], None]
+ExportHook = Callable[["OperatorOp", dict[str, Any]], None]
 """Adjusts the Relax field values derived from an op (which may come from Relay text)."""
 
 
@@ -328,8 +332,6 @@ class RelaxOp:
     """How one Relax operator maps onto one dialect op."""
 
     relax_name: str
-    dialect_name: str
-    """The op's operator name: a key of ``relay.OPERATORS`` or ``relay.RELAX_OPERATORS``."""
     attrs_type: str | None = None
     """The Relax attrs type key; None when Relax calls of this op carry no attrs."""
     fields: tuple[Field, ...] = ()
@@ -343,16 +345,14 @@ class RelaxOp:
     import_hook: Callable[[dict[str, Attribute]], None] | None = None
     """Completes the op's attributes after import (Relay-only flags)."""
 
-    @property
-    def op_class(self) -> type[relay.OperatorOp]:
-        return relay.OPERATORS.get(self.dialect_name) or relay.RELAX_OPERATORS[self.dialect_name]
-
-    def encode_attributes(self, values: dict[str, Any]) -> dict[str, Attribute]:
-        """The op's attributes for Relax field values `values` (Python values)."""
+    def encode_attributes(
+        self, values: dict[str, Any], schema: Mapping[str, RelayAttr]
+    ) -> dict[str, Attribute]:
+        """The op's attributes (`schema` is the op's) for Relax field values
+        `values` (Python values)."""
         for name, expected in self.implied:
             if values.get(name) != expected:
                 raise Unmappable(f"'{name}' is {values.get(name)!r}")
-        schema = self.op_class.SCHEMA
         attributes: dict[str, Attribute] = {}
         for f in self.fields:
             attr = _encode(f.kind, values.get(f.relax), schema[f.relay_name])
@@ -360,7 +360,7 @@ class RelaxOp:
                 attributes[f.relay_name] = attr
         return attributes
 
-    def decode_attributes(self, op: relay.OperatorOp) -> dict[str, Any]:
+    def decode_attributes(self, op: OperatorOp) -> dict[str, Any]:
         """The Relax field values for dialect op `op` (defaults filled in)."""
         for name in self.relay_defaults_only:
             if op.relay_attr(name) != op.SCHEMA[name].default:
@@ -379,7 +379,7 @@ class RelaxOp:
             elif arg.role is ArgRole.PRIM:
                 values[arg.attr] = typed_value(attr)
             elif arg.role is ArgRole.SHAPE:
-                values[arg.attr] = [int(v) for v in relay.attr_value(attr)]
+                values[arg.attr] = [int(v) for v in attr_value(attr)]
             else:
                 assert isinstance(attr, DenseArrayBase)
                 width = attr.elt_type.width.data  # type: ignore[union-attr]
@@ -390,11 +390,11 @@ class RelaxOp:
 
 
 # ---------------------------------------------------------------------------
-# Export hooks: Relay defaults that Relax spells differently
+# Export hooks shared by several operators: Relay defaults that Relax spells differently
 # ---------------------------------------------------------------------------
 
 
-def _expand_padding(padding: Sequence[int], spatial: int) -> list[int]:
+def expand_padding(padding: Sequence[int], spatial: int) -> list[int]:
     """Relay's 1/2/4(/6) entry padding as Relax's (before..., after...) list."""
     padding = list(padding)
     if len(padding) == 2 * spatial:
@@ -406,305 +406,12 @@ def _expand_padding(padding: Sequence[int], spatial: int) -> list[int]:
     raise ValueError(f"padding {padding} does not fit {spatial} spatial axes")
 
 
-def _layouts(data: str, *, spatial: int, pad: str = "padding") -> ExportHook:
+def layouts_hook(data: str, *, spatial: int, pad: str = "padding") -> ExportHook:
     """Fill an empty ``out_layout`` from ``data`` and expand the padding."""
 
-    def hook(op: relay.OperatorOp, values: dict[str, Any]) -> None:
+    def hook(op: OperatorOp, values: dict[str, Any]) -> None:
         if not values.get("out_layout"):
             values["out_layout"] = values[data]
-        values[pad] = _expand_padding(values[pad], spatial)
+        values[pad] = expand_padding(values[pad], spatial)
 
     return hook
-
-
-def _reshape_hook(op: relay.OperatorOp, values: dict[str, Any]) -> None:
-    # Relax has no copy (0) or -2/-3/-4 dimensions: use the inferred shape.
-    shape = values["newshape"]
-    if any(d < -1 for d in shape) or (0 in shape and not op.relay_attr("allowzero")):
-        result = op.result.type
-        values["newshape"] = list(result.get_shape())  # type: ignore[attr-defined]
-        if any(d < 0 for d in values["newshape"]):
-            raise ValueError("reshape with Relay's special dimensions needs a static result")
-
-
-def _reshape_import_hook(attributes: dict[str, Attribute]) -> None:
-    # A Relax 0 is a literal empty dimension, Relay's `allowzero` spelling of it.
-    if 0 in relay.attr_value(attributes["newshape"]):
-        attributes["allowzero"] = BoolAttr.from_bool(True)
-
-
-def _expand_dims_hook(op: relay.OperatorOp, values: dict[str, Any]) -> None:
-    axis = op.relay_attr("axis")
-    count = op.relay_attr("num_newaxis")
-    if count == 1:
-        values["axis"] = [axis]
-        return
-    if axis < 0:
-        axis += len(op.args[0].type.get_shape()) + 1  # type: ignore[attr-defined]
-    values["axis"] = list(range(axis, axis + count))
-
-
-# ---------------------------------------------------------------------------
-# The table
-# ---------------------------------------------------------------------------
-
-
-def _unary(relax_name: str, dialect_name: str | None = None) -> RelaxOp:
-    return RelaxOp(f"relax.{relax_name}", dialect_name or relax_name)
-
-
-_UNARY = [
-    _unary(n)
-    for n in (
-        *("abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "exp", "floor"),
-        *("isfinite", "isinf", "isnan", "log", "negative", "round", "rsqrt", "sigmoid"),
-        *("sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "logical_not", "bitwise_not"),
-    )
-]
-
-_BINARY = [
-    _unary(n)
-    for n in (
-        *("add", "subtract", "multiply", "divide", "floor_divide", "power", "floor_mod"),
-        *("maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater"),
-        *("greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and"),
-        *("bitwise_or", "bitwise_xor", "left_shift", "right_shift", "where"),
-    )
-]
-
-
-def _conv(dims: int, transpose: bool = False) -> RelaxOp:
-    suffix = f"conv{dims}d" + ("_transpose" if transpose else "")
-    fields = [
-        Field("strides", Kind.INTS),
-        Field("padding", Kind.INTS),
-        *([Field("output_padding", Kind.INTS)] if transpose else []),
-        Field("dilation", Kind.INTS),
-        Field("groups", Kind.INT),
-        Field("data_layout", Kind.STR),
-        Field("kernel_layout", Kind.STR),
-        Field("out_layout", Kind.STR),
-        Field("out_dtype", Kind.DTYPE),
-    ]
-    return RelaxOp(
-        f"relax.nn.{suffix}",
-        f"nn.{suffix}",
-        f"relax.attrs.Conv{dims}D{'Transpose' if transpose else ''}Attrs",
-        tuple(fields),
-        export_hook=_layouts("data_layout", spatial=dims),
-    )
-
-
-def _pool(kind: str, dims: int) -> RelaxOp:
-    fields = [
-        Field("pool_size", Kind.INTS),
-        Field("strides", Kind.INTS),
-        Field("dilation", Kind.INTS),
-        Field("padding", Kind.INTS),
-        Field("ceil_mode", Kind.BOOL),
-        *([Field("count_include_pad", Kind.BOOL)] if kind == "avg" else []),
-        Field("layout", Kind.STR),
-        Field("out_layout", Kind.STR),
-    ]
-    return RelaxOp(
-        f"relax.nn.{kind}_pool{dims}d",
-        f"nn.{kind}_pool{dims}d",
-        f"relax.attrs.Pool{dims}DAttrs",
-        tuple(fields),
-        implied=(("count_include_pad", False),) if kind == "max" else (),
-        export_hook=_layouts("layout", spatial=dims),
-    )
-
-
-def _reduce(name: str) -> RelaxOp:
-    return RelaxOp(
-        f"relax.{name}",
-        name,
-        "relax.attrs.StatisticalAttrs",
-        (Field("axis", Kind.OPT_INTS), Field("keepdims", Kind.BOOL)),
-        relay_defaults_only=("exclude",),
-    )
-
-
-def _adaptive_hook(op: relay.OperatorOp, values: dict[str, Any]) -> None:
-    if not values.get("out_layout"):
-        values["out_layout"] = values["layout"]
-
-
-TABLE: tuple[RelaxOp, ...] = (
-    *_UNARY,
-    *_BINARY,
-    RelaxOp("relax.nn.relu", "nn.relu"),
-    RelaxOp("relax.nn.batch_flatten", "nn.batch_flatten"),
-    _conv(1),
-    _conv(2),
-    _conv(3),
-    _conv(2, transpose=True),
-    *(_pool(kind, dims) for kind in ("max", "avg") for dims in (1, 2, 3)),
-    RelaxOp(
-        "relax.nn.adaptive_avg_pool2d",
-        "nn.adaptive_avg_pool2d",
-        "relax.attrs.AdaptivePool2DAttrs",
-        (
-            # Relay's empty output size and Relax's None both mean the input's size.
-            Field("output_size", Kind.INTS_OR_NONE),
-            Field("layout", Kind.STR),
-            Field("out_layout", Kind.STR),
-        ),
-        export_hook=_adaptive_hook,
-    ),
-    RelaxOp(
-        "relax.nn.softmax",
-        "nn.softmax",
-        "relax.attrs.SoftmaxAttrs",
-        (Field("axis", Kind.INT),),
-    ),
-    RelaxOp(
-        "relax.nn.log_softmax",
-        "nn.log_softmax",
-        "relax.attrs.SoftmaxAttrs",
-        (Field("axis", Kind.INT),),
-    ),
-    RelaxOp(
-        "relax.nn.leakyrelu",
-        "nn.leaky_relu",
-        "relax.attrs.LeakyReluAttrs",
-        (Field("alpha", Kind.FLOAT),),
-    ),
-    RelaxOp("relax.nn.prelu", "nn.prelu", "relax.attrs.PReluAttrs", (Field("axis", Kind.INT),)),
-    RelaxOp(
-        "relax.nn.dropout",
-        "nn.dropout",
-        "relax.attrs.DropoutAttrs",
-        (Field("rate", Kind.FLOAT),),
-    ),
-    RelaxOp(
-        "relax.nn.batch_norm",
-        "nn.batch_norm",
-        "relax.attrs.BatchNormAttrs",
-        (
-            Field("axis", Kind.INT),
-            Field("epsilon", Kind.FLOAT),
-            Field("center", Kind.BOOL),
-            Field("scale", Kind.BOOL),
-        ),
-        # Relay's batch_norm is the inference form; momentum only matters in training.
-        implied=(("momentum", 0.1), ("training", False)),
-    ),
-    RelaxOp(
-        "relax.nn.layer_norm",
-        "nn.layer_norm",
-        "relax.attrs.LayerNormAttrs",
-        (
-            Field("axes", Kind.SINGLE_AXIS, "axis"),
-            Field("epsilon", Kind.FLOAT),
-            Field("center", Kind.BOOL),
-            Field("scale", Kind.BOOL),
-        ),
-    ),
-    *(_reduce(name) for name in ("sum", "mean", "max", "min", "prod")),
-    RelaxOp(
-        "relax.permute_dims",
-        "transpose",
-        "relax.attrs.PermuteDimsAttrs",
-        (Field("axes", Kind.OPT_INTS),),
-    ),
-    RelaxOp(
-        "relax.reshape",
-        "reshape",
-        args=(TENSOR, Arg(ArgRole.SHAPE, "newshape")),
-        export_hook=_reshape_hook,
-        import_hook=_reshape_import_hook,
-    ),
-    RelaxOp(
-        "relax.broadcast_to",
-        "broadcast_to",
-        args=(TENSOR, Arg(ArgRole.SHAPE, "shape")),
-        relay_defaults_only=("dtype",),
-    ),
-    RelaxOp(
-        "relax.concat",
-        "concatenate",
-        "relax.attrs.ConcatAttrs",
-        (Field("axis", Kind.OPT_INT),),
-    ),
-    RelaxOp("relax.stack", "stack", "relax.attrs.StackAttrs", (Field("axis", Kind.OPT_INT),)),
-    RelaxOp(
-        "relax.split",
-        "split",
-        "relax.attrs.SplitAttrs",
-        (
-            Field("indices_or_sections", Kind.INT64_OR_INT64S),
-            Field("axis", Kind.INT),
-        ),
-    ),
-    RelaxOp(
-        "relax.expand_dims",
-        "expand_dims",
-        "relax.attrs.ExpandDimsAttrs",
-        (Field("axis", Kind.SINGLE_AXIS),),
-        export_hook=_expand_dims_hook,
-    ),
-    RelaxOp(
-        "relax.squeeze",
-        "squeeze",
-        "relax.attrs.SqueezeAttrs",
-        (Field("axis", Kind.OPT_INTS),),
-    ),
-    RelaxOp(
-        "relax.take",
-        "take",
-        "relax.attrs.TakeAttrs",
-        (Field("axis", Kind.OPT_INT), Field("mode", Kind.STR)),
-        relay_defaults_only=("batch_dims",),
-    ),
-    RelaxOp("relax.tile", "tile", "relax.attrs.TileAttrs", (Field("repeats", Kind.INTS, "reps"),)),
-    RelaxOp("relax.flip", "reverse", "relax.attrs.FlipAttrs", (Field("axis", Kind.INT),)),
-    RelaxOp(
-        "relax.repeat",
-        "repeat",
-        "relax.attrs.RepeatAttrs",
-        (Field("repeats", Kind.INT), Field("axis", Kind.OPT_INT)),
-    ),
-    RelaxOp("relax.astype", "cast", "relax.attrs.AstypeAttrs", (Field("dtype", Kind.DTYPE),)),
-    RelaxOp(
-        "relax.clip",
-        "clip",
-        args=(TENSOR, Arg(ArgRole.PRIM, "a_min"), Arg(ArgRole.PRIM, "a_max")),
-    ),
-    *(
-        RelaxOp(f"relax.{name}", name, "relax.attrs.InitAttrs", implied=(("dtype", None),))
-        for name in ("zeros_like", "ones_like", "full_like")
-    ),
-    # Relax-only operators.
-    RelaxOp(
-        "relax.matmul",
-        "relax.matmul",
-        "relax.attrs.MatmulAttrs",
-        (Field("out_dtype", Kind.DTYPE),),
-    ),
-    RelaxOp(
-        "relax.strided_slice",
-        "relax.strided_slice",
-        "relax.attrs.StridedSliceAttrs",
-        (Field("assume_inbound", Kind.BOOL),),
-        args=(
-            TENSOR,
-            Arg(ArgRole.PRIM_TUPLE, "axes"),
-            Arg(ArgRole.PRIM_TUPLE, "begin"),
-            Arg(ArgRole.PRIM_TUPLE, "end"),
-            Arg(ArgRole.PRIM_TUPLE, "strides", optional=True),
-        ),
-    ),
-    RelaxOp("relax.nn.gelu", "relax.nn.gelu"),
-    RelaxOp("relax.nn.gelu_tanh", "relax.nn.gelu_tanh"),
-    RelaxOp("relax.nn.silu", "relax.nn.silu"),
-)
-
-BY_RELAX_NAME: dict[str, RelaxOp] = {entry.relax_name: entry for entry in TABLE}
-"""Relax operator name → its table entry."""
-
-BY_DIALECT_NAME: dict[str, RelaxOp] = {entry.dialect_name: entry for entry in TABLE}
-"""Dialect operator name (``nn.conv2d``, ``relax.matmul``) → its table entry."""
-
-assert len(BY_DIALECT_NAME) == len(TABLE), "each dialect op has one Relax counterpart"

@@ -32,7 +32,7 @@ from xdsl.dialects.func import Func, FuncOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from relay_xdsl.dialects.relay import Relay
+from relay_xdsl.dialects.relay import GenericOperatorOp, OperatorOp, Relay, operators
 
 OUTPUT = Path(__file__).with_name("ops.mlir")
 
@@ -453,8 +453,11 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "relay.cosh": unary("cosh", t("4x4")),
     "relay.sinh": unary("sinh", t("4x4")),
     "relay.acos": unary("acos", t("4x4")),
+    "relay.acosh": unary("acosh", t("4x4")),
     "relay.asin": unary("asin", t("4x4")),
+    "relay.asinh": unary("asinh", t("4x4")),
     "relay.atan": unary("atan", t("4x4")),
+    "relay.atanh": unary("atanh", t("4x4")),
     "relay.floor": unary("floor", t("4x4")),
     "relay.ceil": unary("ceil", t("4x4")),
     "relay.round": unary("round", t("4x4")),
@@ -780,7 +783,10 @@ def _escape(line: str) -> str:
 
 
 def render() -> str:
-    names = {op.name for op in Relay.operations}
+    # An example per operator row and per structural op of the dialect.
+    names = {row.op_name for row in operators.ALL}
+    names |= {op.name for op in Relay.operations if not issubclass(op, OperatorOp)}
+    names.add(GenericOperatorOp.name)
     missing = sorted(names - EXAMPLES.keys())
     unknown = sorted(EXAMPLES.keys() - names)
     if missing or unknown:

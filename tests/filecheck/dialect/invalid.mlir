@@ -1,12 +1,13 @@
 // RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // One case per verification error of the relay dialect, grouped by op: every
-// message of the verify_ methods in relay_xdsl/dialects/relay/ops.py, and the
-// checks xDSL derives from the op definitions (operand, result and attribute
-// constraints, traits, region shape). The "(Cn)" tags are the constraints of
-// docs/dialect.md. Each case checks the message (the first line xdsl-opt
-// prints for a failing chunk) and, where xDSL attaches it to an op, that it is
-// the offending op. Parse errors are in invalid_syntax.mlir.
+// message of the verify_ methods in relay_xdsl/dialects/relay/ (ops.py,
+// structure.py, syntax.py), and the checks xDSL derives from the op definitions
+// (operand, result and attribute constraints, traits, region shape). The "(Cn)"
+// tags are the constraints of docs/dialect.md. Each case checks the message
+// (the first line xdsl-opt prints for a failing chunk) and, where xDSL attaches
+// it to an op, that it is the offending op. Parse errors are in
+// invalid_syntax.mlir.
 
 // ===== Operator ops (relay.add, relay.nn.conv2d, ...): the shared verifier =====
 

@@ -1,9 +1,9 @@
 // RUN: xdsl-opt %s --split-input-file --parsing-diagnostics | filecheck %s
 
-// Errors of the relay dialect's custom syntax: every error the parse methods
-// of relay_xdsl/dialects/relay/ops.py raise, and the xDSL parser errors they run
-// into. Each case checks the position line, the echoed source line, and the
-// message. Verification errors are in invalid.mlir.
+// Errors of the relay dialect's custom syntax: every error the parse methods of
+// relay_xdsl/dialects/relay/ (ops.py, structure.py, syntax.py) raise, and the
+// xDSL parser errors they run into. Each case checks the position line, the
+// echoed source line, and the message. Verification errors are in invalid.mlir.
 
 // ===== Operator ops and relay.op: `(args) {attrs} : (arg types) -> result type` =====
 

@@ -893,6 +893,15 @@ func.func @relay.acos(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
   func.return %r : tensor<4x4xf32>
 }
 
+// CHECK-LABEL: func.func @relay.acosh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.acosh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4x4xf32>
+// CHECK-NEXT:    }
+func.func @relay.acosh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.acosh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+
 // CHECK-LABEL: func.func @relay.asin(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // CHECK-NEXT:    %r = relay.asin(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
@@ -902,12 +911,30 @@ func.func @relay.asin(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
   func.return %r : tensor<4x4xf32>
 }
 
+// CHECK-LABEL: func.func @relay.asinh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.asinh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4x4xf32>
+// CHECK-NEXT:    }
+func.func @relay.asinh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.asinh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+
 // CHECK-LABEL: func.func @relay.atan(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // CHECK-NEXT:    %r = relay.atan(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %r : tensor<4x4xf32>
 // CHECK-NEXT:    }
 func.func @relay.atan(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %r = relay.atan(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.atanh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+// CHECK-NEXT:    %r = relay.atanh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4x4xf32>
+// CHECK-NEXT:    }
+func.func @relay.atanh(%data: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = relay.atanh(%data) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
 }
 

@@ -1,0 +1,129 @@
+"""Relay operator attributes: their kinds, schemas and stored values.
+
+An operator's attributes are the fields of its TVM attrs struct. Each field
+is a :class:`RelayAttr` (name, kind, TVM's default); an operator's schema is
+the tuple of its fields in TVM's declaration order. The values are stored as
+builtin attributes:
+
+=================  ===========================================
+Relay              MLIR
+=================  ===========================================
+``1`` / ``1i64``   ``1 : i32`` / ``1 : i64``
+``0.5f``           ``5.000000e-01 : f32`` (``f64`` for ``f64``)
+``True``           ``true``
+``"NCHW"``         ``"NCHW"``
+``[1, 1]``         ``array<i32: 1, 1>`` (``array<f32: ...>`` for floats)
+nested arrays      ``[array<i32: 0, 0>, ...]``
+``None``           ``unit`` (only where the default is None)
+=================  ===========================================
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, NamedTuple
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    UnitAttr,
+)
+from xdsl.ir import Attribute
+
+
+class AttrKind(Enum):
+    """What values a Relay attribute accepts."""
+
+    INT = "int"
+    FLOAT = "float"
+    BOOL = "bool"
+    STR = "str"
+    DTYPE = "dtype"
+    INTS = "ints"
+    FLOATS = "floats"
+    ANY = "any"
+
+
+class RelayAttr(NamedTuple):
+    """One field of a Relay attrs struct: name, kind and TVM's default.
+
+    A default of ``None`` means TVM leaves the field unset, so ``None`` is a
+    legal value for it. A ``required`` field has no default in TVM; TVM's
+    printer always prints it, ``None`` included.
+    """
+
+    name: str
+    kind: AttrKind
+    default: Any
+    required: bool = False
+
+
+class OpPattern(Enum):
+    """TVM's ``TOpPattern``: how an operator combines with its neighbours in fusion."""
+
+    ELEMWISE = 0
+    BROADCAST = 1
+    INJECTIVE = 2
+    COMM_REDUCE = 3
+    OUT_ELEMWISE_FUSABLE = 4
+    TUPLE = 7
+    OPAQUE = 8
+
+
+def attr_value(attr: Attribute) -> Any:
+    """The Python value of a stored Relay attribute (``None`` for ``unit``)."""
+    if isinstance(attr, IntegerAttr):
+        value = attr.value.data
+        if isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
+            return bool(value)
+        return value
+    if isinstance(attr, FloatAttr):
+        return attr.value.data
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, DenseArrayBase):
+        return tuple(attr.get_values())
+    if isinstance(attr, ArrayAttr):
+        return tuple(attr_value(element) for element in attr.data)
+    if isinstance(attr, UnitAttr):
+        return None
+    return attr
+
+
+def _is_int(attr: Attribute) -> bool:
+    return (
+        isinstance(attr, IntegerAttr)
+        and isinstance(attr.type, IntegerType)
+        and attr.type.width.data != 1
+    )
+
+
+def _is_number_array(attr: Attribute, scalar_ok) -> bool:
+    if isinstance(attr, DenseArrayBase):
+        return True
+    return isinstance(attr, ArrayAttr) and all(scalar_ok(e) for e in attr.data)
+
+
+def accepts(kind: AttrKind, attr: Attribute) -> bool:
+    """Whether `attr` (not ``unit``) is a value of kind `kind`."""
+    match kind:
+        case AttrKind.INT:
+            return _is_int(attr)
+        case AttrKind.FLOAT:
+            return isinstance(attr, FloatAttr) or _is_int(attr)
+        case AttrKind.BOOL:
+            return isinstance(attr, IntegerAttr)
+        case AttrKind.STR | AttrKind.DTYPE:
+            return isinstance(attr, StringAttr)
+        case AttrKind.INTS:
+            return _is_number_array(attr, _is_int) and not (
+                isinstance(attr, DenseArrayBase) and not isinstance(attr.elt_type, IntegerType)
+            )
+        case AttrKind.FLOATS:
+            return _is_number_array(attr, lambda e: isinstance(e, FloatAttr) or _is_int(e))
+        case AttrKind.ANY:
+            return True

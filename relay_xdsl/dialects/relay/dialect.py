@@ -1,0 +1,56 @@
+"""The ``relay`` Dialect: the op classes generated from the registry rows,
+the structural ops, and the tables that find an operator's op class."""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from relay_xdsl.dialects.relay import operators
+from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp
+from relay_xdsl.dialects.relay.registry import operator_class
+from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
+from relay_xdsl.dialects.relay.structure import (
+    ConstantOp,
+    FnOp,
+    ReturnOp,
+    TupleGetItemOp,
+    TupleOp,
+)
+
+OPERATOR_OPS: tuple[type[OperatorOp], ...] = tuple(
+    operator_class(row) for row in operators.RELAY_OPERATORS
+)
+"""The op class of every Relay operator."""
+
+RELAX_OPERATOR_OPS: tuple[type[OperatorOp], ...] = tuple(
+    operator_class(row) for row in operators.RELAX_ONLY_OPERATORS
+)
+"""The op class of every Relax operator without an exact Relay counterpart."""
+
+OPERATORS: dict[str, type[OperatorOp]] = {op.RELAY_NAME: op for op in OPERATOR_OPS}
+"""Relay operator name → op class, for every Relay operator."""
+
+RELAX_OPERATORS: dict[str, type[OperatorOp]] = {op.RELAY_NAME: op for op in RELAX_OPERATOR_OPS}
+"""Relax operator name → op class, for the Relax-only operators."""
+
+RELAX_MAPPED: dict[str, type[OperatorOp]] = {
+    op.OPERATOR.relax.relax_name: op
+    for op in (*OPERATOR_OPS, *RELAX_OPERATOR_OPS)
+    if isinstance(op.OPERATOR.relax, RelaxOp)
+}
+"""Relax operator name (``relax.nn.conv2d``) → the op class it imports as."""
+
+Relay = Dialect(
+    "relay",
+    [
+        *OPERATOR_OPS,
+        *RELAX_OPERATOR_OPS,
+        GenericOperatorOp,
+        ConstantOp,
+        TupleOp,
+        TupleGetItemOp,
+        FnOp,
+        ReturnOp,
+    ],
+    [],
+)

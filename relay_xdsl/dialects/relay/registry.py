@@ -1,0 +1,135 @@
+"""The operator registry: every Relay operator written once, as one row.
+
+An :class:`Operator` row holds all that the project knows about one
+operator: its name, operands, attribute schema, fusion pattern, type
+relation, Relax mapping and summary, plus slots that later work fills (a
+backward type relation, an interpreter kernel, a lowering rule). The rows
+live in :mod:`relay_xdsl.dialects.relay.operators`, grouped by family; the
+op class of each operator (``Conv2DOp`` for ``nn.conv2d``) is generated from
+its row by :func:`operator_class`, so nothing about an operator is written
+twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass, field
+from typing import Any
+
+from xdsl.ir import Attribute
+from xdsl.irdl import irdl_op_definition
+
+from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.inference import Call
+from relay_xdsl.dialects.relay.ops import OperatorOp
+from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
+
+Relation = Callable[[Call], Attribute]
+"""A type relation: the result type of a call, from its argument types and
+attributes; it raises to reject the call (see
+:mod:`relay_xdsl.dialects.relay.inference`)."""
+
+
+@dataclass(frozen=True)
+class NoRelax:
+    """Why an operator has no Relax mapping: its Relax calls, if any, import
+    as the generic ``relay.op`` and the op does not export to Relax."""
+
+    reason: str
+
+
+def no_relax(reason: str) -> NoRelax:
+    """The documented absence of a Relax mapping."""
+    return NoRelax(reason)
+
+
+# Rows compare by identity (eq=False): hashing one is then as cheap as hashing
+# a name, which matters to the memoised type inference keyed by row.
+@dataclass(frozen=True, eq=False)
+class Operator:
+    """One Relay operator (or Relax-only operator) and everything about it."""
+
+    name: str
+    """The operator's name in Relay text (``nn.conv2d``); its op is ``relay.<name>``."""
+    summary: str
+    """What the operator computes: the op class's docstring."""
+    _: KW_ONLY
+    pattern: OpPattern
+    """TVM's ``TOpPattern`` for the operator, which fusion follows."""
+    infer: Relation
+    """The forward type relation: argument types and attributes to result type."""
+    relax: RelaxOp | NoRelax
+    """How the Relax operator of the same semantics maps onto this op, or why none does."""
+    attrs: tuple[RelayAttr, ...] = ()
+    """The attribute schema: TVM's attrs struct fields, in TVM's order, with TVM's defaults."""
+    arity: int | None = 1
+    """The number of arguments; None for any number."""
+    returns_tuple: bool | None = False
+    """Whether the result is a tuple; None when the attributes decide (``topk``)."""
+    tuple_input: bool = False
+    """Whether the single argument is a tuple of tensors (``concatenate``)."""
+    backward: Callable[..., Any] | None = None
+    """The backward type relation (argument types from the result type); not yet written."""
+    kernel: Callable[..., Any] | None = None
+    """The interpreter kernel; not yet written."""
+    lowering: Callable[..., Any] | None = None
+    """The lowering rule; not yet written."""
+    schema: dict[str, RelayAttr] = field(init=False, repr=False)
+    """``attrs`` by name."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "schema", {a.name: a for a in self.attrs})
+
+    @property
+    def op_name(self) -> str:
+        """The dialect op's name: ``relay.`` and the operator name."""
+        return f"relay.{self.name}"
+
+    @property
+    def class_name(self) -> str:
+        return class_name(self.name)
+
+
+_NAMESPACES = frozenset({"nn", "image"})
+"""Operator name prefixes that class names leave out (``nn.relu`` is ``ReluOp``)."""
+
+
+def class_name(operator_name: str) -> str:
+    """The op class name for an operator: ``nn.conv2d`` → ``Conv2DOp``,
+    ``gather_nd`` → ``GatherNdOp``, ``relax.nn.gelu`` → ``RelaxGeluOp``.
+
+    The words of the name (split at ``.`` and ``_``, without the ``nn`` and
+    ``image`` namespaces) are capitalised, and a trailing ``<digits>d``
+    (a dimension count) is upper-cased.
+    """
+    words = [
+        word
+        for part in operator_name.split(".")
+        if part not in _NAMESPACES
+        for word in part.split("_")
+    ]
+    name = "".join(re.sub(r"(\d)d$", r"\1D", word.capitalize()) for word in words)
+    return f"{name}Op"
+
+
+def operator_class(operator: Operator) -> type[OperatorOp]:
+    """The op class of `operator`: an IRDL definition over :class:`OperatorOp`
+    whose class variables come from the row."""
+    namespace = {
+        "name": operator.op_name,
+        "__doc__": operator.summary,
+        "__module__": "relay_xdsl.dialects.relay",
+        "__qualname__": operator.class_name,
+    }
+    cls = irdl_op_definition(type(operator.class_name, (OperatorOp,), namespace))
+    # Set after the definition: IRDL only admits annotated class variables.
+    cls.OPERATOR = operator
+    cls.RELAY_NAME = operator.name
+    cls.RELAY_ATTRS = operator.attrs
+    cls.SCHEMA = operator.schema
+    cls.ARITY = operator.arity
+    cls.RETURNS_TUPLE = operator.returns_tuple
+    cls.TUPLE_INPUT = operator.tuple_input
+    cls.PATTERN = operator.pattern
+    return cls

@@ -1,0 +1,397 @@
+"""The structural ops of the relay dialect: constants, tuples and function literals.
+
+* ``relay.constant``: a constant tensor, inline or a ``meta[relay.Constant]``
+  reference;
+* ``relay.tuple`` and ``relay.tuple_get_item``: Relay tuples and their
+  projections (``%t.0``);
+* ``relay.fn`` and ``relay.return``: a function literal called in place (a
+  fused or composite function), with its body.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    TupleType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    attr_def,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, ReturnLike
+from xdsl.utils.exceptions import VerifyException
+
+from relay_xdsl.dialects.relay.syntax import parse_call_operands, parse_extra_attributes
+
+BLOB_THRESHOLD = 16
+"""Constants with more elements than this print in MLIR's hex form."""
+
+
+def _prints_as_blob(value: Attribute) -> bool:
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return False
+    if len(value) > BLOB_THRESHOLD:
+        return True
+    element = value.get_element_type()
+    return not isinstance(element, IntegerType) and any(
+        not math.isfinite(v) for v in value.get_values()
+    )
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """A Relay constant tensor.
+
+    Exactly one of ``value`` (the tensor's contents, dense or
+    ``dense_resource``) or ``meta_index`` (an opaque reference
+    ``meta[relay.Constant][i]`` whose contents the source did not include)
+    is present.
+
+    Syntax::
+
+        %c = relay.constant dense<1.0> : tensor<f32>
+        %w = relay.constant meta[3] : tensor<64x3x7x7xf32>
+    """
+
+    name = "relay.constant"
+    value = opt_attr_def(DenseIntOrFPElementsAttr | DenseResourceAttr)
+    meta_index = opt_attr_def(IntegerAttr)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        result_type: Attribute,
+        value: DenseIntOrFPElementsAttr | DenseResourceAttr | None = None,
+        meta_index: int | None = None,
+    ):
+        attributes: dict[str, Attribute] = {}
+        if value is not None:
+            attributes["value"] = value
+        if meta_index is not None:
+            attributes["meta_index"] = IntegerAttr(meta_index, i64)
+        super().__init__(result_types=[result_type], attributes=attributes)
+
+    def verify_(self) -> None:
+        if (self.value is None) == (self.meta_index is None):
+            raise VerifyException("'relay.constant' needs exactly one of 'value' or 'meta_index'")
+        if self.value is not None and self.value.type != self.result.type:
+            raise VerifyException(
+                f"value type {self.value.type} does not match result type {self.result.type}"
+            )
+        if self.meta_index is not None and self.meta_index.value.data < 0:
+            raise VerifyException("meta_index must be non-negative")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.value is not None:
+            # The value's own type is the result type, so print it once.
+            if _prints_as_blob(self.value):
+                # MLIR's hex form: bit-exact (NaN and inf included) and written
+                # straight from the buffer, never element by element.
+                printer.print_string(f'dense<"0x{self.value.data.data.hex().upper()}"> : ')
+                printer.print_attribute(self.value.type)
+            else:
+                printer.print_attribute(self.value)
+            extra = {k: v for k, v in self.attributes.items() if k != "value"}
+        else:
+            assert self.meta_index is not None
+            printer.print_string(f"meta[{self.meta_index.value.data}] : ")
+            printer.print_attribute(self.result.type)
+            extra = {k: v for k, v in self.attributes.items() if k != "meta_index"}
+        printer.print_op_attributes(extra)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        if parser.parse_optional_keyword("meta"):
+            parser.parse_punctuation("[")
+            index = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            parser.parse_punctuation("]")
+            parser.parse_punctuation(":")
+            op = cls(parser.parse_type(), meta_index=index)
+        else:
+            pos = parser.pos
+            value = parser.parse_attribute()
+            if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
+                parser.raise_error("expected a dense or dense_resource value", pos, parser.pos)
+            op = cls(value.type, value=value)
+        op.attributes |= parse_extra_attributes(parser, ("value", "meta_index"))
+        return op
+
+
+@irdl_op_definition
+class TupleOp(IRDLOperation):
+    """Builds a Relay tuple from its operands; the result type lists their types.
+
+    Syntax::
+
+        %t = relay.tuple(%a, %b) : tuple<tensor<2xf32>, tensor<3xf32>>
+    """
+
+    name = "relay.tuple"
+    fields = var_operand_def()
+    result = result_def(TupleType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, fields: Sequence[SSAValue | Operation]):
+        values = [SSAValue.get(f) for f in fields]
+        super().__init__(operands=[values], result_types=[TupleType(tuple(v.type for v in values))])
+
+    def verify_(self) -> None:
+        field_types = tuple(f.type for f in self.fields)
+        if field_types != self.result.type.types.data:
+            raise VerifyException(f"result type {self.result.type} does not match the field types")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.fields, printer.print_operand)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TupleOp:
+        pos = parser.pos
+        operands = parse_call_operands(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_pos = parser.pos
+        type_ = parser.parse_type()
+        if not isinstance(type_, TupleType):
+            parser.raise_error("expected a tuple type", type_pos, parser.pos)
+        fields = parser.resolve_operands(operands, type_.types.data, pos)
+        op = cls(fields)
+        op.attributes |= attributes
+        return op
+
+
+@irdl_op_definition
+class TupleGetItemOp(IRDLOperation):
+    """Projects field ``index`` out of a Relay tuple (Relay's ``%t.0``).
+
+    Syntax::
+
+        %x = relay.tuple_get_item %t[0] : tuple<tensor<2xf32>, tensor<3xf32>>
+    """
+
+    name = "relay.tuple_get_item"
+    tuple_value = operand_def(TupleType)
+    index = attr_def(IntegerAttr)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, tuple_value: SSAValue | Operation, index: int):
+        value = SSAValue.get(tuple_value)
+        assert isinstance(value.type, TupleType)
+        types = value.type.types.data
+        result_type = types[index] if 0 <= index < len(types) else value.type
+        super().__init__(
+            operands=[value],
+            result_types=[result_type],
+            attributes={"index": IntegerAttr(index, i64)},
+        )
+
+    def verify_(self) -> None:
+        assert isinstance(self.tuple_value.type, TupleType)
+        types = self.tuple_value.type.types.data
+        index = self.index.value.data
+        if not 0 <= index < len(types):
+            raise VerifyException(
+                f"index {index} is out of range for a tuple of {len(types)} fields"
+            )
+        if self.result.type != types[index]:
+            raise VerifyException(
+                f"result type {self.result.type} does not match field {index} "
+                f"of type {types[index]}"
+            )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.tuple_value)
+        printer.print_string(f"[{self.index.value.data}]")
+        printer.print_op_attributes({k: v for k, v in self.attributes.items() if k != "index"})
+        printer.print_string(" : ")
+        printer.print_attribute(self.tuple_value.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TupleGetItemOp:
+        pos = parser.pos
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        index = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation("]")
+        attributes = parse_extra_attributes(parser, ("index",))
+        parser.parse_punctuation(":")
+        type_pos = parser.pos
+        type_ = parser.parse_type()
+        if not isinstance(type_, TupleType):
+            parser.raise_error("expected a tuple type", type_pos, parser.pos)
+        if index >= len(type_.types.data):
+            parser.raise_error(f"index {index} is out of range", pos, parser.pos)
+        (value,) = parser.resolve_operands([operand], [type_], pos)
+        op = cls(value, index)
+        op.attributes |= attributes
+        return op
+
+
+@irdl_op_definition
+class FnOp(IRDLOperation):
+    """A Relay function literal called in place: a fused or composite function.
+
+    The operands are the call's arguments; the single block's arguments are
+    the function's parameters; ``relay.return`` yields the call's result.
+    The remaining attributes are the function's Relay attributes
+    (``Composite``, ``Primitive``, ``PartitionedFromPattern``, ...), in
+    their Relay order. The body sees nothing from outside
+    (``IsolatedFromAbove``), so inlining it only needs the argument mapping.
+
+    Syntax::
+
+        %r = relay.fn(%p0 = %x : tensor<4xf32>, %p1 = %y : tensor<4xf32>)
+               -> tensor<4xf32> attributes {Primitive = 1 : i32} {
+          %s = relay.add(%p0, %p1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+          relay.return %s : tensor<4xf32>
+        }
+    """
+
+    name = "relay.fn"
+    args = var_operand_def()
+    result = result_def()
+    body = region_def("single_block")
+
+    traits = traits_def(IsolatedFromAbove())
+
+    def __init__(
+        self,
+        args: Sequence[SSAValue | Operation],
+        result_type: Attribute,
+        body: Region,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        super().__init__(
+            operands=[args],
+            result_types=[result_type],
+            regions=[body],
+            attributes=dict(attributes or {}),
+        )
+
+    @property
+    def params(self) -> tuple[SSAValue, ...]:
+        return self.body.block.args
+
+    def relay_attributes(self) -> dict[str, Attribute]:
+        return dict(self.attributes)
+
+    def verify_(self) -> None:
+        block = self.body.block
+        if len(block.args) != len(self.args):
+            raise VerifyException(
+                f"'relay.fn' has {len(self.args)} argument(s) but its body takes "
+                f"{len(block.args)} parameter(s)"
+            )
+        for index, (arg, param) in enumerate(zip(self.args, block.args)):
+            if arg.type != param.type:
+                raise VerifyException(
+                    f"argument #{index} has type {arg.type} but parameter "
+                    f"#{index} has type {param.type}"
+                )
+        terminator = block.last_op
+        if not isinstance(terminator, ReturnOp):
+            raise VerifyException("'relay.fn' body must end with 'relay.return'")
+        if terminator.value.type != self.result.type:
+            raise VerifyException(
+                f"returned type {terminator.value.type} does not match result "
+                f"type {self.result.type}"
+            )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        with printer.indented():
+            printer.print_list(
+                zip(self.params, self.args),
+                lambda pair: self._print_binding(printer, *pair),
+            )
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+        if self.attributes:
+            printer.print_string(" attributes")
+            printer.print_op_attributes(self.attributes)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    @staticmethod
+    def _print_binding(printer: Printer, param: SSAValue, arg: SSAValue) -> None:
+        printer.print_ssa_value(param)
+        printer.print_string(" = ")
+        printer.print_operand(arg)
+        printer.print_string(" : ")
+        printer.print_attribute(arg.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FnOp:
+        pos = parser.pos
+
+        def parse_binding() -> tuple[Parser.UnresolvedArgument, UnresolvedOperand, Attribute]:
+            param = parser.parse_argument(expect_type=False)
+            parser.parse_punctuation("=")
+            operand = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            return param, operand, parser.parse_type()
+
+        bindings = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_binding)
+        types = [t for _, _, t in bindings]
+        args = parser.resolve_operands([o for _, o, _ in bindings], types, pos)
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        params = [p.resolve(t) for (p, _, _), t in zip(bindings, types)]
+        body = parser.parse_region(params)
+        return cls(args, result_type, body, attributes.data if attributes else None)
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """Terminates a ``relay.fn`` body, yielding the function's result.
+
+    Syntax::
+
+        relay.return %r : tensor<4xf32>
+    """
+
+    name = "relay.return"
+    value = operand_def()
+
+    traits = traits_def(IsTerminator(), HasParent(FnOp), ReturnLike())
+
+    assembly_format = "$value attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation):
+        super().__init__(operands=[value])
+
+
+def make_fn_body(param_types: Sequence[Attribute]) -> tuple[Region, Block]:
+    """An empty single-block region whose block takes `param_types`."""
+    block = Block(arg_types=param_types)
+    return Region(block), block

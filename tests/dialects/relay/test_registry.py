@@ -1,0 +1,165 @@
+"""The operator registry: every operator has all its facts, and nothing drifts.
+
+Each operator is one row (``relay_xdsl.dialects.relay.operators``); these tests
+fail when a row lacks a fact (name, arity, schema, fusion pattern, forward type
+relation, a Relax mapping or the documented reason for none), when the tables
+derived from the rows (op classes, the dialect, the name tables) disagree with
+them, and when a type relation or Relax mapping is left without its operator.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay import inference, operators
+from relay_xdsl.dialects.relay.registry import NoRelax, Operator, class_name
+from relay_xdsl.dialects.relay.relax_mapping import ArgRole, RelaxOp
+
+ROWS = operators.ALL
+OPERATOR_CLASSES = (*relay.OPERATOR_OPS, *relay.RELAX_OPERATOR_OPS)
+
+
+def _row_id(row: Operator) -> str:
+    return row.name
+
+
+@pytest.mark.parametrize("row", ROWS, ids=_row_id)
+def test_every_row_has_all_its_facts(row: Operator):
+    assert re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*", row.name)
+    assert row.summary.strip(), "a summary of what the operator computes"
+    assert row.arity is None or (isinstance(row.arity, int) and row.arity >= 0)
+    assert isinstance(row.attrs, tuple)
+    assert all(isinstance(a, relay.RelayAttr) for a in row.attrs)
+    assert all(isinstance(a.kind, relay.AttrKind) for a in row.attrs)
+    assert len(row.schema) == len(row.attrs), "attribute names are unique"
+    assert isinstance(row.pattern, relay.OpPattern)
+    assert callable(row.infer), "a forward type relation"
+    assert row.returns_tuple in (True, False, None)
+    assert not row.tuple_input or row.arity == 1
+    if isinstance(row.relax, RelaxOp):
+        assert row.relax.relax_name.startswith("relax.")
+    else:
+        assert isinstance(row.relax, NoRelax), "a Relax mapping or the reason for none"
+        assert len(row.relax.reason) > 10, "the reason says why"
+    for slot in (row.backward, row.kernel, row.lowering):
+        assert slot is None or callable(slot)
+
+
+def test_a_row_without_a_relation_or_a_relax_decision_is_refused():
+    with pytest.raises(TypeError, match="infer"):
+        Operator("f", "F.", pattern=relay.OpPattern.OPAQUE, relax=relay.no_relax("none."))
+    with pytest.raises(TypeError, match="relax"):
+        Operator("f", "F.", pattern=relay.OpPattern.OPAQUE, infer=inference.same_type)
+
+
+def test_names_are_unique():
+    names = [row.name for row in ROWS]
+    assert len(set(names)) == len(names)
+    relax_names = [row.relax.relax_name for row in ROWS if isinstance(row.relax, RelaxOp)]
+    assert len(set(relax_names)) == len(relax_names), "one op per Relax operator"
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if isinstance(r.relax, RelaxOp)], ids=_row_id)
+def test_relax_mapping_names_schema_attributes(row: Operator):
+    mapping = row.relax
+    assert isinstance(mapping, RelaxOp)
+    stored = [f.relay_name for f in mapping.fields]
+    stored += [a.attr for a in mapping.args or () if a.role is not ArgRole.TENSOR]
+    stored += list(mapping.relay_defaults_only)
+    assert set(stored) <= set(row.schema)
+    tensors = sum(1 for a in mapping.args or () if a.role is ArgRole.TENSOR)
+    assert mapping.args is None or row.arity in (None, tensors)
+
+
+# ---------------------------------------------------------------------------
+# The tables derived from the rows
+# ---------------------------------------------------------------------------
+
+
+def test_every_operator_op_of_the_dialect_has_a_row():
+    dialect_ops = [
+        op
+        for op in relay.Relay.operations
+        if issubclass(op, relay.OperatorOp) and op is not relay.GenericOperatorOp
+    ]
+    assert sorted(op.OPERATOR.name for op in dialect_ops) == sorted(row.name for row in ROWS)
+    assert {op.OPERATOR for op in dialect_ops} == set(ROWS)
+
+
+@pytest.mark.parametrize("op", OPERATOR_CLASSES, ids=lambda op: op.__name__)
+def test_op_class_is_generated_from_its_row(op: type[relay.OperatorOp]):
+    row = op.OPERATOR
+    assert row is not None
+    assert op.name == row.op_name == f"relay.{row.name}"
+    assert op.__name__ == class_name(row.name)
+    assert getattr(relay, op.__name__) is op
+    assert op.__doc__ == row.summary
+    assert op.RELAY_NAME == row.name
+    assert op.RELAY_ATTRS == row.attrs
+    assert op.SCHEMA == row.schema
+    assert op.ARITY == row.arity
+    assert op.RETURNS_TUPLE == row.returns_tuple
+    assert op.TUPLE_INPUT == row.tuple_input
+    assert op.PATTERN == row.pattern
+
+
+def test_name_tables_follow_the_rows():
+    assert list(relay.OPERATORS) == [row.name for row in operators.RELAY_OPERATORS]
+    assert list(relay.RELAX_OPERATORS) == [row.name for row in operators.RELAX_ONLY_OPERATORS]
+    mapped = {row.relax.relax_name: row for row in ROWS if isinstance(row.relax, RelaxOp)}
+    assert {name: op.OPERATOR for name, op in relay.RELAX_MAPPED.items()} == mapped
+
+
+def test_groups_hold_every_row_once():
+    grouped = [row for group in operators.GROUPS for row in group.rows]
+    assert grouped == list(ROWS)
+    assert len({group.title for group in operators.GROUPS}) == len(operators.GROUPS)
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("nn.conv2d", "Conv2DOp"),
+        ("nn.max_pool2d", "MaxPool2DOp"),
+        ("nn.relu", "ReluOp"),
+        ("add", "AddOp"),
+        ("gather_nd", "GatherNdOp"),
+        ("nn.l2_normalize", "L2NormalizeOp"),
+        ("log10", "Log10Op"),
+        ("nn.upsampling3d", "Upsampling3DOp"),
+        ("image.resize2d", "Resize2DOp"),
+        ("relax.nn.gelu_tanh", "RelaxGeluTanhOp"),
+    ],
+)
+def test_class_names_derive_from_operator_names(name: str, expected: str):
+    assert class_name(name) == expected
+
+
+# ---------------------------------------------------------------------------
+# Nothing left over: every relation serves an operator
+# ---------------------------------------------------------------------------
+
+
+def _relations() -> dict[str, object]:
+    """The public functions of inference.py that are relations or make them."""
+    return {
+        name: value
+        for name, value in vars(inference).items()
+        if not name.startswith("_")
+        and inspect.isfunction(value)
+        and value.__module__ == inference.__name__
+        and name != "infer_type"
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_relations()))
+def test_every_relation_serves_an_operator(name: str):
+    relation = _relations()[name]
+    made_by = f"{getattr(relation, '__name__', '')}.<locals>."
+    assert any(
+        row.infer is relation or row.infer.__qualname__.startswith(made_by) for row in ROWS
+    ), f"inference.{name} is the relation of no operator"
