@@ -20,6 +20,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check relay_xdsl bench tests docs
 	$(BIN)/ruff format --check relay_xdsl bench tests docs
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
 

@@ -39,8 +39,10 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, UnrealizedConversionCastOp
@@ -53,6 +55,8 @@ from bench.timing import Policy, Timing, measure
 from relay_xdsl.dialects import relay
 from relay_xdsl.tools.mlir_text import mlir_text
 from relay_xdsl.transforms.defuse import RelayDefusePass
+
+_T = TypeVar("_T")
 
 MLIR_OPT = Path("/usr/bin/mlir-opt-22")
 _OP_LINE = re.compile(
@@ -146,7 +150,7 @@ def in_process_phases(path: Path) -> dict[str, float]:
     main = xDSLOptMain(args=[str(path), "-p", "relay-defuse"])
     phases: dict[str, float] = {}
 
-    def timed(name: str, work):
+    def timed(name: str, work: Callable[[], _T]) -> _T:
         start = time.perf_counter()
         result = work()
         phases[name] = phases.get(name, 0.0) + time.perf_counter() - start

@@ -16,6 +16,7 @@ relay-xdsl on its :func:`~relay_xdsl.importers.relax.import_relax` import.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,7 +103,12 @@ def _conv_add(emit: _Emitter, h: relax.Expr, rng: np.random.Generator) -> relax.
     return emit(relax.op.add(h, bias))
 
 
-def _build(n_blocks: int, block) -> tvm.IRModule:
+_Block = Callable[[_Emitter, relax.Expr, np.random.Generator, bool], relax.Var]
+"""Emits one block after `h` (given the emitter, `h`, the weights' generator and whether
+it is the last block) and returns its output."""
+
+
+def _build(n_blocks: int, block: _Block) -> tvm.IRModule:
     """`n_blocks` blocks in a row; the last block's last op is the dataflow output.
 
     (Emitting the output as its own binding would add an alias ``gv = lv``,

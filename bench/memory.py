@@ -33,6 +33,10 @@ import tempfile
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import tvm
 
 
 def _status(field: str) -> int:
@@ -59,13 +63,13 @@ def _trim() -> None:
         pass
 
 
-def weight_bytes(mod) -> int:
+def weight_bytes(mod: tvm.IRModule) -> int:
     import tvm
     from tvm import relax
 
     seen: dict[object, int] = {}
 
-    def visit(node) -> None:
+    def visit(node: object) -> None:
         if isinstance(node, tvm.ir.GenericConst):
             seen[node] = node.value.numpy().nbytes
 

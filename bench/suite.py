@@ -270,7 +270,12 @@ class GraphBench:
     def _full_tvm(self) -> bool:
         return self.graph.size != "100k" or self.options.tvm_at_100k
 
-    def _time(self, work: Callable[[Any], Any], fresh=None, check=None) -> Timing:
+    def _time(
+        self,
+        work: Callable[[Any], Any],
+        fresh: Callable[[], Any] | None = None,
+        check: Callable[[Any, Any], None] | None = None,
+    ) -> Timing:
         return measure(work, self.options.policy, fresh, check)
 
     def _row(self, step: str, ours: Timing, tvm: Timing | None = None, note: str = "") -> Row:

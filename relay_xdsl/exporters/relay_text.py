@@ -243,7 +243,7 @@ def _scalar_literal(value: DenseIntOrFPElementsAttr) -> str | None:
 
 class _RelayPrinter:
     def __init__(self) -> None:
-        self.meta_values: dict[Attribute, int] = {}
+        self.meta_values: dict[DenseIntOrFPElementsAttr, int] = {}
         # Fingerprints of function literals, computed once each (see _fn_fingerprint).
         self.fingerprints: dict[relay.FnOp, str] = {}
         self.opaque_meta = False

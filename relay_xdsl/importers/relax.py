@@ -64,7 +64,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
@@ -474,7 +474,7 @@ class RelaxImporter:
         raw = const.value.numpy().tobytes()
         return relay.ConstantOp(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(raw)))
 
-    def _type(self, ty: Any, what: str, shape_vars: list[str] | None = None) -> Attribute:
+    def _type(self, ty: Any, what: str, shape_vars: list[str] | None = None) -> TypeAttribute:
         """The builtin type of Relax type `ty`.
 
         With `shape_vars` (a parameter's type), symbolic dimensions must be
@@ -510,7 +510,7 @@ class RelaxImporter:
             cached = self.types[key] = TensorType(element, dims)
             return cached
         if isinstance(ty, tvm.ir.TupleType):
-            return TupleType([self._type(f, what, shape_vars) for f in ty.fields])
+            return TupleType(ArrayAttr([self._type(f, what, shape_vars) for f in ty.fields]))
         raise RelaxImportError(f"{what}: type {ty} is not a tensor or a tuple")
 
 

@@ -37,6 +37,7 @@ from typing import Any, NoReturn
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     ArrayAttr,
     BoolAttr,
     BytesAttr,
@@ -51,6 +52,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    LocationAttr,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -59,13 +61,20 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import set_relay_name
-from relay_xdsl.relay_text.lexer import Kind, Token, tokenize
+from relay_xdsl.relay_text.lexer import (
+    Kind,
+    Token,
+    float_literal,
+    int_literal,
+    meta_reference,
+    tokenize,
+)
 from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
@@ -155,11 +164,14 @@ class _OperatorRef:
 
 
 _Binding = SSAValue | _FnLiteral
+_Callee = _Binding | _GlobalRef | _OperatorRef
+"""What an expression denotes: a value, or something only a call may use."""
 
 
 @dataclass(eq=False)
 class _Scope:
-    """Variable bindings; `isolated` scopes (function bodies) see no outer values."""
+    """Variable bindings by spelling (``%x``, ``%0``); `isolated` scopes (function
+    bodies) see no outer values."""
 
     parent: _Scope | None = None
     isolated: bool = False
@@ -179,10 +191,14 @@ class _Scope:
 
 @dataclass
 class _Param:
-    name: str
     token: Token
     type: Attribute | None
-    location: Attribute | None = None
+    location: LocationAttr | None = None
+
+    @property
+    def name(self) -> str:
+        """The parameter's name without its ``%``."""
+        return self.token.text[1:]
 
 
 class _RelayParser:
@@ -193,7 +209,7 @@ class _RelayParser:
         self.pos = 0
         self.depth = 0
         self.block: Block = Block()
-        self.constants: list | None = None
+        self.constants: list[DenseIntOrFPElementsAttr] | None = None
         self.functions: dict[str, FuncOp] = {}
         self.def_starts: dict[str, int] = {}
         self.in_progress: set[str] = set()
@@ -251,7 +267,7 @@ class _RelayParser:
             self.error(token, f"expected {what}, found {_describe(token)}")
         return self.next()
 
-    def annotation(self) -> tuple[Attribute | None, Attribute | None]:
+    def annotation(self) -> tuple[Attribute | None, LocationAttr | None]:
         """The ``ty=`` type and ``span=`` location of a comment right here, if any."""
         token = self.tokens[self.pos]
         if token.kind is not Kind.COMMENT:
@@ -260,7 +276,7 @@ class _RelayParser:
         body = token.text
         body_start = token.start + 2
         type_: Attribute | None = None
-        location: Attribute | None = None
+        location: LocationAttr | None = None
         span_at = body.find("span=")
         if span_at >= 0:
             location = _span_location(
@@ -309,7 +325,7 @@ class _RelayParser:
                 break
             if token.kind is Kind.IDENT and token.text == "def":
                 self.next()
-                name = self.expect_kind(Kind.GLOBAL, "a global function name").value
+                name = self.expect_kind(Kind.GLOBAL, "a global function name").text[1:]
                 order.append(name)
                 if name in self.functions:
                     self.skip_definition()
@@ -334,11 +350,13 @@ class _RelayParser:
         module = ModuleOp([self.functions[name] for name in order])
         return module
 
-    def decode_metadata(self, token: Token) -> list:
+    def decode_metadata(self, token: Token) -> list[DenseIntOrFPElementsAttr]:
+        section_start = token.value
+        assert isinstance(section_start, int)  # the value of a METADATA token
         try:
-            return decode_metadata(self.source.text[token.value :])
+            return decode_metadata(self.source.text[section_start:])
         except MetadataError as error:
-            offset = token.value + (error.offset or 0)
+            offset = section_start + (error.offset or 0)
             raise RelayTextError(
                 self.source, offset, f"bad #[metadata] section: {error.message}"
             ) from None
@@ -357,9 +375,10 @@ class _RelayParser:
             elif depth == 0 and token.kind is Kind.IDENT and token.text == "def":
                 name_token = tokens[index + 1]
                 if name_token.kind is Kind.GLOBAL:
-                    if name_token.value in self.def_starts:
-                        self.error(name_token, f"duplicate definition of @{name_token.value}")
-                    self.def_starts[name_token.value] = index + 2
+                    name = name_token.text[1:]
+                    if name in self.def_starts:
+                        self.error(name_token, f"duplicate definition of @{name}")
+                    self.def_starts[name] = index + 2
 
     def skip_definition(self) -> None:
         """Skip a definition that was already parsed on demand."""
@@ -396,14 +415,17 @@ class _RelayParser:
         self.in_progress.add(name)
         params, attributes = self.parse_params_and_attrs(allow_untyped=False)
         return_type = self.parse_type() if self.accept("->") else None
-        types = [p.type for p in params]
+        types: list[Attribute] = []
+        for param in params:
+            assert param.type is not None  # parse_params_and_attrs(allow_untyped=False)
+            types.append(param.type)
         block = Block(arg_types=types)
         scope = _Scope(isolated=True)
         for param, arg in zip(params, block.args):
             if param.location is not None:
                 arg.location = param.location
             set_relay_name(arg, param.name)
-            scope.names[param.name] = arg
+            scope.names[param.token.text] = arg
         self.expect("{", "to open the function body")
         result = self.parse_body_into(block, scope, return_type)
         self.expect("}", "to close the function body")
@@ -429,8 +451,8 @@ class _RelayParser:
             name_token = self.expect_kind(Kind.LOCAL, "a variable name")
             self.expect(":", "after a free variable")
             arg = block.insert_arg(self.parse_type(), len(block.args))
-            set_relay_name(arg, name_token.value)
-            scope.names[name_token.value] = arg
+            set_relay_name(arg, name_token.text[1:])
+            scope.names[name_token.text] = arg
             self.expect(";", "after a free variable declaration")
         result = self.parse_body_into(block, scope, None)
         block.add_op(FuncReturnOp(result))
@@ -462,7 +484,7 @@ class _RelayParser:
                 elif not allow_untyped:
                     self.error(token, f"parameter {token.text} needs a type annotation")
                 _, location = self.annotation()
-                params.append(_Param(token.value, token, type_, location))
+                params.append(_Param(token, type_, location))
             elif (key_length := self.attribute_key_length()) is not None:
                 key = "".join(self.next().text for _ in range(key_length))
                 self.next()
@@ -533,22 +555,22 @@ class _RelayParser:
                             f"{name_token.text} is declared as {_relay_type(declared)} but bound to a {_relay_type(value.type)}",
                         )
                     if value.name_hint is None:
-                        set_relay_name(value, name_token.value)
-                scope.names[name_token.value] = value
+                        set_relay_name(value, name_token.text[1:])
+                scope.names[name_token.text] = value
                 self.expect(";", "after a let binding")
                 continue
-            value = self.parse_expr(scope)
+            result = self.parse_expr(scope)
             if self.at(";"):
                 self.error(
                     self.peek(),
                     "expected the end of the function body; sequencing with ';' is only allowed after a binding",
                 )
-            if not isinstance(value, SSAValue):
+            if not isinstance(result, SSAValue):
                 self.error(
                     token,
                     "a function's result must be a tensor or tuple, not a function (higher-order functions are not supported)",
                 )
-            return value
+            return result
 
     def parse_binding_value(self, scope: _Scope) -> _Binding:
         value = self.parse_expr(scope)
@@ -561,7 +583,7 @@ class _RelayParser:
 
     # -- expressions --------------------------------------------------------
 
-    def parse_expr(self, scope: _Scope, min_precedence: int = 0):
+    def parse_expr(self, scope: _Scope, min_precedence: int = 0) -> _Callee:
         """An expression, with TVM's infix operators (``a + b * c``)."""
         value = self.parse_postfix(scope)
         while True:
@@ -590,7 +612,7 @@ class _RelayParser:
             return pair
         return first.text if first.text in _BINARY_OPERATORS else None
 
-    def parse_postfix(self, scope: _Scope):
+    def parse_postfix(self, scope: _Scope) -> _Callee:
         self.nest(self.peek(), "expression")
         try:
             value = self.parse_primary(scope)
@@ -599,33 +621,33 @@ class _RelayParser:
                     value = self.parse_call(value, scope)
                 elif self.at("."):
                     dot = self.next()
-                    index = self.expect_kind(Kind.INT, "a tuple index after '.'")
+                    token = self.expect_kind(Kind.INT, "a tuple index after '.'")
                     if not isinstance(value, SSAValue) or not isinstance(value.type, TupleType):
                         self.error(
                             dot,
                             "'.N' projects a field out of a tuple, but the value is not a tuple",
                         )
                     fields = value.type.types.data
-                    if not 0 <= index.value[0] < len(fields):
+                    index, _ = int_literal(token)
+                    if not 0 <= index < len(fields):
                         self.error(
-                            index,
-                            f"tuple index {index.value[0]} is out of range for a tuple of {len(fields)} fields",
+                            token,
+                            f"tuple index {index} is out of range for a tuple of {len(fields)} fields",
                         )
-                    op = relay.TupleGetItemOp(value, index.value[0])
-                    self.annotate(op, index)
+                    op = relay.TupleGetItemOp(value, index)
+                    self.annotate(op, token)
                     value = op.result
                 else:
                     return value
         finally:
             self.depth -= 1
 
-    def parse_primary(self, scope: _Scope):
+    def parse_primary(self, scope: _Scope) -> _Callee:
         token = self.peek()
         kind = token.kind
         if kind in (Kind.LOCAL, Kind.GRAPH):
             self.next()
-            key = token.value if kind is Kind.LOCAL else token.text
-            binding, crossed = scope.lookup(key)
+            binding, crossed = scope.lookup(token.text)
             if binding is None:
                 self.error(token, f"unknown variable {token.text}")
             if crossed and isinstance(binding, SSAValue):
@@ -636,7 +658,7 @@ class _RelayParser:
             return binding
         if kind is Kind.GLOBAL:
             self.next()
-            return _GlobalRef(token.value, token)
+            return _GlobalRef(token.text[1:], token)
         if kind in (Kind.INT, Kind.FLOAT, Kind.BOOL):
             self.next()
             op = self.scalar_constant(token)
@@ -701,7 +723,7 @@ class _RelayParser:
         self.annotation()
         return _FnLiteral(start, scope)
 
-    def value_of(self, value, token: Token) -> SSAValue:
+    def value_of(self, value: _Callee, token: Token) -> SSAValue:
         if isinstance(value, SSAValue):
             return value
         what = {
@@ -712,7 +734,7 @@ class _RelayParser:
         where = value.token if isinstance(value, _GlobalRef | _OperatorRef) else token
         self.error(where, f"{what} can only be called here, not used as a value")
 
-    def parse_call(self, callee, scope: _Scope) -> SSAValue:
+    def parse_call(self, callee: _Callee, scope: _Scope) -> SSAValue:
         open_token = self.expect("(")
         args: list[SSAValue] = []
         attributes: dict[str, Attribute] = {}
@@ -869,7 +891,7 @@ class _RelayParser:
         scope = _Scope(parent=literal.scope, isolated=True)
         for param, value in zip(params, block.args):
             set_relay_name(value, param.name)
-            scope.names[param.name] = value
+            scope.names[param.token.text] = value
         self.expect("{", "to open the function body")
         # The call being parsed already counts one level of nesting.
         result = self.parse_body_into(block, scope, return_type)
@@ -878,7 +900,7 @@ class _RelayParser:
         self.pos, self.block = saved_pos, saved_block
         return op
 
-    def insert(self, op: Operation, location: Attribute | None = None) -> None:
+    def insert(self, op: Operation, location: LocationAttr | None = None) -> None:
         if location is not None:
             op.location = location
         self.block.add_op(op)
@@ -896,22 +918,23 @@ class _RelayParser:
     # -- constants ----------------------------------------------------------
 
     def scalar_constant(self, token: Token) -> relay.ConstantOp:
+        element: IntegerType | AnyFloat
         if token.kind is Kind.BOOL:
-            element: Attribute = IntegerType(1)
+            element = IntegerType(1)
             data = struct.pack("<?", token.value)
         elif token.kind is Kind.INT:
-            value, width = token.value
+            value, width = int_literal(token)
             element = IntegerType(width)
             data = value.to_bytes(width // 8, "little", signed=True)
         else:
-            value, width = token.value
-            element = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}[width]
-            data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], value)
+            number, width = float_literal(token)
+            element = _FLOAT_TYPES[width]
+            data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
         type_ = TensorType(element, [])
         return relay.ConstantOp(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(data)))
 
     def meta_constant(self, token: Token) -> SSAValue:
-        key, index = token.value
+        key, index = meta_reference(token)
         if key != "relay.Constant":
             self.error(
                 token,
@@ -974,24 +997,22 @@ class _RelayParser:
     def scalar_attr_value(self, token: Token) -> Attribute:
         kind = token.kind
         if kind is Kind.INT:
-            value, width = token.value
+            value, width = int_literal(token)
             return IntegerAttr(value, IntegerType(width))
         if kind is Kind.FLOAT:
-            value, width = token.value
-            return FloatAttr(
-                value, {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}[width]
-            )
+            number, width = float_literal(token)
+            return FloatAttr(number, _FLOAT_TYPES[width])
         if kind is Kind.BOOL:
-            return BoolAttr.from_bool(token.value)
-        if kind is Kind.STRING:
-            return StringAttr(token.value)
+            return BoolAttr.from_bool(token.value is True)
+        if kind is Kind.STRING and isinstance(string := token.value, str):
+            return StringAttr(string)
         if kind is Kind.IDENT and token.text == "None":
             return UnitAttr()
         self.error(token, f"expected an attribute value, found {_describe(token)}")
 
     # -- types --------------------------------------------------------------
 
-    def parse_type(self, allow_function: bool = False) -> Attribute:
+    def parse_type(self, allow_function: bool = False) -> TypeAttribute:
         token = self.peek()
         if token.kind is Kind.IDENT and token.text == "Tensor":
             self.next()
@@ -1014,14 +1035,14 @@ class _RelayParser:
         if token.kind is Kind.PUNCT and token.text == "(":
             self.next()
             self.nest(token, "tuple type")
-            fields: list[Attribute] = []
+            fields: list[TypeAttribute] = []
             while not self.at(")"):
                 fields.append(self.parse_type(allow_function))
                 if not self.accept(","):
                     break
             self.expect(")", "to close the tuple type")
             self.depth -= 1
-            return TupleType(tuple(fields))
+            return TupleType(ArrayAttr(fields))
         if token.kind is Kind.IDENT and token.text == "fn":
             if not allow_function:
                 self.error(
@@ -1047,8 +1068,13 @@ class _RelayParser:
 
     def parse_dim(self) -> int:
         token = self.next()
-        if token.kind is Kind.INT:
-            return token.value[0]
+        literal = token.value
+        if (
+            token.kind is Kind.INT
+            and isinstance(literal, tuple)
+            and isinstance(dim := literal[0], int)
+        ):
+            return dim
         if token.text == "?" or token.kind is Kind.IDENT:
             return DYNAMIC_INDEX
         self.error(token, f"expected a dimension, found {_describe(token)}")
@@ -1059,6 +1085,10 @@ class _RelayParser:
             return dtypes.element_type(token.text)
         except dtypes.UnknownDTypeError as error:
             self.error(token, str(error))
+
+
+_FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}
+"""The element type of each float literal width."""
 
 
 def _closing_braces(tokens: list[Token]) -> dict[int, int]:
@@ -1083,16 +1113,18 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
     if not elements:
         return DenseArrayBase.from_list(IntegerType(32), [])
     first = elements[0]
-    if (
-        all(isinstance(e, IntegerAttr) and e.type == first.type for e in elements)
-        and isinstance(first, IntegerAttr)
-        and first.type != IntegerType(1)
-    ):
-        return DenseArrayBase.from_list(first.type, [e.value.data for e in elements])
-    if all(isinstance(e, FloatAttr) and e.type == first.type for e in elements) and isinstance(
-        first, FloatAttr
-    ):
-        return DenseArrayBase.from_list(first.type, [e.value.data for e in elements])
+    if isinstance(first, IntegerAttr) and first.type != IntegerType(1):
+        ints = [
+            e.value.data for e in elements if isinstance(e, IntegerAttr) and e.type == first.type
+        ]
+        if len(ints) == len(elements):
+            return DenseArrayBase.from_list(first.type, ints)
+    if isinstance(first, FloatAttr):
+        floats = [
+            e.value.data for e in elements if isinstance(e, FloatAttr) and e.type == first.type
+        ]
+        if len(floats) == len(elements):
+            return DenseArrayBase.from_list(first.type, floats)
     return ArrayAttr(elements)
 
 
@@ -1102,7 +1134,7 @@ def _is_static(type_: Attribute) -> bool:
     return isinstance(type_, TupleType) and all(_is_static(t) for t in type_.types.data)
 
 
-def _span_location(span: str) -> Attribute | None:
+def _span_location(span: str) -> FileLineColLoc | None:
     """``name:line:col`` of a TVM span as an MLIR location."""
     name, _, rest = span.rpartition(":")
     file, _, line = name.rpartition(":")

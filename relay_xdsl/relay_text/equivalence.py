@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 
-from relay_xdsl.relay_text.lexer import Kind, Token, tokenize
+from relay_xdsl.relay_text.lexer import Kind, Token, float_literal, int_literal, tokenize
 from relay_xdsl.relay_text.metadata import decode_metadata
 from relay_xdsl.relay_text.source import SourceFile
 
@@ -29,17 +29,20 @@ def canonical_relay(text: str, name: str = "<input>") -> list[str]:
     canonical: list[str] = []
     temps: dict[str, str] = {}
     for index, token in enumerate(tokens):
-        if token.kind in (Kind.INT, Kind.FLOAT):
-            # Spelling is presentation: `1.0f`, `1f` and `1f32` are one literal.
-            value, width = token.value
-            canonical.append(f"{value!r}{'f' if token.kind is Kind.FLOAT else 'i'}{width}")
+        # Spelling is presentation: `1.0f`, `1f` and `1f32` are one literal.
+        if token.kind is Kind.INT:
+            value, width = int_literal(token)
+            canonical.append(f"{value!r}i{width}")
+        elif token.kind is Kind.FLOAT:
+            number, width = float_literal(token)
+            canonical.append(f"{number!r}f{width}")
         elif token.kind is Kind.GRAPH:
             canonical.append(temps.setdefault(token.text, f"%{len(temps)}"))
         elif token.kind is Kind.METADATA:
             canonical.append("#[metadata]")
-            for value in decode_metadata(text[token.value :]):
-                digest = hashlib.sha256(value.data.data).hexdigest()[:16]
-                canonical.append(f"{value.type}:{digest}")
+            for constant in decode_metadata(token.text):
+                digest = hashlib.sha256(constant.data.data).hexdigest()[:16]
+                canonical.append(f"{constant.type}:{digest}")
         else:
             canonical.append(token.text)
     return canonical

@@ -34,12 +34,43 @@ class Kind(Enum):
     EOF = auto()
 
 
+TokenValue = str | bool | int | tuple[int, int] | tuple[float, int] | tuple[str, int] | None
+"""What a token stands for, by kind: the name without its sigil (LOCAL, GRAPH,
+GLOBAL), the word (IDENT), ``(value, width)`` (INT, FLOAT), True or False
+(BOOL), the unquoted contents (STRING), ``(key, index)`` (META), the quoted
+version (VERSION), the offset of the section's text (METADATA); None for the rest."""
+
+
 class Token(NamedTuple):
     kind: Kind
     text: str
     start: int
     end: int
-    value: object = None
+    value: TokenValue = None
+
+
+def int_literal(token: Token) -> tuple[int, int]:
+    """The value and bit width of an INT token."""
+    literal = token.value
+    if isinstance(literal, tuple) and isinstance(number := literal[0], int):
+        return number, literal[1]
+    raise ValueError(f"not an integer literal: {token.text!r}")
+
+
+def float_literal(token: Token) -> tuple[float, int]:
+    """The value and bit width of a FLOAT token."""
+    literal = token.value
+    if isinstance(literal, tuple) and isinstance(number := literal[0], float):
+        return number, literal[1]
+    raise ValueError(f"not a float literal: {token.text!r}")
+
+
+def meta_reference(token: Token) -> tuple[str, int]:
+    """The key and index of a META token (``meta[key][index]``)."""
+    reference = token.value
+    if isinstance(reference, tuple) and isinstance(key := reference[0], str):
+        return key, reference[1]
+    raise ValueError(f"not a meta reference: {token.text!r}")
 
 
 _PUNCTUATION = "()[]{},;=:.?*+-<>!/"
@@ -77,25 +108,25 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
     while pos < length:
         match = common(text, pos, length)
         if match is not None and match.lastgroup is not None:
-            kind = match.lastgroup
-            start, end = match.span(kind)
-            word = match.group(kind)
-            if kind == "ident":
+            group = match.lastgroup
+            start, end = match.span(group)
+            word = match.group(group)
+            if group == "ident":
                 if word == "True" or word == "False":
                     tokens.append(Token(Kind.BOOL, word, start, end, word == "True"))
                 else:
                     tokens.append(Token(Kind.IDENT, word, start, end, word))
                 pos = end
                 continue
-            if kind == "punct":
+            if group == "punct":
                 tokens.append(Token(Kind.PUNCT, word, start, end))
                 pos = end
                 continue
-            if kind == "local":
+            if group == "local":
                 tokens.append(Token(Kind.LOCAL, word, start, end, word[1:]))
                 pos = end
                 continue
-            if kind == "int":
+            if group == "int":
                 value = int(word)
                 if value < 2**31:
                     tokens.append(Token(Kind.INT, word, start, end, (value, 32)))
@@ -108,10 +139,14 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
             pos = start
         char = text[pos]
         if char in " \t\r\n":
-            pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+            space = _SPACE.match(text, pos)
+            assert space is not None  # `char` is whitespace
+            pos = space.end()
             continue
         if text.startswith("//", pos):
-            pos = _LINE_COMMENT.match(text, pos).end()  # type: ignore[union-attr]
+            comment = _LINE_COMMENT.match(text, pos)
+            assert comment is not None  # the text at `pos` starts with `//`
+            pos = comment.end()
             continue
         if text.startswith("/*", pos):
             end = _block_comment_end(source, pos)

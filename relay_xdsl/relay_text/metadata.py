@@ -24,8 +24,16 @@ import json
 import math
 import struct
 from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
-from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    RankedStructure,
+    TensorType,
+)
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
@@ -39,6 +47,7 @@ _HEADER = struct.Struct("<QQiiiBBH")
 _DTYPE_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
 _CODE_OF = {"int": 0, "uint": 1, "float": 2, "bfloat": 4}
 TVM_VERSION = "0.19.0"
+_T = TypeVar("_T")
 
 
 class MetadataError(ValueError):
@@ -82,7 +91,7 @@ def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
             raise MetadataError(f"{what} refers to missing node {index!r}")
         return nodes[index]
 
-    def field(entry: dict, key: str, kind: type, default: object, what: str):
+    def field(entry: dict, key: str, kind: type[_T], default: _T, what: str) -> _T:
         value = entry.get(key, default)
         if not isinstance(value, kind):
             raise MetadataError(
@@ -184,7 +193,7 @@ def _declared_type(nodes: list, reference: object) -> TensorType | None:
         raise MetadataError(f"its declared type has unknown dtype {dtype!r}") from None
 
 
-def _type_text(type_: TensorType) -> str:
+def _type_text(type_: RankedStructure[Attribute]) -> str:
     dims = ", ".join(str(d) for d in type_.get_shape())
     return f"Tensor[({dims}), {dtypes.dtype_name(type_.element_type)}]"
 
@@ -256,6 +265,8 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
             + (" (truncated)" if available - header_size < byte_count else "")
         )
     raw = _b64decode(encoded)
+    # `_dtype` names integer and float dtypes only.
+    assert isinstance(element_type, IntegerType | AnyFloat)
     type_ = TensorType(element_type, shape)
     return DenseIntOrFPElementsAttr(type_, BytesAttr(raw[header_size:]))
 

@@ -26,6 +26,8 @@ def memoised(maxsize: int) -> Callable[[F], F]:
     def wrap(function: F) -> F:
         cached = functools.lru_cache(maxsize=maxsize)(function)
         _CLEARERS.append(cached.cache_clear)
+        # typeshed types the wrapper as its own class taking any hashable
+        # arguments, not as `function`; what it calls is `function` itself.
         return cached  # type: ignore[return-value]
 
     return wrap

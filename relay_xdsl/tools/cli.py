@@ -36,6 +36,8 @@ import argparse
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -50,6 +52,9 @@ from relay_xdsl.tools.diagnostics import (
     parse_mlir,
 )
 from relay_xdsl.tools.mlir_text import hoist_location_aliases, mlir_text, relay_context
+
+if TYPE_CHECKING:
+    import tvm
 
 
 class CommandError(Exception):
@@ -68,7 +73,7 @@ class _ArgumentError(Exception):
 class _ArgumentParser(argparse.ArgumentParser):
     """argparse, but bad arguments are a diagnostic with exit status 1, not 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise _ArgumentError(message, self.format_usage())
 
 
@@ -232,7 +237,7 @@ class _Progress:
             print(f"relay-xdsl: {self.what} ({elapsed:.1f} s)", file=sys.stderr)
 
 
-def _tvm_models():
+def _tvm_models() -> ModuleType:
     try:
         from relay_xdsl.tvm import models as tvm_models
     except ImportError as error:
@@ -286,7 +291,7 @@ def _import_torch(args: argparse.Namespace) -> None:
     _write(args.output, mlir_text(module))
 
 
-def _relax_module(module: ModuleOp):
+def _relax_module(module: ModuleOp) -> tvm.IRModule:
     from relay_xdsl.exporters.relax import RelaxExportError, export_relax
 
     try:

@@ -110,7 +110,7 @@ def resnet_pipeline() -> bool:
         "relax.build + VM run",
         lambda: tvm_models.run(defused, tvm_models.example_input().numpy()),
     )
-    error = float(np.max(np.abs(actual - expected)))
+    max_error = float(np.max(np.abs(actual - expected)))
 
     kinds = Counter(op.operator_name for op in module.walk() if isinstance(op, relay.OperatorOp))
     print(
@@ -127,8 +127,10 @@ def resnet_pipeline() -> bool:
     print(
         f"structural equality with the unfused module (tvm.ir.assert_structural_equal): {structural}"
     )
-    print(f"max abs error against PyTorch: {error:.3g} ({'OK' if error <= 1e-4 else 'above 1e-4'})")
-    return structural == "OK" and error <= 1e-4
+    print(
+        f"max abs error against PyTorch: {max_error:.3g} ({'OK' if max_error <= 1e-4 else 'above 1e-4'})"
+    )
+    return structural == "OK" and max_error <= 1e-4
 
 
 def main() -> int:

@@ -27,7 +27,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import NoneType, TracebackType, UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Union, get_args, get_origin, get_type_hints
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -38,6 +38,9 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from relay_xdsl.relay_text.source import SourceError, SourceFile, format_diagnostic
 from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, walk_ops
 from relay_xdsl.tools import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
+
+if TYPE_CHECKING:
+    from xdsl.utils.arg_spec import PipelineLexer, SpecToken
 
 PIPELINE_SOURCE = "<pass pipeline>"
 """The name under which ``-p`` pipelines appear in diagnostics."""
@@ -202,7 +205,7 @@ def check_pass_pipeline(
                 source, last_end, f"unexpected character {text[last_end : last_end + 1]!r}"
             ) from None
 
-    def found(token) -> str:
+    def found(token: SpecToken) -> str:
         if token.kind is SpecTokenKind.EOF:
             return "the end of the pipeline"
         return repr(token.span.text)
@@ -280,7 +283,13 @@ def check_pass_pipeline(
     return None
 
 
-def _option_values(lexer, lex, peek, source: SourceFile, found) -> tuple:
+def _option_values(
+    lexer: PipelineLexer,
+    lex: Callable[[], SpecToken],
+    peek: Callable[[], SpecToken],
+    source: SourceFile,
+    found: Callable[[SpecToken], str],
+) -> tuple:
     from xdsl.utils.arg_spec import SpecTokenKind, _parse_parameter_value_element
 
     values = []
@@ -301,7 +310,7 @@ def _option_values(lexer, lex, peek, source: SourceFile, found) -> tuple:
 
 def _check_pass(
     source: SourceFile,
-    name,
+    name: SpecToken,
     options: Sequence[tuple[Any, tuple, int, int]],
     available: Mapping[str, Callable[[], type]],
 ) -> SourceError | None:
@@ -563,7 +572,7 @@ def install_xdsl_opt_excepthook(argv: Sequence[str] | None = None) -> None:
     _installed = True
     previous = sys.excepthook
 
-    def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None):
+    def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
         try:
             message = describe_xdsl_opt_error(error, argv, tb)
         except Exception:  # noqa: BLE001

@@ -85,6 +85,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -250,7 +251,7 @@ DATAFLOW_MARKER = "relax.dataflow"
 """Set by the Relax importer on functions whose body was a dataflow block."""
 
 
-def _is_tensor(type_: Attribute) -> bool:
+def _is_tensor(type_: Attribute) -> TypeGuard[TensorType]:
     return isinstance(type_, TensorType)
 
 
@@ -724,7 +725,9 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
             replaced[output] = result
     users: dict[Operation, None] = {}
     for output, result in replaced.items():
-        inner_return = result.owner.body.block.last_op
+        fn = result.owner
+        assert isinstance(fn, relay.FnOp)
+        inner_return = fn.body.block.last_op
         for use in output.uses:
             if use.operation is not inner_return:
                 users[use.operation] = None

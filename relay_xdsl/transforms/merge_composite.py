@@ -75,7 +75,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -289,12 +289,12 @@ class PatternGrouper:
             if matched is None:
                 continue
             if isinstance(node, CallPattern) and node.args is None:
-                assert isinstance(matched, SSAValue)
-                for arg in matched.owner.operands:  # type: ignore[union-attr]
+                assert isinstance(matched, OpResult)
+                for arg in matched.owner.operands:
                     make_input(arg, node)
             elif isinstance(node, TuplePattern) and node.fields is None:
-                assert isinstance(matched, SSAValue)
-                for item in matched.owner.operands:  # type: ignore[union-attr]
+                assert isinstance(matched, OpResult)
+                for item in matched.owner.operands:
                     make_input(item, node)
             elif not node.children():
                 make_input(matched, node)
@@ -494,7 +494,7 @@ def merge_composite(
     for func in _functions(module):
         for entry in table:
             name, pattern = entry[0], entry[1]
-            check: Check | None = entry[2] if len(entry) == 3 else None  # type: ignore[misc]
+            check: Check | None = entry[2] if len(entry) == 3 else None
             grouper = PatternGrouper(pattern, allow_shared_inner=allow_shared_inner)
             found = grouper.group(func.body.block)
             # TVM runs the check on the unmodified function, so run them all first.

@@ -48,12 +48,13 @@ function returning one.
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, overload
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import CallOp
@@ -72,10 +73,20 @@ from relay_xdsl.relay_text.types import RelayExportError, relay_type
 class DFPattern:
     """A dataflow pattern. Nodes compare by identity, as in TVM."""
 
+    @overload
+    def __call__(self, any_args: None, /) -> CallPattern: ...
+    @overload
+    def __call__(self, *args: DFPattern) -> CallPattern: ...
     def __call__(self, *args: DFPattern | None) -> CallPattern:
+        """A call of this with arguments matching `args`, or any arguments for ``(None)``."""
         if len(args) == 1 and args[0] is None:
             return CallPattern(self, None)
-        return CallPattern(self, list(args))  # type: ignore[arg-type]
+        patterns = [arg for arg in args if arg is not None]
+        if len(patterns) != len(args):
+            raise TypeError(
+                "None is not an argument pattern; pattern(None) alone matches any arguments"
+            )
+        return CallPattern(self, patterns)
 
     def __or__(self, other: DFPattern) -> AltPattern:
         return AltPattern(self, other)
@@ -221,7 +232,7 @@ class TupleGetItemPattern(DFPattern):
     tuple: DFPattern
     index: int = -1
 
-    def children(self) -> tuple[DFPattern, ...]:
+    def children(self) -> builtins.tuple[DFPattern, ...]:  # `tuple` is the field here
         return (self.tuple,)
 
     def __repr__(self) -> str:
@@ -671,7 +682,7 @@ def make_conv_add_relu_pattern() -> DFPattern:
     x = wildcard()
     w = wildcard()
     bias = wildcard()
-    r = is_op("nn.conv2d")(x, w)
+    r: DFPattern = is_op("nn.conv2d")(x, w)
     r = is_op("add")(r, bias) | r
     r = r.optional(lambda x: is_op("nn.relu")(x))
     return r
@@ -682,7 +693,7 @@ def make_conv_bias_relu_pattern() -> DFPattern:
     x = wildcard()
     w = wildcard()
     bias = wildcard()
-    r = is_op("nn.conv2d")(x, w)
+    r: DFPattern = is_op("nn.conv2d")(x, w)
     r = is_op("add")(r, bias) | is_op("nn.bias_add")(r, bias) | r
     r = r.optional(lambda x: is_op("nn.relu")(x))
     return r
@@ -705,9 +716,9 @@ def make_dense_bias_act_pattern() -> DFPattern:
     x = wildcard()
     w = wildcard()
     bias = wildcard()
-    r = (is_op("nn.dense") | is_op("nn.matmul"))(x, w)
+    r: DFPattern = (is_op("nn.dense") | is_op("nn.matmul"))(x, w)
     r = is_op("add")(r, bias) | is_op("nn.bias_add")(r, bias) | r
-    activation = is_op(ACTIVATIONS[0])
+    activation: DFPattern = is_op(ACTIVATIONS[0])
     for name in ACTIVATIONS[1:]:
         activation = activation | is_op(name)
     return r.optional(lambda x: activation(x))

@@ -33,6 +33,7 @@ from tvm import relax
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 
 from relay_xdsl.dialects import relay
 
@@ -166,7 +167,7 @@ def median_seconds(run: Callable[[], object], repeat: int = 3) -> float:
     return statistics.median(times)
 
 
-def median_pass_seconds(pass_: object, module: ModuleOp, repeat: int = 3) -> float:
+def median_pass_seconds(pass_: ModulePass, module: ModuleOp, repeat: int = 3) -> float:
     """The median wall time of applying xDSL pass `pass_` to fresh copies of `module`.
 
     Copying is not timed.
@@ -175,15 +176,15 @@ def median_pass_seconds(pass_: object, module: ModuleOp, repeat: int = 3) -> flo
     for _ in range(repeat):
         copy = module.clone()
         start = time.perf_counter()
-        pass_.apply(Context(), copy)  # type: ignore[attr-defined]
+        pass_.apply(Context(), copy)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
-def apply_pass(pass_: object, module: ModuleOp) -> ModuleOp:
+def apply_pass(pass_: ModulePass, module: ModuleOp) -> ModuleOp:
     """A copy of `module` with xDSL module pass `pass_` applied."""
     module = module.clone()
-    pass_.apply(Context(), module)  # type: ignore[attr-defined]
+    pass_.apply(Context(), module)
     return module
 
 

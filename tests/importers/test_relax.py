@@ -26,7 +26,9 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import relax_mapping as relax_ops
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.exporters.relax import export_relax
+from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relax import RelaxImportError, import_relax
+from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.tvm import models as tvm_models
 
 pytestmark = pytest.mark.tvm
@@ -187,6 +189,15 @@ def test_special_attribute_values_stay_mapped(case: str):
     build, *types = MAPPED_VARIANTS[case]
     (op,) = operators(round_trip(single_op_module(build, *types)))
     assert not isinstance(op, relay.GenericOperatorOp)
+
+
+def test_tuple_types_are_ordinary_attributes():
+    """A tuple type from Relax hashes and equals the one the Relay text parser makes."""
+    module = round_trip(single_op_module(lambda x: R.split(x, [1, 3], axis=1), F4))
+    (op,) = operators(module)
+    (reparsed,) = operators(parse_relay(print_relay(module)))
+    assert hash(op.result.type) == hash(reparsed.result.type)
+    assert op.result.type == reparsed.result.type
 
 
 def test_conv2d_attributes_follow_the_relay_schema():
