@@ -76,6 +76,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from relay_xdsl.dialects.relay.bindings import LetOp
+
 # ---------------------------------------------------------------------------
 # Attribute schemas
 # ---------------------------------------------------------------------------
@@ -2843,6 +2845,7 @@ Relay = Dialect(
         TupleGetItemOp,
         FnOp,
         ReturnOp,
+        LetOp,
     ],
     [],
 )
