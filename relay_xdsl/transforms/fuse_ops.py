@@ -9,9 +9,12 @@ partitioned functions are left alone).
 
 For one body:
 
-1. **Graph.** Nodes are the body's operations in TVM's post-DFS order: let
-   values (values with a Relay name) first, in binding order, then the
-   returned value, visiting operands left to right. Each node has a pattern:
+1. **Graph.** Nodes are the body's operations (``relay.let`` excepted) in
+   TVM's post-DFS order (dataflow.py): let values first, in binding order,
+   then the returned value, visiting operands left to right. Let values are
+   what a ``relay.let`` binds and, in a Relax binding block, every value
+   bound to a variable; in a Relax dataflow block variables are plain graph
+   edges (see bindings.py). Each node has a pattern:
    an operator's ``PATTERN`` (``OPAQUE`` for ``relay.op`` and for a dynamic
    result of an operator whose shape depends on data), ``ELEMWISE`` for a
    rank-0 constant of int32/int64/float32/float64/bool, ``TUPLE`` for
@@ -21,8 +24,9 @@ For one body:
    that a ``BROADCAST`` consumer whose result has the argument's shape makes
    it ``ELEMWISE``, and a tuple field edge is ``INJECTIVE``. The returned
    value, let values, nested tuple fields and tuples with nested fields
-   projected by ``relay.tuple_get_item`` are external: fusion stops there.
-2. **Post-dominator tree.** In reverse post-DFS order, a node's immediate
+   projected by ``relay.tuple_get_item`` are external: fusion stops there;
+   nothing reads a let value but through its variable.
+2. **Post-dominator tree** (dataflow.py). In reverse post-DFS order, a node's immediate
    post-dominator is the least common ancestor of its consumers, and its
    pattern is the strongest edge or node pattern on the way. Skew-binary
    jump pointers make each ancestor query logarithmic instead of TVM's walk
@@ -589,6 +593,7 @@ def _outline(
     output = root.results[0]
     fn = relay.FnOp(arguments, output.type, Region(body), attributes)
     block.insert_op_before(fn, root)
+    # Names are cosmetic: the call shows the name its output had.
     fn.result.name_hint, output.name_hint = output.name_hint, None
     params = body.args
     for op in members:

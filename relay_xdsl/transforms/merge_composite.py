@@ -44,8 +44,8 @@ called in place, with the Relay attributes ``PartitionedFromPattern`` then
   SSA graph, and the same order whenever matches were contiguous. (Matches
   interleaved with unrelated operations, e.g. ``relay.constant`` between
   ``conv2d`` and ``add``, cannot be restored to the interleaved order since
-  a call's arguments precede it.) The call takes over the root's Relay
-  name. A constant that ``is_constant()`` embeds but that is also used
+  a call's arguments precede it.) The call takes over the root's uses, a
+  ``relay.let`` binding it included, and its (cosmetic) name. A constant that ``is_constant()`` embeds but that is also used
   elsewhere is copied into the composite, since a ``relay.fn`` body cannot
   see outside values; after ``relay-defuse`` that copy remains.
 
