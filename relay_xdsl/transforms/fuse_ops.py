@@ -106,6 +106,8 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from relay_xdsl.dialects import relay
@@ -552,7 +554,7 @@ def _is_outlined(root: Operation, graph: _ForwardGraph, roots: Sequence[int]) ->
 
 
 def _outline(
-    block: Block, members: list[Operation], graph: _ForwardGraph
+    rewriter: PatternRewriter, members: list[Operation], graph: _ForwardGraph
 ) -> tuple[SSAValue, SSAValue]:
     """Move the group `members` (block order, output last) into a ``relay.fn``.
 
@@ -592,16 +594,20 @@ def _outline(
 
     output = root.results[0]
     fn = relay.FnOp(arguments, output.type, Region(body), attributes)
-    block.insert_op_before(fn, root)
+    rewriter.insert(fn, InsertPoint.before(root))
     # Names are cosmetic: the call shows the name its output had.
     fn.result.name_hint, output.name_hint = output.name_hint, None
-    params = body.args
+    # xDSL's rewriter has no move: an op moves by being detached and inserted
+    # again (as xDSL's own loop-invariant code motion does).
     for op in members:
         op.detach()
-        body.add_op(op)
+    rewriter.insert(members, InsertPoint.at_end(body))
+    params = body.args
+    for op in members:
         if any(operand in positions for operand in op.operands):
             op.operands = [params[positions[v]] if v in positions else v for v in op.operands]
-    body.add_op(relay.ReturnOp(output))
+            rewriter.notify_op_modified(op)
+    rewriter.insert(relay.ReturnOp(output), InsertPoint.at_end(body))
     return output, fn.result
 
 
@@ -617,11 +623,12 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
         node = graph.index.get(op)
         if node is not None:
             groups.setdefault(roots[node], []).append(op)
+    rewriter = PatternRewriter(InsertPoint.at_end(block))
     replaced: dict[SSAValue, SSAValue] = {}
     for root, members in groups.items():
         if _is_outlined(graph.ops[root], graph, roots):
             assert members[-1] is graph.ops[root], "a group ends with its output"
-            output, result = _outline(block, members, graph)
+            output, result = _outline(rewriter, members, graph)
             replaced[output] = result
     users: dict[Operation, None] = {}
     for output, result in replaced.items():
@@ -629,8 +636,10 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
         for use in output.uses:
             if use.operation is not inner_return:
                 users[use.operation] = None
+    # Each user is rewired in one step, so that a wide op is rebuilt once, not once per operand.
     for user in users:
         user.operands = [replaced.get(v, v) for v in user.operands]
+        rewriter.notify_op_modified(user)
 
 
 def _fuse_function_body(block: Block, fuse_opt_level: int, max_depth: int) -> None:
