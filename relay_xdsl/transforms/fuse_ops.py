@@ -13,8 +13,10 @@ For one body:
    TVM's post-DFS order (dataflow.py): let values first, in binding order,
    then the returned value, visiting operands left to right. Let values are
    what a ``relay.let`` binds and, in a Relax binding block, every value
-   bound to a variable; in a Relax dataflow block variables are plain graph
-   edges (see bindings.py). Each node has a pattern:
+   bound to a variable; in a Relax dataflow block the values bound to
+   dataflow variables are plain graph nodes (see bindings.py), and a
+   ``relay.let`` there (an output, an alias, a bound tuple or constant) only
+   makes its operand external. Each node has a pattern:
    an operator's ``PATTERN`` (``OPAQUE`` for ``relay.op`` and for a dynamic
    result of an operator whose shape depends on data), ``ELEMWISE`` for a
    rank-0 constant of int32/int64/float32/float64/bool, ``TUPLE`` for
@@ -204,8 +206,9 @@ def _let_bindings(
     TVM visits a let's value before its body, and nothing fuses across the
     variable. A ``relay.let`` binds its operand; in a Relax binding block
     every op is bound to a ``Var`` (see bindings.py), read only through it.
-    In a Relax dataflow block variables are plain graph edges, as in
-    Relax's FuseOps: nothing is let-bound.
+    In a Relax dataflow block dataflow variables are plain graph edges, as
+    in Relax's FuseOps: nothing is let-bound (a ``relay.let`` there is no
+    node, so its operand is external, used from outside the graph).
     """
     kind = relax_body_kind(block)
     if kind == "dataflow":

@@ -17,10 +17,12 @@ which kind, is recorded in the IR:
   inside it, is in Relax's A-normal form: every op other than a tuple, a
   constant or a ``relay.let`` is bound to a variable of its own, unless it
   is the expression of a ``relay.let``. That variable is a ``Var`` in a
-  binding block; in a dataflow block it is a ``DataflowVar``, except for a
-  value the body returns, which must be a ``Var`` (an output). Tuples and
-  constants are bound only through ``relay.let``; otherwise they are
-  inline arguments.
+  binding block and a ``DataflowVar`` in a dataflow block. A dataflow block
+  returns its outputs (``Var``) through ``relay.let``, as the importer
+  writes them; a value it returns without one (a pass made it) is the
+  body's result expression, which export binds to an output ``Var``.
+  Tuples and constants are bound only through ``relay.let``; otherwise
+  they are inline arguments.
 """
 
 from __future__ import annotations
@@ -172,8 +174,7 @@ def implicitly_bound(op: Operation, kind: BodyKind, returned: set[SSAValue]) -> 
     """Whether `op`, in a Relax body of `kind`, is bound to a variable without a ``relay.let``.
 
     `returned` is what the body returns (`returned_values`); in a dataflow
-    block those values are outputs, which the importer always binds
-    through ``relay.let``.
+    block those values have no dataflow variable (see the module docstring).
     """
     if op.name in _INLINE_OPS or isinstance(op, LetOp) or len(op.results) != 1:
         return False
