@@ -6,10 +6,12 @@
   attributes; a public function without ``global_symbol`` gets its name as
   ``global_symbol``, as ``BlockBuilder.function`` does;
 * a function body is one dataflow block (a binding block under
-  ``relax.binding_block``); the values the function returns are the
-  block's outputs, everything else is a dataflow variable;
-* each op is one binding named after its result, except an unnamed
-  ``relay.tuple``/``relay.constant``, which is an inline argument;
+  ``relax.binding_block``); bindings are those the IR records (see
+  :mod:`relay_xdsl.dialects.relay.bindings`): a ``relay.let`` is one
+  binding (a ``DataflowVar`` with ``dataflow``), every other op except a
+  ``relay.tuple``/``relay.constant`` (inline arguments) is bound to a
+  variable of its own, a dataflow variable unless the function returns it;
+  variables are named after the values (names are cosmetic);
 * a ``relay.fn`` becomes a call of a private global function carrying the
   ``relay.fn``'s attributes, as ``FuseOpsByPattern`` creates it: under its
   recorded ``relax.global_name``, or, without one, under TVM's
@@ -55,6 +57,12 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay import relax_mapping as relax_ops
+from relay_xdsl.dialects.relay.bindings import (
+    expression_let,
+    let_expression,
+    relax_body_kind,
+    returned_values,
+)
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.dialects.relay.relax_mapping import (
     ARG_PREFIX,
@@ -177,7 +185,8 @@ class RelaxExporter:
         if len(terminator.operands) != 1:
             raise RelaxExportError("a function must return exactly one value")
         result = terminator.operands[0]
-        outputs = set() if binding_block else set(_escaping(result))
+        outputs = set() if binding_block else returned_values(block)
+        from_relax = relax_body_kind(block) is not None
         scope = nullcontext() if binding_block else self.builder.dataflow()
         local_functions: dict[str, tuple[relax.Function, Any]] = {}
         outer_dataflow, self.dataflow = self.dataflow, not binding_block
@@ -187,7 +196,9 @@ class RelaxExporter:
                     if op is terminator:
                         continue
                     try:
-                        values[op.results[0]] = self._op(op, values, outputs, local_functions)
+                        values[op.results[0]] = self._op(
+                            op, values, outputs, from_relax, local_functions
+                        )
                     except (RuntimeError, TypeError, ValueError) as error:
                         # TVM's own errors: attrs it cannot build, types it cannot infer.
                         what = op.operator_name if isinstance(op, relay.OperatorOp) else op.name
@@ -204,42 +215,86 @@ class RelaxExporter:
         op: Operation,
         values: dict[SSAValue, Any],
         outputs: set[SSAValue],
+        from_relax: bool,
         local_functions: dict[str, tuple[relax.Function, Any]],
     ) -> Any:
+        """The Relax value of `op`'s result: the variable it is bound to, or an inline expression.
+
+        Bindings follow bindings.py: a ``relay.let`` binds its expression
+        (or aliases its operand); a tuple or constant no let binds is
+        inline; anything else is bound to a variable of its own, an output
+        ``Var`` when the body returns it. A ``relay.let`` without
+        ``dataflow`` is a ``Var`` in a function imported from Relax; in one
+        from Relay it is a dataflow variable unless returned, like any
+        other binding.
+        """
         if len(op.results) != 1:
             raise RelaxExportError(f"'{op.name}' must have exactly one result")
         result = op.results[0]
-        name = relay_name(result)
+        name = relay_name(result) or ""
+        if isinstance(op, relay.LetOp):
+            if op.dataflow is not None:
+                if not self.dataflow:
+                    raise RelaxExportError("a dataflow variable outside a dataflow block")
+                output = False
+            else:
+                output = self.dataflow and (from_relax or result in outputs)
+            source = let_expression(op)
+            if source is None:
+                return self._emit(values[op.value], name, output)
+            return self._bound(source, values, local_functions, name, output)
+        if expression_let(result) is not None:
+            return None  # bound by its let, which comes later
+        if isinstance(op, relay.TupleOp | relay.ConstantOp):
+            return self._expression(op, values, local_functions)
+        return self._bound(op, values, local_functions, name, result in outputs)
 
-        def bind(expr: Any) -> Any:
-            if result in outputs:
-                return self.builder.emit_output(expr, name or "")
-            return self.builder.emit(expr, name or "")
+    def _emit(self, expr: Any, name: str, output: bool) -> Any:
+        if output:
+            return self.builder.emit_output(expr, name)
+        return self.builder.emit(expr, name)
 
-        if isinstance(op, relay.ConstantOp):
-            const = self._constant(op)
-            return bind(const) if name else const
-        if isinstance(op, relay.TupleOp):
-            fields = tvm.ir.Tuple([values[f] for f in op.fields])
-            return bind(fields) if name else fields
-        if isinstance(op, relay.TupleGetItemOp):
-            return bind(tvm.ir.TupleGetItem(values[op.tuple_value], op.index.value.data))
+    def _bound(
+        self,
+        op: Operation,
+        values: dict[SSAValue, Any],
+        local_functions: dict[str, tuple[relax.Function, Any]],
+        name: str,
+        output: bool,
+    ) -> Any:
+        """Bind the value of `op` to a new variable named `name`, an output `Var` if `output`."""
         if isinstance(op, relay.OperatorOp):
             call = self._operator(op, values)
             if name:
-                var = self._bind_confirmed(op, call, name, result in outputs)
+                var = self._bind_confirmed(op, call, name, output)
                 if var is not None:
                     return var
-            return bind(call)
+            return self._emit(call, name, output)
+        return self._emit(self._expression(op, values, local_functions), name, output)
+
+    def _expression(
+        self,
+        op: Operation,
+        values: dict[SSAValue, Any],
+        local_functions: dict[str, tuple[relax.Function, Any]],
+    ) -> Any:
+        """The Relax expression `op` computes, before it is bound to anything."""
+        if isinstance(op, relay.ConstantOp):
+            return self._constant(op)
+        if isinstance(op, relay.TupleOp):
+            return tvm.ir.Tuple([values[f] for f in op.fields])
+        if isinstance(op, relay.TupleGetItemOp):
+            return tvm.ir.TupleGetItem(values[op.tuple_value], op.index.value.data)
+        if isinstance(op, relay.OperatorOp):
+            return self._operator(op, values)
         if isinstance(op, relay.FnOp):
             callee = self._fn_callee(op, local_functions)
-            return bind(relax.Call(callee, [values[a] for a in op.args]))
+            return relax.Call(callee, [values[a] for a in op.args])
         if isinstance(op, CallOp):
             callee_name = op.callee.string_value()
             if callee_name not in self.global_vars:
                 raise RelaxExportError(f"call of unknown function '{callee_name}'")
-            args = [values[a] for a in op.arguments]
-            return bind(relax.Call(self.global_vars[callee_name], args))
+            return relax.Call(self.global_vars[callee_name], [values[a] for a in op.arguments])
         raise RelaxExportError(f"'{op.name}' has no Relax counterpart")
 
     def _bind_confirmed(
@@ -508,15 +563,6 @@ def _signature(op: Operation) -> tuple[Any, ...] | None:
     except TypeError:  # e.g. a DictionaryAttr
         return None
     return key
-
-
-def _escaping(value: SSAValue) -> Iterator[SSAValue]:
-    """The values a returned value exposes: itself, and the fields of an inline tuple."""
-    yield value
-    owner = value.owner
-    if isinstance(owner, relay.TupleOp) and relay_name(value) is None:
-        for field in owner.fields:
-            yield from _escaping(field)
 
 
 def _fused_name(fn: relay.FnOp) -> str:

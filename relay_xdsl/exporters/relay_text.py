@@ -5,8 +5,9 @@
 * a ``#[version = "0.0.5"]`` header (TVM's module parser requires it), then
   one ``def @f(...) -> T {...}`` per ``func.func``, with the function's Relay
   attributes after its parameters;
-* every non-atomic subexpression gets a ``%N = ...;`` temp (``let %x = ...;``
-  for values with a Relay name); the result expression is printed inline;
+* every non-atomic subexpression gets a ``%N = ...;`` temp, every
+  ``relay.let`` a ``let %x = ...;`` (so does every value bound to a Relax
+  variable, see bindings.py); the result expression is printed inline;
 * operator attributes are printed in TVM's field order, and only where they
   differ from TVM's default (fields without a default are always printed);
 * each ``relay.fn`` prints as a bound ``fn (...) {...}`` literal and a call;
@@ -49,6 +50,13 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.bindings import (
+    expression_let,
+    implicitly_bound,
+    let_expression,
+    relax_body_kind,
+    returned_values,
+)
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.relay_text.metadata import encode_metadata
@@ -348,14 +356,22 @@ class _FunctionPrinter:
         if len(results) != 1:
             raise RelayExportError("a Relay function returns exactly one value")
         result = results[0]
+        kind = relax_body_kind(block)
+        returned = returned_values(block) if kind == "dataflow" else set()
+
+        def bound(op: Operation) -> bool:
+            """Whether `op` is bound to a Relax variable of its own (see bindings.py)."""
+            return kind is not None and implicitly_bound(op, kind, returned)
+
+        owner = result.owner
         inline_op = (
-            result.owner
+            owner
             if (
-                isinstance(result.owner, Operation)
-                and result.owner is terminator.prev_op
+                isinstance(owner, Operation)
+                and owner is terminator.prev_op
                 and result.has_one_use()
-                and relay_name(result) is None
-                and not isinstance(result.owner, relay.ConstantOp)
+                and not isinstance(owner, relay.LetOp | relay.ConstantOp)
+                and not bound(owner)
             )
             else None
         )
@@ -363,23 +379,36 @@ class _FunctionPrinter:
         for op in block.ops:
             if op is terminator or op is inline_op:
                 continue
-            if isinstance(op, relay.ConstantOp) and relay_name(op.result) is None:
+            if isinstance(op, relay.LetOp):
+                source = let_expression(op)
+                expression = (
+                    self.ref(op.value)
+                    if source is None
+                    else self.expression(source, lines, indent, literals)
+                )
+                self.let(op.result, expression, lines, indent)
+                continue
+            if op.results and expression_let(op.results[0]) is not None:
+                continue  # printed as the expression of its let
+            if isinstance(op, relay.ConstantOp):
                 self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
                 continue
             expression = self.expression(op, lines, indent, literals)
             value = op.results[0]
-            name = relay_name(value)
-            if name is not None:
-                bound = self.fresh_name(value)
-                lines.append(f"{indent}let {bound}: {relay_type(value.type)} = {expression};")
+            if bound(op):
+                self.let(value, expression, lines, indent)
             else:
-                bound = self.temp()
-                self.names[value] = bound
-                lines.append(f"{indent}{bound} = {expression};")
+                name = self.temp()
+                self.names[value] = name
+                lines.append(f"{indent}{name} = {expression};")
         if inline_op is not None:
             lines.append(indent + self.expression(inline_op, lines, indent, literals))
         else:
             lines.append(indent + self.ref(result))
+
+    def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
+        bound = self.fresh_name(value)
+        lines.append(f"{indent}let {bound}: {relay_type(value.type)} = {expression};")
 
     def ref(self, value: SSAValue) -> str:
         name = self.names.get(value)

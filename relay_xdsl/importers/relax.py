@@ -13,10 +13,15 @@ Relax variables to SSA values, in the manner of torch-mlir's
   ``func.func``; a local function bound inside a function
   (``annotate_codegen``, ``MergeCompositeFunctions``) likewise becomes a
   ``relay.fn`` at each of its call sites;
-* each binding becomes one op whose result carries the variable's name;
-  an alias binding ``y = x`` becomes no op at all (uses of ``y`` use ``x``),
-  which is the one canonicalisation on the way: the export equals
-  ``relax.transform.CanonicalizeBindings()`` of such a module;
+* each binding becomes one op whose result carries the variable's name
+  (names are cosmetic); the binding itself is recorded as bindings.py
+  describes: a call or projection is bound to the block's own kind of
+  variable (a ``DataflowVar`` in a dataflow block, a ``Var`` in a binding
+  block) without further ado, anything else takes a ``relay.let``: a
+  ``Var`` in a dataflow block (``relay.let``), a bound tuple or constant
+  (``relay.let``, ``dataflow`` for a ``DataflowVar``), an alias ``y = x``
+  (``relay.let`` of ``x``, whose own binding is then made a ``relay.let``
+  too if it was implicit and nothing else used it yet);
   operators map through :mod:`relay_xdsl.dialects.relay.relax_mapping`, and any other operator
   becomes a generic ``relay.op "relax.<name>"`` with all its attributes;
 * constants keep their bytes exactly; tensor types become builtin tensors
@@ -32,8 +37,8 @@ equal module (names in :mod:`relay_xdsl.dialects.relay.relax_mapping`):
   not a dataflow block;
 * ``relax.shape_vars`` on a function: the names of the symbolic parameter
   dimensions, in order of appearance;
-* a value is bound to a Relax variable exactly when it has a name; an
-  unnamed ``relay.tuple``/``relay.constant`` is an inline argument.
+* a ``relay.tuple``/``relay.constant`` that no ``relay.let`` binds is an
+  inline argument.
 
 Constructs the dialect cannot express raise :class:`RelaxImportError`,
 naming the construct and the function.
@@ -61,10 +66,11 @@ from xdsl.dialects.builtin import (
     TensorType,
     TupleType,
     UnitAttr,
+    UnknownLoc,
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue, TypeAttribute
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
@@ -134,6 +140,8 @@ class _Scope:
     def __init__(self, block: Block, function_name: str):
         self.block = block
         self.function_name = function_name
+        self.dataflow = True
+        """Whether the bindings are in a dataflow block (else a binding block)."""
         self.values: dict[tvm.ir.Expr, SSAValue] = {}
         self.constants: dict[tvm.ir.Expr, SSAValue] = {}
         self.local_functions: dict[tvm.ir.Expr, relax.Function] = {}
@@ -252,7 +260,7 @@ class RelaxImporter:
             )
         dataflow = True
         for block in body.blocks:
-            dataflow = isinstance(block, relax.DataflowBlock)
+            dataflow = scope.dataflow = isinstance(block, relax.DataflowBlock)
             for binding in block.bindings:
                 self._binding(binding, scope)
         return self._expr(body.body, scope), dataflow
@@ -267,21 +275,49 @@ class RelaxImporter:
         if isinstance(value, relax.Function):
             scope.local_functions[var] = value
             return
+        dataflow_var = isinstance(var, relax.DataflowVar)
         if isinstance(value, tvm.ir.Var):
-            # An alias `y = x` has no op: uses of y become uses of x, as after
-            # relax.transform.CanonicalizeBindings.
             if value in scope.local_functions:
                 scope.local_functions[var] = scope.local_functions[value]
-            else:
-                scope.values[var] = self._expr(value, scope)
-            return
-        if isinstance(value, tvm.ir.GenericConst):
-            # A bound constant is its own value, never shared with inline uses.
-            result = scope.add(self._constant(value, scope))
+                return
+            # An alias `y = x`: a relay.let of x's variable.
+            result = self._let(self._variable(value, scope), scope, dataflow_var)
         else:
-            result = self._expr(value, scope)
+            if isinstance(value, tvm.ir.GenericConst):
+                # A bound constant is its own value, never shared with inline uses.
+                result = scope.add(self._constant(value, scope))
+            else:
+                result = self._expr(value, scope)
+            owner = result.owner
+            if (
+                isinstance(owner, relay.TupleOp | relay.ConstantOp)
+                or dataflow_var != scope.dataflow
+            ):
+                # Not the variable every other op is bound to in this block.
+                result = self._let(result, scope, dataflow_var)
         set_relay_name(result, var.name)
         scope.values[var] = result
+
+    def _let(self, value: SSAValue, scope: _Scope, dataflow_var: bool) -> SSAValue:
+        return scope.add(relay.LetOp(value, dataflow=dataflow_var))
+
+    def _variable(self, var: tvm.ir.Var, scope: _Scope) -> SSAValue:
+        """The value of `var`, made a ``relay.let`` if a new let of it would read as its expression."""
+        value = self._expr(var, scope)
+        if (
+            isinstance(value, OpResult)
+            and not value.uses
+            and not isinstance(value.owner, relay.LetOp)
+            and value.owner.parent is scope.block
+        ):
+            # The op is implicitly bound to var (see bindings.py); a let
+            # right after it makes that binding explicit, keeping its place.
+            let = relay.LetOp(value, dataflow=scope.dataflow)
+            scope.block.insert_op_after(let, value.owner)
+            let.result.name_hint, value.name_hint = value.name_hint, None
+            let.location, value.owner.location = value.owner.location, UnknownLoc()
+            scope.values[var] = value = let.result
+        return value
 
     # -- expressions ----------------------------------------------------------
 

@@ -10,10 +10,10 @@ How Relay constructs become IR:
 * ``def @f(%x: T, Attr=v) -> R {...}`` → ``func.func @f`` with the Relay
   function attributes as discardable attributes; ``@f(...)`` → ``func.call``;
 * a bare ``fn`` or a bare expression (with ``free_var`` declarations) → ``@main``;
-* ``%N = e;`` and ``let %x = e;`` → the SSA value of ``e`` (let names become
-  SSA name hints, which is how the printer tells ``let`` from ``%N``; they
-  and parameter names are also recorded as ``NameLoc`` locations, which
-  upstream MLIR keeps: see names.py);
+* ``%N = e;`` → the SSA value of ``e`` (a graph temp is only a name);
+  ``let %x = e;`` → ``relay.let`` of ``e``'s value (see bindings.py); let
+  and parameter names become SSA name hints, also recorded as ``NameLoc``
+  locations, which upstream MLIR keeps (names.py); names are cosmetic;
 * a function literal bound to a variable becomes one ``relay.fn`` at every
   call site; it may not capture values from the enclosing function;
 * ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
@@ -554,8 +554,10 @@ class _RelayParser:
                             name_token,
                             f"{name_token.text} is declared as {_relay_type(declared)} but bound to a {_relay_type(value.type)}",
                         )
-                    if value.name_hint is None:
-                        set_relay_name(value, name_token.text[1:])
+                    let = relay.LetOp(value)
+                    self.insert(let)
+                    set_relay_name(let.result, name_token.text[1:])
+                    value = let.result
                 scope.names[name_token.text] = value
                 self.expect(";", "after a let binding")
                 continue

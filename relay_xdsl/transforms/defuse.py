@@ -6,6 +6,9 @@ its parameters are replaced by the call's arguments (by SSA identity, never
 by name), and the ``relay.fn`` result by the returned value. So
 ``defuse(fuse(x)) == x``.
 
+The output variable of a function imported from a Relax dataflow block
+(its ``relay.let``) goes with the function; other bindings stay.
+
 Binding by identity keeps the pass correct where TVM's name-based
 ``DefuseOps`` is not: parameters sharing a name, one argument passed for
 two parameters, bodies that are a tuple, a tuple projection or a let-bound
@@ -46,6 +49,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.bindings import relax_body_kind
 from relay_xdsl.dialects.relay.names import names_kept
 from relay_xdsl.support.depth import walk_ops
 
@@ -68,6 +72,17 @@ class InlineFnPattern(RewritePattern):
         block = op.body.block
         terminator = block.last_op
         assert isinstance(terminator, relay.ReturnOp)
+        output = terminator.value.owner
+        if (
+            isinstance(output, relay.LetOp)
+            and output.dataflow is None
+            and output.result.has_one_use()
+            and relax_body_kind(block) == "dataflow"
+        ):
+            # A Relax function's output variable belongs to the function:
+            # inlined, its value is bound as the call was.
+            rewriter.replace_all_uses_with(output.result, output.value)
+            rewriter.erase(output)
         result = _outside(terminator.value, block, op.args)
         rewriter.erase(terminator)
         with names_kept(op.args):

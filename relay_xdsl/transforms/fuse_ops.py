@@ -9,9 +9,14 @@ partitioned functions are left alone).
 
 For one body:
 
-1. **Graph.** Nodes are the body's operations in TVM's post-DFS order: let
-   values (values with a Relay name) first, in binding order, then the
-   returned value, visiting operands left to right. Each node has a pattern:
+1. **Graph.** Nodes are the body's operations (``relay.let`` excepted) in
+   TVM's post-DFS order (dataflow.py): let values first, in binding order,
+   then the returned value, visiting operands left to right. Let values are
+   what a ``relay.let`` binds and, in a Relax binding block, every value
+   bound to a variable; in a Relax dataflow block the values bound to
+   dataflow variables are plain graph nodes (see bindings.py), and a
+   ``relay.let`` there (an output, an alias, a bound tuple or constant) only
+   makes its operand external. Each node has a pattern:
    an operator's ``PATTERN`` (``OPAQUE`` for ``relay.op`` and for a dynamic
    result of an operator whose shape depends on data), ``ELEMWISE`` for a
    rank-0 constant of int32/int64/float32/float64/bool, ``TUPLE`` for
@@ -21,8 +26,9 @@ For one body:
    that a ``BROADCAST`` consumer whose result has the argument's shape makes
    it ``ELEMWISE``, and a tuple field edge is ``INJECTIVE``. The returned
    value, let values, nested tuple fields and tuples with nested fields
-   projected by ``relay.tuple_get_item`` are external: fusion stops there.
-2. **Post-dominator tree.** In reverse post-DFS order, a node's immediate
+   projected by ``relay.tuple_get_item`` are external: fusion stops there;
+   nothing reads a let value but through its variable.
+2. **Post-dominator tree** (dataflow.py). In reverse post-DFS order, a node's immediate
    post-dominator is the least common ancestor of its consumers, and its
    pattern is the strongest edge or node pattern on the way. Skew-binary
    jump pointers make each ancestor query logarithmic instead of TVM's walk
@@ -96,7 +102,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     Signedness,
-    StringAttr,
     TensorType,
     TupleType,
     i32,
@@ -104,12 +109,21 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import OpPattern
+from relay_xdsl.dialects.relay.bindings import implicitly_bound, relax_body_kind, resolve_lets
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.support.gc_pause import gc_paused
+from relay_xdsl.transforms.dataflow import (
+    PostDominatorTree,
+    fusable,
+    post_dfs_order,
+    post_dominators,
+)
 
 ELEMWISE = OpPattern.ELEMWISE.value
 BROADCAST = OpPattern.BROADCAST.value
@@ -158,9 +172,6 @@ DATA_DEPENDENT_SHAPE_OPERATORS = frozenset(
 )
 """Operators (besides ``dyn.*``) whose shape function reads data (``TShapeDataDependent``)."""
 
-_SKIPPED_FUNCTION_ATTRIBUTES = ("Primitive", "Extern", "SkipOptimization")
-
-
 # ---------------------------------------------------------------------------
 # The indexed forward graph
 # ---------------------------------------------------------------------------
@@ -187,68 +198,35 @@ class _ForwardGraph:
         return len(self.pattern)
 
 
-def _post_dfs_order(
-    block: Block, terminator: Operation | None, let_bound: set[Operation]
-) -> list[Operation]:
-    """Block ops in the order TVM's ``ExprVisitor`` first completes them."""
-    in_block = {op: True for op in block.ops if op is not terminator}
-    done: set[Operation] = set()
-    order: list[Operation] = []
+def _let_bindings(
+    block: Block, terminator: Operation | None
+) -> tuple[list[Operation], set[Operation]]:
+    """The ops whose values are let-bound, in binding order, and those read only
+    through their variable.
 
-    def visit(root: Operation) -> None:
-        if root in done:
-            return
-        done.add(root)
-        stack: list[tuple[Operation, int]] = [(root, 0)]
-        while stack:
-            op, position = stack[-1]
-            operands = op.operands
-            while position < len(operands):
-                producer = operands[position].owner
-                position += 1
-                if (
-                    isinstance(producer, Operation)
-                    and producer in in_block
-                    and producer not in done
-                ):
-                    stack[-1] = (op, position)
-                    done.add(producer)
-                    stack.append((producer, 0))
-                    break
-            else:
-                stack.pop()
-                order.append(op)
-
-    # A let binding is visited before its body; the body's result last.
-    for op in in_block:
-        if op in let_bound:
-            visit(op)
-    if terminator is not None:
-        for value in terminator.operands:
-            if isinstance(value.owner, Operation) and value.owner in in_block:
-                visit(value.owner)
-    # Dead code is invisible to TVM; keep it as further roots.
-    for op in in_block:
-        visit(op)
-    return order
-
-
-def _let_bound_ops(block: Block) -> set[Operation]:
-    """The ops of `block` whose result has a Relay ``let`` variable (which stops fusion).
-
-    In Relay, a named value is let-bound. In a body imported from a Relax
-    dataflow block, names are dataflow variables: plain graph edges.
+    TVM visits a let's value before its body, and nothing fuses across the
+    variable. A ``relay.let`` binds its operand; in a Relax binding block
+    every op is bound to a ``Var`` (see bindings.py), read only through it.
+    In a Relax dataflow block dataflow variables are plain graph edges, as
+    in Relax's FuseOps: nothing is let-bound (a ``relay.let`` there is no
+    node, so its operand is external, used from outside the graph).
     """
-    parent = block.parent_op()
-    while parent is not None and not isinstance(parent, FuncOp | relay.FnOp):
-        parent = parent.parent_op()
-    if parent is not None and DATAFLOW_MARKER in parent.attributes:
-        return set()
-    return {op for op in block.ops if any(result.name_hint is not None for result in op.results)}
-
-
-DATAFLOW_MARKER = "relax.dataflow"
-"""Set by the Relax importer on functions whose body was a dataflow block."""
+    kind = relax_body_kind(block)
+    if kind == "dataflow":
+        return [], set()
+    bound: list[Operation] = []
+    variable_only: set[Operation] = set()
+    for op in block.ops:
+        if op is terminator:
+            continue
+        if isinstance(op, relay.LetOp):
+            owner = resolve_lets(op.value).owner
+            if isinstance(owner, Operation):
+                bound.append(owner)
+        elif kind == "binding" and implicitly_bound(op, kind, set()):
+            bound.append(op)
+            variable_only.add(op)
+    return bound, variable_only
 
 
 def _is_tensor(type_: Attribute) -> TypeGuard[TensorType]:
@@ -288,8 +266,16 @@ def _operator_pattern(op: relay.OperatorOp) -> int:
 def _build_graph(block: Block) -> _ForwardGraph:
     last = block.last_op
     terminator = last if last is not None and last.has_trait(IsTerminator) else None
-    let_bound = _let_bound_ops(block)
-    ops = _post_dfs_order(block, terminator, let_bound)
+    # A let variable is no node: its value is read through it (see _let_bindings).
+    scope = {
+        op: True for op in block.ops if op is not terminator and not isinstance(op, relay.LetOp)
+    }
+    let_roots, let_bound = _let_bindings(block, terminator)
+    # A let binding is visited before its body; the body's result last; dead
+    # code, invisible to TVM, is kept as further roots.
+    results = [] if terminator is None else [resolve_lets(v).owner for v in terminator.operands]
+    roots = [op for op in (*let_roots, *results) if op in scope]
+    ops = post_dfs_order((*roots, *scope), scope)
     index = {op: i for i, op in enumerate(ops)}
     count = len(ops)
     pattern = [OPAQUE] * count
@@ -362,90 +348,9 @@ def _build_graph(block: Block) -> _ForwardGraph:
 # ---------------------------------------------------------------------------
 
 
-@dataclass
-class _PostDominatorTree:
-    """Immediate post-dominator of each node (``None``: none) and the pattern on the way."""
-
-    parent: list[int | None]
-    pattern: list[int]
-    region_lower_bound: list[int]
-    """A lower bound on the number of nodes from a node up to its post-dominator."""
-
-
-def _post_dominators(graph: _ForwardGraph) -> _PostDominatorTree:
-    """TVM's ``DominatorTree::PostDom``: least common ancestors in reverse post-DFS order.
-
-    Node ``count`` is a virtual root standing for TVM's null parent; an LCA
-    there means "no post-dominator". Jump pointers (Myers' skew-binary
-    scheme) make each LCA O(log n); ``jump_max`` is the strongest node
-    pattern skipped by a jump.
-    """
-    count = graph.size
-    root = count
-    parent = [root] * (count + 1)
-    depth = [0] * (count + 1)
-    pattern = [ELEMWISE] * (count + 1)
-    jump = [root] * (count + 1)
-    jump_max = [ELEMWISE] * (count + 1)
-    # The regions between successive post-dominators are disjoint, so the
-    # region of a node holds its consumers' whole chains up to its
-    # post-dominator; chain_sum[x] sums the bounds from x to the root.
-    lower_bound = [1] * (count + 1)
-    chain_sum = [0] * (count + 1)
-
-    def lca(u: int, v: int, acc: int) -> tuple[int, int]:
-        if depth[u] < depth[v]:
-            u, v = v, u
-        target = depth[v]
-        while depth[u] > target:
-            if depth[jump[u]] >= target:
-                acc = max(acc, jump_max[u])
-                u = jump[u]
-            else:
-                acc = max(acc, pattern[u])
-                u = parent[u]
-        while u != v:
-            if jump[u] != jump[v]:
-                acc = max(acc, jump_max[u], jump_max[v])
-                u, v = jump[u], jump[v]
-            else:
-                acc = max(acc, pattern[u], pattern[v])
-                u, v = parent[u], parent[v]
-        return u, acc
-
-    for node in reversed(range(count)):
-        consumers = graph.consumers[node]
-        if graph.external[node]:
-            up, acc = root, OPAQUE
-        elif not consumers:
-            up, acc = root, ELEMWISE
-        else:
-            up, acc = consumers[0], ELEMWISE
-            for consumer, edge in zip(consumers, graph.edge_patterns[node]):
-                if up != root:
-                    up, acc = lca(up, consumer, acc)
-                acc = max(acc, edge)
-        parent[node] = up
-        depth[node] = depth[up] + 1
-        pattern[node] = acc
-        if up != root:
-            above = chain_sum[up]
-            lower_bound[node] = 1 + max(
-                (chain_sum[c] - above for c in consumers if c != up), default=0
-            )
-        chain_sum[node] = lower_bound[node] + chain_sum[up]
-        hop = jump[up]
-        if up != root and depth[up] - depth[hop] == depth[hop] - depth[jump[hop]]:
-            jump[node] = jump[hop]
-            jump_max[node] = max(acc, jump_max[up], jump_max[hop])
-        else:
-            jump[node] = up
-            jump_max[node] = acc
-    return _PostDominatorTree(
-        [None if p == root else p for p in parent[:count]],
-        pattern[:count],
-        lower_bound[:count],
-    )
+def _post_dominators(graph: _ForwardGraph) -> PostDominatorTree:
+    """The post-dominator tree of `graph`, with the pattern on the way (dataflow.py)."""
+    return post_dominators(graph.consumers, graph.edge_patterns, graph.external)
 
 
 # ---------------------------------------------------------------------------
@@ -466,7 +371,7 @@ class _Partitioner:
     group record and, as in TVM, go stale once it is merged away.
     """
 
-    def __init__(self, graph: _ForwardGraph, tree: _PostDominatorTree, max_depth: int) -> None:
+    def __init__(self, graph: _ForwardGraph, tree: PostDominatorTree, max_depth: int) -> None:
         count = graph.size
         self.graph = graph
         self.tree = tree
@@ -653,7 +558,7 @@ def _is_outlined(root: Operation, graph: _ForwardGraph, roots: Sequence[int]) ->
 
 
 def _outline(
-    block: Block, members: list[Operation], graph: _ForwardGraph
+    rewriter: PatternRewriter, members: list[Operation], graph: _ForwardGraph
 ) -> tuple[SSAValue, SSAValue]:
     """Move the group `members` (block order, output last) into a ``relay.fn``.
 
@@ -693,15 +598,20 @@ def _outline(
 
     output = root.results[0]
     fn = relay.FnOp(arguments, output.type, Region(body), attributes)
-    block.insert_op_before(fn, root)
+    rewriter.insert(fn, InsertPoint.before(root))
+    # Names are cosmetic: the call shows the name its output had.
     fn.result.name_hint, output.name_hint = output.name_hint, None
-    params = body.args
+    # xDSL's rewriter has no move: an op moves by being detached and inserted
+    # again (as xDSL's own loop-invariant code motion does).
     for op in members:
         op.detach()
-        body.add_op(op)
+    rewriter.insert(members, InsertPoint.at_end(body))
+    params = body.args
+    for op in members:
         if any(operand in positions for operand in op.operands):
             op.operands = [params[positions[v]] if v in positions else v for v in op.operands]
-    body.add_op(relay.ReturnOp(output))
+            rewriter.notify_op_modified(op)
+    rewriter.insert(relay.ReturnOp(output), InsertPoint.at_end(body))
     return output, fn.result
 
 
@@ -717,11 +627,12 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
         node = graph.index.get(op)
         if node is not None:
             groups.setdefault(roots[node], []).append(op)
+    rewriter = PatternRewriter(InsertPoint.at_end(block))
     replaced: dict[SSAValue, SSAValue] = {}
     for root, members in groups.items():
         if _is_outlined(graph.ops[root], graph, roots):
             assert members[-1] is graph.ops[root], "a group ends with its output"
-            output, result = _outline(block, members, graph)
+            output, result = _outline(rewriter, members, graph)
             replaced[output] = result
     users: dict[Operation, None] = {}
     for output, result in replaced.items():
@@ -731,24 +642,16 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
         for use in output.uses:
             if use.operation is not inner_return:
                 users[use.operation] = None
+    # Each user is rewired in one step, so that a wide op is rebuilt once, not once per operand.
     for user in users:
         user.operands = [replaced.get(v, v) for v in user.operands]
-
-
-def _nonzero(attribute: Attribute | None) -> bool:
-    return isinstance(attribute, IntegerAttr) and attribute.value.data != 0
-
-
-def _is_fusable_function(attributes: dict[str, Attribute]) -> bool:
-    if "Compiler" in attributes and isinstance(attributes["Compiler"], StringAttr):
-        return False
-    return not any(_nonzero(attributes.get(k)) for k in _SKIPPED_FUNCTION_ATTRIBUTES)
+        rewriter.notify_op_modified(user)
 
 
 def _fuse_function_body(block: Block, fuse_opt_level: int, max_depth: int) -> None:
     # Composite and other plain function literals are optimised inside too.
     for op in list(block.ops):
-        if isinstance(op, relay.FnOp) and _is_fusable_function(op.attributes):
+        if isinstance(op, relay.FnOp) and fusable(op.attributes):
             _fuse_function_body(op.body.block, fuse_opt_level, max_depth)
     fuse_block(block, fuse_opt_level, max_depth)
 
@@ -769,9 +672,5 @@ class RelayFuseOpsPass(ModulePass):
         # Outlining allocates O(ops) long-lived objects: see relay_xdsl.support.gc_pause.
         with gc_paused():
             for func in op.ops:
-                if (
-                    isinstance(func, FuncOp)
-                    and func.body.blocks
-                    and _is_fusable_function(func.attributes)
-                ):
+                if isinstance(func, FuncOp) and func.body.blocks and fusable(func.attributes):
                     _fuse_function_body(func.body.block, self.fuse_opt_level, self.max_depth)

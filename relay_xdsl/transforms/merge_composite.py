@@ -44,8 +44,8 @@ called in place, with the Relay attributes ``PartitionedFromPattern`` then
   SSA graph, and the same order whenever matches were contiguous. (Matches
   interleaved with unrelated operations, e.g. ``relay.constant`` between
   ``conv2d`` and ``add``, cannot be restored to the interleaved order since
-  a call's arguments precede it.) The call takes over the root's Relay
-  name. A constant that ``is_constant()`` embeds but that is also used
+  a call's arguments precede it.) The call takes over the root's uses, a
+  ``relay.let`` binding it included, and its (cosmetic) name. A constant that ``is_constant()`` embeds but that is also used
   elsewhere is copied into the composite, since a ``relay.fn`` body cannot
   see outside values; after ``relay-defuse`` that copy remains.
 
@@ -73,7 +73,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -89,6 +89,7 @@ from xdsl.utils.exceptions import PassFailedException
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.support.gc_pause import gc_paused
+from relay_xdsl.transforms.dataflow import optimizable, post_dfs_order, post_dominators
 from relay_xdsl.transforms.patterns import (
     CallPattern,
     Check,
@@ -104,8 +105,6 @@ from relay_xdsl.transforms.patterns import (
 )
 
 DEFAULT_TABLE = "conv2d-add-relu"
-SKIPPED_FUNCTION_ATTRIBUTES = ("Compiler", "Extern", "SkipOptimization")
-"""Global function attributes that make TVM's function passes skip a function."""
 
 
 # ---------------------------------------------------------------------------
@@ -117,7 +116,7 @@ def _is_composite(op: Operation) -> bool:
     return isinstance(op, relay.FnOp) and "PartitionedFromPattern" in op.attributes
 
 
-def post_dfs_order(block: Block, *, into_composites: bool = False) -> list[Operation]:
+def block_post_dfs_order(block: Block, *, into_composites: bool = False) -> list[Operation]:
     """The operations of `block` in TVM's post-DFS order of its dataflow graph.
 
     Operands are visited left to right; a ``relay.fn``'s body comes before
@@ -125,8 +124,6 @@ def post_dfs_order(block: Block, *, into_composites: bool = False) -> list[Opera
     are skipped unless `into_composites`. Operations that do not reach the
     terminator are visited first, from each unused operation in block order.
     """
-    order: list[Operation] = []
-    visited: set[Operation] = set()
     terminator = block.last_op
     starts = [
         op
@@ -135,31 +132,16 @@ def post_dfs_order(block: Block, *, into_composites: bool = False) -> list[Opera
     ]
     if terminator is not None:
         starts.append(terminator)
-    for start in starts:
-        if start in visited:
-            continue
-        visited.add(start)
-        _enter(start, order, into_composites)
-        stack: list[tuple[Operation, Iterator[SSAValue]]] = [(start, iter(start.operands))]
-        while stack:
-            op, operands = stack[-1]
-            for operand in operands:
-                owner = operand.owner
-                if isinstance(owner, Operation) and owner not in visited:
-                    visited.add(owner)
-                    _enter(owner, order, into_composites)
-                    stack.append((owner, iter(owner.operands)))
-                    break
-            else:
-                stack.pop()
-                if op is not terminator:
-                    order.append(op)
+
+    def enter(op: Operation) -> list[Operation]:
+        if isinstance(op, relay.FnOp) and (into_composites or not _is_composite(op)):
+            return block_post_dfs_order(op.body.block, into_composites=into_composites)
+        return []
+
+    order = post_dfs_order(starts, set(block.ops), enter)
+    if terminator is not None and order and order[-1] is terminator:
+        order.pop()
     return order
-
-
-def _enter(op: Operation, order: list[Operation], into_composites: bool) -> None:
-    if isinstance(op, relay.FnOp) and (into_composites or not _is_composite(op)):
-        order.extend(post_dfs_order(op.body.block, into_composites=into_composites))
 
 
 # ---------------------------------------------------------------------------
@@ -199,52 +181,25 @@ def _label(op: Operation) -> str:
 
 def _callee_label(fn: relay.FnOp) -> str:
     """What the MatchExtractor appends for a called function literal, before its arguments."""
-    body = post_dfs_order(fn.body.block, into_composites=True)
+    body = block_post_dfs_order(fn.body.block, into_composites=True)
     labels = ["Function" + _label(op) if isinstance(op, relay.FnOp) else _label(op) for op in body]
     return "".join(labels) + "Function"
 
 
 class _PostDominators:
-    """The post-dominator tree of one block, computed as TVM's ``IndexedGraph::PostDom``."""
+    """The post-dominator tree of one block (dataflow.py), its operations as nodes."""
 
     def __init__(self, block: Block):
-        self.parent: dict[Operation, Operation | None] = {}
-        self.depth: dict[Operation, int] = {}
-        terminator = block.last_op
-        assert terminator is not None
-        self.parent[terminator] = None
-        self.depth[terminator] = 1
-        for op in reversed(list(block.ops)):
-            if op is terminator:
-                continue
-            users = [use.operation for result in op.results for use in result.uses]
-            parent: Operation | None = None
-            if users:
-                parent = users[0]
-                for user in users[1:]:
-                    parent = self._common_ancestor(parent, user)
-            self.parent[op] = parent
-            self.depth[op] = self.depth[parent] + 1 if parent is not None else 1
-
-    def _common_ancestor(self, a: Operation | None, b: Operation | None) -> Operation | None:
-        while a is not b:
-            if a is None or b is None:
-                return None
-            if self.depth[a] < self.depth[b]:
-                b = self.parent[b]
-            elif self.depth[a] > self.depth[b]:
-                a = self.parent[a]
-            else:
-                a, b = self.parent[a], self.parent[b]
-        return a
+        ops = list(block.ops)
+        self.index = {op: i for i, op in enumerate(ops)}
+        index = self.index
+        consumers = [
+            [index[use.operation] for result in op.results for use in result.uses] for op in ops
+        ]
+        self.tree = post_dominators(consumers)
 
     def strictly_post_dominates(self, root: Operation, op: Operation) -> bool:
-        node = self.parent.get(op)
-        while node is not None and self.depth[node] >= self.depth[root]:
-            if node is root:
-                return True
-            node = self.parent[node]
-        return False
+        return self.tree.strictly_post_dominates(self.index[root], self.index[op])
 
 
 class PatternGrouper:
@@ -262,7 +217,7 @@ class PatternGrouper:
 
     def group(self, body: Block) -> list[CompositeMatch]:
         """The accepted matches in the function body `body`, in the order found."""
-        order = post_dfs_order(body)
+        order = block_post_dfs_order(body)
         matches: list[CompositeMatch] = []
         for op in reversed(order):
             if op in self._assigned or isinstance(op, relay.ConstantOp) or len(op.results) != 1:
@@ -471,19 +426,9 @@ def _used_outside(op: Operation, members: set[Operation]) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def _optimizable(func: FuncOp) -> bool:
-    for name in SKIPPED_FUNCTION_ATTRIBUTES:
-        attr = func.attributes.get(name)
-        if attr is None:
-            continue
-        if name == "Compiler" or not isinstance(attr, IntegerAttr) or attr.value.data != 0:
-            return False
-    return True
-
-
 def _functions(module: ModuleOp) -> Iterator[FuncOp]:
     for op in module.ops:
-        if isinstance(op, FuncOp) and op.body.blocks and _optimizable(op):
+        if isinstance(op, FuncOp) and op.body.blocks and optimizable(op.attributes):
             yield op
 
 

@@ -521,7 +521,7 @@ def test_dead_code_is_matched_after_the_live_graph():
     assert relay_name(live.params[0]) == "FunctionVar_0_0"
 
 
-def test_the_call_takes_over_the_root_name():
+def test_the_call_takes_over_the_root_binding():
     module = _merge_text(
         f"""
   %0 = add(%x, %y);
@@ -531,11 +531,13 @@ def test_the_call_takes_over_the_root_name():
         ADD_RELU,
     )
     (fn,) = _fns(module)
-    assert relay_name(fn.result) == "r"
+    (use,) = fn.result.uses
+    assert isinstance(use.operation, relay.LetOp) and relay_name(use.operation.result) == "r"
     assert fn.body.block.last_op.operands[0].name_hint is None
     _defuse(module)
     relu = next(op for op in module.walk() if isinstance(op, relay.ReluOp))
-    assert relay_name(relu.result) == "r"
+    (use,) = relu.result.uses
+    assert isinstance(use.operation, relay.LetOp) and relay_name(use.operation.result) == "r"
 
 
 def test_long_chains_are_handled_without_recursion_limits():

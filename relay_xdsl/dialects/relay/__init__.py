@@ -36,6 +36,7 @@ from relay_xdsl.dialects.relay.attributes import (
     RelayAttr,
     attr_value,
 )
+from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.dialect import (
     OPERATOR_OPS,
     OPERATORS,
@@ -67,6 +68,7 @@ __all__ = [
     "ConstantOp",
     "FnOp",
     "GenericOperatorOp",
+    "LetOp",
     "NoRelax",
     "OpPattern",
     "Operator",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from relay_xdsl.dialects.relay import operators
+from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp
 from relay_xdsl.dialects.relay.registry import operator_class
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
@@ -51,6 +52,7 @@ Relay = Dialect(
         TupleGetItemOp,
         FnOp,
         ReturnOp,
+        LetOp,
     ],
     [],
 )

@@ -1,5 +1,8 @@
 """Relay variable names as SSA name hints, recorded in locations too.
 
+Names are cosmetic: what is bound to a variable is recorded by
+``relay.let`` (bindings.py), never by whether a value has a name.
+
 Relay names (``%data``, ``%FunctionVar_2_0``) become SSA name hints, so they
 show in the MLIR and come back in Relay text. Two spellings change on the
 way, reversibly, because MLIR tooling treats them specially:

@@ -62,6 +62,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay.attributes import RelayAttr, attr_value
+from relay_xdsl.dialects.relay.bindings import BINDING_BLOCK, DATAFLOW
 
 if TYPE_CHECKING:
     from relay_xdsl.dialects.relay.ops import OperatorOp
@@ -70,11 +71,6 @@ GLOBAL_NAME = "relax.global_name"
 """On a ``relay.fn``: the private global Relax function it was outlined into."""
 LOCAL_NAME = "relax.local_name"
 """On a ``relay.fn``: the local variable its Relax function was bound to."""
-BINDING_BLOCK = "relax.binding_block"
-"""On a function or ``relay.fn``: its body is a binding block, not a dataflow block."""
-DATAFLOW = "relax.dataflow"
-"""On a function or ``relay.fn``: its body came from a Relax dataflow block, so
-value names are dataflow variables, not Relay ``let`` bindings."""
 SHAPE_VARS = "relax.shape_vars"
 """On a function or ``relay.fn``: names of the symbolic (``?``) parameter dimensions."""
 ATTRS_TYPE = "relax.attrs_type"

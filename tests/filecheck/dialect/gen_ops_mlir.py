@@ -187,6 +187,16 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 }}
 """,
     ),
+    "relay.let": (
+        f"%x: {t('4')}, %w: {t('4')}",
+        f"""
+%s = relay.add(%x, %w) : ({t("4")}, {t("4")}) -> {t("4")}
+%y = relay.let %s : {t("4")}
+%alias = relay.let %x : {t("4")}
+%t = relay.tuple(%y, %alias) : tuple<{t("4")}, {t("4")}>
+%lv = relay.let dataflow %t : tuple<{t("4")}, {t("4")}>
+""",
+    ),
     # -- nn: convolutions and dense layers ---------------------------------
     "relay.nn.conv2d": op_example(
         "nn.conv2d",

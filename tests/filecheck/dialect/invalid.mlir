@@ -599,3 +599,29 @@ func.func @return_not_last(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   func.return %r : tensor<4xf32>
 }
+
+// -----
+
+// ===== relay.let =====
+
+// (C1) the variable has the type of the bound value.
+// CHECK: {{^}}'relay.let' binds a tensor<4xf32> to a variable of type tensor<2xf32>{{$}}
+// CHECK: %y = "relay.let"(%x) : (tensor<4xf32>) -> tensor<2xf32>
+// CHECK-NEXT: {{^ *\^+-+$}}
+// CHECK-NEXT: | Operation does not verify: 'relay.let' binds a tensor<4xf32> to a variable of type tensor<2xf32>{{$}}
+func.func @let_type(%x: tensor<4xf32>) -> tensor<2xf32> {
+  %y = "relay.let"(%x) : (tensor<4xf32>) -> tensor<2xf32>
+  func.return %y : tensor<2xf32>
+}
+
+// -----
+
+// (C2) dataflow is a unit attribute.
+// CHECK: {{^}}1 : i32 should be of base attribute unit{{$}}
+// CHECK: %y = "relay.let"(%x) {dataflow = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: {{^ *\^+-+$}}
+// CHECK-NEXT: | Operation does not verify: 1 : i32 should be of base attribute unit{{$}}
+func.func @let_dataflow(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = "relay.let"(%x) {dataflow = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %y : tensor<4xf32>
+}

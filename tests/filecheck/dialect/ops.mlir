@@ -128,6 +128,23 @@ func.func @relay.return(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %r : tensor<4xf32>
 }
 
+// CHECK-LABEL: func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
+// CHECK-NEXT:    %s = relay.add(%x, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %y = relay.let %s : tensor<4xf32>
+// CHECK-NEXT:    %alias = relay.let %x : tensor<4xf32>
+// CHECK-NEXT:    %t = relay.tuple(%y, %alias) : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:    %lv = relay.let dataflow %t : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:    func.return %lv : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:    }
+func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
+  %s = relay.add(%x, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %y = relay.let %s : tensor<4xf32>
+  %alias = relay.let %x : tensor<4xf32>
+  %t = relay.tuple(%y, %alias) : tuple<tensor<4xf32>, tensor<4xf32>>
+  %lv = relay.let dataflow %t : tuple<tensor<4xf32>, tensor<4xf32>>
+  func.return %lv : tuple<tensor<4xf32>, tensor<4xf32>>
+}
+
 // CHECK-LABEL: func.func @relay.nn.conv2d(%data: tensor<1x3x224x224xf32>, %weight: tensor<64x3x7x7xf32>) -> tensor<1x64x112x112xf32> {
 // CHECK-NEXT:    %r = relay.nn.conv2d(%data, %weight) {strides = array<i32: 2, 2>, padding = array<i32: 3, 3, 3, 3>, channels = 64 : i32, kernel_size = array<i32: 7, 7>} : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<1x64x112x112xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x112x112xf32>

@@ -1,7 +1,7 @@
 // RUN: xdsl-opt %s -t relay | filecheck %s
 // Only non-default attributes print, in TVM's field order; fields without a
 // default (strided_slice's axes) always print; int64 and float literals keep
-// their suffixes; temps are numbered across functions; a named SSA value is a
+// their suffixes; temps are numbered across functions; a relay.let is a
 // Relay let binding.
 func.func @first(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
   %0 = relay.nn.conv2d(%x, %w) {kernel_size = array<i32: 3, 3>, groups = 1 : i32, padding = array<i32: 1, 1>, data_layout = "NCHW", channels = 4 : i32} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
@@ -9,7 +9,8 @@ func.func @first(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4
   func.return %1 : tensor<1x4x8x8xf32>
 }
 func.func @second(%x: tensor<4x4xf32>) -> tensor<2x4xf32> {
-  %sliced = relay.strided_slice(%x) {begin = array<i64: 0, 0>, end = array<i64: 2, 4>, strides = array<i64: 1>} : (tensor<4x4xf32>) -> tensor<2x4xf32>
+  %1 = relay.strided_slice(%x) {begin = array<i64: 0, 0>, end = array<i64: 2, 4>, strides = array<i64: 1>} : (tensor<4x4xf32>) -> tensor<2x4xf32>
+  %sliced = relay.let %1 : tensor<2x4xf32>
   %2 = relay.exp(%sliced) : (tensor<2x4xf32>) -> tensor<2x4xf32>
   func.return %2 : tensor<2x4xf32>
 }

@@ -1,0 +1,200 @@
+"""Variable bindings: ``relay.let``, and which values are bound to a variable.
+
+SSA names are cosmetic. Whether a value is bound to a variable, and to
+which kind, is recorded in the IR:
+
+* ``relay.let`` binds its operand to a variable, its result: Relay's
+  ``let %x = e;``, a Relax variable binding (``dataflow``: a Relax
+  ``DataflowVar``, otherwise a ``Var``). When the operand is the result of
+  an op that nothing else uses, that op is the binding's expression
+  (``let %x = exp(%0);``); otherwise the binding is an alias of the operand
+  (``let %y = %x;``, Relax's ``gv = lv``), which for an operand used
+  elsewhere too is the shared expression itself (Relay's graph temps).
+* Relay has no other variables: every other value is an anonymous graph
+  node (``%0 = ...;``).
+* A function imported from Relax carries ``relax.dataflow`` or
+  ``relax.binding_block``, and its body, with the ``relay.fn`` bodies
+  inside it, is in Relax's A-normal form: every op other than a tuple, a
+  constant or a ``relay.let`` is bound to a variable of its own, unless it
+  is the expression of a ``relay.let``. That variable is a ``Var`` in a
+  binding block and a ``DataflowVar`` in a dataflow block. A dataflow block
+  returns its outputs (``Var``) through ``relay.let``, as the importer
+  writes them; a value it returns without one (a pass made it) is the
+  body's result expression, which export binds to an output ``Var``.
+  Tuples and constants are bound only through ``relay.let``; otherwise
+  they are inline arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+BINDING_BLOCK = "relax.binding_block"
+"""On a function or ``relay.fn``: its body is a Relax binding block, not a dataflow block."""
+DATAFLOW = "relax.dataflow"
+"""On a function or ``relay.fn``: its body is a Relax dataflow block."""
+
+BodyKind = Literal["dataflow", "binding"]
+
+
+@irdl_op_definition
+class LetOp(IRDLOperation):
+    """Binds its operand to a variable, the result: ``let %x = e;`` in Relay.
+
+    With ``dataflow``, the variable is a Relax ``DataflowVar``, visible only
+    in its dataflow block; otherwise it is a Relay variable or a Relax
+    ``Var``. The operand is the bound expression when nothing else uses it,
+    else the binding is an alias (see the module docstring). Reading the
+    variable is reading the value, but passes do not look through it: a
+    let-bound value is a barrier to operator fusion and to pattern matching,
+    as in TVM.
+
+    Syntax::
+
+        %y = relay.let %0 : tensor<4xf32>
+        %lv = relay.let dataflow %1 : tuple<tensor<4xf32>, tensor<4xf32>>
+    """
+
+    name = "relay.let"
+    value = operand_def()
+    result = result_def()
+    dataflow = opt_attr_def(UnitAttr)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, value: SSAValue | Operation, *, dataflow: bool = False):
+        value = SSAValue.get(value)
+        super().__init__(
+            operands=[value],
+            result_types=[value.type],
+            attributes={"dataflow": UnitAttr()} if dataflow else {},
+        )
+
+    def verify_(self) -> None:
+        if self.result.type != self.value.type:
+            raise VerifyException(
+                f"'relay.let' binds a {self.value.type} to a variable of type {self.result.type}"
+            )
+
+    def print(self, printer: Printer) -> None:
+        if self.dataflow is not None:
+            printer.print_string(" dataflow")
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_op_attributes({k: v for k, v in self.attributes.items() if k != "dataflow"})
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LetOp:
+        dataflow = parser.parse_optional_keyword("dataflow") is not None
+        operand = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_ = parser.parse_type()
+        op = cls(parser.resolve_operand(operand, type_), dataflow=dataflow)
+        op.attributes |= attributes
+        return op
+
+
+def expression_let(value: SSAValue) -> LetOp | None:
+    """The ``relay.let`` that `value` is the expression of, if any.
+
+    That is the case when `value` is the result of an op (other than a
+    ``relay.let``) and its only use is a ``relay.let`` in the same block.
+    """
+    if not isinstance(value, OpResult) or isinstance(value.owner, LetOp):
+        return None
+    use = value.get_unique_use()
+    if use is None:
+        return None
+    user = use.operation
+    if isinstance(user, LetOp) and user.parent is value.owner.parent:
+        return user
+    return None
+
+
+def let_expression(let: LetOp) -> Operation | None:
+    """The op whose result `let` binds as its expression (None for an alias)."""
+    value = let.value
+    return value.owner if expression_let(value) is let else None  # type: ignore[return-value]
+
+
+def resolve_lets(value: SSAValue) -> SSAValue:
+    """The value a chain of ``relay.let`` variables stands for."""
+    while isinstance(value, OpResult) and isinstance(value.owner, LetOp):
+        value = value.owner.value
+    return value
+
+
+def relax_body_kind(block: Block) -> BodyKind | None:
+    """The kind of Relax binding block `block` is, or None in a Relay function.
+
+    A function or ``relay.fn`` says so with ``relax.binding_block`` or
+    ``relax.dataflow``; a ``relay.fn`` without either, inside a function
+    imported from Relax, is a dataflow block (as export makes it).
+    """
+    op = block.parent_op()
+    nearest = True
+    while op is not None:
+        if isinstance(op, FuncOp) or op.name == "relay.fn":
+            attributes = op.attributes
+            if BINDING_BLOCK in attributes:
+                return "binding" if nearest else "dataflow"
+            if DATAFLOW in attributes:
+                return "dataflow"
+            if isinstance(op, FuncOp):
+                return None
+            nearest = False
+        op = op.parent_op()
+    return None
+
+
+_INLINE_OPS = frozenset({"relay.tuple", "relay.constant"})
+
+
+def implicitly_bound(op: Operation, kind: BodyKind, returned: set[SSAValue]) -> bool:
+    """Whether `op`, in a Relax body of `kind`, is bound to a variable without a ``relay.let``.
+
+    `returned` is what the body returns (`returned_values`); in a dataflow
+    block those values have no dataflow variable (see the module docstring).
+    """
+    if op.name in _INLINE_OPS or isinstance(op, LetOp) or len(op.results) != 1:
+        return False
+    result = op.results[0]
+    if expression_let(result) is not None:
+        return False
+    return kind == "binding" or result not in returned
+
+
+def returned_values(block: Block) -> set[SSAValue]:
+    """What `block` returns: its terminator's operands, and the fields of inline tuples among them."""
+    terminator = block.last_op
+    if terminator is None:
+        return set()
+    return {v for operand in terminator.operands for v in _exposed(operand)}
+
+
+def _exposed(value: SSAValue) -> Iterator[SSAValue]:
+    yield value
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "relay.tuple":
+        for field in owner.operands:
+            yield from _exposed(field)
