@@ -26,6 +26,7 @@ row. The modules:
 * ``ops``: the base op of operator calls, and ``relay.op``;
 * ``structure``: constants, tuples and function literals;
 * ``inference``: the type relations the rows name;
+* ``layouts``: data layouts (``NCHW4c``) and shape conversion between them;
 * ``relax_mapping``: how a row's Relax operator converts;
 * ``dialect``: the ``Relay`` dialect and the name → op class tables.
 """

@@ -16,9 +16,9 @@ Semantics:
   propagate as in TVM: a relation that keeps ``Any`` keeps it, and any
   arithmetic on an unknown dimension gives an unknown dimension.
 * Layouts (``NCHW``, ``NHWC``, ``OIHW``, ``HWIO``, blocked ones such as
-  ``NCHW4c`` or ``OIHW4i4o``) are converted like TVM's ``BijectiveLayout``:
-  shapes go through the operator's canonical layout, blocked primal axes are
-  divided rounding up.
+  ``NCHW4c`` or ``OIHW4i4o``) are converted like TVM's ``BijectiveLayout``
+  (:mod:`~relay_xdsl.dialects.relay.layouts`): shapes go through the
+  operator's canonical layout, blocked primal axes are divided rounding up.
 * A relation rejects a call TVM would report a type error for (wrong rank,
   out-of-range axis, inconsistent shapes, missing required attribute, unknown
   dtype); :func:`infer_type` then gives None. Constraints TVM imposes on
@@ -42,6 +42,7 @@ from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.attributes import RelayAttr, attr_value
+from relay_xdsl.dialects.relay.layouts import convert_layout, layout_index, primal_axes
 from relay_xdsl.support.memo import register
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def _infer_type(
         AttributeError,
         LookupError,
         TypeError,
-        ValueError,
+        ValueError,  # LayoutError and UnknownDTypeError among them
     ):
         # Malformed attributes (wrong arity, non-integers, ...) fail like TVM's
         # ICHECKs; the caller only needs to know there is no type.
@@ -269,76 +270,6 @@ def _padding_totals(padding: Sequence[int], ndim: int) -> list[int]:
     return [padding[i] + padding[i + ndim] for i in range(ndim)]
 
 
-def _parse_layout(name: str) -> list[tuple[str, int]]:
-    """Layout axes as (letter, block): block 0 for a primal (upper-case) axis,
-    the block size for a sub-axis such as the ``4c`` of ``NCHW4c``."""
-    axes: list[tuple[str, int]] = []
-    block = 0
-    for char in name:
-        if char.isdigit():
-            block = block * 10 + int(char)
-        elif "A" <= char <= "Z":
-            _require(block == 0)
-            axes.append((char, 0))
-        elif "a" <= char <= "z":
-            _require(block > 0)
-            axes.append((char, block))
-            block = 0
-        else:
-            raise _Reject
-    primals = [a for a, b in axes if b == 0]
-    _require(block == 0 and len(set(primals)) == len(primals))
-    _require(all(a.upper() in primals for a, b in axes if b))
-    return axes
-
-
-def _primals(layout: str) -> set[str]:
-    return {a for a, b in _parse_layout(layout) if b == 0}
-
-
-def _primal_extents(shape: Sequence[int], layout: str) -> dict[str, int]:
-    """Full extent of each primal axis of `shape` in `layout` (``C`` of
-    ``NCHW4c`` is the outer ``C`` times 4)."""
-    axes = _parse_layout(layout)
-    _require(len(axes) == len(shape) and bool(axes))
-    extents = {}
-    for (letter, block), dim in zip(axes, shape):
-        if block:
-            # TVM checks a static sub-axis against its block size.
-            _require(dim in (block, ANY))
-        else:
-            inner = prod(b for a, b in axes if b and a == letter.lower())
-            extents[letter] = _mul(dim, inner)
-    return extents
-
-
-def _convert_layout(shape: Sequence[int], src: str, dst: str) -> list[int]:
-    """`shape` in layout `src` re-expressed in layout `dst` (``BijectiveLayout``).
-
-    Both layouts must have the same primal axes. A blocked primal axis in
-    `dst` is the full extent divided by its block, rounded up.
-    """
-    extents = _primal_extents(shape, src)
-    axes = _parse_layout(dst)
-    _require(set(extents) == _primals(dst))
-    out = []
-    for letter, block in axes:
-        if block:
-            out.append(block)
-            continue
-        extent = extents[letter]
-        inner = prod(b for a, b in axes if b and a == letter.lower())
-        out.append(-(-extent // inner) if _known(extent) else ANY)
-    return out
-
-
-def _layout_index(layout: str, letter: str) -> int:
-    """Position of primal axis `letter`, which must not be blocked."""
-    letters = [a for a, _ in _parse_layout(layout)]
-    _require(letter in letters and letter.lower() not in letters)
-    return letters.index(letter)
-
-
 # ---------------------------------------------------------------------------
 # Elementwise and broadcasting operators
 # ---------------------------------------------------------------------------
@@ -441,18 +372,18 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
         kernel_canon = ("IO" if transposed else "OI") + spatial
         if nsp == 2 and groups > 1 and "G" in kernel_layout:
             kernel_canon = "G" + kernel_canon  # DNNL's grouped weight layout
-        data = _convert_layout(call.shape(0), data_layout, data_canon)
+        data = convert_layout(call.shape(0), data_layout, data_canon)
         channels = call.attr("channels")
         kernel_size = call.ints("kernel_size")
         from_weight = channels is None or kernel_size is None
         if not from_weight:
             _require(len(kernel_size) == nsp)
-            _require(_primals(kernel_layout) == set(kernel_canon))
+            _require(primal_axes(kernel_layout) == set(kernel_canon))
             out_channels, window = int(channels), kernel_size
         else:
             # TVM's weight-derived path is meaningless for G layouts.
             _require(not kernel_canon.startswith("G"))
-            weight = _convert_layout(call.shape(1), kernel_layout, kernel_canon)
+            weight = convert_layout(call.shape(1), kernel_layout, kernel_canon)
             window = weight[2:]
             if transposed:
                 in_channels, out_channels = weight[0], weight[1]
@@ -487,7 +418,7 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
                 out.append(strides[i] * (size - 1) + dilated[i] - pads[i] + output_padding[i])
             else:
                 out.append((size + pads[i] - dilated[i]) // strides[i] + 1)
-        shape = _convert_layout(out, data_canon, out_layout)
+        shape = convert_layout(out, data_canon, out_layout)
         return _tensor(shape, call.dtype("out_dtype", call.element(0)))
 
     return rule
@@ -501,7 +432,7 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
     def rule(call: Call) -> Attribute:
         shape = call.shape(0)
         layout = call.attr("layout")
-        positions = [_layout_index(layout, letter) for letter in spatial]
+        positions = [layout_index(layout, letter) for letter in spatial]
         pool_size = call.ints("pool_size")
         strides = call.ints("strides")
         dilation = call.ints("dilation")
@@ -523,7 +454,7 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
 def global_pool(call: Call) -> Attribute:
     shape = call.shape(0)
     for letter in "HW":
-        shape[_layout_index(call.attr("layout"), letter)] = 1
+        shape[layout_index(call.attr("layout"), letter)] = 1
     return _tensor(shape, call.element(0))
 
 
@@ -536,7 +467,7 @@ def adaptive_pool(spatial: str) -> Callable[[Call], Attribute]:
         sizes = call.attr("output_size") or ()
         _require(len(sizes) in (0, 1, len(spatial)))
         for i, letter in enumerate(spatial):
-            pos = _layout_index(call.attr("layout"), letter)
+            pos = layout_index(call.attr("layout"), letter)
             if sizes:
                 size = sizes[i] if len(sizes) > 1 else sizes[0]
                 if size is not None:  # None keeps the input size
@@ -554,10 +485,10 @@ def resize(spatial: str) -> Callable[[Call], Attribute]:
         size = call.ints("size")
         _require(size is not None and len(size) == len(spatial))
         layout = call.attr("layout")
-        shape = _convert_layout(call.shape(0), layout, canon)
+        shape = convert_layout(call.shape(0), layout, canon)
         shape[2:] = size
         return _tensor(
-            _convert_layout(shape, canon, layout),
+            convert_layout(shape, canon, layout),
             call.dtype("out_dtype", call.element(0)),
         )
 
@@ -569,10 +500,10 @@ def crop_and_resize(call: Call) -> Attribute:
     _require(crop is not None and len(crop) == 2)
     call.tensor(2)  # box indices
     layout = call.attr("layout")
-    shape = _convert_layout(call.shape(0), layout, "NCHW")
+    shape = convert_layout(call.shape(0), layout, "NCHW")
     shape[0] = call.shape(1)[0]  # one output image per box
     shape[2:] = crop
-    return _tensor(_convert_layout(shape, "NCHW", layout), call.dtype("out_dtype", call.element(0)))
+    return _tensor(convert_layout(shape, "NCHW", layout), call.dtype("out_dtype", call.element(0)))
 
 
 def grid_sample(call: Call) -> Attribute:
@@ -580,9 +511,9 @@ def grid_sample(call: Call) -> Attribute:
     _require(len(data) in (4, 5))
     canon = "NCHW" if len(data) == 4 else "NCDHW"
     layout = call.attr("layout")
-    shape = _convert_layout(data, layout, canon)
+    shape = convert_layout(data, layout, canon)
     shape[2:] = grid[2 : len(data)]
-    return _tensor(_convert_layout(shape, canon, layout), call.element(0))
+    return _tensor(convert_layout(shape, canon, layout), call.element(0))
 
 
 def upsampling(spatial: str, scales: Sequence[str]) -> Callable[[Call], Attribute]:
@@ -592,12 +523,12 @@ def upsampling(spatial: str, scales: Sequence[str]) -> Callable[[Call], Attribut
 
     def rule(call: Call) -> Attribute:
         layout = call.attr("layout")
-        shape = _convert_layout(call.shape(0), layout, canon)
+        shape = convert_layout(call.shape(0), layout, canon)
         for i, scale in enumerate(scales):
             dim = shape[2 + i]
             factor = float(call.attr(scale))
             shape[2 + i] = round(dim * factor) if _known(dim) else ANY
-        return _tensor(_convert_layout(shape, canon, layout), call.element(0))
+        return _tensor(convert_layout(shape, canon, layout), call.element(0))
 
     return rule
 
@@ -608,13 +539,13 @@ def sub_pixel(to_space: bool) -> Callable[[Call], Attribute]:
     def rule(call: Call) -> Attribute:
         block = call.int("block_size")
         layout = call.attr("layout")
-        n, c, h, w = _convert_layout(call.shape(0), layout, "NCHW")
+        n, c, h, w = convert_layout(call.shape(0), layout, "NCHW")
         if to_space:  # channels shrink by block**2, H and W grow by block
             c, h, w = _div(c, block * block), _mul(h, block), _mul(w, block)
         else:
             c, h, w = _mul(c, block * block), _div(h, block), _div(w, block)
         shape = [n, c, h, w]
-        return _tensor(_convert_layout(shape, "NCHW", layout), call.element(0))
+        return _tensor(convert_layout(shape, "NCHW", layout), call.element(0))
 
     return rule
 
@@ -1093,7 +1024,7 @@ def one_hot(call: Call) -> Attribute:
 
 
 def layout_transform(call: Call) -> Attribute:
-    shape = _convert_layout(call.shape(0), call.attr("src_layout"), call.attr("dst_layout"))
+    shape = convert_layout(call.shape(0), call.attr("src_layout"), call.attr("dst_layout"))
     return _tensor(shape, call.element(0))
 
 
