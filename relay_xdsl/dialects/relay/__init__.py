@@ -23,7 +23,7 @@ row. The modules:
 * ``attributes``: attribute kinds, schemas and values, fusion patterns;
 * ``registry``: the :class:`Operator` row and the op class generation;
 * ``operators``: the rows, one module per family of operators;
-* ``ops``: the base op of operator calls, and ``relay.op``;
+* ``ops``: the base ops of operator calls, and ``relay.op``;
 * ``structure``: constants, tuples and function literals;
 * ``inference``: the type relations the rows name;
 * ``layouts``: data layouts (``NCHW4c``) and shape conversion between them;
@@ -45,7 +45,7 @@ from relay_xdsl.dialects.relay.dialect import (
     RELAX_OPERATORS,
     Relay,
 )
-from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp
+from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp, RegisteredOperatorOp
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.structure import (
     BLOB_THRESHOLD,
@@ -72,6 +72,7 @@ __all__ = [
     "OpPattern",
     "Operator",
     "OperatorOp",
+    "RegisteredOperatorOp",
     "Relay",
     "RelayAttr",
     "ReturnOp",
