@@ -30,10 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from math import prod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     IntegerType,
     TensorType,
     TupleType,
@@ -62,6 +63,16 @@ class _Reject(Exception):
 def _require(condition: bool) -> None:
     if not condition:
         raise _Reject
+
+
+_T = TypeVar("_T")
+
+
+def _given(value: _T | None) -> _T:
+    """`value`, which must not be None."""
+    if value is None:
+        raise _Reject
+    return value
 
 
 _INFERRED: dict[tuple[Any, ...], Attribute | None] = {}
@@ -132,13 +143,17 @@ class Call:
         spec = self.schema.get(name)
         return spec.default if spec is not None else None
 
-    def int(self, name: str) -> int:
-        value = self.attr(name)
-        _require(value is not None)
-        return int(value)
+    def integer(self, name: str) -> int:
+        """An integer attribute, which must be set."""
+        return int(_given(self.attr(name)))
 
-    def ints(self, name: str) -> list[int] | None:
-        """An integer-array attribute (a lone integer counts as one entry)."""
+    def ints(self, name: str) -> list[int]:
+        """An integer-array attribute, which must be set."""
+        return _given(self.optional_ints(name))
+
+    def optional_ints(self, name: str) -> list[int] | None:
+        """An integer-array attribute (a lone integer counts as one entry), or
+        None where the attribute is None."""
         value = self.attr(name)
         if value is None:
             return None
@@ -150,14 +165,13 @@ class Call:
         """The element type named by a dtype attribute; "" means `default`."""
         value = self.attr(name)
         if not value:
-            _require(default is not None)
-            return default
+            return _given(default)
         return dtypes.element_type(value)  # UnknownDTypeError is a ValueError
 
     def tensor(self, index: int) -> TensorType:
-        _require(index < len(self.args))
-        type_ = self.args[index]
-        _require(isinstance(type_, TensorType))
+        type_ = self.args[index] if index < len(self.args) else None
+        if not isinstance(type_, TensorType):
+            raise _Reject
         return type_
 
     def shape(self, index: int = 0) -> list[int]:
@@ -168,11 +182,11 @@ class Call:
 
     def fields(self, index: int = 0) -> list[TensorType]:
         """The tensors of a tuple argument (concatenate, stack)."""
-        _require(index < len(self.args))
-        type_ = self.args[index]
-        _require(isinstance(type_, TupleType))
-        fields = list(type_.types.data)
-        _require(bool(fields) and all(isinstance(f, TensorType) for f in fields))
+        type_ = self.args[index] if index < len(self.args) else None
+        if not isinstance(type_, TupleType):
+            raise _Reject
+        fields = [f for f in type_.types.data if isinstance(f, TensorType)]
+        _require(bool(fields) and len(fields) == len(type_.types.data))
         return fields
 
 
@@ -303,7 +317,7 @@ broadcast_comparison = _broadcast_binary(_BOOL)
 
 def with_axis_check(call: Call) -> Attribute:
     """Softmax, reverse: identity once `axis` is in range."""
-    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    _normalize_axis(call.integer("axis"), len(call.shape(0)))
     return call.tensor(0)
 
 
@@ -323,14 +337,12 @@ def where(call: Call) -> Attribute:
 
 def full(call: Call) -> Attribute:
     shape = call.ints("shape")
-    _require(shape is not None and call.shape(0) == [])  # a scalar fill value
+    _require(call.shape(0) == [])  # a scalar fill value
     return _tensor(shape, call.dtype("dtype", call.element(0)))
 
 
 def init(call: Call) -> Attribute:
-    shape = call.ints("shape")
-    _require(shape is not None)
-    return _tensor(shape, call.dtype("dtype"))
+    return _tensor(call.ints("shape"), call.dtype("dtype"))
 
 
 def full_like(call: Call) -> Attribute:
@@ -344,7 +356,7 @@ def shape_of(call: Call) -> Attribute:
 
 
 def bias_add(call: Call) -> Attribute:
-    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    _normalize_axis(call.integer("axis"), len(call.shape(0)))
     return call.tensor(0)
 
 
@@ -368,19 +380,20 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
         data_layout = call.attr("data_layout")
         kernel_layout = call.attr("kernel_layout")
         out_layout = call.attr("out_layout") or data_layout
-        groups = call.int("groups")
+        groups = call.integer("groups")
         kernel_canon = ("IO" if transposed else "OI") + spatial
         if nsp == 2 and groups > 1 and "G" in kernel_layout:
             kernel_canon = "G" + kernel_canon  # DNNL's grouped weight layout
         data = convert_layout(call.shape(0), data_layout, data_canon)
         channels = call.attr("channels")
-        kernel_size = call.ints("kernel_size")
-        from_weight = channels is None or kernel_size is None
-        if not from_weight:
+        kernel_size = call.optional_ints("kernel_size")
+        if channels is not None and kernel_size is not None:
+            from_weight = False
             _require(len(kernel_size) == nsp)
             _require(primal_axes(kernel_layout) == set(kernel_canon))
             out_channels, window = int(channels), kernel_size
         else:
+            from_weight = True
             # TVM's weight-derived path is meaningless for G layouts.
             _require(not kernel_canon.startswith("G"))
             weight = convert_layout(call.shape(1), kernel_layout, kernel_canon)
@@ -400,7 +413,6 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
                 checks.append((int(expected_out), out_channels))
             checks += zip(kernel_size or (), window)
             _require(all(a == b or not _known(a, b) for a, b in checks))
-        strides = call.ints("strides")
         dilation = call.ints("dilation")
         pads = _padding_totals(call.ints("padding"), nsp)
         dilated = [1 + (k - 1) * d if _known(k) else ANY for k, d in zip(window, dilation)]
@@ -408,16 +420,17 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
             # TVM v0.19 swaps the H and W windows of a weight-derived
             # conv3d_transpose; follow it so results match its printer.
             dilated[1], dilated[2] = dilated[2], dilated[1]
-        output_padding = call.ints("output_padding") if transposed else [0] * nsp
-        out = [data[0], out_channels]
-        for i in range(nsp):
-            size = data[2 + i]
-            if not _known(size, dilated[i]):
-                out.append(ANY)
-            elif transposed:
-                out.append(strides[i] * (size - 1) + dilated[i] - pads[i] + output_padding[i])
-            else:
-                out.append((size + pads[i] - dilated[i]) // strides[i] + 1)
+        out = [data[0], out_channels] + [ANY] * nsp
+        static = [i for i in range(nsp) if _known(data[2 + i], dilated[i])]
+        if static:  # TVM reads strides and output_padding for static axes only
+            strides = call.ints("strides")
+            output_padding = call.ints("output_padding") if transposed else [0] * nsp
+            for i in static:
+                size = data[2 + i]
+                if transposed:
+                    out[2 + i] = strides[i] * (size - 1) + dilated[i] - pads[i] + output_padding[i]
+                else:
+                    out[2 + i] = (size + pads[i] - dilated[i]) // strides[i] + 1
         shape = convert_layout(out, data_canon, out_layout)
         return _tensor(shape, call.dtype("out_dtype", call.element(0)))
 
@@ -433,19 +446,18 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
         shape = call.shape(0)
         layout = call.attr("layout")
         positions = [layout_index(layout, letter) for letter in spatial]
-        pool_size = call.ints("pool_size")
-        strides = call.ints("strides")
-        dilation = call.ints("dilation")
         pads = _padding_totals(call.ints("padding"), nsp)
         ceil_mode = bool(call.attr("ceil_mode"))
         out = list(shape)
-        for i, pos in enumerate(positions):
-            if not _known(shape[pos]):
-                continue
-            span = shape[pos] + pads[i] - ((pool_size[i] - 1) * dilation[i] + 1)
-            if ceil_mode:
-                span += strides[i] - 1
-            out[pos] = _trunc_div(span, strides[i]) + 1
+        static = [(i, pos) for i, pos in enumerate(positions) if _known(shape[pos])]
+        if static:  # TVM reads the window attributes for static axes only
+            pool_size, strides = call.ints("pool_size"), call.ints("strides")
+            dilation = call.ints("dilation")
+            for i, pos in static:
+                span = shape[pos] + pads[i] - ((pool_size[i] - 1) * dilation[i] + 1)
+                if ceil_mode:
+                    span += strides[i] - 1
+                out[pos] = _trunc_div(span, strides[i]) + 1
         return _tensor(out, call.element(0))
 
     return rule
@@ -483,7 +495,7 @@ def resize(spatial: str) -> Callable[[Call], Attribute]:
 
     def rule(call: Call) -> Attribute:
         size = call.ints("size")
-        _require(size is not None and len(size) == len(spatial))
+        _require(len(size) == len(spatial))
         layout = call.attr("layout")
         shape = convert_layout(call.shape(0), layout, canon)
         shape[2:] = size
@@ -497,7 +509,7 @@ def resize(spatial: str) -> Callable[[Call], Attribute]:
 
 def crop_and_resize(call: Call) -> Attribute:
     crop = call.ints("crop_size")
-    _require(crop is not None and len(crop) == 2)
+    _require(len(crop) == 2)
     call.tensor(2)  # box indices
     layout = call.attr("layout")
     shape = convert_layout(call.shape(0), layout, "NCHW")
@@ -537,7 +549,7 @@ def sub_pixel(to_space: bool) -> Callable[[Call], Attribute]:
     """depth_to_space / space_to_depth in any NCHW-convertible layout."""
 
     def rule(call: Call) -> Attribute:
-        block = call.int("block_size")
+        block = call.integer("block_size")
         layout = call.attr("layout")
         n, c, h, w = convert_layout(call.shape(0), layout, "NCHW")
         if to_space:  # channels shrink by block**2, H and W grow by block
@@ -594,20 +606,20 @@ def batch_matmul(call: Call) -> Attribute:
 
 def batch_norm(call: Call) -> Attribute:
     shape = call.shape(0)
-    axis = call.int("axis")
+    axis = call.integer("axis")
     _require(-1 <= axis < len(shape))  # only -1 may count from the end
     channels = _tensor([shape[axis]], call.element(0))
-    return TupleType((call.tensor(0), channels, channels))
+    return TupleType(ArrayAttr((call.tensor(0), channels, channels)))
 
 
 def norm(call: Call) -> Attribute:
     """layer/instance/group norm: same type as the data."""
-    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    _normalize_axis(call.integer("axis"), len(call.shape(0)))
     return call.tensor(0)
 
 
 def dropout(call: Call) -> Attribute:
-    return TupleType((call.tensor(0), call.tensor(0)))
+    return TupleType(ArrayAttr((call.tensor(0), call.tensor(0))))
 
 
 def batch_flatten(call: Call) -> Attribute:
@@ -649,7 +661,7 @@ def _reduce(result_element: Attribute | None) -> Callable[[Call], Attribute]:
         _require(result_element is None or len(shape) > 0)
         out = _reduce_shape(
             shape,
-            call.ints("axis"),
+            call.optional_ints("axis"),
             bool(call.attr("keepdims")),
             bool(call.attr("exclude")),
         )
@@ -678,7 +690,7 @@ def variance(call: Call) -> Attribute:
 
 def expand_dims(call: Call) -> Attribute:
     shape = call.shape(0)
-    axis, count = call.int("axis"), call.int("num_newaxis")
+    axis, count = call.integer("axis"), call.integer("num_newaxis")
     _require(count >= 0 and -len(shape) - 1 <= axis <= len(shape))
     pivot = axis + len(shape) + 1 if axis < 0 else axis
     return _tensor(shape[:pivot] + [1] * count + shape[pivot:], call.element(0))
@@ -686,7 +698,7 @@ def expand_dims(call: Call) -> Attribute:
 
 def squeeze(call: Call) -> Attribute:
     shape = call.shape(0)
-    axis = call.ints("axis")
+    axis = call.optional_ints("axis")
     if axis is None:
         # Dropping every 1 needs every dimension known.
         _require(_known(*shape))
@@ -768,7 +780,6 @@ def _reshape_dims(shape: Sequence[int], newshape: Sequence[int], allowzero: bool
 def reshape(call: Call) -> Attribute:
     shape = call.shape(0)
     newshape = call.ints("newshape")
-    _require(newshape is not None)
     out = _reshape_dims(shape, newshape, bool(call.attr("allowzero")))
     if _known(*shape, *out):
         _require(prod(shape) == prod(out))
@@ -795,7 +806,7 @@ def reshape_like(call: Call) -> Attribute:
 
 def transpose(call: Call) -> Attribute:
     shape = call.shape(0)
-    axes = call.ints("axes")
+    axes = call.optional_ints("axes")
     if not axes:
         order = list(range(len(shape)))[::-1]
     else:
@@ -812,7 +823,7 @@ def concatenate(call: Call) -> Attribute:
     element = fields[0].get_element_type()
     _require(all(len(s) == ndim for s in shapes))
     _require(all(f.get_element_type() == element for f in fields))
-    axis = _normalize_axis(call.int("axis"), ndim)
+    axis = _normalize_axis(call.integer("axis"), ndim)
     along = [s[axis] for s in shapes]
     out = []
     for i in range(ndim):
@@ -835,7 +846,7 @@ def stack(call: Call) -> Attribute:
     first = _dims(fields[0])
     ndim = len(first)
     element = fields[0].get_element_type()
-    axis = call.int("axis")
+    axis = call.integer("axis")
     _require(-(ndim + 1) <= axis < ndim + 1)
     axis = axis + ndim + 1 if axis < 0 else axis
     for field in fields:
@@ -848,7 +859,7 @@ def stack(call: Call) -> Attribute:
 def split(call: Call) -> Attribute:
     shape = call.shape(0)
     _require(len(shape) > 0)
-    axis = _normalize_axis(call.int("axis"), len(shape))
+    axis = _normalize_axis(call.integer("axis"), len(shape))
     element = call.element(0)
     spec = call.attr("indices_or_sections")
     _require(spec is not None)
@@ -860,7 +871,7 @@ def split(call: Call) -> Attribute:
     if not isinstance(spec, (tuple, list)):
         sections = int(spec)
         _require(sections > 0 and (not _known(dim) or dim % sections == 0))
-        return TupleType(tuple([part(_div(dim, sections))] * sections))
+        return TupleType(ArrayAttr([part(_div(dim, sections))] * sections))
     parts, begin = [], 0
     for index in map(int, spec):
         _require(index > begin)  # strictly ascending
@@ -868,7 +879,7 @@ def split(call: Call) -> Attribute:
         begin = index
     _require(not _known(dim) or begin < dim)
     parts.append(part(dim - begin if _known(dim) else ANY))
-    return TupleType(tuple(parts))
+    return TupleType(ArrayAttr(parts))
 
 
 _INT64_MAX = 2**63 - 1
@@ -888,7 +899,7 @@ def strided_slice(call: Call) -> Attribute:
     begin = list(call.attr("begin") or ())
     end = list(call.attr("end") or ())
     strides = [int(s) for s in (call.attr("strides") or ())]
-    axes = call.ints("axes")
+    axes = call.optional_ints("axes")
     size_mode = call.attr("slice_mode") == "size"
     if axes is not None:
         axes = [_normalize_axis(a, ndim) for a in axes]
@@ -925,9 +936,9 @@ def strided_slice(call: Call) -> Attribute:
 
 def slice_like(call: Call) -> Attribute:
     shape, target = call.shape(0), call.shape(1)
-    axes = call.ints("axes")
+    axes = call.optional_ints("axes")
     if axes is None:
-        chosen = range(min(len(shape), len(target)))
+        chosen: Sequence[int] = range(min(len(shape), len(target)))
     else:
         _require(len(axes) > 0)
         chosen = [a + len(shape) if a < 0 else a for a in axes]
@@ -946,7 +957,7 @@ def take(call: Call) -> Attribute:
     if axis is None:  # indexes the flattened data
         return _tensor(indices, call.element(0))
     axis = _normalize_axis(int(axis), len(data))
-    batch_dims = call.int("batch_dims")
+    batch_dims = call.integer("batch_dims")
     if batch_dims < 0:  # (TVM v0.19 mistakenly shifts `axis` here instead)
         batch_dims += len(indices)
     _require(0 <= batch_dims <= len(indices) and batch_dims <= axis)
@@ -957,7 +968,7 @@ def take(call: Call) -> Attribute:
 def gather(call: Call) -> Attribute:
     data, indices = call.shape(0), call.shape(1)
     _require(isinstance(call.element(1), IntegerType) and len(data) == len(indices))
-    axis = _normalize_axis(call.int("axis"), len(data))
+    axis = _normalize_axis(call.integer("axis"), len(data))
     for i, (d, n) in enumerate(zip(data, indices)):
         if i == axis:
             _require(not _known(n) or n >= 1)
@@ -969,7 +980,7 @@ def gather(call: Call) -> Attribute:
 def gather_nd(call: Call) -> Attribute:
     data, indices = call.shape(0), call.shape(1)
     _require(len(indices) >= 1 and _known(indices[0]) and indices[0] <= len(data))
-    batch_dims = call.int("batch_dims")
+    batch_dims = call.integer("batch_dims")
     out = indices[1:] + data[indices[0] + batch_dims :]
     return _tensor(out, call.element(0))
 
@@ -977,7 +988,7 @@ def gather_nd(call: Call) -> Attribute:
 def tile(call: Call) -> Attribute:
     shape = call.shape(0)
     reps = call.ints("reps")
-    _require(reps is not None and all(r > 0 for r in reps))
+    _require(all(r > 0 for r in reps))
     ndim = max(len(shape), len(reps))
     shape = [1] * (ndim - len(shape)) + shape
     reps = [1] * (ndim - len(reps)) + reps
@@ -987,9 +998,9 @@ def tile(call: Call) -> Attribute:
 
 def repeat(call: Call) -> Attribute:
     shape = call.shape(0)
-    repeats = call.int("repeats")
+    repeats = call.integer("repeats")
     _require(repeats >= 1)
-    axis = _normalize_axis(call.int("axis"), len(shape))
+    axis = _normalize_axis(call.integer("axis"), len(shape))
     out = list(shape)
     out[axis] = _mul(shape[axis], repeats)
     return _tensor(out, call.element(0))
@@ -1003,7 +1014,7 @@ def _fits(shape: Sequence[int], target: Sequence[int]) -> bool:
 
 def broadcast_to(call: Call) -> Attribute:
     target = call.ints("shape")
-    _require(target is not None and _fits(call.shape(0), target))
+    _require(_fits(call.shape(0), target))
     return _tensor(target, call.element(0))
 
 
@@ -1015,7 +1026,7 @@ def broadcast_to_like(call: Call) -> Attribute:
 
 def one_hot(call: Call) -> Attribute:
     indices = call.shape(0)
-    depth, axis = call.int("depth"), call.int("axis")
+    depth, axis = call.integer("depth"), call.integer("axis")
     _require(depth > 0)
     axis = len(indices) if axis == -1 else axis
     _require(0 <= axis <= len(indices))
@@ -1039,8 +1050,8 @@ def argsort(call: Call) -> Attribute:
 
 def topk(call: Call) -> Attribute:
     shape = call.shape(0)
-    axis = _normalize_axis(call.int("axis"), len(shape))
-    k = call.int("k")
+    axis = _normalize_axis(call.integer("axis"), len(shape))
+    k = call.integer("k")
     out = list(shape)
     if k >= 1:  # k < 1 keeps the whole axis
         out[axis] = k
@@ -1050,7 +1061,7 @@ def topk(call: Call) -> Attribute:
     if kind == "values":
         return values
     indices = _tensor(out, call.dtype("dtype"))
-    return indices if kind == "indices" else TupleType((values, indices))
+    return indices if kind == "indices" else TupleType(ArrayAttr((values, indices)))
 
 
 # ---------------------------------------------------------------------------
@@ -1103,10 +1114,8 @@ def relax_strided_slice(call: Call) -> Attribute:
     ``ceildiv(end - begin, stride)``, rounded as for a positive stride even
     when the stride is negative."""
     shape = call.shape(0)
-    axes = call.ints("axes")
-    begin, end = call.ints("begin"), call.ints("end")
-    _require(axes is not None and begin is not None and end is not None)
-    strides = call.ints("strides") or [1] * len(axes)
+    axes, begin, end = call.ints("axes"), call.ints("begin"), call.ints("end")
+    strides = call.optional_ints("strides") or [1] * len(axes)
     _require(len(begin) == len(end) == len(strides) == len(axes))
     inbound = bool(call.attr("assume_inbound"))
     out = list(shape)
