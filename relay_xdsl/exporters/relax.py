@@ -365,6 +365,7 @@ class RelaxExporter:
         operands = [values[a] for a in op.args]
         if isinstance(op, relay.GenericOperatorOp):
             return self._generic(op, operands)
+        assert isinstance(op, relay.RegisteredOperatorOp)  # the only other operator ops
         mapping = op.OPERATOR.relax
         if not isinstance(mapping, relax_ops.RelaxOp):
             raise RelaxExportError(
@@ -570,8 +571,7 @@ def _fused_name(fn: relay.FnOp) -> str:
     names = [
         op.OPERATOR.relax.relax_name
         for op in fn.body.walk()
-        if isinstance(op, relay.OperatorOp)
-        and op.OPERATOR is not None
+        if isinstance(op, relay.RegisteredOperatorOp)
         and isinstance(op.OPERATOR.relax, relax_ops.RelaxOp)
     ]
     return "fused_" + "_".join(n.replace(".", "_") for n in names) if names else "fused"

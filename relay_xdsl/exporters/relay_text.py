@@ -138,7 +138,9 @@ def _integer(value: int, type_: Attribute) -> str:
     return str(value) if width == 32 else f"{value}i{width}"
 
 
-def _check_inferable(op: relay.OperatorOp, attributes: list[tuple[str, Attribute]]) -> None:
+def _check_inferable(
+    op: relay.RegisteredOperatorOp, attributes: list[tuple[str, Attribute]]
+) -> None:
     """Refuse to print a call whose type its arguments and attributes contradict.
 
     The dialect's verifier does not infer types, so valid IR may claim a
@@ -437,7 +439,7 @@ class _FunctionPrinter:
                 order = {a.name: i for i, a in enumerate(op.RELAY_ATTRS)}
                 attributes.sort(key=lambda item: order[item[0]])
                 del present
-            if not isinstance(op, relay.GenericOperatorOp):
+            if isinstance(op, relay.RegisteredOperatorOp):
                 _check_inferable(op, attributes)
             parts = args + [
                 f"{_checked(k, 'attribute name')}={attribute_value(v)}" for k, v in attributes

@@ -421,7 +421,7 @@ class RelaxImporter:
 
     def _mapped(
         self,
-        op_class: type[relay.OperatorOp],
+        op_class: type[relay.RegisteredOperatorOp],
         call: tvm.ir.Call,
         attrs_type: str | None,
         fields: dict[str, Any],

@@ -108,12 +108,12 @@ def post_dfs_order(
             while position < len(operands):
                 producer = operands[position].owner
                 position += 1
-                if producer in scope and producer not in done:
+                if isinstance(producer, Operation) and producer in scope and producer not in done:
                     stack[-1] = (op, position)
                     done.add(producer)
                     if enter is not None:
-                        order.extend(enter(producer))  # type: ignore[arg-type]
-                    stack.append((producer, 0))  # type: ignore[arg-type]
+                        order.extend(enter(producer))
+                    stack.append((producer, 0))
                     break
             else:
                 stack.pop()

@@ -274,7 +274,7 @@ def _build_graph(block: Block) -> _ForwardGraph:
     # A let binding is visited before its body; the body's result last; dead
     # code, invisible to TVM, is kept as further roots.
     results = [] if terminator is None else [resolve_lets(v).owner for v in terminator.operands]
-    roots = [op for op in (*let_roots, *results) if op in scope]
+    roots = [op for op in (*let_roots, *results) if isinstance(op, Operation) and op in scope]
     ops = post_dfs_order((*roots, *scope), scope)
     index = {op: i for i, op in enumerate(ops)}
     count = len(ops)

@@ -23,9 +23,10 @@ row. The modules:
 * ``attributes``: attribute kinds, schemas and values, fusion patterns;
 * ``registry``: the :class:`Operator` row and the op class generation;
 * ``operators``: the rows, one module per family of operators;
-* ``ops``: the base op of operator calls, and ``relay.op``;
+* ``ops``: the base ops of operator calls, and ``relay.op``;
 * ``structure``: constants, tuples and function literals;
 * ``inference``: the type relations the rows name;
+* ``layouts``: data layouts (``NCHW4c``) and shape conversion between them;
 * ``relax_mapping``: how a row's Relax operator converts;
 * ``dialect``: the ``Relay`` dialect and the name → op class tables.
 """
@@ -45,7 +46,7 @@ from relay_xdsl.dialects.relay.dialect import (
     RELAX_OPERATORS,
     Relay,
 )
-from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp
+from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp, RegisteredOperatorOp
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.structure import (
     BLOB_THRESHOLD,
@@ -73,6 +74,7 @@ __all__ = [
     "OpPattern",
     "Operator",
     "OperatorOp",
+    "RegisteredOperatorOp",
     "Relay",
     "RelayAttr",
     "ReturnOp",

@@ -20,6 +20,7 @@ nested arrays      ``[array<i32: 0, 0>, ...]``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from typing import Any, NamedTuple
 
@@ -102,7 +103,7 @@ def _is_int(attr: Attribute) -> bool:
     )
 
 
-def _is_number_array(attr: Attribute, scalar_ok) -> bool:
+def _is_number_array(attr: Attribute, scalar_ok: Callable[[Attribute], bool]) -> bool:
     if isinstance(attr, DenseArrayBase):
         return True
     return isinstance(attr, ArrayAttr) and all(scalar_ok(e) for e in attr.data)

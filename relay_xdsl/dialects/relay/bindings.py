@@ -134,7 +134,9 @@ def expression_let(value: SSAValue) -> LetOp | None:
 def let_expression(let: LetOp) -> Operation | None:
     """The op whose result `let` binds as its expression (None for an alias)."""
     value = let.value
-    return value.owner if expression_let(value) is let else None  # type: ignore[return-value]
+    if isinstance(value, OpResult) and expression_let(value) is let:
+        return value.owner
+    return None
 
 
 def resolve_lets(value: SSAValue) -> SSAValue:

@@ -7,7 +7,7 @@ from xdsl.ir import Dialect
 
 from relay_xdsl.dialects.relay import operators
 from relay_xdsl.dialects.relay.bindings import LetOp
-from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp
+from relay_xdsl.dialects.relay.ops import GenericOperatorOp, RegisteredOperatorOp
 from relay_xdsl.dialects.relay.registry import operator_class
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 from relay_xdsl.dialects.relay.structure import (
@@ -18,23 +18,25 @@ from relay_xdsl.dialects.relay.structure import (
     TupleOp,
 )
 
-OPERATOR_OPS: tuple[type[OperatorOp], ...] = tuple(
+OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = tuple(
     operator_class(row) for row in operators.RELAY_OPERATORS
 )
 """The op class of every Relay operator."""
 
-RELAX_OPERATOR_OPS: tuple[type[OperatorOp], ...] = tuple(
+RELAX_OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = tuple(
     operator_class(row) for row in operators.RELAX_ONLY_OPERATORS
 )
 """The op class of every Relax operator without an exact Relay counterpart."""
 
-OPERATORS: dict[str, type[OperatorOp]] = {op.RELAY_NAME: op for op in OPERATOR_OPS}
+OPERATORS: dict[str, type[RegisteredOperatorOp]] = {op.RELAY_NAME: op for op in OPERATOR_OPS}
 """Relay operator name → op class, for every Relay operator."""
 
-RELAX_OPERATORS: dict[str, type[OperatorOp]] = {op.RELAY_NAME: op for op in RELAX_OPERATOR_OPS}
+RELAX_OPERATORS: dict[str, type[RegisteredOperatorOp]] = {
+    op.RELAY_NAME: op for op in RELAX_OPERATOR_OPS
+}
 """Relax operator name → op class, for the Relax-only operators."""
 
-RELAX_MAPPED: dict[str, type[OperatorOp]] = {
+RELAX_MAPPED: dict[str, type[RegisteredOperatorOp]] = {
     op.OPERATOR.relax.relax_name: op
     for op in (*OPERATOR_OPS, *RELAX_OPERATOR_OPS)
     if isinstance(op.OPERATOR.relax, RelaxOp)

@@ -16,9 +16,9 @@ Semantics:
   propagate as in TVM: a relation that keeps ``Any`` keeps it, and any
   arithmetic on an unknown dimension gives an unknown dimension.
 * Layouts (``NCHW``, ``NHWC``, ``OIHW``, ``HWIO``, blocked ones such as
-  ``NCHW4c`` or ``OIHW4i4o``) are converted like TVM's ``BijectiveLayout``:
-  shapes go through the operator's canonical layout, blocked primal axes are
-  divided rounding up.
+  ``NCHW4c`` or ``OIHW4i4o``) are converted like TVM's ``BijectiveLayout``
+  (:mod:`~relay_xdsl.dialects.relay.layouts`): shapes go through the
+  operator's canonical layout, blocked primal axes are divided rounding up.
 * A relation rejects a call TVM would report a type error for (wrong rank,
   out-of-range axis, inconsistent shapes, missing required attribute, unknown
   dtype); :func:`infer_type` then gives None. Constraints TVM imposes on
@@ -30,10 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from math import prod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     IntegerType,
     TensorType,
     TupleType,
@@ -42,6 +43,7 @@ from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.attributes import RelayAttr, attr_value
+from relay_xdsl.dialects.relay.layouts import convert_layout, layout_index, primal_axes
 from relay_xdsl.support.memo import register
 
 if TYPE_CHECKING:
@@ -61,6 +63,16 @@ class _Reject(Exception):
 def _require(condition: bool) -> None:
     if not condition:
         raise _Reject
+
+
+_T = TypeVar("_T")
+
+
+def _given(value: _T | None) -> _T:
+    """`value`, which must not be None."""
+    if value is None:
+        raise _Reject
+    return value
 
 
 _INFERRED: dict[tuple[Any, ...], Attribute | None] = {}
@@ -100,7 +112,7 @@ def _infer_type(
         AttributeError,
         LookupError,
         TypeError,
-        ValueError,
+        ValueError,  # LayoutError and UnknownDTypeError among them
     ):
         # Malformed attributes (wrong arity, non-integers, ...) fail like TVM's
         # ICHECKs; the caller only needs to know there is no type.
@@ -131,13 +143,17 @@ class Call:
         spec = self.schema.get(name)
         return spec.default if spec is not None else None
 
-    def int(self, name: str) -> int:
-        value = self.attr(name)
-        _require(value is not None)
-        return int(value)
+    def integer(self, name: str) -> int:
+        """An integer attribute, which must be set."""
+        return int(_given(self.attr(name)))
 
-    def ints(self, name: str) -> list[int] | None:
-        """An integer-array attribute (a lone integer counts as one entry)."""
+    def ints(self, name: str) -> list[int]:
+        """An integer-array attribute, which must be set."""
+        return _given(self.optional_ints(name))
+
+    def optional_ints(self, name: str) -> list[int] | None:
+        """An integer-array attribute (a lone integer counts as one entry), or
+        None where the attribute is None."""
         value = self.attr(name)
         if value is None:
             return None
@@ -149,14 +165,13 @@ class Call:
         """The element type named by a dtype attribute; "" means `default`."""
         value = self.attr(name)
         if not value:
-            _require(default is not None)
-            return default
+            return _given(default)
         return dtypes.element_type(value)  # UnknownDTypeError is a ValueError
 
     def tensor(self, index: int) -> TensorType:
-        _require(index < len(self.args))
-        type_ = self.args[index]
-        _require(isinstance(type_, TensorType))
+        type_ = self.args[index] if index < len(self.args) else None
+        if not isinstance(type_, TensorType):
+            raise _Reject
         return type_
 
     def shape(self, index: int = 0) -> list[int]:
@@ -167,11 +182,11 @@ class Call:
 
     def fields(self, index: int = 0) -> list[TensorType]:
         """The tensors of a tuple argument (concatenate, stack)."""
-        _require(index < len(self.args))
-        type_ = self.args[index]
-        _require(isinstance(type_, TupleType))
-        fields = list(type_.types.data)
-        _require(bool(fields) and all(isinstance(f, TensorType) for f in fields))
+        type_ = self.args[index] if index < len(self.args) else None
+        if not isinstance(type_, TupleType):
+            raise _Reject
+        fields = [f for f in type_.types.data if isinstance(f, TensorType)]
+        _require(bool(fields) and len(fields) == len(type_.types.data))
         return fields
 
 
@@ -269,76 +284,6 @@ def _padding_totals(padding: Sequence[int], ndim: int) -> list[int]:
     return [padding[i] + padding[i + ndim] for i in range(ndim)]
 
 
-def _parse_layout(name: str) -> list[tuple[str, int]]:
-    """Layout axes as (letter, block): block 0 for a primal (upper-case) axis,
-    the block size for a sub-axis such as the ``4c`` of ``NCHW4c``."""
-    axes: list[tuple[str, int]] = []
-    block = 0
-    for char in name:
-        if char.isdigit():
-            block = block * 10 + int(char)
-        elif "A" <= char <= "Z":
-            _require(block == 0)
-            axes.append((char, 0))
-        elif "a" <= char <= "z":
-            _require(block > 0)
-            axes.append((char, block))
-            block = 0
-        else:
-            raise _Reject
-    primals = [a for a, b in axes if b == 0]
-    _require(block == 0 and len(set(primals)) == len(primals))
-    _require(all(a.upper() in primals for a, b in axes if b))
-    return axes
-
-
-def _primals(layout: str) -> set[str]:
-    return {a for a, b in _parse_layout(layout) if b == 0}
-
-
-def _primal_extents(shape: Sequence[int], layout: str) -> dict[str, int]:
-    """Full extent of each primal axis of `shape` in `layout` (``C`` of
-    ``NCHW4c`` is the outer ``C`` times 4)."""
-    axes = _parse_layout(layout)
-    _require(len(axes) == len(shape) and bool(axes))
-    extents = {}
-    for (letter, block), dim in zip(axes, shape):
-        if block:
-            # TVM checks a static sub-axis against its block size.
-            _require(dim in (block, ANY))
-        else:
-            inner = prod(b for a, b in axes if b and a == letter.lower())
-            extents[letter] = _mul(dim, inner)
-    return extents
-
-
-def _convert_layout(shape: Sequence[int], src: str, dst: str) -> list[int]:
-    """`shape` in layout `src` re-expressed in layout `dst` (``BijectiveLayout``).
-
-    Both layouts must have the same primal axes. A blocked primal axis in
-    `dst` is the full extent divided by its block, rounded up.
-    """
-    extents = _primal_extents(shape, src)
-    axes = _parse_layout(dst)
-    _require(set(extents) == _primals(dst))
-    out = []
-    for letter, block in axes:
-        if block:
-            out.append(block)
-            continue
-        extent = extents[letter]
-        inner = prod(b for a, b in axes if b and a == letter.lower())
-        out.append(-(-extent // inner) if _known(extent) else ANY)
-    return out
-
-
-def _layout_index(layout: str, letter: str) -> int:
-    """Position of primal axis `letter`, which must not be blocked."""
-    letters = [a for a, _ in _parse_layout(layout)]
-    _require(letter in letters and letter.lower() not in letters)
-    return letters.index(letter)
-
-
 # ---------------------------------------------------------------------------
 # Elementwise and broadcasting operators
 # ---------------------------------------------------------------------------
@@ -372,7 +317,7 @@ broadcast_comparison = _broadcast_binary(_BOOL)
 
 def with_axis_check(call: Call) -> Attribute:
     """Softmax, reverse: identity once `axis` is in range."""
-    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    _normalize_axis(call.integer("axis"), len(call.shape(0)))
     return call.tensor(0)
 
 
@@ -392,14 +337,12 @@ def where(call: Call) -> Attribute:
 
 def full(call: Call) -> Attribute:
     shape = call.ints("shape")
-    _require(shape is not None and call.shape(0) == [])  # a scalar fill value
+    _require(call.shape(0) == [])  # a scalar fill value
     return _tensor(shape, call.dtype("dtype", call.element(0)))
 
 
 def init(call: Call) -> Attribute:
-    shape = call.ints("shape")
-    _require(shape is not None)
-    return _tensor(shape, call.dtype("dtype"))
+    return _tensor(call.ints("shape"), call.dtype("dtype"))
 
 
 def full_like(call: Call) -> Attribute:
@@ -413,7 +356,7 @@ def shape_of(call: Call) -> Attribute:
 
 
 def bias_add(call: Call) -> Attribute:
-    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    _normalize_axis(call.integer("axis"), len(call.shape(0)))
     return call.tensor(0)
 
 
@@ -437,22 +380,23 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
         data_layout = call.attr("data_layout")
         kernel_layout = call.attr("kernel_layout")
         out_layout = call.attr("out_layout") or data_layout
-        groups = call.int("groups")
+        groups = call.integer("groups")
         kernel_canon = ("IO" if transposed else "OI") + spatial
         if nsp == 2 and groups > 1 and "G" in kernel_layout:
             kernel_canon = "G" + kernel_canon  # DNNL's grouped weight layout
-        data = _convert_layout(call.shape(0), data_layout, data_canon)
+        data = convert_layout(call.shape(0), data_layout, data_canon)
         channels = call.attr("channels")
-        kernel_size = call.ints("kernel_size")
-        from_weight = channels is None or kernel_size is None
-        if not from_weight:
+        kernel_size = call.optional_ints("kernel_size")
+        if channels is not None and kernel_size is not None:
+            from_weight = False
             _require(len(kernel_size) == nsp)
-            _require(_primals(kernel_layout) == set(kernel_canon))
+            _require(primal_axes(kernel_layout) == set(kernel_canon))
             out_channels, window = int(channels), kernel_size
         else:
+            from_weight = True
             # TVM's weight-derived path is meaningless for G layouts.
             _require(not kernel_canon.startswith("G"))
-            weight = _convert_layout(call.shape(1), kernel_layout, kernel_canon)
+            weight = convert_layout(call.shape(1), kernel_layout, kernel_canon)
             window = weight[2:]
             if transposed:
                 in_channels, out_channels = weight[0], weight[1]
@@ -469,7 +413,6 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
                 checks.append((int(expected_out), out_channels))
             checks += zip(kernel_size or (), window)
             _require(all(a == b or not _known(a, b) for a, b in checks))
-        strides = call.ints("strides")
         dilation = call.ints("dilation")
         pads = _padding_totals(call.ints("padding"), nsp)
         dilated = [1 + (k - 1) * d if _known(k) else ANY for k, d in zip(window, dilation)]
@@ -477,17 +420,18 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
             # TVM v0.19 swaps the H and W windows of a weight-derived
             # conv3d_transpose; follow it so results match its printer.
             dilated[1], dilated[2] = dilated[2], dilated[1]
-        output_padding = call.ints("output_padding") if transposed else [0] * nsp
-        out = [data[0], out_channels]
-        for i in range(nsp):
-            size = data[2 + i]
-            if not _known(size, dilated[i]):
-                out.append(ANY)
-            elif transposed:
-                out.append(strides[i] * (size - 1) + dilated[i] - pads[i] + output_padding[i])
-            else:
-                out.append((size + pads[i] - dilated[i]) // strides[i] + 1)
-        shape = _convert_layout(out, data_canon, out_layout)
+        out = [data[0], out_channels] + [ANY] * nsp
+        static = [i for i in range(nsp) if _known(data[2 + i], dilated[i])]
+        if static:  # TVM reads strides and output_padding for static axes only
+            strides = call.ints("strides")
+            output_padding = call.ints("output_padding") if transposed else [0] * nsp
+            for i in static:
+                size = data[2 + i]
+                if transposed:
+                    out[2 + i] = strides[i] * (size - 1) + dilated[i] - pads[i] + output_padding[i]
+                else:
+                    out[2 + i] = (size + pads[i] - dilated[i]) // strides[i] + 1
+        shape = convert_layout(out, data_canon, out_layout)
         return _tensor(shape, call.dtype("out_dtype", call.element(0)))
 
     return rule
@@ -501,20 +445,19 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
     def rule(call: Call) -> Attribute:
         shape = call.shape(0)
         layout = call.attr("layout")
-        positions = [_layout_index(layout, letter) for letter in spatial]
-        pool_size = call.ints("pool_size")
-        strides = call.ints("strides")
-        dilation = call.ints("dilation")
+        positions = [layout_index(layout, letter) for letter in spatial]
         pads = _padding_totals(call.ints("padding"), nsp)
         ceil_mode = bool(call.attr("ceil_mode"))
         out = list(shape)
-        for i, pos in enumerate(positions):
-            if not _known(shape[pos]):
-                continue
-            span = shape[pos] + pads[i] - ((pool_size[i] - 1) * dilation[i] + 1)
-            if ceil_mode:
-                span += strides[i] - 1
-            out[pos] = _trunc_div(span, strides[i]) + 1
+        static = [(i, pos) for i, pos in enumerate(positions) if _known(shape[pos])]
+        if static:  # TVM reads the window attributes for static axes only
+            pool_size, strides = call.ints("pool_size"), call.ints("strides")
+            dilation = call.ints("dilation")
+            for i, pos in static:
+                span = shape[pos] + pads[i] - ((pool_size[i] - 1) * dilation[i] + 1)
+                if ceil_mode:
+                    span += strides[i] - 1
+                out[pos] = _trunc_div(span, strides[i]) + 1
         return _tensor(out, call.element(0))
 
     return rule
@@ -523,7 +466,7 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
 def global_pool(call: Call) -> Attribute:
     shape = call.shape(0)
     for letter in "HW":
-        shape[_layout_index(call.attr("layout"), letter)] = 1
+        shape[layout_index(call.attr("layout"), letter)] = 1
     return _tensor(shape, call.element(0))
 
 
@@ -536,7 +479,7 @@ def adaptive_pool(spatial: str) -> Callable[[Call], Attribute]:
         sizes = call.attr("output_size") or ()
         _require(len(sizes) in (0, 1, len(spatial)))
         for i, letter in enumerate(spatial):
-            pos = _layout_index(call.attr("layout"), letter)
+            pos = layout_index(call.attr("layout"), letter)
             if sizes:
                 size = sizes[i] if len(sizes) > 1 else sizes[0]
                 if size is not None:  # None keeps the input size
@@ -552,12 +495,12 @@ def resize(spatial: str) -> Callable[[Call], Attribute]:
 
     def rule(call: Call) -> Attribute:
         size = call.ints("size")
-        _require(size is not None and len(size) == len(spatial))
+        _require(len(size) == len(spatial))
         layout = call.attr("layout")
-        shape = _convert_layout(call.shape(0), layout, canon)
+        shape = convert_layout(call.shape(0), layout, canon)
         shape[2:] = size
         return _tensor(
-            _convert_layout(shape, canon, layout),
+            convert_layout(shape, canon, layout),
             call.dtype("out_dtype", call.element(0)),
         )
 
@@ -566,13 +509,13 @@ def resize(spatial: str) -> Callable[[Call], Attribute]:
 
 def crop_and_resize(call: Call) -> Attribute:
     crop = call.ints("crop_size")
-    _require(crop is not None and len(crop) == 2)
+    _require(len(crop) == 2)
     call.tensor(2)  # box indices
     layout = call.attr("layout")
-    shape = _convert_layout(call.shape(0), layout, "NCHW")
+    shape = convert_layout(call.shape(0), layout, "NCHW")
     shape[0] = call.shape(1)[0]  # one output image per box
     shape[2:] = crop
-    return _tensor(_convert_layout(shape, "NCHW", layout), call.dtype("out_dtype", call.element(0)))
+    return _tensor(convert_layout(shape, "NCHW", layout), call.dtype("out_dtype", call.element(0)))
 
 
 def grid_sample(call: Call) -> Attribute:
@@ -580,9 +523,9 @@ def grid_sample(call: Call) -> Attribute:
     _require(len(data) in (4, 5))
     canon = "NCHW" if len(data) == 4 else "NCDHW"
     layout = call.attr("layout")
-    shape = _convert_layout(data, layout, canon)
+    shape = convert_layout(data, layout, canon)
     shape[2:] = grid[2 : len(data)]
-    return _tensor(_convert_layout(shape, canon, layout), call.element(0))
+    return _tensor(convert_layout(shape, canon, layout), call.element(0))
 
 
 def upsampling(spatial: str, scales: Sequence[str]) -> Callable[[Call], Attribute]:
@@ -592,12 +535,12 @@ def upsampling(spatial: str, scales: Sequence[str]) -> Callable[[Call], Attribut
 
     def rule(call: Call) -> Attribute:
         layout = call.attr("layout")
-        shape = _convert_layout(call.shape(0), layout, canon)
+        shape = convert_layout(call.shape(0), layout, canon)
         for i, scale in enumerate(scales):
             dim = shape[2 + i]
             factor = float(call.attr(scale))
             shape[2 + i] = round(dim * factor) if _known(dim) else ANY
-        return _tensor(_convert_layout(shape, canon, layout), call.element(0))
+        return _tensor(convert_layout(shape, canon, layout), call.element(0))
 
     return rule
 
@@ -606,15 +549,15 @@ def sub_pixel(to_space: bool) -> Callable[[Call], Attribute]:
     """depth_to_space / space_to_depth in any NCHW-convertible layout."""
 
     def rule(call: Call) -> Attribute:
-        block = call.int("block_size")
+        block = call.integer("block_size")
         layout = call.attr("layout")
-        n, c, h, w = _convert_layout(call.shape(0), layout, "NCHW")
+        n, c, h, w = convert_layout(call.shape(0), layout, "NCHW")
         if to_space:  # channels shrink by block**2, H and W grow by block
             c, h, w = _div(c, block * block), _mul(h, block), _mul(w, block)
         else:
             c, h, w = _mul(c, block * block), _div(h, block), _div(w, block)
         shape = [n, c, h, w]
-        return _tensor(_convert_layout(shape, "NCHW", layout), call.element(0))
+        return _tensor(convert_layout(shape, "NCHW", layout), call.element(0))
 
     return rule
 
@@ -663,20 +606,20 @@ def batch_matmul(call: Call) -> Attribute:
 
 def batch_norm(call: Call) -> Attribute:
     shape = call.shape(0)
-    axis = call.int("axis")
+    axis = call.integer("axis")
     _require(-1 <= axis < len(shape))  # only -1 may count from the end
     channels = _tensor([shape[axis]], call.element(0))
-    return TupleType((call.tensor(0), channels, channels))
+    return TupleType(ArrayAttr((call.tensor(0), channels, channels)))
 
 
 def norm(call: Call) -> Attribute:
     """layer/instance/group norm: same type as the data."""
-    _normalize_axis(call.int("axis"), len(call.shape(0)))
+    _normalize_axis(call.integer("axis"), len(call.shape(0)))
     return call.tensor(0)
 
 
 def dropout(call: Call) -> Attribute:
-    return TupleType((call.tensor(0), call.tensor(0)))
+    return TupleType(ArrayAttr((call.tensor(0), call.tensor(0))))
 
 
 def batch_flatten(call: Call) -> Attribute:
@@ -718,7 +661,7 @@ def _reduce(result_element: Attribute | None) -> Callable[[Call], Attribute]:
         _require(result_element is None or len(shape) > 0)
         out = _reduce_shape(
             shape,
-            call.ints("axis"),
+            call.optional_ints("axis"),
             bool(call.attr("keepdims")),
             bool(call.attr("exclude")),
         )
@@ -747,7 +690,7 @@ def variance(call: Call) -> Attribute:
 
 def expand_dims(call: Call) -> Attribute:
     shape = call.shape(0)
-    axis, count = call.int("axis"), call.int("num_newaxis")
+    axis, count = call.integer("axis"), call.integer("num_newaxis")
     _require(count >= 0 and -len(shape) - 1 <= axis <= len(shape))
     pivot = axis + len(shape) + 1 if axis < 0 else axis
     return _tensor(shape[:pivot] + [1] * count + shape[pivot:], call.element(0))
@@ -755,7 +698,7 @@ def expand_dims(call: Call) -> Attribute:
 
 def squeeze(call: Call) -> Attribute:
     shape = call.shape(0)
-    axis = call.ints("axis")
+    axis = call.optional_ints("axis")
     if axis is None:
         # Dropping every 1 needs every dimension known.
         _require(_known(*shape))
@@ -837,7 +780,6 @@ def _reshape_dims(shape: Sequence[int], newshape: Sequence[int], allowzero: bool
 def reshape(call: Call) -> Attribute:
     shape = call.shape(0)
     newshape = call.ints("newshape")
-    _require(newshape is not None)
     out = _reshape_dims(shape, newshape, bool(call.attr("allowzero")))
     if _known(*shape, *out):
         _require(prod(shape) == prod(out))
@@ -864,7 +806,7 @@ def reshape_like(call: Call) -> Attribute:
 
 def transpose(call: Call) -> Attribute:
     shape = call.shape(0)
-    axes = call.ints("axes")
+    axes = call.optional_ints("axes")
     if not axes:
         order = list(range(len(shape)))[::-1]
     else:
@@ -881,7 +823,7 @@ def concatenate(call: Call) -> Attribute:
     element = fields[0].get_element_type()
     _require(all(len(s) == ndim for s in shapes))
     _require(all(f.get_element_type() == element for f in fields))
-    axis = _normalize_axis(call.int("axis"), ndim)
+    axis = _normalize_axis(call.integer("axis"), ndim)
     along = [s[axis] for s in shapes]
     out = []
     for i in range(ndim):
@@ -904,7 +846,7 @@ def stack(call: Call) -> Attribute:
     first = _dims(fields[0])
     ndim = len(first)
     element = fields[0].get_element_type()
-    axis = call.int("axis")
+    axis = call.integer("axis")
     _require(-(ndim + 1) <= axis < ndim + 1)
     axis = axis + ndim + 1 if axis < 0 else axis
     for field in fields:
@@ -917,7 +859,7 @@ def stack(call: Call) -> Attribute:
 def split(call: Call) -> Attribute:
     shape = call.shape(0)
     _require(len(shape) > 0)
-    axis = _normalize_axis(call.int("axis"), len(shape))
+    axis = _normalize_axis(call.integer("axis"), len(shape))
     element = call.element(0)
     spec = call.attr("indices_or_sections")
     _require(spec is not None)
@@ -929,7 +871,7 @@ def split(call: Call) -> Attribute:
     if not isinstance(spec, (tuple, list)):
         sections = int(spec)
         _require(sections > 0 and (not _known(dim) or dim % sections == 0))
-        return TupleType(tuple([part(_div(dim, sections))] * sections))
+        return TupleType(ArrayAttr([part(_div(dim, sections))] * sections))
     parts, begin = [], 0
     for index in map(int, spec):
         _require(index > begin)  # strictly ascending
@@ -937,7 +879,7 @@ def split(call: Call) -> Attribute:
         begin = index
     _require(not _known(dim) or begin < dim)
     parts.append(part(dim - begin if _known(dim) else ANY))
-    return TupleType(tuple(parts))
+    return TupleType(ArrayAttr(parts))
 
 
 _INT64_MAX = 2**63 - 1
@@ -957,7 +899,7 @@ def strided_slice(call: Call) -> Attribute:
     begin = list(call.attr("begin") or ())
     end = list(call.attr("end") or ())
     strides = [int(s) for s in (call.attr("strides") or ())]
-    axes = call.ints("axes")
+    axes = call.optional_ints("axes")
     size_mode = call.attr("slice_mode") == "size"
     if axes is not None:
         axes = [_normalize_axis(a, ndim) for a in axes]
@@ -994,9 +936,9 @@ def strided_slice(call: Call) -> Attribute:
 
 def slice_like(call: Call) -> Attribute:
     shape, target = call.shape(0), call.shape(1)
-    axes = call.ints("axes")
+    axes = call.optional_ints("axes")
     if axes is None:
-        chosen = range(min(len(shape), len(target)))
+        chosen: Sequence[int] = range(min(len(shape), len(target)))
     else:
         _require(len(axes) > 0)
         chosen = [a + len(shape) if a < 0 else a for a in axes]
@@ -1015,7 +957,7 @@ def take(call: Call) -> Attribute:
     if axis is None:  # indexes the flattened data
         return _tensor(indices, call.element(0))
     axis = _normalize_axis(int(axis), len(data))
-    batch_dims = call.int("batch_dims")
+    batch_dims = call.integer("batch_dims")
     if batch_dims < 0:  # (TVM v0.19 mistakenly shifts `axis` here instead)
         batch_dims += len(indices)
     _require(0 <= batch_dims <= len(indices) and batch_dims <= axis)
@@ -1026,7 +968,7 @@ def take(call: Call) -> Attribute:
 def gather(call: Call) -> Attribute:
     data, indices = call.shape(0), call.shape(1)
     _require(isinstance(call.element(1), IntegerType) and len(data) == len(indices))
-    axis = _normalize_axis(call.int("axis"), len(data))
+    axis = _normalize_axis(call.integer("axis"), len(data))
     for i, (d, n) in enumerate(zip(data, indices)):
         if i == axis:
             _require(not _known(n) or n >= 1)
@@ -1038,7 +980,7 @@ def gather(call: Call) -> Attribute:
 def gather_nd(call: Call) -> Attribute:
     data, indices = call.shape(0), call.shape(1)
     _require(len(indices) >= 1 and _known(indices[0]) and indices[0] <= len(data))
-    batch_dims = call.int("batch_dims")
+    batch_dims = call.integer("batch_dims")
     out = indices[1:] + data[indices[0] + batch_dims :]
     return _tensor(out, call.element(0))
 
@@ -1046,7 +988,7 @@ def gather_nd(call: Call) -> Attribute:
 def tile(call: Call) -> Attribute:
     shape = call.shape(0)
     reps = call.ints("reps")
-    _require(reps is not None and all(r > 0 for r in reps))
+    _require(all(r > 0 for r in reps))
     ndim = max(len(shape), len(reps))
     shape = [1] * (ndim - len(shape)) + shape
     reps = [1] * (ndim - len(reps)) + reps
@@ -1056,9 +998,9 @@ def tile(call: Call) -> Attribute:
 
 def repeat(call: Call) -> Attribute:
     shape = call.shape(0)
-    repeats = call.int("repeats")
+    repeats = call.integer("repeats")
     _require(repeats >= 1)
-    axis = _normalize_axis(call.int("axis"), len(shape))
+    axis = _normalize_axis(call.integer("axis"), len(shape))
     out = list(shape)
     out[axis] = _mul(shape[axis], repeats)
     return _tensor(out, call.element(0))
@@ -1072,7 +1014,7 @@ def _fits(shape: Sequence[int], target: Sequence[int]) -> bool:
 
 def broadcast_to(call: Call) -> Attribute:
     target = call.ints("shape")
-    _require(target is not None and _fits(call.shape(0), target))
+    _require(_fits(call.shape(0), target))
     return _tensor(target, call.element(0))
 
 
@@ -1084,7 +1026,7 @@ def broadcast_to_like(call: Call) -> Attribute:
 
 def one_hot(call: Call) -> Attribute:
     indices = call.shape(0)
-    depth, axis = call.int("depth"), call.int("axis")
+    depth, axis = call.integer("depth"), call.integer("axis")
     _require(depth > 0)
     axis = len(indices) if axis == -1 else axis
     _require(0 <= axis <= len(indices))
@@ -1093,7 +1035,7 @@ def one_hot(call: Call) -> Attribute:
 
 
 def layout_transform(call: Call) -> Attribute:
-    shape = _convert_layout(call.shape(0), call.attr("src_layout"), call.attr("dst_layout"))
+    shape = convert_layout(call.shape(0), call.attr("src_layout"), call.attr("dst_layout"))
     return _tensor(shape, call.element(0))
 
 
@@ -1108,8 +1050,8 @@ def argsort(call: Call) -> Attribute:
 
 def topk(call: Call) -> Attribute:
     shape = call.shape(0)
-    axis = _normalize_axis(call.int("axis"), len(shape))
-    k = call.int("k")
+    axis = _normalize_axis(call.integer("axis"), len(shape))
+    k = call.integer("k")
     out = list(shape)
     if k >= 1:  # k < 1 keeps the whole axis
         out[axis] = k
@@ -1119,7 +1061,7 @@ def topk(call: Call) -> Attribute:
     if kind == "values":
         return values
     indices = _tensor(out, call.dtype("dtype"))
-    return indices if kind == "indices" else TupleType((values, indices))
+    return indices if kind == "indices" else TupleType(ArrayAttr((values, indices)))
 
 
 # ---------------------------------------------------------------------------
@@ -1172,10 +1114,8 @@ def relax_strided_slice(call: Call) -> Attribute:
     ``ceildiv(end - begin, stride)``, rounded as for a positive stride even
     when the stride is negative."""
     shape = call.shape(0)
-    axes = call.ints("axes")
-    begin, end = call.ints("begin"), call.ints("end")
-    _require(axes is not None and begin is not None and end is not None)
-    strides = call.ints("strides") or [1] * len(axes)
+    axes, begin, end = call.ints("axes"), call.ints("begin"), call.ints("end")
+    strides = call.optional_ints("strides") or [1] * len(axes)
     _require(len(begin) == len(end) == len(strides) == len(axes))
     inbound = bool(call.attr("assume_inbound"))
     out = list(shape)

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from xdsl.dialects.builtin import NameLoc, NoneAttr, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import LocationAttr, NameLoc, NoneAttr, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
 from relay_xdsl.support.depth import walk_ops
@@ -161,7 +161,7 @@ def _taken_over(value: SSAValue, recorded: str) -> bool:
     return False
 
 
-def _location(value: SSAValue) -> Attribute:
+def _location(value: SSAValue) -> LocationAttr:
     if isinstance(value, BlockArgument):
         return value.location
     if isinstance(value, OpResult):
@@ -169,14 +169,17 @@ def _location(value: SSAValue) -> Attribute:
     return UnknownLoc()
 
 
-def _set_location(value: SSAValue, location: Attribute) -> None:
+def _set_location(value: SSAValue, location: LocationAttr) -> None:
     if isinstance(value, BlockArgument):
         value.location = location
     elif isinstance(value, OpResult) and len(value.owner.results) == 1:
         value.owner.location = location
 
 
-def _unwrap(location: Attribute) -> Attribute:
-    while isinstance(location, NameLoc):
-        location = location.location
-    return UnknownLoc() if isinstance(location, NoneAttr) else location
+def _unwrap(location: LocationAttr) -> LocationAttr:
+    """`location` without its ``NameLoc`` wrappers."""
+    inner: Attribute = location
+    while isinstance(inner, NameLoc):
+        inner = inner.location
+    # A NameLoc holds a location or, for none, NoneAttr.
+    return inner if isinstance(inner, LocationAttr) else UnknownLoc()

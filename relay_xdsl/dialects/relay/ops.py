@@ -2,9 +2,11 @@
 
 Each Relay operator is one op named ``relay.<operator>``, e.g.
 ``relay.nn.conv2d``, generated from the operator's registry row
-(:mod:`relay_xdsl.dialects.relay.registry`); its Relay attributes live in
-the op's attribute dictionary and are checked against the operator's
-schema. An operator without a row is a ``relay.op`` carrying its name.
+(:mod:`relay_xdsl.dialects.relay.registry`) as a
+:class:`RegisteredOperatorOp`; its Relay attributes live in the op's
+attribute dictionary and are checked against the operator's schema. An
+operator without a row is a ``relay.op`` (:class:`GenericOperatorOp`)
+carrying its name.
 """
 
 from __future__ import annotations
@@ -42,15 +44,16 @@ if TYPE_CHECKING:
 
 
 class OperatorOp(IRDLOperation, ABC):
-    """A call of a Relay operator.
+    """A call of a Relay operator: a :class:`RegisteredOperatorOp` or a
+    :class:`GenericOperatorOp`.
 
     Each operator's subclass is generated from its registry row
-    (``OPERATOR``), which fixes the operator's name in Relay text, its
-    attribute schema (TVM's attrs struct fields, in TVM's declaration order,
-    with TVM's defaults), the number of arguments (``None`` for variadic),
-    whether the result is a tuple, and the fusion pattern (TVM's
-    ``TOpPattern``); the upper-case class variables below are copied from
-    the row for the verifier and the other per-op paths.
+    (``RegisteredOperatorOp.OPERATOR``), which fixes the operator's name in
+    Relay text, its attribute schema (TVM's attrs struct fields, in TVM's
+    declaration order, with TVM's defaults), the number of arguments
+    (``None`` for variadic), whether the result is a tuple, and the fusion
+    pattern (TVM's ``TOpPattern``); the upper-case class variables below are
+    copied from the row for the verifier and the other per-op paths.
 
     Syntax::
 
@@ -63,8 +66,6 @@ class OperatorOp(IRDLOperation, ABC):
 
     traits = traits_def(Pure())
 
-    OPERATOR: ClassVar[Operator | None] = None
-    """The registry row; None for ``relay.op``."""
     RELAY_NAME: ClassVar[str]
     RELAY_ATTRS: ClassVar[tuple[RelayAttr, ...]] = ()
     SCHEMA: ClassVar[dict[str, RelayAttr]] = {}
@@ -157,6 +158,14 @@ class OperatorOp(IRDLOperation, ABC):
         attributes = parser.parse_optional_attr_dict()
         args, result_type = parse_signature(parser, operands, pos)
         return cls(args, result_type, attributes)
+
+
+class RegisteredOperatorOp(OperatorOp, ABC):
+    """A call of an operator that has a registry row: the base of the op
+    classes generated from the rows."""
+
+    OPERATOR: ClassVar[Operator]
+    """The registry row."""
 
 
 @irdl_op_definition

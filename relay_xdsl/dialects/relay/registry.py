@@ -22,7 +22,7 @@ from xdsl.irdl import irdl_op_definition
 
 from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr
 from relay_xdsl.dialects.relay.inference import Call
-from relay_xdsl.dialects.relay.ops import OperatorOp
+from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 
 Relation = Callable[[Call], Attribute]
@@ -113,16 +113,18 @@ def class_name(operator_name: str) -> str:
     return f"{name}Op"
 
 
-def operator_class(operator: Operator) -> type[OperatorOp]:
-    """The op class of `operator`: an IRDL definition over :class:`OperatorOp`
-    whose class variables come from the row."""
+def operator_class(operator: Operator) -> type[RegisteredOperatorOp]:
+    """The op class of `operator`: an IRDL definition over
+    :class:`RegisteredOperatorOp` whose class variables come from the row."""
     namespace = {
         "name": operator.op_name,
         "__doc__": operator.summary,
         "__module__": "relay_xdsl.dialects.relay",
         "__qualname__": operator.class_name,
     }
-    cls = irdl_op_definition(type(operator.class_name, (OperatorOp,), namespace))
+    cls: type[RegisteredOperatorOp] = irdl_op_definition(
+        type(operator.class_name, (RegisteredOperatorOp,), namespace)
+    )
     # Set after the definition: IRDL only admits annotated class variables.
     cls.OPERATOR = operator
     cls.RELAY_NAME = operator.name

@@ -378,7 +378,7 @@ class RelaxOp:
                 values[arg.attr] = [int(v) for v in attr_value(attr)]
             else:
                 assert isinstance(attr, DenseArrayBase)
-                width = attr.elt_type.width.data  # type: ignore[union-attr]
+                width = attr.elt_type.width.data
                 values[arg.attr] = [PrimValue(int(v), f"int{width}") for v in attr.get_values()]
         if self.export_hook is not None:
             self.export_hook(op, values)

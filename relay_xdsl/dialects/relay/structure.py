@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import TypeGuard
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     IntegerAttr,
@@ -22,10 +24,11 @@ from xdsl.dialects.builtin import (
     TupleType,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
+    base,
     irdl_op_definition,
     operand_def,
     opt_attr_def,
@@ -45,7 +48,9 @@ BLOB_THRESHOLD = 16
 """Constants with more elements than this print in MLIR's hex form."""
 
 
-def _prints_as_blob(value: Attribute) -> bool:
+def _prints_as_blob(value: Attribute) -> TypeGuard[DenseIntOrFPElementsAttr]:
+    """Whether `value` is a dense tensor to print in hex: a large one, or a
+    float one with a NaN or an infinity."""
     if not isinstance(value, DenseIntOrFPElementsAttr):
         return False
     if len(value) > BLOB_THRESHOLD:
@@ -72,7 +77,7 @@ class ConstantOp(IRDLOperation):
     """
 
     name = "relay.constant"
-    value = opt_attr_def(DenseIntOrFPElementsAttr | DenseResourceAttr)
+    value = opt_attr_def(base(DenseIntOrFPElementsAttr) | base(DenseResourceAttr))
     meta_index = opt_attr_def(IntegerAttr)
     result = result_def(TensorType)
 
@@ -154,8 +159,10 @@ class TupleOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, fields: Sequence[SSAValue | Operation]):
-        values = [SSAValue.get(f) for f in fields]
-        super().__init__(operands=[values], result_types=[TupleType(tuple(v.type for v in values))])
+        values = [SSAValue.get(f, type=TypeAttribute) for f in fields]
+        super().__init__(
+            operands=[values], result_types=[TupleType(ArrayAttr(v.type for v in values))]
+        )
 
     def verify_(self) -> None:
         field_types = tuple(f.type for f in self.fields)

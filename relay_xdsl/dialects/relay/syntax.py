@@ -48,7 +48,7 @@ def parse_call_operands(parser: Parser) -> list[UnresolvedOperand]:
 
 def parse_signature(
     parser: Parser, operands: Sequence[UnresolvedOperand], pos: int
-) -> tuple[list[SSAValue], Attribute]:
+) -> tuple[Sequence[SSAValue], Attribute]:
     """Parse ``: (arg types) -> result type`` and resolve the operands."""
     parser.parse_punctuation(":")
     signature = parser.parse_function_type()

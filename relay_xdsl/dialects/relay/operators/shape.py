@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import BoolAttr
+from xdsl.dialects.builtin import BoolAttr, TensorType
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import inference
@@ -20,9 +20,9 @@ def _reshape_hook(op: OperatorOp, values: dict[str, Any]) -> None:
     shape = values["newshape"]
     if any(d < -1 for d in shape) or (0 in shape and not op.relay_attr("allowzero")):
         result = op.result.type
-        values["newshape"] = list(result.get_shape())  # type: ignore[attr-defined]
-        if any(d < 0 for d in values["newshape"]):
+        if not isinstance(result, TensorType) or any(d < 0 for d in result.get_shape()):
             raise ValueError("reshape with Relay's special dimensions needs a static result")
+        values["newshape"] = list(result.get_shape())
 
 
 def _reshape_import_hook(attributes: dict[str, Attribute]) -> None:
@@ -38,7 +38,10 @@ def _expand_dims_hook(op: OperatorOp, values: dict[str, Any]) -> None:
         values["axis"] = [axis]
         return
     if axis < 0:
-        axis += len(op.args[0].type.get_shape()) + 1  # type: ignore[attr-defined]
+        data = op.args[0].type
+        if not isinstance(data, TensorType):
+            raise ValueError("expand_dims takes a tensor")
+        axis += data.get_num_dims() + 1
     values["axis"] = list(range(axis, axis + count))
 
 
