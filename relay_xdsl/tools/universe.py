@@ -10,6 +10,10 @@ Loading this module inside ``xdsl-opt`` also makes input errors (bad MLIR,
 bad Relay text, bad pass options, invalid IR) print as
 ``file:line:col: error: ...`` diagnostics instead of tracebacks; see
 diagnostics.py.
+
+The frontends and targets build and print modules with Python's cyclic
+garbage collector paused (support/gc_pause.py): relay-xdsl's library
+functions leave the collector to the program that calls them.
 """
 
 from __future__ import annotations
@@ -61,11 +65,13 @@ class RelayTextFrontend(Frontend):
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         from relay_xdsl.importers.relay_text import parse_relay
+        from relay_xdsl.support.gc_pause import gc_paused
 
         text = input.read().decode("utf-8", errors="replace")
         # A RelayTextError is an xDSL ParseError: `--parsing-diagnostics`
         # prints it, and otherwise the diagnostics hook does, without a traceback.
-        return parse_relay(text, source_name=input_name)
+        with gc_paused():
+            return parse_relay(text, source_name=input_name)
 
 
 @dataclass(frozen=True)
@@ -76,12 +82,14 @@ class RelayTextTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from relay_xdsl.exporters.relay_text import RelayExportError, relay_chunks
+        from relay_xdsl.support.gc_pause import gc_paused
 
-        try:
-            chunks = relay_chunks(module)
-        except RelayExportError as error:
-            raise SystemExit(f"error: {error}") from None
-        output.writelines(chunks)
+        with gc_paused():
+            try:
+                chunks = relay_chunks(module)
+            except RelayExportError as error:
+                raise SystemExit(f"error: {error}") from None
+            output.writelines(chunks)
 
 
 @dataclass(frozen=True)
