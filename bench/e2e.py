@@ -51,6 +51,7 @@ from xdsl.rewriter import Rewriter
 from relay_xdsl.dialects import relay
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.support.timing import Policy, Steps, Timing, measure
+from relay_xdsl.tools import xdsl_patches
 from relay_xdsl.tools.mlir_text import mlir_text
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
@@ -140,9 +141,14 @@ def _xdsl_opt() -> str:
 
 
 def in_process_phases(path: Path) -> dict[str, float]:
-    """Where ``xdsl-opt path -p relay-defuse``'s time goes, phase by phase."""
+    """Where ``xdsl-opt path -p relay-defuse``'s time goes, phase by phase.
+
+    xdsl-opt applies relay-xdsl's changes to xDSL when it loads the pass
+    (tools/universe.py), before it parses; so does this.
+    """
     from xdsl.xdsl_opt_main import xDSLOptMain
 
+    xdsl_patches.apply()
     main = xDSLOptMain(args=[str(path), "-p", "relay-defuse"])
     steps = Steps()
 

@@ -29,9 +29,10 @@ in the file, MLIR syntax and verifier errors at the op (see diagnostics.py),
 argument errors at their place on the command line. Deeply nested programs
 (up to ``depth.MAX_NESTING`` levels) are processed on a large stack.
 
-The command owns its process, so relay-xdsl's steps run with the cyclic
-garbage collector paused (support/gc_pause.py); TVM's and PyTorch's steps
-run with it on.
+The command owns its process, so it sets it up for relay-xdsl's work: xDSL
+gets relay-xdsl's changes (xdsl_patches.py), and relay-xdsl's steps run with
+the cyclic garbage collector paused (support/gc_pause.py); TVM's and
+PyTorch's steps run with it on.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from relay_xdsl.relay_text.metadata import MetadataError
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
+from relay_xdsl.tools import xdsl_patches
 from relay_xdsl.tools.diagnostics import (
     describe_diagnostic,
     describe_parse_error,
@@ -85,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _ArgumentError as error:
         print(_argument_diagnostic(argv, error), file=sys.stderr)
         return 1
+    xdsl_patches.apply()
     try:
         run_deep(_run, args, what=str(getattr(args, "input", "the program")))
     except CommandError as error:
