@@ -73,11 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     from bench import graphs, report
     from bench.e2e import run as run_e2e
     from bench.suite import CheckFailed, GraphBench, Options
-    from bench.timing import Policy
+    from relay_xdsl.support.timing import Policy
 
     policy = Policy(budget=args.budget)
     if args.runs is not None:
-        policy = Policy(max_runs=args.runs, min_runs=args.runs, budget=float("inf"))
+        policy = Policy.exactly(args.runs)
     options = Options(policy=policy, tvm_at_100k=args.tvm_at_100k)
     names = args.graphs.split(",") if args.graphs else graphs.graph_names(args.quick)
     e2e_graphs = {"chain-1k", "resnet18"} if args.quick else {"chain-10k", "resnet50"}

@@ -38,11 +38,8 @@ import re
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, UnrealizedConversionCastOp
@@ -51,12 +48,12 @@ from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Region
 from xdsl.rewriter import Rewriter
 
-from bench.timing import Policy, Timing, measure
 from relay_xdsl.dialects import relay
+from relay_xdsl.support.gc_pause import gc_paused
+from relay_xdsl.support.timing import Policy, Steps, Timing, measure
+from relay_xdsl.tools import xdsl_patches
 from relay_xdsl.tools.mlir_text import mlir_text
 from relay_xdsl.transforms.defuse import RelayDefusePass
-
-_T = TypeVar("_T")
 
 MLIR_OPT = Path("/usr/bin/mlir-opt-22")
 _OP_LINE = re.compile(
@@ -144,28 +141,32 @@ def _xdsl_opt() -> str:
 
 
 def in_process_phases(path: Path) -> dict[str, float]:
-    """Where ``xdsl-opt path -p relay-defuse``'s time goes, phase by phase."""
+    """Where ``xdsl-opt path -p relay-defuse``'s time goes, phase by phase.
+
+    xdsl-opt applies relay-xdsl's changes to xDSL when it loads the pass
+    (tools/universe.py), before it parses; so does this.
+    """
     from xdsl.xdsl_opt_main import xDSLOptMain
 
+    xdsl_patches.apply()
     main = xDSLOptMain(args=[str(path), "-p", "relay-defuse"])
-    phases: dict[str, float] = {}
+    steps = Steps()
 
-    def timed(name: str, work: Callable[[], _T]) -> _T:
-        start = time.perf_counter()
-        result = work()
-        phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
-        return result
+    def defuse(module: ModuleOp) -> None:
+        # As xdsl-opt runs relay passes: with the collector paused (tools/universe.py).
+        with gc_paused():
+            RelayDefusePass().apply(Context(), module)
 
     chunks, extension = main.prepare_input()
     ((chunk, _),) = chunks
-    module = timed("parse", lambda: main.parse_chunk(chunk, extension))
+    module = steps.time("parse", lambda: main.parse_chunk(chunk, extension))
     chunk.close()
     assert module is not None
-    timed("verify", module.verify)
-    timed("relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
-    timed("verify", module.verify)
-    timed("print", lambda: main.output_resulting_program(module))
-    return phases
+    steps.time("verify", module.verify)
+    steps.time("relay-defuse", lambda: defuse(module))
+    steps.time("verify", module.verify)
+    steps.time("print", lambda: main.output_resulting_program(module))
+    return steps.seconds
 
 
 def run(name: str, fused: ModuleOp, ops: int, directory: Path, policy: Policy) -> EndToEnd:

@@ -96,23 +96,29 @@ def measure(name: str) -> dict[str, object]:
     from bench.graphs import model
     from relay_xdsl.exporters.relay_text import print_relay, relay_chunks
     from relay_xdsl.importers.relax import import_relax
+    from relay_xdsl.support.gc_pause import with_gc_paused
+
+    # relay-xdsl's commands run these steps with the collector paused (gc_pause.py).
+    import_paused = with_gc_paused(import_relax)
+    print_paused = with_gc_paused(print_relay)
+    write_paused = with_gc_paused(lambda output, module: output.writelines(relay_chunks(module)))
 
     mod = model(name).mod
     weights = weight_bytes(mod)
-    module, before, peak, exact = _peak_increase(lambda: import_relax(mod))
+    module, before, peak, exact = _peak_increase(lambda: import_paused(mod))
     retained = _status("VmRSS") - before
     del module
     _trim()
     tracemalloc.start()
-    module = import_relax(mod)
+    module = import_paused(mod)
     traced_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
 
     # Relay text of the module: its #[metadata] holds the weights in base64.
     with tempfile.TemporaryFile("w") as output:
-        _, _, written_peak, _ = _peak_increase(lambda: output.writelines(relay_chunks(module)))
+        _, _, written_peak, _ = _peak_increase(lambda: write_paused(output, module))
         text_bytes = output.tell()
-    _, _, printed_peak, _ = _peak_increase(lambda: len(print_relay(module)))
+    _, _, printed_peak, _ = _peak_increase(lambda: len(print_paused(module)))
     return {
         "model": name,
         "weight_bytes": weights,

@@ -59,12 +59,13 @@ from xdsl.ir import Block, SSAValue
 
 from bench import expected_ir
 from bench.graphs import Graph
-from bench.timing import Policy, Timing, measure, without_gc
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relax import import_relax
 from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.support.gc_pause import with_gc_paused
+from relay_xdsl.support.timing import Policy, Timing, measure
 from relay_xdsl.transforms.defuse import RelayDefusePass
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
@@ -275,8 +276,20 @@ class GraphBench:
         work: Callable[[Any], Any],
         fresh: Callable[[], Any] | None = None,
         check: Callable[[Any, Any], None] | None = None,
+        *,
+        pause_gc: bool = False,
     ) -> Timing:
-        return measure(work, self.options.policy, fresh, check)
+        return measure(work, self.options.policy, fresh, check, pause_gc=pause_gc)
+
+    def _time_ours(
+        self,
+        work: Callable[[Any], Any],
+        fresh: Callable[[], Any] | None = None,
+        check: Callable[[Any, Any], None] | None = None,
+    ) -> Timing:
+        """One of our steps that builds or rewrites a module, timed with the collector
+        paused as relay-xdsl's commands run it (relay_xdsl/support/gc_pause.py)."""
+        return self._time(work, fresh, check, pause_gc=True)
 
     def _row(self, step: str, ours: Timing, tvm: Timing | None = None, note: str = "") -> Row:
         ours.result = None
@@ -293,7 +306,7 @@ class GraphBench:
         self.log(f"{self.graph.name}: {self.ops} ops")
 
         # relax-import: keep the last import as the unfused reference module.
-        timing = self._time(lambda _: import_relax(mod))
+        timing = self._time_ours(lambda _: import_relax(mod))
         module: ModuleOp = timing.result
         timing.result = None
         self._row("relax-import", timing)
@@ -305,7 +318,9 @@ class GraphBench:
         def print_check(_: Any, printed: str) -> None:
             _expect(printed == text, f"{self.graph.name}: print_relay is not deterministic")
 
-        self._row("relay-text-print", self._time(lambda _: print_relay(module), check=print_check))
+        self._row(
+            "relay-text-print", self._time_ours(lambda _: print_relay(module), check=print_check)
+        )
 
         def reparse_check(_: Any, parsed: ModuleOp) -> None:
             _expect(
@@ -313,7 +328,9 @@ class GraphBench:
                 f"{self.graph.name}: Relay text does not re-parse to itself",
             )
 
-        self._row("relay-text-import", self._time(lambda _: parse_relay(text), check=reparse_check))
+        self._row(
+            "relay-text-import", self._time_ours(lambda _: parse_relay(text), check=reparse_check)
+        )
 
         # relay-merge-composite vs FuseOpsByPattern.
         tvm_merge: Timing | None = None
@@ -339,11 +356,13 @@ class GraphBench:
                     f"{self.graph.name}: relay-merge-composite's groups are not FuseOpsByPattern's",
                 )
             _expect(
-                _defused_program(without_gc(merged.clone)()) == reference_program,
+                _defused_program(with_gc_paused(merged.clone)()) == reference_program,
                 f"{self.graph.name}: relay-defuse after relay-merge-composite is not the identity",
             )
 
-        ours = self._time(merge_composite, fresh=without_gc(module.clone), check=merge_check)
+        ours = self._time_ours(
+            merge_composite, fresh=with_gc_paused(module.clone), check=merge_check
+        )
         merged, ours.result = ours.result, None
         if tvm_merge is not None:
             row = self._row("relay-merge-composite", ours, tvm_merge)
@@ -363,7 +382,7 @@ class GraphBench:
                 f"{self.graph.name}: relay-defuse of the fused module is not the unfused module",
             )
 
-        ours = self._time(defuse, fresh=without_gc(defuse_input.clone), check=defuse_check)
+        ours = self._time(defuse, fresh=with_gc_paused(defuse_input.clone), check=defuse_check)
         if self.keep_fused:
             self.fused_module = defuse_input
         del merged, defuse_input, fused_module
@@ -390,7 +409,7 @@ class GraphBench:
             )
             reordered.append(True)
 
-        ours = self._time(fuse_ops, fresh=without_gc(module.clone), check=fuse_check)
+        ours = self._time_ours(fuse_ops, fresh=with_gc_paused(module.clone), check=fuse_check)
         if self._full_tvm:
             legalized = relax.transform.AnnotateTIROpPattern()(relax.transform.LegalizeOps()(mod))
             fuse = relax.transform.FuseOps()

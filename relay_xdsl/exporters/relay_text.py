@@ -62,7 +62,6 @@ from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.relay_text.metadata import encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import run_deep
-from relay_xdsl.support.gc_pause import gc_paused
 
 VERSION_HEADER = '#[version = "0.0.5"]'
 MAX_INDENT_LEVELS = 32
@@ -96,9 +95,7 @@ def relay_chunks(module: ModuleOp, *, header: bool = True) -> Iterator[str]:
     first piece, so a caller writing the pieces never leaves half a file.
     """
     printer = _RelayPrinter()
-    # Printing keeps O(ops) containers alive (names, temps): see relay_xdsl.support.gc_pause.
-    with gc_paused():
-        program = run_deep(printer.program_text, module, header, what="the module")
+    program = run_deep(printer.program_text, module, header, what="the module")
     printer.check_metadata()
     return itertools.chain([program], printer.metadata_chunks())
 

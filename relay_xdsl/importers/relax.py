@@ -89,7 +89,6 @@ from relay_xdsl.dialects.relay.relax_mapping import (
     RelaxOp,
     Unmappable,
 )
-from relay_xdsl.support.gc_pause import gc_paused
 
 
 class RelaxImportError(Exception):
@@ -98,9 +97,7 @@ class RelaxImportError(Exception):
 
 def import_relax(mod: tvm.IRModule) -> ModuleOp:
     """The relay-dialect module of Relax module `mod`."""
-    # Everything the import allocates stays alive: see relay_xdsl.support.gc_pause.
-    with gc_paused():
-        return RelaxImporter(mod).import_module()
+    return RelaxImporter(mod).import_module()
 
 
 def python_value(value: Any, what: str) -> Any:

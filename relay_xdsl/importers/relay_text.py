@@ -79,7 +79,6 @@ from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, run_deep
-from relay_xdsl.support.gc_pause import gc_paused
 
 RelayTextError = SourceError
 """Malformed or unsupported Relay text, with its position."""
@@ -96,10 +95,7 @@ def parse_relay(text: str, source_name: str = "<input>") -> ModuleOp:
 
 
 def _parse(source: SourceFile) -> ModuleOp:
-    # The tokens and the module are O(ops) long-lived objects: see gc_pause.py.
-    with gc_paused():
-        parser = _RelayParser(source)
-        return _parse_module(parser)
+    return _parse_module(_RelayParser(source))
 
 
 def _parse_module(parser: _RelayParser) -> ModuleOp:

@@ -37,7 +37,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
-from relay_xdsl.support.gc_pause import gc_paused
 
 NDARRAY_MAGIC = 0xDD5E40F096B4A13F
 MAX_ELEMENTS = 1 << 34
@@ -344,10 +343,7 @@ def encode_metadata(values: Iterable[DenseIntOrFPElementsAttr]) -> Iterable[str]
     one piece at a time, never the whole text or a whole array.
     """
     values = list(values)
-    # The node list holds O(constants) containers: see relay_xdsl.support.gc_pause.
-    with gc_paused():
-        header = _metadata_header(values)
-    yield header
+    yield _metadata_header(values)
     for index, value in enumerate(values):
         yield ("\n    " if index == 0 else ", \n    ") + '"'
         yield from encode_ndarray_pieces(value)

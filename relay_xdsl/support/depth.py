@@ -7,10 +7,33 @@ cloner. Python's default recursion limit (1000 frames) stops them at a few
 hundred levels.
 
 `run_deep` runs such code in a worker thread whose stack is large enough for
-`MAX_NESTING` levels, with the recursion limit raised to match while it runs.
-The parser enforces `MAX_NESTING` itself and reports deeper input as a
-source error; anything that still exhausts the budget surfaces as
-`NestingTooDeepError`, never as a `RecursionError` or a crashed interpreter.
+`MAX_NESTING` levels. The parser enforces `MAX_NESTING` itself and reports
+deeper input as a source error; anything that still exhausts the budget
+surfaces as `NestingTooDeepError`, never as a `RecursionError` or a crashed
+interpreter.
+
+What other threads see. CPython 3.11 has one recursion limit for the whole
+interpreter, so while any `run_deep` worker runs, every thread runs under
+the raised limit (`DEEP_RECURSION_LIMIT`); it is put back when the last
+worker ends. Concurrent calls from several threads share one raise, and a
+limit that a host sets meanwhile is kept: `run_deep` puts the old limit back
+only if the limit is still the one it set, and it leaves a limit that is
+already high enough alone. Two consequences for a threaded host:
+
+* during a deep run, a runaway recursion in another thread is stopped at
+  the raised limit rather than at the host's. Plain Python calls take no C
+  stack in 3.11, so that is still a ``RecursionError``; recursion through
+  C code (``__repr__``, C extensions) on a small thread stack could
+  overflow that stack first;
+* a thread that went deeper than the host's limit meanwhile gets a
+  ``RecursionError`` on its next call once the limit is put back.
+
+Hosts for which this matters can set the limit to `DEEP_RECURSION_LIMIT`
+themselves (then `run_deep` never changes it) or keep relay-xdsl to one
+thread. The worker's large stack is chosen through ``threading.stack_size``,
+also process-wide: it is set and put back under a lock around the worker's
+start, so only a thread started by someone else in that instant would also
+get a large (virtual, lazily committed) stack.
 """
 
 from __future__ import annotations
@@ -30,14 +53,19 @@ MAX_NESTING = 20_000
 FRAMES_PER_LEVEL = 12
 """Python frames one nesting level may take, in the parser, printer or xDSL."""
 
-_RECURSION_LIMIT = MAX_NESTING * FRAMES_PER_LEVEL + 10_000
+DEEP_RECURSION_LIMIT = MAX_NESTING * FRAMES_PER_LEVEL + 10_000
+"""The recursion limit while a `run_deep` worker runs."""
+
 _STACK_SIZE = 1 << 30
 """Bytes of (virtual, lazily committed) stack for the worker thread: 1 GiB
-holds `_RECURSION_LIMIT` frames even when every call goes through C."""
+holds `DEEP_RECURSION_LIMIT` frames even when every call goes through C."""
 
 _lock = threading.Lock()
-_active = 0
-_saved_limit = 0
+"""Guards the state below, and ``threading.stack_size`` while a worker starts."""
+_workers = 0
+"""`run_deep` workers running."""
+_limit_to_restore: int | None = None
+"""The limit to put back when the last worker ends; None if `run_deep` did not change it."""
 _local = threading.local()
 
 
@@ -52,7 +80,9 @@ def run_deep(function: Callable[..., T], *args: object, what: str = "the program
     """``function(*args)`` with room for `MAX_NESTING` levels of recursion.
 
     Exceptions propagate to the caller; a ``RecursionError`` becomes a
-    `NestingTooDeepError`. Calls nest: inside a worker, `function` runs directly.
+    `NestingTooDeepError`. Calls nest: inside a worker, `function` runs
+    directly. Safe to call from several threads at once (see the module
+    docstring for what other threads see meanwhile).
     """
     if getattr(_local, "deep", False):
         return _call(function, args, what)
@@ -65,24 +95,13 @@ def run_deep(function: Callable[..., T], *args: object, what: str = "the program
         except BaseException as error:  # re-raised in the calling thread  # noqa: BLE001
             outcome.append((False, error))
 
-    previous = threading.stack_size()
+    worker = threading.Thread(target=work, name="relay-xdsl-deep", daemon=True)
+    large_stack = _start(worker)
     try:
-        threading.stack_size(_STACK_SIZE)
-        large_stack = True
-    except ValueError:  # a platform that refuses: keep its default stack and limit
-        large_stack = False
-    if large_stack:
-        _raise_limit()
-    try:
-        try:
-            worker = threading.Thread(target=work, name="relay-xdsl-deep", daemon=True)
-            worker.start()
-        finally:
-            threading.stack_size(previous)
         worker.join()
     finally:
         if large_stack:
-            _restore_limit()
+            _worker_ended()
     ok, value = outcome[0]
     if ok:
         return value
@@ -96,23 +115,55 @@ def _call(function: Callable[..., T], args: tuple, what: str) -> T:
         raise NestingTooDeepError(what) from None
 
 
-def _raise_limit() -> None:
-    global _active, _saved_limit
+def _start(worker: threading.Thread) -> bool:
+    """Start `worker` on a large stack under the deep limit; False if the platform
+    refuses the stack size (the worker then runs with the default stack and limit)."""
+    global _workers, _limit_to_restore
     with _lock:
-        if _active == 0:
-            _saved_limit = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_saved_limit, _RECURSION_LIMIT))
-        _active += 1
+        try:
+            previous = threading.stack_size(_STACK_SIZE)
+        except ValueError:
+            worker.start()
+            return False
+        try:
+            if _workers == 0:
+                current = sys.getrecursionlimit()
+                if current < DEEP_RECURSION_LIMIT:
+                    sys.setrecursionlimit(DEEP_RECURSION_LIMIT)
+                    _limit_to_restore = current
+            _workers += 1
+            try:
+                worker.start()
+            except BaseException:
+                _workers -= 1
+                _restore_limit()
+                raise
+        finally:
+            threading.stack_size(previous)
+    return True
+
+
+def _worker_ended() -> None:
+    global _workers
+    with _lock:
+        _workers -= 1
+        _restore_limit()
 
 
 def _restore_limit() -> None:
-    # Other threads keep their small stacks, so the high limit lasts only as
-    # long as some worker needs it.
-    global _active
-    with _lock:
-        _active -= 1
-        if _active == 0:
-            sys.setrecursionlimit(_saved_limit)
+    """With the lock held: once no worker runs, the limit as it was, unless changed since."""
+    global _limit_to_restore
+    if _workers or _limit_to_restore is None:
+        return
+    restore, _limit_to_restore = _limit_to_restore, None
+    if sys.getrecursionlimit() != DEEP_RECURSION_LIMIT:
+        return  # someone set another limit meanwhile: theirs stands
+    try:
+        sys.setrecursionlimit(restore)
+    except RecursionError:
+        # This thread is itself deeper than the old limit (it went deep while the
+        # limit was raised); lowering would fail it, so the limit stays raised.
+        pass
 
 
 def walk_ops(root: Operation) -> Iterator[Operation]:

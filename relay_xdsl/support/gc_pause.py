@@ -8,16 +8,28 @@ attributes), so each such step triggers a few full collections over an
 O(N) heap, and the cost per op grows with the size of the module. On a
 100k-op chain, ``relay-merge-composite`` spends 40 % of its time there
 (87 µs/op against 53 µs/op with the collector paused, and 51 µs/op at 1k
-ops). The steps that pause it create hardly any garbage cycles meanwhile;
-reference counting frees everything else as usual, and the collector runs
-again as soon as the step returns.
+ops). These steps create hardly any garbage cycles meanwhile; reference
+counting frees everything else as usual, and the collector runs again as
+soon as the step returns.
+
+The collector is switched on and off for the whole process, so only the
+programs that own the process pause it: the ``relay-xdsl`` command, the
+``xdsl-opt`` plugin's frontends, targets and passes (tools/), ``make demo``
+and the benchmarks. Library functions (importers, exporters, passes) never
+touch it; a program that calls them on large modules can do as the drivers
+do and wrap the call in `gc_paused`.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @contextmanager
@@ -30,3 +42,14 @@ def gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def with_gc_paused(function: Callable[P, T]) -> Callable[P, T]:
+    """`function`, run with the cyclic garbage collector paused."""
+
+    @wraps(function)
+    def paused(*args: P.args, **kwargs: P.kwargs) -> T:
+        with gc_paused():
+            return function(*args, **kwargs)
+
+    return paused

@@ -28,6 +28,11 @@ status 1, never as a traceback: Relay text and metadata errors at their place
 in the file, MLIR syntax and verifier errors at the op (see diagnostics.py),
 argument errors at their place on the command line. Deeply nested programs
 (up to ``depth.MAX_NESTING`` levels) are processed on a large stack.
+
+The command owns its process, so it sets it up for relay-xdsl's work: xDSL
+gets relay-xdsl's changes (xdsl_patches.py), and relay-xdsl's steps run with
+the cyclic garbage collector paused (support/gc_pause.py); TVM's and
+PyTorch's steps run with it on.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from relay_xdsl.relay_text.metadata import MetadataError
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
+from relay_xdsl.support.gc_pause import gc_paused
+from relay_xdsl.tools import xdsl_patches
 from relay_xdsl.tools.diagnostics import (
     describe_diagnostic,
     describe_parse_error,
@@ -85,8 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _ArgumentError as error:
         print(_argument_diagnostic(argv, error), file=sys.stderr)
         return 1
+    xdsl_patches.apply()
     try:
-        run_deep(args.run, args, what=str(getattr(args, "input", "the program")))
+        run_deep(_run, args, what=str(getattr(args, "input", "the program")))
     except CommandError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -102,6 +110,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     return 0
+
+
+def _run(args: argparse.Namespace) -> None:
+    if args.with_tvm:
+        args.run(args)  # pauses the collector around its own steps
+    else:
+        with gc_paused():
+            args.run(args)
 
 
 def _argument_diagnostic(argv: Sequence[str], error: _ArgumentError) -> str:
@@ -133,6 +149,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         prog="relay-xdsl",
         description="TVM Relay graphs in MLIR tooling: import, export, defuse and compare.",
     )
+    parser.set_defaults(with_tvm=False)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     command = commands.add_parser("import", help="Relay text to relay-dialect MLIR")
@@ -202,7 +219,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         "(default: relay-xdsl)",
     )
     command.add_argument("-o", "--output", type=Path, help="output .mlir file (default: stdout)")
-    command.set_defaults(run=_import_torch)
+    command.set_defaults(run=_import_torch, with_tvm=True)
 
     command = commands.add_parser(
         "check", help="run a module in TVM and compare it with the PyTorch model"
@@ -214,7 +231,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     command.add_argument(
         "--atol", type=float, default=1e-4, help="largest accepted absolute error (default: 1e-4)"
     )
-    command.set_defaults(run=_check)
+    command.set_defaults(run=_check, with_tvm=True)
     return parser
 
 
@@ -275,20 +292,21 @@ def _import_torch(args: argparse.Namespace) -> None:
             mod = models.fuse(mod)
     from relay_xdsl.importers.relax import import_relax
 
-    with _Progress("imported into the relay dialect"):
-        module = import_relax(mod)
-    if args.fuse == "conv2d-add-relu" and args.fuser == "relay-xdsl":
-        from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+    with gc_paused():
+        with _Progress("imported into the relay dialect"):
+            module = import_relax(mod)
+        if args.fuse == "conv2d-add-relu" and args.fuser == "relay-xdsl":
+            from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
 
-        RelayMergeCompositePass(table="conv2d-add-relu").apply(relay_context(), module)
-    elif args.fuse == "fuse-ops":
-        if args.fuser == "tvm":
-            raise CommandError("--fuse fuse-ops is done by relay-xdsl; TVM's FuseOps needs TIR")
-        from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
+            RelayMergeCompositePass(table="conv2d-add-relu").apply(relay_context(), module)
+        elif args.fuse == "fuse-ops":
+            if args.fuser == "tvm":
+                raise CommandError("--fuse fuse-ops is done by relay-xdsl; TVM's FuseOps needs TIR")
+            from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
-        RelayFuseOpsPass().apply(relay_context(), module)
-    module.verify()
-    _write(args.output, mlir_text(module))
+            RelayFuseOpsPass().apply(relay_context(), module)
+        module.verify()
+        _write(args.output, mlir_text(module))
 
 
 def _relax_module(module: ModuleOp) -> tvm.IRModule:
@@ -306,8 +324,8 @@ def _check(args: argparse.Namespace) -> None:
     models = _tvm_models()
     if not models.is_torchvision_model(args.against_torch):
         raise CommandError(f"'{args.against_torch}' is not a torchvision model")
-    module = load_module(args.input)
-    mod = _relax_module(module)
+    with gc_paused():
+        mod = _relax_module(load_module(args.input))
     shape = models.main_input_shape(mod)
     with _Progress(f"ran {args.against_torch} in PyTorch"):
         expected = models.torch_output(args.against_torch, shape)

@@ -14,11 +14,8 @@ The MLIR before and after defusing is written to ``build/demo/``.
 from __future__ import annotations
 
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -27,6 +24,8 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.relay_text.equivalence import relay_text_diff
+from relay_xdsl.support.gc_pause import gc_paused, with_gc_paused
+from relay_xdsl.support.timing import Steps
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,18 +33,9 @@ SEED = ROOT / "examples" / "seed"
 OUTPUT = ROOT / "build" / "demo"
 MODEL = "resnet18"
 
-T = TypeVar("T")
-
 
 def _count(module: ModuleOp, op_type: type) -> int:
     return sum(isinstance(op, op_type) for op in module.walk())
-
-
-def _timed(timings: dict[str, float], step: str, work: Callable[[], T]) -> T:
-    start = time.perf_counter()
-    result = work()
-    timings[step] = time.perf_counter() - start
-    return result
 
 
 def seed_text_pipeline() -> bool:
@@ -53,10 +43,10 @@ def seed_text_pipeline() -> bool:
     expected = (SEED / "defused.relay").read_text()
     print("== 1. The seed's fused module (TVM MergeComposite + PartitionGraph) ==")
     print(fused_text)
-    timings: dict[str, float] = {}
-    module = _timed(timings, "import", lambda: parse_relay(fused_text, "fused.relay"))
+    steps = Steps()
+    module = steps.time("import", lambda: parse_relay(fused_text, "fused.relay"))
     fns = _count(module, relay.FnOp)
-    _timed(timings, "relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
+    steps.time("relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
     module.verify()
     defused = print_relay(module)
     print("== after relay-defuse ==")
@@ -65,7 +55,7 @@ def seed_text_pipeline() -> bool:
     print(
         f"relay.fn: {fns} created by TVM, {fns - _count(module, relay.FnOp)} removed; "
         f"operator ops: {_count(module, relay.OperatorOp)}; "
-        + ", ".join(f"{step} {seconds * 1e3:.1f} ms" for step, seconds in timings.items())
+        + ", ".join(f"{step} {seconds * 1e3:.1f} ms" for step, seconds in steps.seconds.items())
     )
     if diff:
         print("MISMATCH against TVM's DefuseOps output:\n" + diff)
@@ -84,20 +74,20 @@ def resnet_pipeline() -> bool:
     from relay_xdsl.tvm import models as tvm_models
 
     print(f"== 2. The seed's pipeline on torchvision {MODEL}, live in TVM Relax ==")
-    timings: dict[str, float] = {}
-    mod = _timed(timings, "torchvision -> Relax", lambda: tvm_models.relax_module(MODEL))
-    folded = _timed(timings, "fold batch norms", lambda: tvm_models.fold(mod))
-    fused = _timed(timings, "FuseOpsByPattern (TVM)", lambda: tvm_models.fuse(folded))
-    module = _timed(timings, "import to relay dialect", lambda: import_relax(fused))
+    steps = Steps()
+    mod = steps.time("torchvision -> Relax", lambda: tvm_models.relax_module(MODEL))
+    folded = steps.time("fold batch norms", lambda: tvm_models.fold(mod))
+    fused = steps.time("FuseOpsByPattern (TVM)", lambda: tvm_models.fuse(folded))
+    module = steps.time("import to relay dialect", lambda: with_gc_paused(import_relax)(fused))
     module.verify()
     fns = _count(module, relay.FnOp)
     operators = _count(module, relay.OperatorOp)
     OUTPUT.mkdir(parents=True, exist_ok=True)
     (OUTPUT / f"{MODEL}_fused.mlir").write_text(mlir_text(module))
-    _timed(timings, "relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
+    steps.time("relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
     module.verify()
     (OUTPUT / f"{MODEL}_defused.mlir").write_text(mlir_text(module))
-    defused = _timed(timings, "export to Relax", lambda: export_relax(module))
+    defused = steps.time("export to Relax", lambda: export_relax(module))
 
     try:
         tvm.ir.assert_structural_equal(defused, folded)
@@ -105,8 +95,7 @@ def resnet_pipeline() -> bool:
     except ValueError as error:
         structural = f"FAILED: {str(error).splitlines()[0]}"
     expected = tvm_models.torch_output(MODEL)
-    (actual,) = _timed(
-        timings,
+    (actual,) = steps.time(
         "relax.build + VM run",
         lambda: tvm_models.run(defused, tvm_models.example_input().numpy()),
     )
@@ -122,7 +111,7 @@ def resnet_pipeline() -> bool:
     print(
         f"MLIR written to {OUTPUT / f'{MODEL}_fused.mlir'} and {OUTPUT / f'{MODEL}_defused.mlir'}"
     )
-    for step, seconds in timings.items():
+    for step, seconds in steps.seconds.items():
         print(f"  {step:<26} {seconds * 1e3:9.1f} ms")
     print(
         f"structural equality with the unfused module (tvm.ir.assert_structural_equal): {structural}"
@@ -134,7 +123,9 @@ def resnet_pipeline() -> bool:
 
 
 def main() -> int:
-    ok = seed_text_pipeline()
+    # relay-xdsl's steps run with the collector paused, as the relay-xdsl command runs them.
+    with gc_paused():
+        ok = seed_text_pipeline()
     ok = resnet_pipeline() and ok
     return 0 if ok else 1
 

@@ -12,13 +12,15 @@ the offending line and a caret, and exits with status 1. Its own errors are
 * `check_pass_pipeline`: ``-p`` pipelines, naming unknown passes, unknown
   options and bad values together with the valid ones;
 * `install_xdsl_opt_excepthook`: ``xdsl-opt`` lets these errors escape as
-  tracebacks; once relay-xdsl's plugin is loaded, it prints them as
-  diagnostics instead (``RELAY_XDSL_TRACEBACK=1`` restores tracebacks).
-  Errors that are not about the input, i.e. bugs, keep their traceback.
+  tracebacks; in runs that involve relay (see tools/universe.py) they are
+  printed as diagnostics instead (``RELAY_XDSL_TRACEBACK=1`` restores
+  tracebacks). Errors that are not about the input, i.e. bugs, keep their
+  traceback.
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import difflib
 import os
@@ -27,7 +29,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import NoneType, TracebackType, UnionType
-from typing import TYPE_CHECKING, Any, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, NoReturn, Union, get_args, get_origin, get_type_hints
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -37,7 +39,6 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 
 from relay_xdsl.relay_text.source import SourceError, SourceFile, format_diagnostic
 from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, walk_ops
-from relay_xdsl.tools import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
 
 if TYPE_CHECKING:
     from xdsl.utils.arg_spec import PipelineLexer, SpecToken
@@ -452,7 +453,7 @@ def describe_xdsl_opt_error(
     if isinstance(error, ArgSpecParseError) or (
         isinstance(error, ValueError) and _raised_in(tb, ("passes.py", "arg_spec.py"))
     ):
-        pipeline = _pipeline_argument(argv)
+        pipeline = read_xdsl_opt_command_line(argv).passes
         if pipeline is not None:
             from xdsl.universe import Universe
 
@@ -482,54 +483,62 @@ def _raised_in(tb: TracebackType | None, files: tuple[str, ...]) -> bool:
     return False
 
 
-_OPTIONS_WITH_VALUES = {
-    "-p",
-    "--passes",
-    "-t",
-    "--target",
-    "-o",
-    "--output-file",
-    "-f",
-    "--frontend",
-}
+@dataclasses.dataclass(frozen=True)
+class XdslOptCommandLine:
+    """The arguments of an ``xdsl-opt`` command line that say what it reads and runs."""
+
+    input: str | None = None
+    frontend: str | None = None
+    target: str | None = None
+    passes: str | None = None
+
+    @property
+    def frontend_name(self) -> str:
+        """The frontend xdsl-opt picks: ``-f`` without its options, else the input's extension."""
+        if self.frontend is not None:
+            return self.frontend.partition("{")[0]
+        if self.input is None:
+            return "mlir"
+        return os.path.splitext(self.input)[1].removeprefix(".")
+
+    @property
+    def target_name(self) -> str:
+        return (self.target or "mlir").partition("{")[0]
+
+
+class _CommandLineParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise ValueError(message)
+
+
+def read_xdsl_opt_command_line(argv: Sequence[str]) -> XdslOptCommandLine:
+    """Input, frontend, target and pass pipeline of ``xdsl-opt`` command line `argv`
+    (as xdsl-opt's own parser reads them; all None if it cannot be read)."""
+    parser = _CommandLineParser(add_help=False, exit_on_error=False)
+    parser.add_argument("input", nargs="?")
+    parser.add_argument("-f", "--frontend")
+    parser.add_argument("-t", "--target")
+    parser.add_argument("-p", "--passes")
+    parser.add_argument("-o", "--output-file")
+    try:
+        args, _ = parser.parse_known_args(list(argv[1:]))
+    except (ValueError, argparse.ArgumentError):
+        return XdslOptCommandLine()
+    return XdslOptCommandLine(args.input, args.frontend, args.target, args.passes)
 
 
 def _input_name(argv: Sequence[str]) -> str:
-    path = _input_path(argv)
+    path = read_xdsl_opt_command_line(argv).input
     return path if path is not None else "<stdin>"
-
-
-def _input_path(argv: Sequence[str]) -> str | None:
-    skip = False
-    for arg in argv[1:]:
-        if skip:
-            skip = False
-            continue
-        if arg in _OPTIONS_WITH_VALUES:
-            skip = True
-            continue
-        if not arg.startswith("-"):
-            return arg
-    return None
-
-
-def _pipeline_argument(argv: Sequence[str]) -> str | None:
-    for index, arg in enumerate(argv):
-        if arg in ("-p", "--passes") and index + 1 < len(argv):
-            return argv[index + 1]
-        if arg.startswith("--passes="):
-            return arg.partition("=")[2]
-        if arg.startswith("-p") and len(arg) > 2:
-            return arg[2:]
-    return None
 
 
 def _locate_in_input(error: BaseException, argv: Sequence[str]) -> str | None:
     """A verifier error of the input file itself, at its op's position."""
-    path = _input_path(argv)
+    command_line = read_xdsl_opt_command_line(argv)
+    path = command_line.input
     if path is None or not path.endswith(".mlir"):
         return None
-    if _pipeline_argument(argv):
+    if command_line.passes:
         return None  # the error may come from a pass, not from the text
     try:
         from xdsl.universe import Universe
@@ -558,14 +567,23 @@ def _locate_in_input(error: BaseException, argv: Sequence[str]) -> str | None:
     return None
 
 
+def is_xdsl_opt(argv: Sequence[str]) -> bool:
+    """Whether `argv` (``sys.argv``) is an ``xdsl-opt`` command line."""
+    return bool(argv) and "xdsl-opt" in os.path.basename(argv[0])
+
+
 _installed = False
 
 
 def install_xdsl_opt_excepthook(argv: Sequence[str] | None = None) -> None:
-    """In ``xdsl-opt``, print input errors as diagnostics instead of tracebacks."""
+    """In ``xdsl-opt``, print input errors as diagnostics instead of tracebacks.
+
+    Does nothing in any other program, when ``RELAY_XDSL_TRACEBACK`` is set,
+    or when already installed.
+    """
     global _installed
     argv = sys.argv if argv is None else argv
-    if _installed or not argv or "xdsl-opt" not in os.path.basename(argv[0]):
+    if _installed or not is_xdsl_opt(argv):
         return
     if os.environ.get("RELAY_XDSL_TRACEBACK"):
         return

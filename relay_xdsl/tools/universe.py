@@ -4,16 +4,35 @@ Registered through the ``xdsl.universe`` entry point, so that
 ``xdsl-opt model.relay -p relay-defuse -t relay`` works once the package is
 installed. Besides the ``relay`` frontend and target, ``-t upstream-mlir``
 prints generic MLIR for upstream tools (``mlir-opt``) and ``-f upstream-mlir``
-reads what they print (see upstream.py).
+reads what they print (see mlir_text.py).
 
-Loading this module inside ``xdsl-opt`` also makes input errors (bad MLIR,
-bad Relay text, bad pass options, invalid IR) print as
-``file:line:col: error: ...`` diagnostics instead of tracebacks; see
-diagnostics.py.
+xdsl-opt loads this plugin on every run, so loading it changes nothing in
+xDSL or in Python: the dialect, passes, frontends and targets are factories,
+called only by a run that uses them. relay-xdsl acts only in runs that
+involve relay:
+
+* when xdsl-opt loads the relay dialect (the input has a ``relay.`` op), a
+  relay pass, frontend or target, the factory applies relay-xdsl's changes
+  to xDSL (xdsl_patches.py, on the xDSL version they were written for) and
+  has input errors printed as ``file:line:col: error: ...`` diagnostics
+  instead of tracebacks (diagnostics.py);
+* xdsl-opt checks the ``-p`` pipeline and opens the input before it loads
+  anything, so when its command line names relay (a relay pass in ``-p``,
+  ``-f`` or ``-t`` ``relay`` or ``upstream-mlir``, a ``.relay`` input) the
+  diagnostics are set up as the plugin loads. That is all loading ever
+  does, and only in xdsl-opt with such a command line.
+
+The frontends and targets build and print modules with Python's cyclic
+garbage collector paused, and so do relay passes run by xdsl-opt
+(support/gc_pause.py): relay-xdsl's library functions leave the collector
+to the program that calls them.
 """
 
 from __future__ import annotations
 
+import functools
+import re
+import sys
 from dataclasses import dataclass
 from typing import IO, ClassVar
 
@@ -25,32 +44,61 @@ from xdsl.universe import Universe
 from xdsl.utils.frontend import Frontend
 from xdsl.utils.target import Target
 
-from relay_xdsl.tools import xdsl_patches  # noqa: F401  (fixes xDSL lexer bugs)
-from relay_xdsl.tools.diagnostics import install_xdsl_opt_excepthook
+
+def _relay_in_use() -> None:
+    """A run loads relay-xdsl's dialect, a pass, frontend or target: in xdsl-opt,
+    xDSL gets relay-xdsl's changes and errors become diagnostics."""
+    from relay_xdsl.tools import xdsl_patches
+    from relay_xdsl.tools.diagnostics import install_xdsl_opt_excepthook, is_xdsl_opt
+
+    if is_xdsl_opt(sys.argv):
+        xdsl_patches.apply()
+        install_xdsl_opt_excepthook()
 
 
 def _relay_dialect() -> Dialect:
+    _relay_in_use()
     from relay_xdsl.dialects.relay import Relay
 
     return Relay
 
 
+def _run_by_xdsl_opt(pass_class: type[ModulePass]) -> type[ModulePass]:
+    """`pass_class` as xdsl-opt runs it: with the collector paused while it applies."""
+    _relay_in_use()
+    from relay_xdsl.tools.diagnostics import is_xdsl_opt
+
+    return _collector_paused(pass_class) if is_xdsl_opt(sys.argv) else pass_class
+
+
+@functools.cache
+def _collector_paused(pass_class: type[ModulePass]) -> type[ModulePass]:
+    from relay_xdsl.support.gc_pause import gc_paused
+
+    def apply(self: ModulePass, ctx: Context, op: ModuleOp) -> None:
+        with gc_paused():
+            pass_class.apply(self, ctx, op)
+
+    # Same name, fields and options: only `apply` differs.
+    return type(pass_class.__name__, (pass_class,), {"apply": apply, "__doc__": pass_class.__doc__})
+
+
 def _defuse_pass() -> type[ModulePass]:
     from relay_xdsl.transforms.defuse import RelayDefusePass
 
-    return RelayDefusePass
+    return _run_by_xdsl_opt(RelayDefusePass)
 
 
 def _merge_composite_pass() -> type[ModulePass]:
     from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
 
-    return RelayMergeCompositePass
+    return _run_by_xdsl_opt(RelayMergeCompositePass)
 
 
 def _fuse_ops_pass() -> type[ModulePass]:
     from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
-    return RelayFuseOpsPass
+    return _run_by_xdsl_opt(RelayFuseOpsPass)
 
 
 @dataclass(frozen=True)
@@ -61,11 +109,13 @@ class RelayTextFrontend(Frontend):
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         from relay_xdsl.importers.relay_text import parse_relay
+        from relay_xdsl.support.gc_pause import gc_paused
 
         text = input.read().decode("utf-8", errors="replace")
         # A RelayTextError is an xDSL ParseError: `--parsing-diagnostics`
         # prints it, and otherwise the diagnostics hook does, without a traceback.
-        return parse_relay(text, source_name=input_name)
+        with gc_paused():
+            return parse_relay(text, source_name=input_name)
 
 
 @dataclass(frozen=True)
@@ -76,12 +126,14 @@ class RelayTextTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from relay_xdsl.exporters.relay_text import RelayExportError, relay_chunks
+        from relay_xdsl.support.gc_pause import gc_paused
 
-        try:
-            chunks = relay_chunks(module)
-        except RelayExportError as error:
-            raise SystemExit(f"error: {error}") from None
-        output.writelines(chunks)
+        with gc_paused():
+            try:
+                chunks = relay_chunks(module)
+            except RelayExportError as error:
+                raise SystemExit(f"error: {error}") from None
+            output.writelines(chunks)
 
 
 @dataclass(frozen=True)
@@ -97,9 +149,11 @@ class UpstreamMLIRTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from relay_xdsl.support.depth import run_deep
+        from relay_xdsl.support.gc_pause import gc_paused
         from relay_xdsl.tools.mlir_text import print_mlir
 
-        run_deep(lambda: print_mlir(module, output, generic=True, ctx=ctx), what="the module")
+        with gc_paused():
+            run_deep(lambda: print_mlir(module, output, generic=True, ctx=ctx), what="the module")
 
 
 @dataclass(frozen=True)
@@ -112,10 +166,20 @@ class UpstreamMLIRFrontend(Frontend):
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         from xdsl.parser import Parser
 
+        from relay_xdsl.support.gc_pause import gc_paused
+        from relay_xdsl.tools import xdsl_patches
         from relay_xdsl.tools.mlir_text import hoist_location_aliases
 
+        # Output of other tools goes through xDSL's lexer: with its string fix.
+        xdsl_patches.apply()
         text = hoist_location_aliases(input.read().decode("utf-8", errors="replace"))
-        return Parser(ctx, text, input_name).parse_module()
+        with gc_paused():
+            return Parser(ctx, text, input_name).parse_module()
+
+
+def _loaded(component: type) -> type:
+    _relay_in_use()
+    return component
 
 
 RELAY_UNIVERSE = Universe(
@@ -126,10 +190,43 @@ RELAY_UNIVERSE = Universe(
         "relay-fuse-ops": _fuse_ops_pass,
     },
     all_frontends={
-        "relay": lambda: RelayTextFrontend,
-        "upstream-mlir": lambda: UpstreamMLIRFrontend,
+        "relay": lambda: _loaded(RelayTextFrontend),
+        "upstream-mlir": lambda: _loaded(UpstreamMLIRFrontend),
     },
-    all_targets={"relay": lambda: RelayTextTarget, "upstream-mlir": lambda: UpstreamMLIRTarget},
+    all_targets={
+        "relay": lambda: _loaded(RelayTextTarget),
+        "upstream-mlir": lambda: _loaded(UpstreamMLIRTarget),
+    },
 )
 
-install_xdsl_opt_excepthook()
+
+_WORD = re.compile(r"[\w.-]+")
+
+
+def names_relay(argv: list[str]) -> bool:
+    """Whether ``xdsl-opt`` command line `argv` names relay: a relay frontend (by
+    ``-f`` or a ``.relay`` input), a relay target, or a relay pass in ``-p``
+    (or a misspelt one: a ``relay-`` word)."""
+    from relay_xdsl.tools.diagnostics import read_xdsl_opt_command_line
+
+    command_line = read_xdsl_opt_command_line(argv)
+    if command_line.frontend_name in RELAY_UNIVERSE.all_frontends:
+        return True
+    if command_line.target_name in RELAY_UNIVERSE.all_targets:
+        return True
+    return any(
+        word in RELAY_UNIVERSE.all_passes or word.startswith("relay-")
+        for word in _WORD.findall(command_line.passes or "")
+    )
+
+
+def _loading() -> None:
+    """xdsl-opt checks ``-p`` and opens the input before it loads any pass or
+    frontend: a command line that names relay needs the diagnostics from the start."""
+    from relay_xdsl.tools.diagnostics import install_xdsl_opt_excepthook, is_xdsl_opt
+
+    if is_xdsl_opt(sys.argv) and names_relay(sys.argv):
+        install_xdsl_opt_excepthook()
+
+
+_loading()

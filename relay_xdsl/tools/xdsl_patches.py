@@ -1,53 +1,94 @@
-"""Fixes for xDSL 0.75 bugs that hostile MLIR input triggers, and one slow path.
+"""Two changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
 
-Applied when relay-xdsl's CLI, its MLIR loading or its ``xdsl-opt`` plugin is
-imported. Each fix keeps xDSL's behaviour on valid input; the bug fixes are
-pinned by regression tests (tests/test_hostile_input.py).
+docs/upstream-xdsl.md proposes both upstream: the problem with a
+reproducer, the change to xDSL's code, and why it is correct.
 
 * **String literals in exponential time.** ``MLIRLexer`` matches string
-  literals with ``"(?:[^"\\\\\\n\\v\\f]+|\\\\(?:...))*"``: a run of plain
-  characters can be split between the inner ``+`` and the outer ``*`` in
-  exponentially many ways, all tried when the literal does not close (an
-  unterminated string, a bad escape). A 40-character unterminated string hangs
-  the parser. The replacement consumes each run atomically (lookahead plus
-  backreference), which matches exactly the same literals in linear time.
-* **Every ``dense<...>`` literal rebuilds a type constraint.** The attribute
-  parser checks a dense literal's type against
-  ``base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])``,
-  and ``base`` converts that type expression into a constraint from scratch
-  each time: about 1.5 ms a literal, a third of parsing a module of
-  weights. Constraints are immutable, so the parser's ``base`` now keeps
-  the ones it has built.
+  literals with a regular expression in which a run of plain characters can
+  be split between an inner ``+`` and an outer ``*`` in exponentially many
+  ways, all tried when the literal does not close: a 40-character
+  unterminated string hangs the parser. The replacement makes both
+  quantifiers possessive, which matches exactly the same literals in
+  linear time.
+* **Every ``dense<...>`` literal rebuilds a type constraint** (about
+  1.5 ms a literal, a third of parsing a module of weights). The attribute
+  parser's ``base`` now keeps the constraints it has built; they are
+  immutable.
+
+Importing this module changes nothing. `apply` installs the changes; it is
+called by the ``relay-xdsl`` command, by the ``upstream-mlir`` frontend, and
+in ``xdsl-opt`` when a run loads relay-xdsl's dialect, a relay pass, frontend
+or target (tools/universe.py). Each change replaces one attribute of xDSL, and
+only on the xDSL version it was written for and only while that attribute is
+still xDSL's own; otherwise it is skipped and xDSL keeps its code, which
+accepts the same input (the lexer stays exponential on unterminated strings,
+dense literals stay slower). Applying twice changes nothing more.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from xdsl.irdl import attributes as irdl_attributes
-from xdsl.parser import attribute_parser
-from xdsl.utils.mlir_lexer import MLIRLexer
+XDSL_VERSION = "0.75.0"
+"""The xDSL version whose code the changes replace."""
 
-_LINEAR_STRING_LITERAL = re.compile(r'"(?:(?=([^"\\\n\v\f]+))\1|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+XDSL_STRING_LITERAL = r'"(?:[^"\\\n\v\f]+|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+"""``MLIRLexer._unescaped_characters_regex`` in xDSL 0.75.0."""
+
+LINEAR_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+"""The same literals, matched without backtracking into a run of characters."""
+
+
+@functools.cache
+def _xdsl_version() -> str | None:
+    try:
+        return version("xdsl")
+    except PackageNotFoundError:
+        return None
 
 
 @functools.lru_cache(maxsize=64)
 def _cached_base(irdl: Any) -> Any:
-    return irdl_attributes.base(irdl)
+    from xdsl.irdl import attributes
+
+    return attributes.base(irdl)
 
 
-def _base(irdl: Any) -> Any:
+def cached_base(irdl: Any) -> Any:
+    """xDSL's ``base(irdl)``, built once per type expression."""
     try:
         return _cached_base(irdl)
     except TypeError:  # an unhashable type expression
-        return irdl_attributes.base(irdl)
+        from xdsl.irdl import attributes
+
+        return attributes.base(irdl)
 
 
-def apply() -> None:
-    MLIRLexer._unescaped_characters_regex = _LINEAR_STRING_LITERAL
-    attribute_parser.base = _base
+def apply() -> frozenset[str]:
+    """Install the changes that fit the installed xDSL; the names of those in effect."""
+    from xdsl.irdl import attributes
+    from xdsl.parser import attribute_parser
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    if _xdsl_version() == XDSL_VERSION:
+        if MLIRLexer._unescaped_characters_regex.pattern == XDSL_STRING_LITERAL:
+            MLIRLexer._unescaped_characters_regex = LINEAR_STRING_LITERAL
+        if attribute_parser.base is attributes.base:
+            attribute_parser.base = cached_base
+    return applied()
 
 
-apply()
+def applied() -> frozenset[str]:
+    """The names of the changes in effect: ``string-literal``, ``dense-literal-type``."""
+    from xdsl.parser import attribute_parser
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    names = set()
+    if MLIRLexer._unescaped_characters_regex is LINEAR_STRING_LITERAL:
+        names.add("string-literal")
+    if attribute_parser.base is cached_base:
+        names.add("dense-literal-type")
+    return frozenset(names)

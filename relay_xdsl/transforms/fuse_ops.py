@@ -117,7 +117,6 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import OpPattern
 from relay_xdsl.dialects.relay.bindings import implicitly_bound, relax_body_kind, resolve_lets
 from relay_xdsl.dialects.relay.names import set_relay_name
-from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.transforms.dataflow import (
     PostDominatorTree,
     fusable,
@@ -669,8 +668,6 @@ class RelayFuseOpsPass(ModulePass):
     """TVM's ``relay.FuseOps.max_depth``: the most nodes in one fused function."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # Outlining allocates O(ops) long-lived objects: see relay_xdsl.support.gc_pause.
-        with gc_paused():
-            for func in op.ops:
-                if isinstance(func, FuncOp) and func.body.blocks and fusable(func.attributes):
-                    _fuse_function_body(func.body.block, self.fuse_opt_level, self.max_depth)
+        for func in op.ops:
+            if isinstance(func, FuncOp) and func.body.blocks and fusable(func.attributes):
+                _fuse_function_body(func.body.block, self.fuse_opt_level, self.max_depth)

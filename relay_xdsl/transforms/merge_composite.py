@@ -88,7 +88,6 @@ from xdsl.utils.exceptions import PassFailedException
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
-from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.transforms.dataflow import optimizable, post_dfs_order, post_dominators
 from relay_xdsl.transforms.patterns import (
     CallPattern,
@@ -482,6 +481,4 @@ class RelayMergeCompositePass(ModulePass):
             table = self.pattern_table()
         except PatternTableError as error:
             raise PassFailedException(f"relay-merge-composite: {error}") from None
-        # Outlining allocates O(ops) long-lived objects: see relay_xdsl.support.gc_pause.
-        with gc_paused():
-            merge_composite(op, table, allow_shared_inner=self.allow_shared_inner)
+        merge_composite(op, table, allow_shared_inner=self.allow_shared_inner)

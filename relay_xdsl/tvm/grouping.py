@@ -23,9 +23,6 @@ Relay's ``FuseOps``) wraps every operator in a primitive function.
 from __future__ import annotations
 
 import re
-import statistics
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import tvm
@@ -154,31 +151,7 @@ def tvm_primitive_groups(mod: tvm.IRModule, function: str = "main") -> list[TvmP
     return groups
 
 
-# -- timing -------------------------------------------------------------------
-
-
-def median_seconds(run: Callable[[], object], repeat: int = 3) -> float:
-    """The median wall time of `repeat` calls of `run`."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def median_pass_seconds(pass_: ModulePass, module: ModuleOp, repeat: int = 3) -> float:
-    """The median wall time of applying xDSL pass `pass_` to fresh copies of `module`.
-
-    Copying is not timed.
-    """
-    times = []
-    for _ in range(repeat):
-        copy = module.clone()
-        start = time.perf_counter()
-        pass_.apply(Context(), copy)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+# -- passes ---------------------------------------------------------------------
 
 
 def apply_pass(pass_: ModulePass, module: ModuleOp) -> ModuleOp:

@@ -269,9 +269,12 @@ def check_metadata(section: str) -> None:
 def check_mlir_text(text: str, name: str = "fuzz.mlir") -> None:
     """Load MLIR as relay-xdsl does: a module, or a clean diagnostic."""
     from relay_xdsl.support.depth import NestingTooDeepError, run_deep
+    from relay_xdsl.tools import xdsl_patches
     from relay_xdsl.tools.diagnostics import locate_verify_error, parse_mlir
     from relay_xdsl.tools.mlir_text import hoist_location_aliases
     from relay_xdsl.tools.mlir_text import relay_context as _context
+
+    xdsl_patches.apply()  # as relay-xdsl's commands do: xDSL's lexer can hang without it
 
     def load() -> None:
         source_text = hoist_location_aliases(text)

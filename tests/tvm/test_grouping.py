@@ -42,12 +42,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.context import Context
 
 tvm = pytest.importorskip("tvm")
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.importers.relax import import_relax
+from relay_xdsl.support.timing import Policy, measure
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
 from relay_xdsl.tvm import grouping
@@ -195,20 +197,22 @@ def _row(name: str) -> dict[str, str]:
     )
     theirs = tvm_primitive(name)
     outlined = sum(g.outlined for g in theirs)
-    ms = 1000.0
+
+    def ms(work, fresh=None, pause_gc=False) -> str:
+        """Median of 3 runs in milliseconds; ours with the collector paused, as commands run them."""
+        return f"{measure(work, Policy.exactly(3), fresh, pause_gc=pause_gc).median * 1e3:.1f}"
+
     return {
         "model": name,
         "TVM FOBP": str(len(tvm_composites(name))),
         "our MC": str(len(grouping.composite_groups(merged(name)))),
         "TVM FuseOps": f"{len(theirs)} ({outlined}+{len(theirs) - outlined}x1)",
         "our FO": str(len(grouping.primitive_groups(fused(name)))),
-        "t TVM FOBP ms": f"{grouping.median_seconds(lambda: tvm_models.fuse(folded)) * ms:.1f}",
-        "t our MC ms": f"{grouping.median_pass_seconds(MERGE, module) * ms:.1f}",
-        "t TVM FuseOps ms": (
-            f"{grouping.median_seconds(lambda: tvm.relax.transform.FuseOps()(legalized)) * ms:.1f}"
-        ),
-        "t TVM L+A+F ms": f"{grouping.median_seconds(lambda: grouping.tvm_fuse_ops(folded)) * ms:.1f}",
-        "t our FO ms": f"{grouping.median_pass_seconds(FUSE, module) * ms:.1f}",
+        "t TVM FOBP ms": ms(lambda _: tvm_models.fuse(folded)),
+        "t our MC ms": ms(lambda m: MERGE.apply(Context(), m), module.clone, pause_gc=True),
+        "t TVM FuseOps ms": ms(lambda _: tvm.relax.transform.FuseOps()(legalized)),
+        "t TVM L+A+F ms": ms(lambda _: grouping.tvm_fuse_ops(folded)),
+        "t our FO ms": ms(lambda m: FUSE.apply(Context(), m), module.clone, pause_gc=True),
     }
 
 
@@ -230,7 +234,8 @@ def test_report():
             "(outlined Primitive functions + single call_tir left in main)."
         ),
         (
-            "Times: median of 3, one process; ours exclude module cloning; "
+            "Times: median of 3, one process, memo tables emptied before each run; ours "
+            "exclude module cloning and run with the collector paused, as the commands run them; "
             "t TVM FuseOps is FuseOps alone on the legalised+annotated module, "
             "t TVM L+A+F the whole pipeline."
         ),

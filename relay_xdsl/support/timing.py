@@ -1,4 +1,10 @@
-"""Medians of repeated runs, with fresh inputs made outside the timed region."""
+"""Timing relay-xdsl's steps: one run of each step, or medians of repeated runs.
+
+`Steps` times steps once each, for reports (``make demo``, the phases of
+``xdsl-opt`` in the benchmarks). `measure` times repeated runs of one step
+with fresh inputs made outside the timed region, and `Policy` says how many
+(``make bench``, the grouping report in tests/tvm).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,29 @@ import resource
 import statistics
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.support.memo import clear_memos
+
+T = TypeVar("T")
+
+
+@dataclass
+class Steps:
+    """Wall-clock seconds per step, in the order the steps first ran."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    """A step that runs more than once has the sum of its runs."""
+
+    def time(self, step: str, work: Callable[[], T]) -> T:
+        """``work()``, its time added to `step`'s."""
+        start = time.perf_counter()
+        result = work()
+        self.seconds[step] = self.seconds.get(step, 0.0) + time.perf_counter() - start
+        return result
 
 
 @dataclass
@@ -28,6 +53,11 @@ class Policy:
     min_runs: int = 3
     short_run: float = 0.5
     budget: float = 20.0
+
+    @classmethod
+    def exactly(cls, runs: int) -> Policy:
+        """`runs` runs, however long they take."""
+        return cls(max_runs=runs, min_runs=runs, budget=float("inf"))
 
     def runs_after(self, first: float, overhead: float) -> int:
         runs = self.max_runs if first <= self.short_run else self.min_runs
@@ -70,34 +100,22 @@ def _cpu_seconds(children: bool) -> float:
     return time.process_time()
 
 
-def without_gc(make: Callable[[], Any]) -> Callable[[], Any]:
-    """`make` with the cyclic garbage collector paused (for untimed input copies)."""
-
-    def made() -> Any:
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return make()
-        finally:
-            if enabled:
-                gc.enable()
-
-    return made
-
-
 def measure(
     work: Callable[[Any], Any],
     policy: Policy,
     fresh: Callable[[], Any] | None = None,
     check: Callable[[Any, Any], None] | None = None,
     *,
+    pause_gc: bool = False,
     children: bool = False,
 ) -> Timing:
     """Time ``work(fresh())``; `check(input, output)` runs once, on the first run, untimed.
 
     Garbage is collected and relay-xdsl's memo tables are emptied before
     each run, so that no run pays for the previous one's garbage or profits
-    from its memos. The last run's result is kept in :attr:`Timing.result`.
+    from its memos. With `pause_gc`, `work` runs with the cyclic collector
+    paused, as relay-xdsl's commands run the steps that build modules (see
+    gc_pause.py). The last run's result is kept in :attr:`Timing.result`.
     """
     times: list[float] = []
     cpu_times: list[float] = []
@@ -109,11 +127,12 @@ def measure(
         argument = fresh() if fresh is not None else None
         clear_memos()
         gc.collect()
-        cpu_start = _cpu_seconds(children)
-        start = time.perf_counter()
-        result = work(argument)
-        times.append(time.perf_counter() - start)
-        cpu_times.append(_cpu_seconds(children) - cpu_start)
+        with gc_paused() if pause_gc else nullcontext():
+            cpu_start = _cpu_seconds(children)
+            start = time.perf_counter()
+            result = work(argument)
+            times.append(time.perf_counter() - start)
+            cpu_times.append(_cpu_seconds(children) - cpu_start)
         if len(times) == 1:
             if check is not None:
                 check(argument, result)

@@ -1,0 +1,96 @@
+"""relay-xdsl's changes to xDSL 0.75.0: exact, guarded, idempotent.
+
+docs/upstream-xdsl.md proposes them upstream; these tests check the claims
+made there (the same literals matched, in linear time; the same constraint)
+and how they are applied (only on xDSL 0.75.0, only over xDSL's own code,
+once).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+
+import pytest
+from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType, RankedStructure
+from xdsl.irdl import attributes
+from xdsl.parser import attribute_parser
+from xdsl.utils.mlir_lexer import MLIRLexer
+
+from relay_xdsl.tools import xdsl_patches
+
+XDSL_STRING_LITERAL = re.compile(xdsl_patches.XDSL_STRING_LITERAL)
+DENSE_LITERAL_TYPE = RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]
+
+
+@pytest.fixture
+def unpatched_xdsl(monkeypatch: pytest.MonkeyPatch):
+    """xDSL as it ships, put back as it was after the test."""
+    monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", XDSL_STRING_LITERAL)
+    monkeypatch.setattr(attribute_parser, "base", attributes.base)
+
+
+def test_the_replaced_code_is_xdsls():
+    assert xdsl_patches._xdsl_version() == xdsl_patches.XDSL_VERSION
+    assert attribute_parser.base in (attributes.base, xdsl_patches.cached_base)
+
+
+def test_apply_installs_both_once(unpatched_xdsl):
+    assert xdsl_patches.applied() == frozenset()
+    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type"}
+    regex, base = MLIRLexer._unescaped_characters_regex, attribute_parser.base
+    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type"}
+    assert (MLIRLexer._unescaped_characters_regex, attribute_parser.base) == (regex, base)
+
+
+def test_another_xdsl_version_keeps_xdsls_code(unpatched_xdsl, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(xdsl_patches, "_xdsl_version", lambda: "0.76.0")
+    assert xdsl_patches.apply() == frozenset()
+    assert MLIRLexer._unescaped_characters_regex is XDSL_STRING_LITERAL
+    assert attribute_parser.base is attributes.base
+
+
+def test_code_changed_by_someone_else_is_left_alone(
+    unpatched_xdsl, monkeypatch: pytest.MonkeyPatch
+):
+    theirs = re.compile(r'"[^"]*"')
+    monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", theirs)
+    assert xdsl_patches.apply() == {"dense-literal-type"}
+    assert MLIRLexer._unescaped_characters_regex is theirs
+
+
+def test_the_string_regex_matches_what_xdsls_matches():
+    """Every string of up to 5 characters over one representative of each
+    character class, after an opening quote: the same match, or none."""
+    alphabet = ["a", '"', "\\", "n", "t", "0", "F", "g", "\n", "\v", "\f"]
+    for length in range(6):
+        for chars in itertools.product(alphabet, repeat=length):
+            text = '"' + "".join(chars)
+            ours = xdsl_patches.LINEAR_STRING_LITERAL.match(text)
+            theirs = XDSL_STRING_LITERAL.match(text)
+            assert (ours and ours.end()) == (theirs and theirs.end()), text
+
+
+def test_the_string_regex_is_linear():
+    start = time.process_time()
+    for text in ('"' + "a" * 100_000, '"' + "ab\\n" * 25_000, '"' + "a" * 50_000 + "\\q"):
+        assert xdsl_patches.LINEAR_STRING_LITERAL.match(text) is None
+    assert time.process_time() - start < 5  # xDSL's own takes about a day for 40 characters
+
+
+def test_the_cached_constraint_is_xdsls():
+    constraint = xdsl_patches.cached_base(DENSE_LITERAL_TYPE)
+    assert constraint == attributes.base(DENSE_LITERAL_TYPE)
+    assert xdsl_patches.cached_base(DENSE_LITERAL_TYPE) is constraint
+
+
+def test_an_unhashable_type_expression_is_not_cached():
+    class Unhashable:
+        __hash__ = None  # type: ignore[assignment]
+
+    with pytest.raises(Exception) as cached:
+        xdsl_patches.cached_base(Unhashable())
+    with pytest.raises(Exception) as direct:
+        attributes.base(Unhashable())  # type: ignore[arg-type]
+    assert type(cached.value) is type(direct.value)
