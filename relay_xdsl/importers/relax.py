@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import tvm
 from tvm import relax
@@ -129,6 +129,16 @@ def _attrs_fields(attrs: tvm.ir.Attrs) -> tuple[str, dict[str, Any]]:
     return info.type_key, {
         f.name: python_value(getattr(attrs, f.name), f"{what}.{f.name}") for f in info.fields
     }
+
+
+class _CallParts(NamedTuple):
+    """A Relax operator call as import reads it: the call, the type key and
+    fields of its attrs (None and empty without attrs), and its result type."""
+
+    call: tvm.ir.Call
+    attrs_type: str | None
+    fields: dict[str, Any]
+    result_type: Attribute
 
 
 class _Scope:
@@ -408,23 +418,19 @@ class RelaxImporter:
             raise RelaxImportError(f"{where} with type arguments is not supported")
         attrs_type, fields = (None, {}) if call.attrs is None else _attrs_fields(call.attrs)
         result_type = self._type(call.ty, f"result of {where}")
+        parts = _CallParts(call, attrs_type, fields, result_type)
         op_class = relay.RELAX_MAPPED.get(name)
         if op_class is not None:
             try:
-                return self._mapped(op_class, call, attrs_type, fields, result_type, scope)
+                return self._mapped(op_class, parts, scope)
             except Unmappable:
                 pass
-        return self._generic(call, attrs_type, fields, result_type, scope)
+        return self._generic(parts, scope)
 
     def _mapped(
-        self,
-        op_class: type[relay.RegisteredOperatorOp],
-        call: tvm.ir.Call,
-        attrs_type: str | None,
-        fields: dict[str, Any],
-        result_type: Attribute,
-        scope: _Scope,
+        self, op_class: type[relay.RegisteredOperatorOp], parts: _CallParts, scope: _Scope
     ) -> relay.OperatorOp:
+        call, attrs_type, fields, result_type = parts
         mapping = op_class.OPERATOR.relax
         assert isinstance(mapping, RelaxOp)
         if attrs_type != mapping.attrs_type:
@@ -468,14 +474,8 @@ class RelaxImporter:
             cached = self.attributes[key] = mapping.encode_attributes(fields, op_class.SCHEMA)
         return dict(cached)  # callers add argument attributes to it
 
-    def _generic(
-        self,
-        call: tvm.ir.Call,
-        attrs_type: str | None,
-        fields: dict[str, Any],
-        result_type: Attribute,
-        scope: _Scope,
-    ) -> relay.GenericOperatorOp:
+    def _generic(self, parts: _CallParts, scope: _Scope) -> relay.GenericOperatorOp:
+        call, attrs_type, fields, result_type = parts
         name = call.op.name
         attributes: dict[str, Attribute] = {}
         if attrs_type is not None:

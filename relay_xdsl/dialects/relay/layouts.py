@@ -99,3 +99,11 @@ def layout_index(layout: str, letter: str) -> int:
     if letter not in letters or letter.lower() in letters:
         raise LayoutError(f"{layout!r} has no unblocked axis {letter!r}")
     return letters.index(letter)
+
+
+def spatial_axes(dims: int) -> str:
+    """The spatial axes of a `dims`-dimensional window or resize (1 to 3):
+    ``W``, ``HW``, ``DHW``; the default layouts are ``NC`` and these."""
+    if not 1 <= dims <= 3:
+        raise LayoutError(f"{dims} spatial dimensions (1 to 3 supported)")
+    return "DHW"[3 - dims :]

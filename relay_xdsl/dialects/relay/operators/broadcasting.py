@@ -6,32 +6,21 @@ from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
 from relay_xdsl.dialects.relay.attributes import OpPattern
-from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
+from relay_xdsl.dialects.relay.registry import NoRelax, Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 
 
-def _binary(name: str, summary: str, relax: RelaxOp | NoRelax) -> Operator:
-    """Two arguments broadcast together (``BROADCAST``); the result keeps their element type."""
-    return Operator(
-        name,
-        summary,
-        arity=2,
-        pattern=OpPattern.BROADCAST,
-        infer=inference.broadcast,
-        relax=relax,
-    )
+def _binary(
+    name: str, summary: str, relax: RelaxOp | NoRelax, infer: Relation = inference.broadcast
+) -> Operator:
+    """Two arguments broadcast together (``BROADCAST``); by default the result
+    keeps their element type."""
+    return Operator(name, summary, arity=2, pattern=OpPattern.BROADCAST, infer=infer, relax=relax)
 
 
 def _comparison(name: str, summary: str, relax: RelaxOp | NoRelax) -> Operator:
-    """Two arguments broadcast together (``BROADCAST``); the result is bool."""
-    return Operator(
-        name,
-        summary,
-        arity=2,
-        pattern=OpPattern.BROADCAST,
-        infer=inference.broadcast_comparison,
-        relax=relax,
-    )
+    """A broadcasting comparison: the result is bool."""
+    return _binary(name, summary, relax, inference.broadcast_comparison)
 
 
 ARITHMETIC: tuple[Operator, ...] = (

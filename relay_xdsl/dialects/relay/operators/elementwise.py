@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
 from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
-from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
+from relay_xdsl.dialects.relay.registry import NoRelax, Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
-
-
-def _unary(name: str, summary: str, relax: RelaxOp | NoRelax) -> Operator:
-    """One argument (``ELEMWISE``); the result has its type."""
-    return Operator(
-        name, summary, pattern=OpPattern.ELEMWISE, infer=inference.same_type, relax=relax
-    )
-
 
 _CAST_ATTRS = (RelayAttr("dtype", AttrKind.DTYPE, None, required=True),)
 """Fields of TVM's ``CastAttrs``."""
@@ -25,76 +17,103 @@ INIT_OP_ATTRS = (
 """Fields of TVM's ``InitOpAttrs``."""
 
 
+def unary(
+    name: str, summary: str, relax: RelaxOp | NoRelax, infer: Relation = inference.same_type
+) -> Operator:
+    """One argument (``ELEMWISE``); by default the result has its type."""
+    return Operator(name, summary, pattern=OpPattern.ELEMWISE, infer=infer, relax=relax)
+
+
+def _relax_init_like(name: str) -> RelaxOp:
+    """``relax.<name>``, whose ``InitAttrs`` dtype Relay's ``<name>`` leaves to its argument."""
+    return RelaxOp(f"relax.{name}", "relax.attrs.InitAttrs", implied=(("dtype", None),))
+
+
+def _no_relax_init(name: str) -> NoRelax:
+    """Why Relax's creation op `name` does not map: its shape is an argument."""
+    return no_relax(
+        f"not mapped yet: Relax's {name} takes the shape as an argument and imports as relay.op"
+    )
+
+
+def _init(name: str, summary: str) -> Operator:
+    """A tensor of `shape` and `dtype` made from no tensor arguments (TVM's ``InitOpAttrs``)."""
+    return Operator(
+        name,
+        summary,
+        attrs=INIT_OP_ATTRS,
+        arity=0,
+        pattern=OpPattern.ELEMWISE,
+        infer=inference.init,
+        relax=_no_relax_init(name),
+    )
+
+
 UNARY: tuple[Operator, ...] = (
-    _unary("negative", "Elementwise -x.", RelaxOp("relax.negative")),
-    _unary("exp", "Elementwise e**x.", RelaxOp("relax.exp")),
-    _unary("fast_exp", "Elementwise approximate e**x.", no_relax("Relax has no fast_exp")),
-    _unary("log", "Elementwise natural logarithm.", RelaxOp("relax.log")),
-    _unary("log2", "Elementwise base-2 logarithm.", no_relax("Relax has no log2")),
-    _unary("log10", "Elementwise base-10 logarithm.", no_relax("Relax has no log10")),
-    _unary("sqrt", "Elementwise square root.", RelaxOp("relax.sqrt")),
-    _unary("rsqrt", "Elementwise 1/sqrt(x).", RelaxOp("relax.rsqrt")),
-    _unary("erf", "Elementwise Gauss error function.", RelaxOp("relax.erf")),
-    _unary(
-        "fast_erf", "Elementwise approximate error function.", no_relax("Relax has no fast_erf")
-    ),
-    _unary("tanh", "Elementwise hyperbolic tangent.", RelaxOp("relax.tanh")),
-    _unary(
+    unary("negative", "Elementwise -x.", RelaxOp("relax.negative")),
+    unary("exp", "Elementwise e**x.", RelaxOp("relax.exp")),
+    unary("fast_exp", "Elementwise approximate e**x.", no_relax("Relax has no fast_exp")),
+    unary("log", "Elementwise natural logarithm.", RelaxOp("relax.log")),
+    unary("log2", "Elementwise base-2 logarithm.", no_relax("Relax has no log2")),
+    unary("log10", "Elementwise base-10 logarithm.", no_relax("Relax has no log10")),
+    unary("sqrt", "Elementwise square root.", RelaxOp("relax.sqrt")),
+    unary("rsqrt", "Elementwise 1/sqrt(x).", RelaxOp("relax.rsqrt")),
+    unary("erf", "Elementwise Gauss error function.", RelaxOp("relax.erf")),
+    unary("fast_erf", "Elementwise approximate error function.", no_relax("Relax has no fast_erf")),
+    unary("tanh", "Elementwise hyperbolic tangent.", RelaxOp("relax.tanh")),
+    unary(
         "fast_tanh",
         "Elementwise approximate hyperbolic tangent.",
         no_relax("Relax has no fast_tanh"),
     ),
-    _unary("sigmoid", "Elementwise logistic function 1/(1+exp(-x)).", RelaxOp("relax.sigmoid")),
-    _unary("cos", "Elementwise cosine.", RelaxOp("relax.cos")),
-    _unary("sin", "Elementwise sine.", RelaxOp("relax.sin")),
-    _unary("tan", "Elementwise tangent.", RelaxOp("relax.tan")),
-    _unary("cosh", "Elementwise hyperbolic cosine.", RelaxOp("relax.cosh")),
-    _unary("sinh", "Elementwise hyperbolic sine.", RelaxOp("relax.sinh")),
-    _unary("acos", "Elementwise arc cosine.", RelaxOp("relax.acos")),
-    _unary("acosh", "Elementwise inverse hyperbolic cosine.", RelaxOp("relax.acosh")),
-    _unary("asin", "Elementwise arc sine.", RelaxOp("relax.asin")),
-    _unary("asinh", "Elementwise inverse hyperbolic sine.", RelaxOp("relax.asinh")),
-    _unary("atan", "Elementwise arc tangent.", RelaxOp("relax.atan")),
-    _unary("atanh", "Elementwise inverse hyperbolic tangent.", RelaxOp("relax.atanh")),
-    _unary("floor", "Elementwise floor.", RelaxOp("relax.floor")),
-    _unary("ceil", "Elementwise ceiling.", RelaxOp("relax.ceil")),
-    _unary("round", "Elementwise rounding to nearest integer value.", RelaxOp("relax.round")),
-    _unary("trunc", "Elementwise truncation toward zero.", RelaxOp("relax.trunc")),
-    _unary("abs", "Elementwise absolute value.", RelaxOp("relax.abs")),
-    _unary("sign", "Elementwise sign (-1, 0 or 1).", RelaxOp("relax.sign")),
-    _unary("copy", "Returns a copy of the input tensor.", no_relax("Relax has no copy")),
-    _unary("logical_not", "Elementwise boolean NOT.", RelaxOp("relax.logical_not")),
-    _unary("bitwise_not", "Elementwise bitwise NOT.", RelaxOp("relax.bitwise_not")),
-    Operator(
+    unary("sigmoid", "Elementwise logistic function 1/(1+exp(-x)).", RelaxOp("relax.sigmoid")),
+    unary("cos", "Elementwise cosine.", RelaxOp("relax.cos")),
+    unary("sin", "Elementwise sine.", RelaxOp("relax.sin")),
+    unary("tan", "Elementwise tangent.", RelaxOp("relax.tan")),
+    unary("cosh", "Elementwise hyperbolic cosine.", RelaxOp("relax.cosh")),
+    unary("sinh", "Elementwise hyperbolic sine.", RelaxOp("relax.sinh")),
+    unary("acos", "Elementwise arc cosine.", RelaxOp("relax.acos")),
+    unary("acosh", "Elementwise inverse hyperbolic cosine.", RelaxOp("relax.acosh")),
+    unary("asin", "Elementwise arc sine.", RelaxOp("relax.asin")),
+    unary("asinh", "Elementwise inverse hyperbolic sine.", RelaxOp("relax.asinh")),
+    unary("atan", "Elementwise arc tangent.", RelaxOp("relax.atan")),
+    unary("atanh", "Elementwise inverse hyperbolic tangent.", RelaxOp("relax.atanh")),
+    unary("floor", "Elementwise floor.", RelaxOp("relax.floor")),
+    unary("ceil", "Elementwise ceiling.", RelaxOp("relax.ceil")),
+    unary("round", "Elementwise rounding to nearest integer value.", RelaxOp("relax.round")),
+    unary("trunc", "Elementwise truncation toward zero.", RelaxOp("relax.trunc")),
+    unary("abs", "Elementwise absolute value.", RelaxOp("relax.abs")),
+    unary("sign", "Elementwise sign (-1, 0 or 1).", RelaxOp("relax.sign")),
+    unary("copy", "Returns a copy of the input tensor.", no_relax("Relax has no copy")),
+    unary("logical_not", "Elementwise boolean NOT.", RelaxOp("relax.logical_not")),
+    unary("bitwise_not", "Elementwise bitwise NOT.", RelaxOp("relax.bitwise_not")),
+    unary(
         "isnan",
         "Elementwise test for NaN, bool result.",
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.bool_like,
-        relax=RelaxOp("relax.isnan"),
+        RelaxOp("relax.isnan"),
+        inference.bool_like,
     ),
-    Operator(
+    unary(
         "isinf",
         "Elementwise test for +/-inf, bool result.",
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.bool_like,
-        relax=RelaxOp("relax.isinf"),
+        RelaxOp("relax.isinf"),
+        inference.bool_like,
     ),
-    Operator(
+    unary(
         "isfinite",
         "Elementwise test for finite values, bool result.",
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.bool_like,
-        relax=RelaxOp("relax.isfinite"),
+        RelaxOp("relax.isfinite"),
+        inference.bool_like,
     ),
-    _unary(
+    unary(
         "zeros_like",
         "Tensor of zeros with the same shape and dtype as the input.",
-        RelaxOp("relax.zeros_like", "relax.attrs.InitAttrs", implied=(("dtype", None),)),
+        _relax_init_like("zeros_like"),
     ),
-    _unary(
+    unary(
         "ones_like",
         "Tensor of ones with the same shape and dtype as the input.",
-        RelaxOp("relax.ones_like", "relax.attrs.InitAttrs", implied=(("dtype", None),)),
+        _relax_init_like("ones_like"),
     ),
 )
 
@@ -144,9 +163,7 @@ CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
         attrs=INIT_OP_ATTRS,
         pattern=OpPattern.ELEMWISE,
         infer=inference.full,
-        relax=no_relax(
-            "not mapped yet: Relax's full takes the shape as an argument and imports as relay.op"
-        ),
+        relax=_no_relax_init("full"),
     ),
     Operator(
         "full_like",
@@ -154,30 +171,10 @@ CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
         arity=2,
         pattern=OpPattern.ELEMWISE,
         infer=inference.full_like,
-        relax=RelaxOp("relax.full_like", "relax.attrs.InitAttrs", implied=(("dtype", None),)),
+        relax=_relax_init_like("full_like"),
     ),
-    Operator(
-        "zeros",
-        "Creates a tensor of zeros of given shape and dtype; takes no tensor inputs.",
-        attrs=INIT_OP_ATTRS,
-        arity=0,
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.init,
-        relax=no_relax(
-            "not mapped yet: Relax's zeros takes the shape as an argument and imports as relay.op"
-        ),
-    ),
-    Operator(
-        "ones",
-        "Creates a tensor of ones of given shape and dtype; takes no tensor inputs.",
-        attrs=INIT_OP_ATTRS,
-        arity=0,
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.init,
-        relax=no_relax(
-            "not mapped yet: Relax's ones takes the shape as an argument and imports as relay.op"
-        ),
-    ),
+    _init("zeros", "Creates a tensor of zeros of given shape and dtype; takes no tensor inputs."),
+    _init("ones", "Creates a tensor of ones of given shape and dtype; takes no tensor inputs."),
     Operator(
         "where",
         "Elementwise select: condition ? x : y, all three broadcast together.",

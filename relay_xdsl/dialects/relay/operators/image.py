@@ -4,73 +4,52 @@ from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
 from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.dialects.relay.registry import Operator, no_relax
 
-IMAGE: tuple[Operator, ...] = (
-    Operator(
-        "image.resize1d",
-        "Resizes the W dimension to `size` with nearest/linear/cubic interpolation.",
-        attrs=(  # TVM's Resize1DAttrs
-            RelayAttr("size", AttrKind.INTS, None),
-            RelayAttr("roi", AttrKind.FLOATS, None),
-            RelayAttr("layout", AttrKind.STR, "NCW"),
-            RelayAttr("method", AttrKind.STR, "linear"),
-            RelayAttr("coordinate_transformation_mode", AttrKind.STR, "half_pixel"),
-            RelayAttr("rounding_method", AttrKind.STR, "round"),
-            RelayAttr("cubic_alpha", AttrKind.FLOAT, -0.5),
-            RelayAttr("cubic_exclude", AttrKind.INT, 0),
-            RelayAttr("extrapolation_value", AttrKind.FLOAT, 0.0),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
+
+def _resize_attrs(dims: int) -> tuple[RelayAttr, ...]:
+    """Fields of TVM's ``Resize<dims>DAttrs``."""
+    return (
+        RelayAttr("size", AttrKind.INTS, None),
+        RelayAttr("roi", AttrKind.FLOATS, None),
+        RelayAttr("layout", AttrKind.STR, "NC" + spatial_axes(dims)),
+        RelayAttr("method", AttrKind.STR, "linear"),
+        RelayAttr("coordinate_transformation_mode", AttrKind.STR, "half_pixel"),
+        RelayAttr("rounding_method", AttrKind.STR, "round"),
+        RelayAttr("cubic_alpha", AttrKind.FLOAT, -0.5),
+        RelayAttr("cubic_exclude", AttrKind.INT, 0),
+        RelayAttr("extrapolation_value", AttrKind.FLOAT, 0.0),
+        RelayAttr("out_dtype", AttrKind.DTYPE, ""),
+    )
+
+
+def _resize(dims: int, summary: str) -> Operator:
+    """``image.resize<dims>d``: the spatial axes become ``size`` (``INJECTIVE``)."""
+    reason = (
+        "Relax has no resize1d"
+        if dims == 1
+        else f"not mapped yet: Relax's resize{dims}d takes the size as an argument and defaults "
+        "cubic_alpha to -0.75"
+    )
+    return Operator(
+        f"image.resize{dims}d",
+        summary,
+        attrs=_resize_attrs(dims),
         pattern=OpPattern.INJECTIVE,
-        infer=inference.resize("W"),
-        relax=no_relax("Relax has no resize1d"),
-    ),
-    Operator(
-        "image.resize2d",
+        infer=inference.resize(spatial_axes(dims)),
+        relax=no_relax(reason),
+    )
+
+
+IMAGE: tuple[Operator, ...] = (
+    _resize(1, "Resizes the W dimension to `size` with nearest/linear/cubic interpolation."),
+    _resize(
+        2,
         "Resizes the H and W dimensions to `size` using nearest_neighbor/linear/cubic "
         "interpolation and the chosen coordinate transformation mode.",
-        attrs=(  # TVM's Resize2DAttrs
-            RelayAttr("size", AttrKind.INTS, None),
-            RelayAttr("roi", AttrKind.FLOATS, None),
-            RelayAttr("layout", AttrKind.STR, "NCHW"),
-            RelayAttr("method", AttrKind.STR, "linear"),
-            RelayAttr("coordinate_transformation_mode", AttrKind.STR, "half_pixel"),
-            RelayAttr("rounding_method", AttrKind.STR, "round"),
-            RelayAttr("cubic_alpha", AttrKind.FLOAT, -0.5),
-            RelayAttr("cubic_exclude", AttrKind.INT, 0),
-            RelayAttr("extrapolation_value", AttrKind.FLOAT, 0.0),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.resize("HW"),
-        relax=no_relax(
-            "not mapped yet: Relax's resize2d takes the size as an argument and defaults "
-            "cubic_alpha to -0.75"
-        ),
     ),
-    Operator(
-        "image.resize3d",
-        "Resizes D, H and W to `size`.",
-        attrs=(  # TVM's Resize3DAttrs
-            RelayAttr("size", AttrKind.INTS, None),
-            RelayAttr("roi", AttrKind.FLOATS, None),
-            RelayAttr("layout", AttrKind.STR, "NCDHW"),
-            RelayAttr("method", AttrKind.STR, "linear"),
-            RelayAttr("coordinate_transformation_mode", AttrKind.STR, "half_pixel"),
-            RelayAttr("rounding_method", AttrKind.STR, "round"),
-            RelayAttr("cubic_alpha", AttrKind.FLOAT, -0.5),
-            RelayAttr("cubic_exclude", AttrKind.INT, 0),
-            RelayAttr("extrapolation_value", AttrKind.FLOAT, 0.0),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.resize("DHW"),
-        relax=no_relax(
-            "not mapped yet: Relax's resize3d takes the size as an argument and defaults "
-            "cubic_alpha to -0.75"
-        ),
-    ),
+    _resize(3, "Resizes D, H and W to `size`."),
     Operator(
         "image.crop_and_resize",
         "Crops boxes from the images and resizes each crop to crop_size; inputs (data, boxes, "

@@ -6,35 +6,115 @@ from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
 from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
-from relay_xdsl.dialects.relay.registry import Operator, no_relax
+from relay_xdsl.dialects.relay.layouts import spatial_axes
+from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp, layouts_hook
 
 
-def _relax_conv(dims: int, transpose: bool = False) -> RelaxOp:
+def _relax_conv(dims: int, transposed: bool) -> RelaxOp | NoRelax:
     """``relax.nn.conv<dims>d[_transpose]``: Relay's fields but ``channels``
     and ``kernel_size``, which Relax derives from the weight."""
-    suffix = f"conv{dims}d" + ("_transpose" if transpose else "")
-    fields = [
-        Field("strides", Kind.INTS),
-        Field("padding", Kind.INTS),
-        *([Field("output_padding", Kind.INTS)] if transpose else []),
-        Field("dilation", Kind.INTS),
+    suffix = f"conv{dims}d" + ("_transpose" if transposed else "")
+    if transposed and dims != 2:
+        return no_relax(
+            f"not mapped yet: relax.nn.{suffix} has the same fields, but no mapping has been "
+            "written and tested"
+        )
+    windows = ("strides", "padding", *(("output_padding",) if transposed else ()), "dilation")
+    layouts = ("data_layout", "kernel_layout", "out_layout")
+    fields = (
+        *(Field(name, Kind.INTS) for name in windows),
         Field("groups", Kind.INT),
-        Field("data_layout", Kind.STR),
-        Field("kernel_layout", Kind.STR),
-        Field("out_layout", Kind.STR),
+        *(Field(name, Kind.STR) for name in layouts),
         Field("out_dtype", Kind.DTYPE),
-    ]
+    )
     return RelaxOp(
         f"relax.nn.{suffix}",
-        f"relax.attrs.Conv{dims}D{'Transpose' if transpose else ''}Attrs",
-        tuple(fields),
+        f"relax.attrs.Conv{dims}D{'Transpose' if transposed else ''}Attrs",
+        fields,
         export_hook=layouts_hook("data_layout", spatial=dims),
     )
 
 
-_SOFTMAX_ATTRS = (RelayAttr("axis", AttrKind.INT, -1),)
-"""Fields of TVM's ``SoftmaxAttrs``."""
+def _conv_attrs(dims: int, transposed: bool) -> tuple[RelayAttr, ...]:
+    """Fields of TVM's ``Conv<dims>D[Transpose]Attrs``, in TVM's order: the
+    transposed structs lead with ``channels`` and ``kernel_size`` and add
+    ``output_padding``; the weight layout is ``OI<spatial>`` (``IO<spatial>``
+    when transposed)."""
+    spatial = spatial_axes(dims)
+    ones, zeros = (1,) * dims, (0,) * dims
+    shape = (
+        RelayAttr("channels", AttrKind.INT, None),
+        RelayAttr("kernel_size", AttrKind.INTS, None),
+    )
+    layouts = (
+        RelayAttr("data_layout", AttrKind.STR, "NC" + spatial),
+        RelayAttr("kernel_layout", AttrKind.STR, ("IO" if transposed else "OI") + spatial),
+        RelayAttr("out_layout", AttrKind.STR, ""),
+        RelayAttr("out_dtype", AttrKind.DTYPE, ""),
+    )
+    if transposed:
+        return (
+            *shape,
+            RelayAttr("strides", AttrKind.INTS, ones),
+            RelayAttr("output_padding", AttrKind.INTS, zeros),
+            RelayAttr("padding", AttrKind.INTS, zeros),
+            RelayAttr("dilation", AttrKind.INTS, ones),
+            RelayAttr("groups", AttrKind.INT, 1),
+            *layouts,
+        )
+    return (
+        RelayAttr("strides", AttrKind.INTS, ones),
+        # TVM's Conv1DAttrs defaults padding to two entries (before and after), like Conv2DAttrs.
+        RelayAttr("padding", AttrKind.INTS, (0,) * max(dims, 2)),
+        RelayAttr("dilation", AttrKind.INTS, ones),
+        RelayAttr("groups", AttrKind.INT, 1),
+        *shape,
+        *layouts,
+    )
+
+
+def _conv(dims: int, summary: str, *, transposed: bool = False) -> Operator:
+    """``nn.conv<dims>d[_transpose]``: data and weight (``OUT_ELEMWISE_FUSABLE``)."""
+    return Operator(
+        f"nn.conv{dims}d" + ("_transpose" if transposed else ""),
+        summary,
+        attrs=_conv_attrs(dims, transposed),
+        arity=2,
+        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
+        infer=inference.conv(spatial_axes(dims), transposed=transposed),
+        relax=_relax_conv(dims, transposed),
+    )
+
+
+def _softmax(name: str, summary: str, *, mapped: bool) -> Operator:
+    """A softmax along ``axis`` (TVM's ``SoftmaxAttrs``); Relax's op of the same
+    name, where `mapped`, has the same field."""
+    short = name.removeprefix("nn.")
+    relax = (
+        RelaxOp(f"relax.nn.{short}", "relax.attrs.SoftmaxAttrs", (Field("axis", Kind.INT),))
+        if mapped
+        else no_relax(f"Relax has no {short}")
+    )
+    return Operator(
+        name,
+        summary,
+        attrs=(RelayAttr("axis", AttrKind.INT, -1),),
+        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
+        infer=inference.with_axis_check,
+        relax=relax,
+    )
+
+
+def _norm_attrs(axis: int) -> tuple[RelayAttr, ...]:
+    """The fields TVM's normalization attrs structs share, with the default `axis`."""
+    return (
+        RelayAttr("axis", AttrKind.INT, axis),
+        RelayAttr("epsilon", AttrKind.FLOAT, 1e-05),
+        RelayAttr("center", AttrKind.BOOL, True),
+        RelayAttr("scale", AttrKind.BOOL, True),
+    )
+
 
 _SUB_PIXEL_ATTRS = (
     RelayAttr("block_size", AttrKind.INT, 1),
@@ -45,137 +125,21 @@ _SUB_PIXEL_ATTRS = (
 
 
 CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
-    Operator(
-        "nn.conv2d",
+    _conv(
+        2,
         "2D convolution of data (N,C,H,W by default) with weight (O, I/groups, KH, KW); padding "
         "may have 1, 2 or 4 entries (top, left, bottom, right).",
-        attrs=(  # TVM's Conv2DAttrs
-            RelayAttr("strides", AttrKind.INTS, (1, 1)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0)),
-            RelayAttr("dilation", AttrKind.INTS, (1, 1)),
-            RelayAttr("groups", AttrKind.INT, 1),
-            RelayAttr("channels", AttrKind.INT, None),
-            RelayAttr("kernel_size", AttrKind.INTS, None),
-            RelayAttr("data_layout", AttrKind.STR, "NCHW"),
-            RelayAttr("kernel_layout", AttrKind.STR, "OIHW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.conv("HW", transposed=False),
-        relax=_relax_conv(2),
     ),
-    Operator(
-        "nn.conv2d_transpose",
+    _conv(
+        2,
         "2D transposed convolution (gradient of conv2d w.r.t. its input); default weight layout "
         "IOHW; output_padding adds extra size on one side of the output.",
-        attrs=(  # TVM's Conv2DTransposeAttrs
-            RelayAttr("channels", AttrKind.INT, None),
-            RelayAttr("kernel_size", AttrKind.INTS, None),
-            RelayAttr("strides", AttrKind.INTS, (1, 1)),
-            RelayAttr("output_padding", AttrKind.INTS, (0, 0)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0)),
-            RelayAttr("dilation", AttrKind.INTS, (1, 1)),
-            RelayAttr("groups", AttrKind.INT, 1),
-            RelayAttr("data_layout", AttrKind.STR, "NCHW"),
-            RelayAttr("kernel_layout", AttrKind.STR, "IOHW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.conv("HW", transposed=True),
-        relax=_relax_conv(2, transpose=True),
+        transposed=True,
     ),
-    Operator(
-        "nn.conv1d",
-        "1D convolution of data (N,C,W) with weight (O, I/groups, KW).",
-        attrs=(  # TVM's Conv1DAttrs
-            RelayAttr("strides", AttrKind.INTS, (1,)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0)),
-            RelayAttr("dilation", AttrKind.INTS, (1,)),
-            RelayAttr("groups", AttrKind.INT, 1),
-            RelayAttr("channels", AttrKind.INT, None),
-            RelayAttr("kernel_size", AttrKind.INTS, None),
-            RelayAttr("data_layout", AttrKind.STR, "NCW"),
-            RelayAttr("kernel_layout", AttrKind.STR, "OIW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.conv("W", transposed=False),
-        relax=_relax_conv(1),
-    ),
-    Operator(
-        "nn.conv1d_transpose",
-        "1D transposed convolution; default weight layout IOW.",
-        attrs=(  # TVM's Conv1DTransposeAttrs
-            RelayAttr("channels", AttrKind.INT, None),
-            RelayAttr("kernel_size", AttrKind.INTS, None),
-            RelayAttr("strides", AttrKind.INTS, (1,)),
-            RelayAttr("output_padding", AttrKind.INTS, (0,)),
-            RelayAttr("padding", AttrKind.INTS, (0,)),
-            RelayAttr("dilation", AttrKind.INTS, (1,)),
-            RelayAttr("groups", AttrKind.INT, 1),
-            RelayAttr("data_layout", AttrKind.STR, "NCW"),
-            RelayAttr("kernel_layout", AttrKind.STR, "IOW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.conv("W", transposed=True),
-        relax=no_relax(
-            "not mapped yet: relax.nn.conv1d_transpose has the same fields, but no mapping has "
-            "been written and tested"
-        ),
-    ),
-    Operator(
-        "nn.conv3d",
-        "3D convolution of data (N,C,D,H,W) with weight (O, I/groups, KD, KH, KW).",
-        attrs=(  # TVM's Conv3DAttrs
-            RelayAttr("strides", AttrKind.INTS, (1, 1, 1)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0, 0)),
-            RelayAttr("dilation", AttrKind.INTS, (1, 1, 1)),
-            RelayAttr("groups", AttrKind.INT, 1),
-            RelayAttr("channels", AttrKind.INT, None),
-            RelayAttr("kernel_size", AttrKind.INTS, None),
-            RelayAttr("data_layout", AttrKind.STR, "NCDHW"),
-            RelayAttr("kernel_layout", AttrKind.STR, "OIDHW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.conv("DHW", transposed=False),
-        relax=_relax_conv(3),
-    ),
-    Operator(
-        "nn.conv3d_transpose",
-        "3D transposed convolution; default weight layout IODHW.",
-        attrs=(  # TVM's Conv3DTransposeAttrs
-            RelayAttr("channels", AttrKind.INT, None),
-            RelayAttr("kernel_size", AttrKind.INTS, None),
-            RelayAttr("strides", AttrKind.INTS, (1, 1, 1)),
-            RelayAttr("output_padding", AttrKind.INTS, (0, 0, 0)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0, 0)),
-            RelayAttr("dilation", AttrKind.INTS, (1, 1, 1)),
-            RelayAttr("groups", AttrKind.INT, 1),
-            RelayAttr("data_layout", AttrKind.STR, "NCDHW"),
-            RelayAttr("kernel_layout", AttrKind.STR, "IODHW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.conv("DHW", transposed=True),
-        relax=no_relax(
-            "not mapped yet: relax.nn.conv3d_transpose has the same fields, but no mapping has "
-            "been written and tested"
-        ),
-    ),
+    _conv(1, "1D convolution of data (N,C,W) with weight (O, I/groups, KW)."),
+    _conv(1, "1D transposed convolution; default weight layout IOW.", transposed=True),
+    _conv(3, "3D convolution of data (N,C,D,H,W) with weight (O, I/groups, KD, KH, KW)."),
+    _conv(3, "3D transposed convolution; default weight layout IODHW.", transposed=True),
     Operator(
         "nn.dense",
         "Fully connected layer: Y = X * W^T, with data (..., K) and weight (units, K).",
@@ -271,31 +235,14 @@ ACTIVATIONS: tuple[Operator, ...] = (
         infer=inference.same_type,
         relax=RelaxOp("relax.nn.prelu", "relax.attrs.PReluAttrs", (Field("axis", Kind.INT),)),
     ),
-    Operator(
-        "nn.softmax",
-        "Softmax normalization along `axis`: exp(x) / sum(exp(x)).",
-        attrs=_SOFTMAX_ATTRS,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.with_axis_check,
-        relax=RelaxOp("relax.nn.softmax", "relax.attrs.SoftmaxAttrs", (Field("axis", Kind.INT),)),
+    _softmax(
+        "nn.softmax", "Softmax normalization along `axis`: exp(x) / sum(exp(x)).", mapped=True
     ),
-    Operator(
-        "nn.fast_softmax",
-        "Softmax along `axis` using a fast approximate exp.",
-        attrs=_SOFTMAX_ATTRS,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.with_axis_check,
-        relax=no_relax("Relax has no fast_softmax"),
-    ),
-    Operator(
+    _softmax("nn.fast_softmax", "Softmax along `axis` using a fast approximate exp.", mapped=False),
+    _softmax(
         "nn.log_softmax",
         "log(softmax(x)) along `axis`, computed in a numerically stable way.",
-        attrs=_SOFTMAX_ATTRS,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.with_axis_check,
-        relax=RelaxOp(
-            "relax.nn.log_softmax", "relax.attrs.SoftmaxAttrs", (Field("axis", Kind.INT),)
-        ),
+        mapped=True,
     ),
 )
 
@@ -306,12 +253,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "Batch normalization with inputs (data, gamma, beta, moving_mean, moving_var); returns a "
         "3-tuple (normalized output, new moving mean, new moving var). Usually decomposed by "
         "SimplifyInference.",
-        attrs=(  # TVM's BatchNormAttrs
-            RelayAttr("axis", AttrKind.INT, 1),
-            RelayAttr("epsilon", AttrKind.FLOAT, 1e-05),
-            RelayAttr("center", AttrKind.BOOL, True),
-            RelayAttr("scale", AttrKind.BOOL, True),
-        ),
+        attrs=_norm_attrs(1),  # TVM's BatchNormAttrs
         arity=5,
         returns_tuple=True,
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
@@ -332,12 +274,7 @@ NORMALIZATION: tuple[Operator, ...] = (
     Operator(
         "nn.layer_norm",
         "Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta).",
-        attrs=(  # TVM's LayerNormAttrs
-            RelayAttr("axis", AttrKind.INT, -1),
-            RelayAttr("epsilon", AttrKind.FLOAT, 1e-05),
-            RelayAttr("center", AttrKind.BOOL, True),
-            RelayAttr("scale", AttrKind.BOOL, True),
-        ),
+        attrs=_norm_attrs(-1),  # TVM's LayerNormAttrs
         arity=3,
         pattern=OpPattern.OPAQUE,
         infer=inference.norm,
@@ -356,12 +293,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "nn.instance_norm",
         "Instance normalization: normalizes each sample and channel over the spatial dims, inputs "
         "(data, gamma, beta).",
-        attrs=(  # TVM's InstanceNormAttrs
-            RelayAttr("axis", AttrKind.INT, 1),
-            RelayAttr("epsilon", AttrKind.FLOAT, 1e-05),
-            RelayAttr("center", AttrKind.BOOL, True),
-            RelayAttr("scale", AttrKind.BOOL, True),
-        ),
+        attrs=_norm_attrs(1),  # TVM's InstanceNormAttrs
         arity=3,
         pattern=OpPattern.OPAQUE,
         infer=inference.norm,
@@ -376,10 +308,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "within each, inputs (data, gamma, beta).",
         attrs=(  # TVM's GroupNormAttrs
             RelayAttr("num_groups", AttrKind.INT, 0),
-            RelayAttr("axis", AttrKind.INT, 1),
-            RelayAttr("epsilon", AttrKind.FLOAT, 1e-05),
-            RelayAttr("center", AttrKind.BOOL, True),
-            RelayAttr("scale", AttrKind.BOOL, True),
+            *_norm_attrs(1),
         ),
         arity=3,
         pattern=OpPattern.OPAQUE,

@@ -6,6 +6,7 @@ from typing import Any
 
 from relay_xdsl.dialects.relay import inference
 from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.dialects.relay.ops import OperatorOp
 from relay_xdsl.dialects.relay.registry import Operator, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp, layouts_hook
@@ -14,20 +15,17 @@ from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp, layout
 def _relax_pool(kind: str, dims: int) -> RelaxOp:
     """``relax.nn.<kind>_pool<dims>d``; Relax's max pooling also has
     ``count_include_pad``, which Relay's lacks (so only False maps)."""
-    fields = [
-        Field("pool_size", Kind.INTS),
-        Field("strides", Kind.INTS),
-        Field("dilation", Kind.INTS),
-        Field("padding", Kind.INTS),
-        Field("ceil_mode", Kind.BOOL),
-        *([Field("count_include_pad", Kind.BOOL)] if kind == "avg" else []),
+    flags = ("ceil_mode", "count_include_pad") if kind == "avg" else ("ceil_mode",)
+    fields = (
+        *(Field(name, Kind.INTS) for name in ("pool_size", "strides", "dilation", "padding")),
+        *(Field(name, Kind.BOOL) for name in flags),
         Field("layout", Kind.STR),
         Field("out_layout", Kind.STR),
-    ]
+    )
     return RelaxOp(
         f"relax.nn.{kind}_pool{dims}d",
         f"relax.attrs.Pool{dims}DAttrs",
-        tuple(fields),
+        fields,
         implied=(("count_include_pad", False),) if kind == "max" else (),
         export_hook=layouts_hook("layout", spatial=dims),
     )
@@ -36,6 +34,33 @@ def _relax_pool(kind: str, dims: int) -> RelaxOp:
 def _adaptive_hook(op: OperatorOp, values: dict[str, Any]) -> None:
     if not values.get("out_layout"):
         values["out_layout"] = values["layout"]
+
+
+def _pool_attrs(kind: str, dims: int) -> tuple[RelayAttr, ...]:
+    """Fields of TVM's ``MaxPool<dims>DAttrs`` or ``AvgPool<dims>DAttrs``
+    (`kind` ``max`` or ``avg``); average pooling adds ``count_include_pad``."""
+    return (
+        RelayAttr("pool_size", AttrKind.INTS, None, required=True),
+        RelayAttr("strides", AttrKind.INTS, (1,) * dims),
+        RelayAttr("dilation", AttrKind.INTS, (1,) * dims),
+        RelayAttr("padding", AttrKind.INTS, (0,) * dims),
+        RelayAttr("layout", AttrKind.STR, "NC" + spatial_axes(dims)),
+        RelayAttr("out_layout", AttrKind.STR, ""),
+        RelayAttr("ceil_mode", AttrKind.BOOL, False),
+        *([RelayAttr("count_include_pad", AttrKind.BOOL, False)] if kind == "avg" else []),
+    )
+
+
+def _pool(kind: str, dims: int, summary: str) -> Operator:
+    """``nn.<kind>_pool<dims>d``: windows over the spatial axes (``OUT_ELEMWISE_FUSABLE``)."""
+    return Operator(
+        f"nn.{kind}_pool{dims}d",
+        summary,
+        attrs=_pool_attrs(kind, dims),
+        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
+        infer=inference.pool(spatial_axes(dims)),
+        relax=_relax_pool(kind, dims),
+    )
 
 
 _GLOBAL_POOL2D_ATTRS = (
@@ -53,106 +78,21 @@ _ADAPTIVE_POOL2D_ATTRS = (
 
 
 POOLING: tuple[Operator, ...] = (
-    Operator(
-        "nn.max_pool1d",
-        "1D max pooling over the W dimension.",
-        attrs=(  # TVM's MaxPool1DAttrs
-            RelayAttr("pool_size", AttrKind.INTS, None, required=True),
-            RelayAttr("strides", AttrKind.INTS, (1,)),
-            RelayAttr("dilation", AttrKind.INTS, (1,)),
-            RelayAttr("padding", AttrKind.INTS, (0,)),
-            RelayAttr("layout", AttrKind.STR, "NCW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("ceil_mode", AttrKind.BOOL, False),
-        ),
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.pool("W"),
-        relax=_relax_pool("max", 1),
-    ),
-    Operator(
-        "nn.max_pool2d",
+    _pool("max", 1, "1D max pooling over the W dimension."),
+    _pool(
+        "max",
+        2,
         "2D max pooling over windows of size pool_size with given strides/dilation/padding on the "
         "H and W dimensions.",
-        attrs=(  # TVM's MaxPool2DAttrs
-            RelayAttr("pool_size", AttrKind.INTS, None, required=True),
-            RelayAttr("strides", AttrKind.INTS, (1, 1)),
-            RelayAttr("dilation", AttrKind.INTS, (1, 1)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0)),
-            RelayAttr("layout", AttrKind.STR, "NCHW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("ceil_mode", AttrKind.BOOL, False),
-        ),
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.pool("HW"),
-        relax=_relax_pool("max", 2),
     ),
-    Operator(
-        "nn.max_pool3d",
-        "3D max pooling over D, H and W.",
-        attrs=(  # TVM's MaxPool3DAttrs
-            RelayAttr("pool_size", AttrKind.INTS, None, required=True),
-            RelayAttr("strides", AttrKind.INTS, (1, 1, 1)),
-            RelayAttr("dilation", AttrKind.INTS, (1, 1, 1)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0, 0)),
-            RelayAttr("layout", AttrKind.STR, "NCDHW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("ceil_mode", AttrKind.BOOL, False),
-        ),
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.pool("DHW"),
-        relax=_relax_pool("max", 3),
-    ),
-    Operator(
-        "nn.avg_pool1d",
-        "1D average pooling over the W dimension.",
-        attrs=(  # TVM's AvgPool1DAttrs
-            RelayAttr("pool_size", AttrKind.INTS, None, required=True),
-            RelayAttr("strides", AttrKind.INTS, (1,)),
-            RelayAttr("dilation", AttrKind.INTS, (1,)),
-            RelayAttr("padding", AttrKind.INTS, (0,)),
-            RelayAttr("layout", AttrKind.STR, "NCW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("ceil_mode", AttrKind.BOOL, False),
-            RelayAttr("count_include_pad", AttrKind.BOOL, False),
-        ),
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.pool("W"),
-        relax=_relax_pool("avg", 1),
-    ),
-    Operator(
-        "nn.avg_pool2d",
+    _pool("max", 3, "3D max pooling over D, H and W."),
+    _pool("avg", 1, "1D average pooling over the W dimension."),
+    _pool(
+        "avg",
+        2,
         "2D average pooling; count_include_pad decides whether padded zeros count in the divisor.",
-        attrs=(  # TVM's AvgPool2DAttrs
-            RelayAttr("pool_size", AttrKind.INTS, None, required=True),
-            RelayAttr("strides", AttrKind.INTS, (1, 1)),
-            RelayAttr("dilation", AttrKind.INTS, (1, 1)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0)),
-            RelayAttr("layout", AttrKind.STR, "NCHW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("ceil_mode", AttrKind.BOOL, False),
-            RelayAttr("count_include_pad", AttrKind.BOOL, False),
-        ),
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.pool("HW"),
-        relax=_relax_pool("avg", 2),
     ),
-    Operator(
-        "nn.avg_pool3d",
-        "3D average pooling over D, H and W.",
-        attrs=(  # TVM's AvgPool3DAttrs
-            RelayAttr("pool_size", AttrKind.INTS, None, required=True),
-            RelayAttr("strides", AttrKind.INTS, (1, 1, 1)),
-            RelayAttr("dilation", AttrKind.INTS, (1, 1, 1)),
-            RelayAttr("padding", AttrKind.INTS, (0, 0, 0)),
-            RelayAttr("layout", AttrKind.STR, "NCDHW"),
-            RelayAttr("out_layout", AttrKind.STR, ""),
-            RelayAttr("ceil_mode", AttrKind.BOOL, False),
-            RelayAttr("count_include_pad", AttrKind.BOOL, False),
-        ),
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.pool("DHW"),
-        relax=_relax_pool("avg", 3),
-    ),
+    _pool("avg", 3, "3D average pooling over D, H and W."),
     Operator(
         "nn.global_avg_pool2d",
         "Averages each channel over the whole H x W plane, producing spatial size 1x1.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
 from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
-from relay_xdsl.dialects.relay.registry import Operator, no_relax
+from relay_xdsl.dialects.relay.registry import Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp
 
 
@@ -41,83 +41,59 @@ _ARGSORT_ATTRS = (
 """Fields of TVM's ``ArgsortAttrs``."""
 
 
+def _reduce(name: str, summary: str, *, mapped: bool = True) -> Operator:
+    """A commutative reduction over ``axis`` (TVM's ``ReduceAttrs``)."""
+    return Operator(
+        name,
+        summary,
+        attrs=_REDUCE_ATTRS,
+        pattern=OpPattern.COMM_REDUCE,
+        infer=inference.reduce,
+        relax=_relax_reduce(name) if mapped else no_relax(f"Relax has no {name}"),
+    )
+
+
+def _arg_reduce(name: str, summary: str) -> Operator:
+    """The index of an extremum along ``axis`` (TVM's ``ArgReduceAttrs``)."""
+    return Operator(
+        name,
+        summary,
+        attrs=_ARG_REDUCE_ATTRS,
+        pattern=OpPattern.COMM_REDUCE,
+        infer=inference.arg_reduce,
+        relax=no_relax(
+            f"Relax's {name} returns int64 indices along at most one axis; Relay's returns int32"
+        ),
+    )
+
+
+def _sort(name: str, summary: str, infer: Relation) -> Operator:
+    """A sort along ``axis`` (TVM's ``ArgsortAttrs``); Relax's op of the same
+    name is not mapped yet."""
+    return Operator(
+        name,
+        summary,
+        attrs=_ARGSORT_ATTRS,
+        pattern=OpPattern.OPAQUE,
+        infer=infer,
+        relax=no_relax(
+            f"not mapped yet: Relax's {name} has `descending` where Relay's has `is_ascend`"
+        ),
+    )
+
+
 REDUCTIONS: tuple[Operator, ...] = (
-    Operator(
-        "sum",
-        "Sum over `axis` (all axes when None; the complementary axes if exclude).",
-        attrs=_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.reduce,
-        relax=_relax_reduce("sum"),
+    _reduce("sum", "Sum over `axis` (all axes when None; the complementary axes if exclude)."),
+    _reduce("mean", "Arithmetic mean over `axis`."),
+    _reduce("max", "Maximum over `axis`."),
+    _reduce("min", "Minimum over `axis`."),
+    _reduce("prod", "Product over `axis`."),
+    _reduce("all", "Logical AND reduction over `axis`.", mapped=False),
+    _reduce("any", "Logical OR reduction over `axis`.", mapped=False),
+    _arg_reduce(
+        "argmax", "Index of the maximum along `axis` (first occurrence unless select_last_index)."
     ),
-    Operator(
-        "mean",
-        "Arithmetic mean over `axis`.",
-        attrs=_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.reduce,
-        relax=_relax_reduce("mean"),
-    ),
-    Operator(
-        "max",
-        "Maximum over `axis`.",
-        attrs=_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.reduce,
-        relax=_relax_reduce("max"),
-    ),
-    Operator(
-        "min",
-        "Minimum over `axis`.",
-        attrs=_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.reduce,
-        relax=_relax_reduce("min"),
-    ),
-    Operator(
-        "prod",
-        "Product over `axis`.",
-        attrs=_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.reduce,
-        relax=_relax_reduce("prod"),
-    ),
-    Operator(
-        "all",
-        "Logical AND reduction over `axis`.",
-        attrs=_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.reduce,
-        relax=no_relax("Relax has no all"),
-    ),
-    Operator(
-        "any",
-        "Logical OR reduction over `axis`.",
-        attrs=_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.reduce,
-        relax=no_relax("Relax has no any"),
-    ),
-    Operator(
-        "argmax",
-        "Index of the maximum along `axis` (first occurrence unless select_last_index).",
-        attrs=_ARG_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.arg_reduce,
-        relax=no_relax(
-            "Relax's argmax returns int64 indices along at most one axis; Relay's returns int32"
-        ),
-    ),
-    Operator(
-        "argmin",
-        "Index of the minimum along `axis`.",
-        attrs=_ARG_REDUCE_ATTRS,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.arg_reduce,
-        relax=no_relax(
-            "Relax's argmin returns int64 indices along at most one axis; Relay's returns int32"
-        ),
-    ),
+    _arg_reduce("argmin", "Index of the minimum along `axis`."),
     Operator(
         "variance",
         "Variance over `axis`; takes 2 inputs (data, precomputed mean); unbiased divides by N-1.",
@@ -138,26 +114,8 @@ REDUCTIONS: tuple[Operator, ...] = (
 
 
 SORTING: tuple[Operator, ...] = (
-    Operator(
-        "argsort",
-        "Indices that sort data along `axis`.",
-        attrs=_ARGSORT_ATTRS,
-        pattern=OpPattern.OPAQUE,
-        infer=inference.argsort,
-        relax=no_relax(
-            "not mapped yet: Relax's argsort has `descending` where Relay's has `is_ascend`"
-        ),
-    ),
-    Operator(
-        "sort",
-        "Sorts data along `axis`.",
-        attrs=_ARGSORT_ATTRS,
-        pattern=OpPattern.OPAQUE,
-        infer=inference.same_type,
-        relax=no_relax(
-            "not mapped yet: Relax's sort has `descending` where Relay's has `is_ascend`"
-        ),
-    ),
+    _sort("argsort", "Indices that sort data along `axis`.", inference.argsort),
+    _sort("sort", "Sorts data along `axis`.", inference.same_type),
     Operator(
         "topk",
         "Top-k values/indices along `axis`; result is a 2-tuple (values, indices) when "

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
 from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.operators.elementwise import unary
 from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
 
@@ -62,26 +63,20 @@ RELAX_ONLY: tuple[Operator, ...] = (
             ),
         ),
     ),
-    Operator(
+    unary(
         "relax.nn.gelu",
         "Relax `nn.gelu`: x * Phi(x), with Phi the exact standard normal CDF.",
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type,
-        relax=RelaxOp("relax.nn.gelu"),
+        RelaxOp("relax.nn.gelu"),
     ),
-    Operator(
+    unary(
         "relax.nn.gelu_tanh",
         "Relax `nn.gelu_tanh`: GELU with the tanh approximation 0.5 * x * (1 + tanh(sqrt(2 / pi) * "
         "(x + 0.044715 * x^3))).",
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type,
-        relax=RelaxOp("relax.nn.gelu_tanh"),
+        RelaxOp("relax.nn.gelu_tanh"),
     ),
-    Operator(
+    unary(
         "relax.nn.silu",
         "Relax `nn.silu`: x * sigmoid(x).",
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type,
-        relax=RelaxOp("relax.nn.silu"),
+        RelaxOp("relax.nn.silu"),
     ),
 )
