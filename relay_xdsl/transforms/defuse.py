@@ -49,7 +49,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay.bindings import relax_body_kind
+from relay_xdsl.dialects.relay.bindings import output_variable_let
 from relay_xdsl.dialects.relay.names import names_kept
 from relay_xdsl.support.depth import walk_ops
 
@@ -72,15 +72,8 @@ class InlineFnPattern(RewritePattern):
         block = op.body.block
         terminator = block.last_op
         assert isinstance(terminator, relay.ReturnOp)
-        output = terminator.value.owner
-        if (
-            isinstance(output, relay.LetOp)
-            and output.dataflow is None
-            and output.result.has_one_use()
-            and relax_body_kind(block) == "dataflow"
-        ):
-            # A Relax function's output variable belongs to the function:
-            # inlined, its value is bound as the call was.
+        output = output_variable_let(block)
+        if output is not None:
             rewriter.replace_all_uses_with(output.result, output.value)
             rewriter.erase(output)
         result = _outside(terminator.value, block, op.args)

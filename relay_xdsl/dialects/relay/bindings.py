@@ -200,3 +200,21 @@ def _exposed(value: SSAValue) -> Iterator[SSAValue]:
     if isinstance(owner, Operation) and owner.name == "relay.tuple":
         for field in owner.operands:
             yield from _exposed(field)
+
+
+def output_variable_let(block: Block) -> LetOp | None:
+    """The ``relay.let`` of a Relax dataflow body's output variable, if `block` has one.
+
+    That variable belongs to the function: inlining the function drops it,
+    and the value is bound as the call was.
+    """
+    terminator = block.last_op
+    output = None if terminator is None or not terminator.operands else terminator.operands[0].owner
+    if (
+        isinstance(output, LetOp)
+        and output.dataflow is None
+        and output.result.has_one_use()
+        and relax_body_kind(block) == "dataflow"
+    ):
+        return output
+    return None
