@@ -2,7 +2,12 @@
 
 An operator's attributes are the fields of its TVM attrs struct. Each field
 is a :class:`RelayAttr` (name, kind, TVM's default); an operator's schema is
-the tuple of its fields in TVM's declaration order. The values are stored as
+the tuple of its fields in TVM's declaration order, written with one
+constructor a kind: ``integer``, ``floating``, ``boolean``, ``string``,
+``dtype``, ``ints``, ``floats`` and ``anything`` take the field's name and
+TVM's default (``None`` when left out) and ``required=True`` for a field TVM
+gives no default, so ``ints("strides", (1, 1))`` is
+``RelayAttr("strides", AttrKind.INTS, (1, 1))``. The values are stored as
 builtin attributes:
 
 =================  ===========================================
@@ -61,6 +66,48 @@ class RelayAttr(NamedTuple):
     kind: AttrKind
     default: Any
     required: bool = False
+
+
+def integer(name: str, default: int | None = None, *, required: bool = False) -> RelayAttr:
+    """An ``int`` field."""
+    return RelayAttr(name, AttrKind.INT, default, required)
+
+
+def floating(name: str, default: float | None = None, *, required: bool = False) -> RelayAttr:
+    """A ``float`` field."""
+    return RelayAttr(name, AttrKind.FLOAT, default, required)
+
+
+def boolean(name: str, default: bool | None = None, *, required: bool = False) -> RelayAttr:
+    """A ``bool`` field."""
+    return RelayAttr(name, AttrKind.BOOL, default, required)
+
+
+def string(name: str, default: str | None = None, *, required: bool = False) -> RelayAttr:
+    """A string field."""
+    return RelayAttr(name, AttrKind.STR, default, required)
+
+
+def dtype(name: str, default: str | None = None, *, required: bool = False) -> RelayAttr:
+    """A data type field (``""`` is unset: the operator picks the dtype)."""
+    return RelayAttr(name, AttrKind.DTYPE, default, required)
+
+
+def ints(name: str, default: tuple[int, ...] | None = None, *, required: bool = False) -> RelayAttr:
+    """An array-of-``int`` field."""
+    return RelayAttr(name, AttrKind.INTS, default, required)
+
+
+def floats(
+    name: str, default: tuple[float, ...] | None = None, *, required: bool = False
+) -> RelayAttr:
+    """An array-of-``float`` field."""
+    return RelayAttr(name, AttrKind.FLOATS, default, required)
+
+
+def anything(name: str, default: Any = None, *, required: bool = False) -> RelayAttr:
+    """A field of any value (``indices_or_sections``: an int or an array)."""
+    return RelayAttr(name, AttrKind.ANY, default, required)
 
 
 class OpPattern(Enum):

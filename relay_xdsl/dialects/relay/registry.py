@@ -8,6 +8,20 @@ live in :mod:`relay_xdsl.dialects.relay.operators`, grouped by family; the
 op class of each operator (``Conv2DOp`` for ``nn.conv2d``) is generated from
 its row by :func:`operator_class`, so nothing about an operator is written
 twice.
+
+The row tables are laid out by hand, between ``# fmt: off`` and
+``# fmt: on``, so that a row reads as a few dense lines rather than one line
+a field: ``Operator(name,`` and the summary; the schema, built with the
+attribute constructors of :mod:`relay_xdsl.dialects.relay.attributes`
+(``ints("strides", (1, 1))``, ``integer("axis", required=True)``), ending
+with a comment naming TVM's attrs struct (above it when the line is full);
+then ``arity`` (and the like), ``pattern`` and ``infer`` filling lines of at most 100
+characters; then ``relax``. For example::
+
+    Operator("reverse", "Reverses the order of elements along `axis`.",
+        attrs=(integer("axis"),),  # TVM's ReverseAttrs
+        pattern=OpPattern.INJECTIVE, infer=inference.with_axis_check,
+        relax=RelaxOp("relax.flip", "relax.attrs.FlipAttrs", (Field("axis", Kind.INT),))),
 """
 
 from __future__ import annotations

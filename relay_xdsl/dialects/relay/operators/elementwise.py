@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
-from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.attributes import OpPattern, dtype, floating, ints
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
 
-_CAST_ATTRS = (RelayAttr("dtype", AttrKind.DTYPE, None, required=True),)
+_CAST_ATTRS = (dtype("dtype", required=True),)
 """Fields of TVM's ``CastAttrs``."""
 
 INIT_OP_ATTRS = (
-    RelayAttr("shape", AttrKind.INTS, None, required=True),
-    RelayAttr("dtype", AttrKind.DTYPE, ""),
+    ints("shape", required=True),
+    dtype("dtype", ""),
 )
 """Fields of TVM's ``InitOpAttrs``."""
 
@@ -49,6 +49,7 @@ def _init(name: str, summary: str) -> Operator:
     )
 
 
+# fmt: off
 UNARY: tuple[Operator, ...] = (
     unary("negative", "Elementwise -x.", RelaxOp("relax.negative")),
     unary("exp", "Elementwise e**x.", RelaxOp("relax.exp")),
@@ -61,11 +62,8 @@ UNARY: tuple[Operator, ...] = (
     unary("erf", "Elementwise Gauss error function.", RelaxOp("relax.erf")),
     unary("fast_erf", "Elementwise approximate error function.", no_relax("Relax has no fast_erf")),
     unary("tanh", "Elementwise hyperbolic tangent.", RelaxOp("relax.tanh")),
-    unary(
-        "fast_tanh",
-        "Elementwise approximate hyperbolic tangent.",
-        no_relax("Relax has no fast_tanh"),
-    ),
+    unary("fast_tanh", "Elementwise approximate hyperbolic tangent.",
+        no_relax("Relax has no fast_tanh")),
     unary("sigmoid", "Elementwise logistic function 1/(1+exp(-x)).", RelaxOp("relax.sigmoid")),
     unary("cos", "Elementwise cosine.", RelaxOp("relax.cos")),
     unary("sin", "Elementwise sine.", RelaxOp("relax.sin")),
@@ -87,100 +85,50 @@ UNARY: tuple[Operator, ...] = (
     unary("copy", "Returns a copy of the input tensor.", no_relax("Relax has no copy")),
     unary("logical_not", "Elementwise boolean NOT.", RelaxOp("relax.logical_not")),
     unary("bitwise_not", "Elementwise bitwise NOT.", RelaxOp("relax.bitwise_not")),
-    unary(
-        "isnan",
-        "Elementwise test for NaN, bool result.",
-        RelaxOp("relax.isnan"),
-        inference.bool_like,
-    ),
-    unary(
-        "isinf",
-        "Elementwise test for +/-inf, bool result.",
-        RelaxOp("relax.isinf"),
-        inference.bool_like,
-    ),
-    unary(
-        "isfinite",
-        "Elementwise test for finite values, bool result.",
-        RelaxOp("relax.isfinite"),
-        inference.bool_like,
-    ),
-    unary(
-        "zeros_like",
-        "Tensor of zeros with the same shape and dtype as the input.",
-        _relax_init_like("zeros_like"),
-    ),
-    unary(
-        "ones_like",
-        "Tensor of ones with the same shape and dtype as the input.",
-        _relax_init_like("ones_like"),
-    ),
+    unary("isnan", "Elementwise test for NaN, bool result.", RelaxOp("relax.isnan"),
+        inference.bool_like),
+    unary("isinf", "Elementwise test for +/-inf, bool result.", RelaxOp("relax.isinf"),
+        inference.bool_like),
+    unary("isfinite", "Elementwise test for finite values, bool result.", RelaxOp("relax.isfinite"),
+        inference.bool_like),
+    unary("zeros_like", "Tensor of zeros with the same shape and dtype as the input.",
+        _relax_init_like("zeros_like")),
+    unary("ones_like", "Tensor of ones with the same shape and dtype as the input.",
+        _relax_init_like("ones_like")),
 )
+# fmt: on
 
 
+# fmt: off
 CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
-    Operator(
-        "clip",
+    Operator("clip",
         "Clamps every element to [a_min, a_max] (single tensor input; bounds are attributes).",
-        attrs=(  # TVM's ClipAttrs
-            RelayAttr("a_min", AttrKind.FLOAT, None, required=True),
-            RelayAttr("a_max", AttrKind.FLOAT, None, required=True),
-        ),
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type,
+        # TVM's ClipAttrs
+        attrs=(floating("a_min", required=True), floating("a_max", required=True)),
+        pattern=OpPattern.ELEMWISE, infer=inference.same_type,
         relax=RelaxOp(
             "relax.clip", args=(TENSOR, Arg(ArgRole.PRIM, "a_min"), Arg(ArgRole.PRIM, "a_max"))
-        ),
-    ),
-    Operator(
-        "cast",
-        "Converts the elements to data type `dtype`.",
-        attrs=_CAST_ATTRS,
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.cast,
-        relax=RelaxOp("relax.astype", "relax.attrs.AstypeAttrs", (Field("dtype", Kind.DTYPE),)),
-    ),
-    Operator(
-        "cast_like",
-        "Converts data to the dtype of the second tensor.",
-        arity=2,
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.cast_like,
-        relax=no_relax("Relax has no cast_like"),
-    ),
-    Operator(
-        "reinterpret",
-        "Bitwise reinterpretation of the elements as `dtype` (same bit width).",
-        attrs=_CAST_ATTRS,
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.cast,
-        relax=no_relax("Relax has no reinterpret"),
-    ),
-    Operator(
-        "full",
+        )),
+    Operator("cast", "Converts the elements to data type `dtype`.", attrs=_CAST_ATTRS,
+        pattern=OpPattern.ELEMWISE, infer=inference.cast,
+        relax=RelaxOp("relax.astype", "relax.attrs.AstypeAttrs", (Field("dtype", Kind.DTYPE),))),
+    Operator("cast_like", "Converts data to the dtype of the second tensor.", arity=2,
+        pattern=OpPattern.ELEMWISE, infer=inference.cast_like,
+        relax=no_relax("Relax has no cast_like")),
+    Operator("reinterpret", "Bitwise reinterpretation of the elements as `dtype` (same bit width).",
+        attrs=_CAST_ATTRS, pattern=OpPattern.ELEMWISE, infer=inference.cast,
+        relax=no_relax("Relax has no reinterpret")),
+    Operator("full",
         "Creates a tensor of `shape` / `dtype` filled with the scalar tensor input fill_value (1 "
         "input).",
-        attrs=INIT_OP_ATTRS,
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.full,
-        relax=_no_relax_init("full"),
-    ),
-    Operator(
-        "full_like",
-        "Tensor shaped like data filled with the scalar fill_value (2 inputs).",
-        arity=2,
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.full_like,
-        relax=_relax_init_like("full_like"),
-    ),
+        attrs=INIT_OP_ATTRS, pattern=OpPattern.ELEMWISE, infer=inference.full,
+        relax=_no_relax_init("full")),
+    Operator("full_like", "Tensor shaped like data filled with the scalar fill_value (2 inputs).",
+        arity=2, pattern=OpPattern.ELEMWISE, infer=inference.full_like,
+        relax=_relax_init_like("full_like")),
     _init("zeros", "Creates a tensor of zeros of given shape and dtype; takes no tensor inputs."),
     _init("ones", "Creates a tensor of ones of given shape and dtype; takes no tensor inputs."),
-    Operator(
-        "where",
-        "Elementwise select: condition ? x : y, all three broadcast together.",
-        arity=3,
-        pattern=OpPattern.BROADCAST,
-        infer=inference.where,
-        relax=RelaxOp("relax.where"),
-    ),
+    Operator("where", "Elementwise select: condition ? x : y, all three broadcast together.",
+        arity=3, pattern=OpPattern.BROADCAST, infer=inference.where, relax=RelaxOp("relax.where")),
 )
+# fmt: on

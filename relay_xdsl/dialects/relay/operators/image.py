@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
-from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.attributes import (
+    OpPattern,
+    RelayAttr,
+    boolean,
+    dtype,
+    floating,
+    floats,
+    integer,
+    ints,
+    string,
+)
 from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.dialects.relay.registry import Operator, no_relax
 
@@ -11,16 +21,16 @@ from relay_xdsl.dialects.relay.registry import Operator, no_relax
 def _resize_attrs(dims: int) -> tuple[RelayAttr, ...]:
     """Fields of TVM's ``Resize<dims>DAttrs``."""
     return (
-        RelayAttr("size", AttrKind.INTS, None),
-        RelayAttr("roi", AttrKind.FLOATS, None),
-        RelayAttr("layout", AttrKind.STR, "NC" + spatial_axes(dims)),
-        RelayAttr("method", AttrKind.STR, "linear"),
-        RelayAttr("coordinate_transformation_mode", AttrKind.STR, "half_pixel"),
-        RelayAttr("rounding_method", AttrKind.STR, "round"),
-        RelayAttr("cubic_alpha", AttrKind.FLOAT, -0.5),
-        RelayAttr("cubic_exclude", AttrKind.INT, 0),
-        RelayAttr("extrapolation_value", AttrKind.FLOAT, 0.0),
-        RelayAttr("out_dtype", AttrKind.DTYPE, ""),
+        ints("size"),
+        floats("roi"),
+        string("layout", "NC" + spatial_axes(dims)),
+        string("method", "linear"),
+        string("coordinate_transformation_mode", "half_pixel"),
+        string("rounding_method", "round"),
+        floating("cubic_alpha", -0.5),
+        integer("cubic_exclude", 0),
+        floating("extrapolation_value", 0.0),
+        dtype("out_dtype", ""),
     )
 
 
@@ -42,45 +52,30 @@ def _resize(dims: int, summary: str) -> Operator:
     )
 
 
+# fmt: off
 IMAGE: tuple[Operator, ...] = (
     _resize(1, "Resizes the W dimension to `size` with nearest/linear/cubic interpolation."),
-    _resize(
-        2,
+    _resize(2,
         "Resizes the H and W dimensions to `size` using nearest_neighbor/linear/cubic "
-        "interpolation and the chosen coordinate transformation mode.",
-    ),
+        "interpolation and the chosen coordinate transformation mode."),
     _resize(3, "Resizes D, H and W to `size`."),
-    Operator(
-        "image.crop_and_resize",
+    Operator("image.crop_and_resize",
         "Crops boxes from the images and resizes each crop to crop_size; inputs (data, boxes, "
         "box_indices).",
-        attrs=(  # TVM's CropAndResizeAttrs
-            RelayAttr("crop_size", AttrKind.INTS, None),
-            RelayAttr("layout", AttrKind.STR, "NCHW"),
-            RelayAttr("method", AttrKind.STR, "bilinear"),
-            RelayAttr("extrapolation_value", AttrKind.FLOAT, 0.0),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        arity=3,
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.crop_and_resize,
-        relax=no_relax("Relax has no crop_and_resize"),
-    ),
-    Operator(
-        "image.grid_sample",
+        attrs=(
+            ints("crop_size"), string("layout", "NCHW"), string("method", "bilinear"),
+            floating("extrapolation_value", 0.0), dtype("out_dtype", "")
+        ),  # TVM's CropAndResizeAttrs
+        arity=3, pattern=OpPattern.INJECTIVE, infer=inference.crop_and_resize,
+        relax=no_relax("Relax has no crop_and_resize")),
+    Operator("image.grid_sample",
         "Samples data at the locations given by a grid tensor (bilinear/nearest/bicubic).",
-        attrs=(  # TVM's GridSampleAttrs
-            RelayAttr("method", AttrKind.STR, "bilinear"),
-            RelayAttr("layout", AttrKind.STR, "NCHW"),
-            RelayAttr("padding_mode", AttrKind.STR, "zeros"),
-            RelayAttr("align_corners", AttrKind.BOOL, True),
-        ),
-        arity=2,
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.grid_sample,
-        relax=no_relax(
-            "not mapped yet: relax.image.grid_sample defaults align_corners to False where Relay's "
-            "is True"
-        ),
-    ),
+        attrs=(
+            string("method", "bilinear"), string("layout", "NCHW"), string("padding_mode", "zeros"),
+            boolean("align_corners", True)
+        ),  # TVM's GridSampleAttrs
+        arity=2, pattern=OpPattern.INJECTIVE, infer=inference.grid_sample,
+        relax=no_relax("not mapped yet: relax.image.grid_sample defaults align_corners to False "
+                       "where Relay's is True")),
 )
+# fmt: on

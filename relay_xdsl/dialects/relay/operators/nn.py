@@ -5,7 +5,17 @@ normalization and dropout, and data movement (padding, resampling, pixel shuffle
 from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
-from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.attributes import (
+    OpPattern,
+    RelayAttr,
+    anything,
+    boolean,
+    dtype,
+    floating,
+    integer,
+    ints,
+    string,
+)
 from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp, layouts_hook
@@ -44,31 +54,31 @@ def _conv_attrs(dims: int, transposed: bool) -> tuple[RelayAttr, ...]:
     spatial = spatial_axes(dims)
     ones, zeros = (1,) * dims, (0,) * dims
     shape = (
-        RelayAttr("channels", AttrKind.INT, None),
-        RelayAttr("kernel_size", AttrKind.INTS, None),
+        integer("channels"),
+        ints("kernel_size"),
     )
     layouts = (
-        RelayAttr("data_layout", AttrKind.STR, "NC" + spatial),
-        RelayAttr("kernel_layout", AttrKind.STR, ("IO" if transposed else "OI") + spatial),
-        RelayAttr("out_layout", AttrKind.STR, ""),
-        RelayAttr("out_dtype", AttrKind.DTYPE, ""),
+        string("data_layout", "NC" + spatial),
+        string("kernel_layout", ("IO" if transposed else "OI") + spatial),
+        string("out_layout", ""),
+        dtype("out_dtype", ""),
     )
     if transposed:
         return (
             *shape,
-            RelayAttr("strides", AttrKind.INTS, ones),
-            RelayAttr("output_padding", AttrKind.INTS, zeros),
-            RelayAttr("padding", AttrKind.INTS, zeros),
-            RelayAttr("dilation", AttrKind.INTS, ones),
-            RelayAttr("groups", AttrKind.INT, 1),
+            ints("strides", ones),
+            ints("output_padding", zeros),
+            ints("padding", zeros),
+            ints("dilation", ones),
+            integer("groups", 1),
             *layouts,
         )
     return (
-        RelayAttr("strides", AttrKind.INTS, ones),
+        ints("strides", ones),
         # TVM's Conv1DAttrs defaults padding to two entries (before and after), like Conv2DAttrs.
-        RelayAttr("padding", AttrKind.INTS, (0,) * max(dims, 2)),
-        RelayAttr("dilation", AttrKind.INTS, ones),
-        RelayAttr("groups", AttrKind.INT, 1),
+        ints("padding", (0,) * max(dims, 2)),
+        ints("dilation", ones),
+        integer("groups", 1),
         *shape,
         *layouts,
     )
@@ -99,7 +109,7 @@ def _softmax(name: str, summary: str, *, mapped: bool) -> Operator:
     return Operator(
         name,
         summary,
-        attrs=(RelayAttr("axis", AttrKind.INT, -1),),
+        attrs=(integer("axis", -1),),
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.with_axis_check,
         relax=relax,
@@ -109,175 +119,124 @@ def _softmax(name: str, summary: str, *, mapped: bool) -> Operator:
 def _norm_attrs(axis: int) -> tuple[RelayAttr, ...]:
     """The fields TVM's normalization attrs structs share, with the default `axis`."""
     return (
-        RelayAttr("axis", AttrKind.INT, axis),
-        RelayAttr("epsilon", AttrKind.FLOAT, 1e-05),
-        RelayAttr("center", AttrKind.BOOL, True),
-        RelayAttr("scale", AttrKind.BOOL, True),
+        integer("axis", axis),
+        floating("epsilon", 1e-05),
+        boolean("center", True),
+        boolean("scale", True),
+    )
+
+
+def _no_relax_norm(name: str) -> NoRelax:
+    """Why Relax's `name`, which names the channel axis and the normalised axes, does not map."""
+    return no_relax(
+        f"Relax's {name} names the channel axis and the normalised axes; no mapping from Relay's "
+        "single axis has been written"
     )
 
 
 _SUB_PIXEL_ATTRS = (
-    RelayAttr("block_size", AttrKind.INT, 1),
-    RelayAttr("layout", AttrKind.STR, "NCHW"),
-    RelayAttr("mode", AttrKind.STR, "DCR"),
+    integer("block_size", 1),
+    string("layout", "NCHW"),
+    string("mode", "DCR"),
 )
 """Fields of TVM's ``SubPixelAttrs``."""
 
 
+# fmt: off
 CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
-    _conv(
-        2,
+    _conv(2,
         "2D convolution of data (N,C,H,W by default) with weight (O, I/groups, KH, KW); padding "
-        "may have 1, 2 or 4 entries (top, left, bottom, right).",
-    ),
-    _conv(
-        2,
+        "may have 1, 2 or 4 entries (top, left, bottom, right)."),
+    _conv(2,
         "2D transposed convolution (gradient of conv2d w.r.t. its input); default weight layout "
         "IOHW; output_padding adds extra size on one side of the output.",
-        transposed=True,
-    ),
+        transposed=True),
     _conv(1, "1D convolution of data (N,C,W) with weight (O, I/groups, KW)."),
     _conv(1, "1D transposed convolution; default weight layout IOW.", transposed=True),
     _conv(3, "3D convolution of data (N,C,D,H,W) with weight (O, I/groups, KD, KH, KW)."),
     _conv(3, "3D transposed convolution; default weight layout IODHW.", transposed=True),
-    Operator(
-        "nn.dense",
+    Operator("nn.dense",
         "Fully connected layer: Y = X * W^T, with data (..., K) and weight (units, K).",
-        attrs=(  # TVM's DenseAttrs
-            RelayAttr("units", AttrKind.INT, None, required=True),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.matmul(dense=True),
-        relax=no_relax(
-            "Relax has no dense; its matmul has NumPy semantics and imports as relax.matmul"
-        ),
-    ),
-    Operator(
-        "nn.matmul",
+        attrs=(integer("units", required=True), dtype("out_dtype", "")),  # TVM's DenseAttrs
+        arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=True),
+        relax=no_relax("Relax has no dense; its matmul has NumPy semantics and imports as "
+                       "relax.matmul")),
+    Operator("nn.matmul",
         "General matrix multiply Y = A * B where either operand may be marked transposed via "
         "transpose_a / transpose_b.",
-        attrs=(  # TVM's MatmulAttrs
-            RelayAttr("units", AttrKind.INT, None, required=True),
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-            RelayAttr("transpose_a", AttrKind.BOOL, False),
-            RelayAttr("transpose_b", AttrKind.BOOL, False),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.matmul(dense=False),
-        relax=no_relax(
-            "Relax's matmul has NumPy semantics and no transpose flags; it imports as relax.matmul"
-        ),
-    ),
-    Operator(
-        "nn.batch_matmul",
+        attrs=(
+            integer("units", required=True), dtype("out_dtype", ""), boolean("transpose_a", False),
+            boolean("transpose_b", False)
+        ),  # TVM's MatmulAttrs
+        arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=False),
+        relax=no_relax("Relax's matmul has NumPy semantics and no transpose flags; it imports as "
+                       "relax.matmul")),
+    Operator("nn.batch_matmul",
         "Batched matrix multiply of 3D tensors A (b,M,K) and B (b,K,N) or transposed variants; C++ "
         "default transpose_b=false but the Python wrapper defaults transpose_b=True (so it is "
         "printed).",
-        attrs=(  # TVM's BatchMatmulAttrs
-            RelayAttr("out_dtype", AttrKind.DTYPE, ""),
-            RelayAttr("transpose_a", AttrKind.BOOL, False),
-            RelayAttr("transpose_b", AttrKind.BOOL, False),
-        ),
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.batch_matmul,
-        relax=no_relax(
-            "Relax has no batch_matmul; its matmul has NumPy semantics and imports as relax.matmul"
-        ),
-    ),
-    Operator(
-        "nn.bias_add",
+        attrs=(
+            dtype("out_dtype", ""), boolean("transpose_a", False), boolean("transpose_b", False)
+        ),  # TVM's BatchMatmulAttrs
+        arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.batch_matmul,
+        relax=no_relax("Relax has no batch_matmul; its matmul has NumPy semantics and imports as "
+                       "relax.matmul")),
+    Operator("nn.bias_add",
         "Adds a 1D bias tensor to data along dimension `axis` (broadcast over all other "
         "dimensions).",
-        attrs=(  # TVM's BiasAddAttrs
-            RelayAttr("axis", AttrKind.INT, 1),
-        ),
-        arity=2,
-        pattern=OpPattern.BROADCAST,
-        infer=inference.bias_add,
-        relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast"),
-    ),
+        attrs=(integer("axis", 1),),  # TVM's BiasAddAttrs
+        arity=2, pattern=OpPattern.BROADCAST, infer=inference.bias_add,
+        relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast")),
 )
+# fmt: on
 
 
+# fmt: off
 ACTIVATIONS: tuple[Operator, ...] = (
-    Operator(
-        "nn.relu",
-        "Elementwise rectified linear unit max(x, 0).",
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type,
-        relax=RelaxOp("relax.nn.relu"),
-    ),
-    Operator(
-        "nn.leaky_relu",
-        "Elementwise x if x > 0 else alpha * x.",
-        attrs=(  # TVM's LeakyReluAttrs
-            RelayAttr("alpha", AttrKind.FLOAT, 0.25),
-        ),
-        pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type,
+    Operator("nn.relu", "Elementwise rectified linear unit max(x, 0).", pattern=OpPattern.ELEMWISE,
+        infer=inference.same_type, relax=RelaxOp("relax.nn.relu")),
+    Operator("nn.leaky_relu", "Elementwise x if x > 0 else alpha * x.",
+        attrs=(floating("alpha", 0.25),),  # TVM's LeakyReluAttrs
+        pattern=OpPattern.ELEMWISE, infer=inference.same_type,
         relax=RelaxOp(
             "relax.nn.leakyrelu", "relax.attrs.LeakyReluAttrs", (Field("alpha", Kind.FLOAT),)
-        ),
-    ),
-    Operator(
-        "nn.prelu",
+        )),
+    Operator("nn.prelu",
         "Parametric ReLU: x if x > 0 else alpha[c] * x, with a learned 1D alpha tensor indexed "
         "along `axis`.",
-        attrs=(  # TVM's PReluAttrs
-            RelayAttr("axis", AttrKind.INT, 1),
-        ),
-        arity=2,
-        pattern=OpPattern.BROADCAST,
-        infer=inference.same_type,
-        relax=RelaxOp("relax.nn.prelu", "relax.attrs.PReluAttrs", (Field("axis", Kind.INT),)),
-    ),
-    _softmax(
-        "nn.softmax", "Softmax normalization along `axis`: exp(x) / sum(exp(x)).", mapped=True
-    ),
+        attrs=(integer("axis", 1),),  # TVM's PReluAttrs
+        arity=2, pattern=OpPattern.BROADCAST, infer=inference.same_type,
+        relax=RelaxOp("relax.nn.prelu", "relax.attrs.PReluAttrs", (Field("axis", Kind.INT),))),
+    _softmax("nn.softmax", "Softmax normalization along `axis`: exp(x) / sum(exp(x)).",
+        mapped=True),
     _softmax("nn.fast_softmax", "Softmax along `axis` using a fast approximate exp.", mapped=False),
-    _softmax(
-        "nn.log_softmax",
-        "log(softmax(x)) along `axis`, computed in a numerically stable way.",
-        mapped=True,
-    ),
+    _softmax("nn.log_softmax",
+        "log(softmax(x)) along `axis`, computed in a numerically stable way.", mapped=True),
 )
+# fmt: on
 
 
+# fmt: off
 NORMALIZATION: tuple[Operator, ...] = (
-    Operator(
-        "nn.batch_norm",
+    Operator("nn.batch_norm",
         "Batch normalization with inputs (data, gamma, beta, moving_mean, moving_var); returns a "
         "3-tuple (normalized output, new moving mean, new moving var). Usually decomposed by "
         "SimplifyInference.",
         attrs=_norm_attrs(1),  # TVM's BatchNormAttrs
-        arity=5,
-        returns_tuple=True,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
+        arity=5, returns_tuple=True, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.batch_norm,
         relax=RelaxOp(
             "relax.nn.batch_norm",
             "relax.attrs.BatchNormAttrs",
-            (
-                Field("axis", Kind.INT),
-                Field("epsilon", Kind.FLOAT),
-                Field("center", Kind.BOOL),
-                Field("scale", Kind.BOOL),
-            ),
+            (Field("axis", Kind.INT), Field("epsilon", Kind.FLOAT), Field("center", Kind.BOOL),
+             Field("scale", Kind.BOOL)),
             # Relay's batch_norm is the inference form; momentum only matters in training.
             implied=(("momentum", 0.1), ("training", False)),
-        ),
-    ),
-    Operator(
-        "nn.layer_norm",
+        )),
+    Operator("nn.layer_norm",
         "Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta).",
         attrs=_norm_attrs(-1),  # TVM's LayerNormAttrs
-        arity=3,
-        pattern=OpPattern.OPAQUE,
-        infer=inference.norm,
+        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm,
         relax=RelaxOp(
             "relax.nn.layer_norm",
             "relax.attrs.LayerNormAttrs",
@@ -287,157 +246,92 @@ NORMALIZATION: tuple[Operator, ...] = (
                 Field("center", Kind.BOOL),
                 Field("scale", Kind.BOOL),
             ),
-        ),
-    ),
-    Operator(
-        "nn.instance_norm",
+        )),
+    Operator("nn.instance_norm",
         "Instance normalization: normalizes each sample and channel over the spatial dims, inputs "
         "(data, gamma, beta).",
         attrs=_norm_attrs(1),  # TVM's InstanceNormAttrs
-        arity=3,
-        pattern=OpPattern.OPAQUE,
-        infer=inference.norm,
-        relax=no_relax(
-            "Relax's instance_norm names the channel axis and the normalised axes; no mapping from "
-            "Relay's single axis has been written"
-        ),
-    ),
-    Operator(
-        "nn.group_norm",
+        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm,
+        relax=_no_relax_norm("instance_norm")),
+    Operator("nn.group_norm",
         "Group normalization: splits channels (along axis) into num_groups groups and normalizes "
         "within each, inputs (data, gamma, beta).",
-        attrs=(  # TVM's GroupNormAttrs
-            RelayAttr("num_groups", AttrKind.INT, 0),
-            *_norm_attrs(1),
-        ),
-        arity=3,
-        pattern=OpPattern.OPAQUE,
-        infer=inference.norm,
-        relax=no_relax(
-            "Relax's group_norm names the channel axis and the normalised axes; no mapping from "
-            "Relay's single axis has been written"
-        ),
-    ),
-    Operator(
-        "nn.lrn",
+        attrs=(integer("num_groups", 0), *_norm_attrs(1)),  # TVM's GroupNormAttrs
+        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm,
+        relax=_no_relax_norm("group_norm")),
+    Operator("nn.lrn",
         "Local response normalization across `size` neighbouring channels along `axis`.",
-        attrs=(  # TVM's LRNAttrs
-            RelayAttr("size", AttrKind.INT, 5),
-            RelayAttr("axis", AttrKind.INT, 1),
-            RelayAttr("bias", AttrKind.FLOAT, 2.0),
-            RelayAttr("alpha", AttrKind.FLOAT, 0.0001),
-            RelayAttr("beta", AttrKind.FLOAT, 0.75),
-        ),
-        pattern=OpPattern.OPAQUE,
-        infer=inference.same_type,
-        relax=no_relax("Relax has no lrn"),
-    ),
-    Operator(
-        "nn.l2_normalize",
+        attrs=(
+            integer("size", 5), integer("axis", 1), floating("bias", 2.0),
+            floating("alpha", 0.0001), floating("beta", 0.75)
+        ),  # TVM's LRNAttrs
+        pattern=OpPattern.OPAQUE, infer=inference.same_type, relax=no_relax("Relax has no lrn")),
+    Operator("nn.l2_normalize",
         "Divides data by the L2 norm computed over `axis` (with lower bound eps).",
-        attrs=(  # TVM's L2NormalizeAttrs
-            RelayAttr("eps", AttrKind.FLOAT, None, required=True),
-            RelayAttr("axis", AttrKind.INTS, None, required=True),
-        ),
-        pattern=OpPattern.OPAQUE,
-        infer=inference.same_type,
-        relax=no_relax("Relax has no l2_normalize"),
-    ),
-    Operator(
-        "nn.dropout",
+        # TVM's L2NormalizeAttrs
+        attrs=(floating("eps", required=True), ints("axis", required=True)),
+        pattern=OpPattern.OPAQUE, infer=inference.same_type,
+        relax=no_relax("Relax has no l2_normalize")),
+    Operator("nn.dropout",
         "Dropout; returns a 2-tuple (output, mask). It is an identity at inference and is removed "
         "by SimplifyInference.",
-        attrs=(  # TVM's DropoutAttrs
-            RelayAttr("rate", AttrKind.FLOAT, 0.5),
-        ),
-        returns_tuple=True,
-        pattern=OpPattern.OPAQUE,
-        infer=inference.dropout,
-        relax=RelaxOp("relax.nn.dropout", "relax.attrs.DropoutAttrs", (Field("rate", Kind.FLOAT),)),
-    ),
+        attrs=(floating("rate", 0.5),),  # TVM's DropoutAttrs
+        returns_tuple=True, pattern=OpPattern.OPAQUE, infer=inference.dropout,
+        relax=RelaxOp(
+            "relax.nn.dropout", "relax.attrs.DropoutAttrs", (Field("rate", Kind.FLOAT),)
+        )),
 )
+# fmt: on
 
 
+# fmt: off
 DATA_MOVEMENT: tuple[Operator, ...] = (
-    Operator(
-        "nn.batch_flatten",
+    Operator("nn.batch_flatten",
         "Flattens all dimensions except the first: (N, d1, d2, ...) -> (N, d1*d2*...).",
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.batch_flatten,
-        relax=RelaxOp("relax.nn.batch_flatten"),
-    ),
-    Operator(
-        "nn.pad",
+        pattern=OpPattern.INJECTIVE, infer=inference.batch_flatten,
+        relax=RelaxOp("relax.nn.batch_flatten")),
+    Operator("nn.pad",
         "Pads data; 2 inputs (data, pad_value scalar tensor); pad_width is ((before_0, after_0), "
         "...) per axis; pad_mode constant/edge/reflect.",
-        attrs=(  # TVM's PadAttrs
-            RelayAttr("pad_width", AttrKind.ANY, None, required=True),
-            RelayAttr("pad_mode", AttrKind.STR, "constant"),
-        ),
-        arity=2,
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.pad(mirror=False),
-        relax=no_relax(
-            "Relax's pad takes pad_value as a float attribute, Relay's as a tensor argument"
-        ),
-    ),
-    Operator(
-        "nn.mirror_pad",
-        "Pads data by mirroring (mode SYMMETRIC or REFLECT); one input.",
-        attrs=(  # TVM's MirrorPadAttrs
-            RelayAttr("mode", AttrKind.STR, "SYMMETRIC"),
-            RelayAttr("pad_width", AttrKind.ANY, None, required=True),
-        ),
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.pad(mirror=True),
-        relax=no_relax("Relax has no mirror_pad"),
-    ),
-    Operator(
-        "nn.upsampling",
+        # TVM's PadAttrs
+        attrs=(anything("pad_width", required=True), string("pad_mode", "constant")), arity=2,
+        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=False),
+        relax=no_relax("Relax's pad takes pad_value as a float attribute, Relay's as a tensor "
+                       "argument")),
+    Operator("nn.mirror_pad", "Pads data by mirroring (mode SYMMETRIC or REFLECT); one input.",
+        # TVM's MirrorPadAttrs
+        attrs=(string("mode", "SYMMETRIC"), anything("pad_width", required=True)),
+        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=True),
+        relax=no_relax("Relax has no mirror_pad")),
+    Operator("nn.upsampling",
         "Upsamples H and W by scale_h / scale_w using nearest_neighbor, bilinear or bicubic "
         "interpolation.",
-        attrs=(  # TVM's UpSamplingAttrs
-            RelayAttr("scale_h", AttrKind.FLOAT, None, required=True),
-            RelayAttr("scale_w", AttrKind.FLOAT, None, required=True),
-            RelayAttr("layout", AttrKind.STR, "NCHW"),
-            RelayAttr("method", AttrKind.STR, "nearest_neighbor"),
-            RelayAttr("align_corners", AttrKind.BOOL, False),
-        ),
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.upsampling("HW", ("scale_h", "scale_w")),
-        relax=no_relax("Relax has no upsampling; it resizes with image.resize2d"),
-    ),
-    Operator(
-        "nn.upsampling3d",
-        "Upsamples D, H and W by scale_d/scale_h/scale_w.",
-        attrs=(  # TVM's UpSampling3DAttrs
-            RelayAttr("scale_d", AttrKind.FLOAT, None, required=True),
-            RelayAttr("scale_h", AttrKind.FLOAT, None, required=True),
-            RelayAttr("scale_w", AttrKind.FLOAT, None, required=True),
-            RelayAttr("layout", AttrKind.STR, "NCDHW"),
-            RelayAttr("method", AttrKind.STR, "nearest_neighbor"),
-            RelayAttr("coordinate_transformation_mode", AttrKind.STR, "half_pixel"),
-        ),
+        attrs=(
+            floating("scale_h", required=True), floating("scale_w", required=True),
+            string("layout", "NCHW"), string("method", "nearest_neighbor"),
+            boolean("align_corners", False)
+        ),  # TVM's UpSamplingAttrs
+        pattern=OpPattern.INJECTIVE, infer=inference.upsampling("HW", ("scale_h", "scale_w")),
+        relax=no_relax("Relax has no upsampling; it resizes with image.resize2d")),
+    Operator("nn.upsampling3d", "Upsamples D, H and W by scale_d/scale_h/scale_w.",
+        attrs=(
+            floating("scale_d", required=True), floating("scale_h", required=True),
+            floating("scale_w", required=True), string("layout", "NCDHW"),
+            string("method", "nearest_neighbor"),
+            string("coordinate_transformation_mode", "half_pixel")
+        ),  # TVM's UpSampling3DAttrs
         pattern=OpPattern.INJECTIVE,
         infer=inference.upsampling("DHW", ("scale_d", "scale_h", "scale_w")),
-        relax=no_relax("Relax has no upsampling3d; it resizes with image.resize3d"),
-    ),
-    Operator(
-        "nn.depth_to_space",
+        relax=no_relax("Relax has no upsampling3d; it resizes with image.resize3d")),
+    Operator("nn.depth_to_space",
         "Rearranges blocks of channel data into spatial blocks (block_size), DCR or CDR ordering.",
-        attrs=_SUB_PIXEL_ATTRS,
-        pattern=OpPattern.INJECTIVE,
+        attrs=_SUB_PIXEL_ATTRS, pattern=OpPattern.INJECTIVE,
         infer=inference.sub_pixel(to_space=True),
-        relax=no_relax(
-            "Relax has no depth_to_space; its nn.pixel_shuffle is the NCHW, CRD-mode case only"
-        ),
-    ),
-    Operator(
-        "nn.space_to_depth",
+        relax=no_relax("Relax has no depth_to_space; its nn.pixel_shuffle is the NCHW, CRD-mode "
+                       "case only")),
+    Operator("nn.space_to_depth",
         "Rearranges spatial blocks of size block_size into the channel dimension.",
-        attrs=_SUB_PIXEL_ATTRS,
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.sub_pixel(to_space=False),
-        relax=no_relax("Relax has no space_to_depth"),
-    ),
+        attrs=_SUB_PIXEL_ATTRS, pattern=OpPattern.INJECTIVE,
+        infer=inference.sub_pixel(to_space=False), relax=no_relax("Relax has no space_to_depth")),
 )
+# fmt: on

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
-from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.attributes import (
+    OpPattern,
+    boolean,
+    dtype,
+    integer,
+    ints,
+    string,
+)
 from relay_xdsl.dialects.relay.registry import Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp
 
@@ -19,24 +26,24 @@ def _relax_reduce(name: str) -> RelaxOp:
 
 
 _REDUCE_ATTRS = (
-    RelayAttr("axis", AttrKind.INTS, None),
-    RelayAttr("keepdims", AttrKind.BOOL, False),
-    RelayAttr("exclude", AttrKind.BOOL, False),
+    ints("axis"),
+    boolean("keepdims", False),
+    boolean("exclude", False),
 )
 """Fields of TVM's ``ReduceAttrs``."""
 
 _ARG_REDUCE_ATTRS = (
-    RelayAttr("axis", AttrKind.INTS, None),
-    RelayAttr("keepdims", AttrKind.BOOL, False),
-    RelayAttr("select_last_index", AttrKind.BOOL, False),
-    RelayAttr("exclude", AttrKind.BOOL, False),
+    ints("axis"),
+    boolean("keepdims", False),
+    boolean("select_last_index", False),
+    boolean("exclude", False),
 )
 """Fields of TVM's ``ArgReduceAttrs``."""
 
 _ARGSORT_ATTRS = (
-    RelayAttr("axis", AttrKind.INT, -1),
-    RelayAttr("is_ascend", AttrKind.BOOL, True),
-    RelayAttr("dtype", AttrKind.DTYPE, ""),
+    integer("axis", -1),
+    boolean("is_ascend", True),
+    dtype("dtype", ""),
 )
 """Fields of TVM's ``ArgsortAttrs``."""
 
@@ -82,6 +89,7 @@ def _sort(name: str, summary: str, infer: Relation) -> Operator:
     )
 
 
+# fmt: off
 REDUCTIONS: tuple[Operator, ...] = (
     _reduce("sum", "Sum over `axis` (all axes when None; the complementary axes if exclude)."),
     _reduce("mean", "Arithmetic mean over `axis`."),
@@ -90,46 +98,34 @@ REDUCTIONS: tuple[Operator, ...] = (
     _reduce("prod", "Product over `axis`."),
     _reduce("all", "Logical AND reduction over `axis`.", mapped=False),
     _reduce("any", "Logical OR reduction over `axis`.", mapped=False),
-    _arg_reduce(
-        "argmax", "Index of the maximum along `axis` (first occurrence unless select_last_index)."
-    ),
+    _arg_reduce("argmax",
+        "Index of the maximum along `axis` (first occurrence unless select_last_index)."),
     _arg_reduce("argmin", "Index of the minimum along `axis`."),
-    Operator(
-        "variance",
+    Operator("variance",
         "Variance over `axis`; takes 2 inputs (data, precomputed mean); unbiased divides by N-1.",
-        attrs=(  # TVM's VarianceAttrs
-            RelayAttr("axis", AttrKind.INTS, None),
-            RelayAttr("keepdims", AttrKind.BOOL, False),
-            RelayAttr("exclude", AttrKind.BOOL, False),
-            RelayAttr("unbiased", AttrKind.BOOL, False),
-        ),
-        arity=2,
-        pattern=OpPattern.COMM_REDUCE,
-        infer=inference.variance,
-        relax=no_relax(
-            "Relax's variance computes the mean itself; Relay's takes it as a second argument"
-        ),
-    ),
+        attrs=(
+            ints("axis"), boolean("keepdims", False), boolean("exclude", False),
+            boolean("unbiased", False)
+        ),  # TVM's VarianceAttrs
+        arity=2, pattern=OpPattern.COMM_REDUCE, infer=inference.variance,
+        relax=no_relax("Relax's variance computes the mean itself; Relay's takes it as a second "
+                       "argument")),
 )
+# fmt: on
 
 
+# fmt: off
 SORTING: tuple[Operator, ...] = (
     _sort("argsort", "Indices that sort data along `axis`.", inference.argsort),
     _sort("sort", "Sorts data along `axis`.", inference.same_type),
-    Operator(
-        "topk",
+    Operator("topk",
         "Top-k values/indices along `axis`; result is a 2-tuple (values, indices) when "
         "ret_type='both' (default), a single tensor for 'values' or 'indices'.",
-        attrs=(  # TVM's TopKAttrs
-            RelayAttr("k", AttrKind.INT, None, required=True),
-            RelayAttr("axis", AttrKind.INT, -1),
-            RelayAttr("ret_type", AttrKind.STR, "both"),
-            RelayAttr("is_ascend", AttrKind.BOOL, False),
-            RelayAttr("dtype", AttrKind.DTYPE, ""),
-        ),
-        returns_tuple=None,
-        pattern=OpPattern.OPAQUE,
-        infer=inference.topk,
-        relax=no_relax("not mapped yet: Relax's topk has `largest` where Relay's has `is_ascend`"),
-    ),
+        attrs=(
+            integer("k", required=True), integer("axis", -1), string("ret_type", "both"),
+            boolean("is_ascend", False), dtype("dtype", "")
+        ),  # TVM's TopKAttrs
+        returns_tuple=None, pattern=OpPattern.OPAQUE, infer=inference.topk,
+        relax=no_relax("not mapped yet: Relax's topk has `largest` where Relay's has `is_ascend`")),
 )
+# fmt: on

@@ -14,27 +14,25 @@ importer does not know them.
 from __future__ import annotations
 
 from relay_xdsl.dialects.relay import inference
-from relay_xdsl.dialects.relay.attributes import AttrKind, OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.attributes import OpPattern, boolean, dtype, ints
 from relay_xdsl.dialects.relay.operators.elementwise import unary
 from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
 
+# fmt: off
 RELAX_ONLY: tuple[Operator, ...] = (
-    Operator(
-        "relax.matmul",
+    Operator("relax.matmul",
         "Relax `matmul`: matrix product with numpy `matmul` semantics. A 1-D lhs is a row vector "
         "and a 1-D rhs a column vector, the promoted axis being dropped from the result; operands "
         'of rank > 2 are stacks of matrices whose batch dimensions broadcast; `out_dtype` ("" '
         "means the operands' dtype) is the result's dtype. Relay's nn.matmul, nn.dense and "
         "nn.batch_matmul each cover only a special case.",
-        attrs=(RelayAttr("out_dtype", AttrKind.DTYPE, ""),),  # Relax's MatmulAttrs
-        arity=2,
-        pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.relax_matmul,
-        relax=RelaxOp("relax.matmul", "relax.attrs.MatmulAttrs", (Field("out_dtype", Kind.DTYPE),)),
-    ),
-    Operator(
-        "relax.strided_slice",
+        attrs=(dtype("out_dtype", ""),),  # Relax's MatmulAttrs
+        arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.relax_matmul,
+        relax=RelaxOp(
+            "relax.matmul", "relax.attrs.MatmulAttrs", (Field("out_dtype", Kind.DTYPE),)
+        )),
+    Operator("relax.strided_slice",
         "Relax `strided_slice`: slices the listed `axes` only, keeping the others whole; `axes`, "
         "`begin`, `end` and `strides` have one entry per listed axis, and absent `strides` means "
         "stride 1. Without `assume_inbound`, out-of-range indices are clamped to the axis. Relax "
@@ -42,14 +40,10 @@ RELAX_ONLY: tuple[Operator, ...] = (
         "attributes, keeping their integer width.",
         # Relax's static tuple arguments and its StridedSliceAttrs
         attrs=(
-            RelayAttr("axes", AttrKind.INTS, None, required=True),
-            RelayAttr("begin", AttrKind.INTS, None, required=True),
-            RelayAttr("end", AttrKind.INTS, None, required=True),
-            RelayAttr("strides", AttrKind.INTS, None),
-            RelayAttr("assume_inbound", AttrKind.BOOL, False),
+            ints("axes", required=True), ints("begin", required=True), ints("end", required=True),
+            ints("strides"), boolean("assume_inbound", False)
         ),
-        pattern=OpPattern.INJECTIVE,
-        infer=inference.relax_strided_slice,
+        pattern=OpPattern.INJECTIVE, infer=inference.relax_strided_slice,
         relax=RelaxOp(
             "relax.strided_slice",
             "relax.attrs.StridedSliceAttrs",
@@ -61,22 +55,13 @@ RELAX_ONLY: tuple[Operator, ...] = (
                 Arg(ArgRole.PRIM_TUPLE, "end"),
                 Arg(ArgRole.PRIM_TUPLE, "strides", optional=True),
             ),
-        ),
-    ),
-    unary(
-        "relax.nn.gelu",
-        "Relax `nn.gelu`: x * Phi(x), with Phi the exact standard normal CDF.",
-        RelaxOp("relax.nn.gelu"),
-    ),
-    unary(
-        "relax.nn.gelu_tanh",
+        )),
+    unary("relax.nn.gelu", "Relax `nn.gelu`: x * Phi(x), with Phi the exact standard normal CDF.",
+        RelaxOp("relax.nn.gelu")),
+    unary("relax.nn.gelu_tanh",
         "Relax `nn.gelu_tanh`: GELU with the tanh approximation 0.5 * x * (1 + tanh(sqrt(2 / pi) * "
         "(x + 0.044715 * x^3))).",
-        RelaxOp("relax.nn.gelu_tanh"),
-    ),
-    unary(
-        "relax.nn.silu",
-        "Relax `nn.silu`: x * sigmoid(x).",
-        RelaxOp("relax.nn.silu"),
-    ),
+        RelaxOp("relax.nn.gelu_tanh")),
+    unary("relax.nn.silu", "Relax `nn.silu`: x * sigmoid(x).", RelaxOp("relax.nn.silu")),
 )
+# fmt: on
