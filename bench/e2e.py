@@ -91,7 +91,7 @@ def func_call_module(module: ModuleOp) -> ModuleOp:
         output = output_variable_let(fn.body.block)
         if output is not None:
             output.result.replace_all_uses_with(output.value)
-            output.erase()
+            Rewriter.erase_op(output)
     for op in list(module.walk()):
         if op.name.startswith("relay.") and not isinstance(op, relay.FnOp | relay.ReturnOp):
             attributes = {"relay.op": StringAttr(op.name), **op.properties, **op.attributes}
