@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {name} | {params / 1e6:.1f}M | {result} | {seconds:.0f} |", flush=True)
     print(
         f"\n{counts['equal']} equal, {counts['other']} not equal or failed, "
-        f"{counts['skipped']} skipped (TVM cannot import them)"
+        f"{counts['skipped']} skipped (not imported into TVM)"
     )
     return 0 if counts["other"] == 0 else 1
 
