@@ -72,12 +72,14 @@ class InlineFnPattern(RewritePattern):
         block = op.body.block
         terminator = block.last_op
         assert isinstance(terminator, relay.ReturnOp)
+        # A Relax function's output variable goes with the function: the value
+        # it binds is bound as the call was. Its only use is the terminator.
         output = output_variable_let(block)
-        if output is not None:
-            rewriter.replace_all_uses_with(output.result, output.value)
-            rewriter.erase(output)
-        result = _outside(terminator.value, block, op.args)
+        returned = terminator.value if output is None else output.value
+        result = _outside(returned, block, op.args)
         rewriter.erase(terminator)
+        if output is not None:
+            rewriter.erase(output)
         with names_kept(op.args):
             rewriter.inline_block(block, InsertPoint.before(op), op.args)
         rewriter.replace(op, [], [result])
