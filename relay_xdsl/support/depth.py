@@ -177,7 +177,8 @@ def walk_ops(root: Operation) -> Iterator[Operation]:
     while stack:
         op = stack.pop()
         yield op
-        children = [
-            child for region in op.regions for block in region.blocks for child in block.ops
-        ]
-        stack.extend(reversed(children))
+        if op.regions:  # most ops have none: skip building an empty list
+            children = [
+                child for region in op.regions for block in region.blocks for child in block.ops
+            ]
+            stack.extend(reversed(children))
