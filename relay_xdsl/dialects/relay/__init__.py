@@ -57,6 +57,7 @@ from relay_xdsl.dialects.relay.structure import (
     TupleOp,
     make_fn_body,
 )
+from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 
 __all__ = [
     "BLOB_THRESHOLD",
@@ -65,21 +66,25 @@ __all__ = [
     "RELAX_MAPPED",
     "RELAX_OPERATORS",
     "RELAX_OPERATOR_OPS",
+    "AdtType",
     "AttrKind",
     "ConstantOp",
     "FnOp",
     "GenericOperatorOp",
+    "IncompleteType",
     "LetOp",
     "NoRelax",
     "OpPattern",
     "Operator",
     "OperatorOp",
+    "RefType",
     "RegisteredOperatorOp",
     "Relay",
     "RelayAttr",
     "ReturnOp",
     "TupleGetItemOp",
     "TupleOp",
+    "TypeVarType",
     "attr_value",
     "make_fn_body",
     "no_relax",

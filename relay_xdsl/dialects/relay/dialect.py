@@ -17,6 +17,7 @@ from relay_xdsl.dialects.relay.structure import (
     TupleGetItemOp,
     TupleOp,
 )
+from relay_xdsl.dialects.relay.types import RELAY_TYPES
 
 OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = tuple(
     operator_class(row) for row in operators.RELAY_OPERATORS
@@ -56,5 +57,5 @@ Relay = Dialect(
         ReturnOp,
         LetOp,
     ],
-    [],
+    list(RELAY_TYPES),
 )
