@@ -44,6 +44,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -258,10 +259,11 @@ class Evaluator:
                 raise Unknown("dict unpacking")
             out_dict: dict[Any, Any] = {}
             for k, x in zip(node.keys, node.values, strict=True):
+                assert k is not None
                 try:
-                    out_dict[v(k, env)[0]] = v(x, env)[0]  # type: ignore[arg-type]
+                    out_dict[v(k, env)[0]] = v(x, env)[0]
                 except Unknown:
-                    out_dict[v(k, env)[0]] = None  # type: ignore[arg-type]
+                    out_dict[v(k, env)[0]] = None
             return [out_dict]
         if isinstance(node, ast.IfExp):
             return v(node.body, env) + v(node.orelse, env)
@@ -306,9 +308,10 @@ class Evaluator:
                 if isinstance(value, ast.Constant):
                     parts.append([value.value])
                 elif isinstance(value, ast.FormattedValue):
-                    spec = "".join(v(value.format_spec, env)[0]) if value.format_spec else ""
-                    conv = {115: str, 114: repr, 97: ascii}.get(value.conversion, lambda x: x)
-                    parts.append([format(conv(x), spec) for x in v(value.value, env)])
+                    spec = str(v(value.format_spec, env)[0]) if value.format_spec else ""
+                    parts.append(
+                        [format(_convert(x, value.conversion), spec) for x in v(value.value, env)]
+                    )
                 else:
                     raise Unknown("f-string part")
             return ["".join(c) for c in itertools.product(*parts)][:MAX_VARIANTS]
@@ -326,7 +329,7 @@ class Evaluator:
                 args = [v(a, env) for a in node.args]
                 if any(k.arg is None for k in node.keywords):
                     raise Unknown("**kwargs")
-                kwargs = {k.arg: v(k.value, env) for k in node.keywords}
+                kwargs = {str(k.arg): v(k.value, env) for k in node.keywords}
                 out = []
                 for base in bases:
                     if not isinstance(base, str):
@@ -337,6 +340,17 @@ class Evaluator:
                         out.append(method(*pos, **dict(zip(kwargs, kw, strict=True))))
                 return out
         raise Unknown(ast.unparse(node)[:60])
+
+
+def _convert(value: Any, conversion: int) -> Any:
+    """An f-string's ``!s``, ``!r`` or ``!a`` (``-1``: none)."""
+    if conversion == ord("s"):
+        return str(value)
+    if conversion == ord("r"):
+        return repr(value)
+    if conversion == ord("a"):
+        return ascii(value)
+    return value
 
 
 def call_text_arg(call: ast.Call, index: int, keyword: str | None = None) -> ast.expr | None:
@@ -417,7 +431,14 @@ def extract_file(path: str, source: str) -> tuple[list[Found], list[dict[str, An
     found: list[Found] = []
     reached: set[int] = set()
 
-    def record(call: ast.Call, arg: ast.expr, kind: str, expect: str, via: str, prefix=()):
+    def record(
+        call: ast.Call,
+        arg: ast.expr,
+        kind: str,
+        expect: str,
+        via: str,
+        prefix: Sequence[ast.expr] = (),
+    ) -> None:
         item = Found(
             file=path,
             line=arg.lineno,
@@ -510,9 +531,11 @@ def extract_file(path: str, source: str) -> tuple[list[Found], list[dict[str, An
     return found, unreached
 
 
-def printer_expectations(tree, scope, evaluator, found, reached) -> None:
+def printer_expectations(
+    tree: ast.Module, scope: Scope, evaluator: Evaluator, found: list[Found], reached: set[int]
+) -> None:
     """``assert_prints_as(e, TEXT)`` and ``astext(e) == TEXT``: the helper parses TEXT back."""
-    semver = ast.parse("SEMVER").body[0].value  # type: ignore[attr-defined]
+    semver: ast.expr = ast.Name(id="SEMVER", ctx=ast.Load())
     for node in ast.walk(tree):
         arg = None
         prefix: tuple[ast.expr, ...] = ()
