@@ -32,7 +32,9 @@ Every string literal of the test suite that mentions ``#[version``, ``def @`` or
 Output: ``<out>/<testfile>__<func>__<n>.relay`` (``testfile`` prefixed with its
 directory outside ``tests/python/relay``, ``func`` without its ``test_``
 prefix, ``n`` counting the distinct texts of that function from 1, in source
-order) and ``<out>/index.json``.
+order) and ``<out>/index.json``. An entry's ``legacy`` lists the files of
+``tests/importers`` (an earlier, partial extraction the pytest suite reads) that
+hold the same text.
 """
 
 from __future__ import annotations
@@ -51,7 +53,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "tests" / "relay_corpus" / "tvm_v0.19"
-LEGACY_EXPRESSIONS = ROOT / "tests" / "importers" / "expressions"
+LEGACY_FOLDERS = [
+    ROOT / "tests" / "importers" / d for d in ("expressions", "fixtures", "unsupported")
+]
 
 # Last component of a dotted call name -> the kind of text TVM's function parses.
 PARSER_FUNCTIONS = {"parse": "module", "fromtext": "module", "parse_expr": "expression"}
@@ -608,9 +612,13 @@ def file_stem(path: str) -> str:
     return f"{p.parent.name}_{p.stem}"
 
 
-def legacy_names() -> dict[str, str]:
-    """Text -> name of the file holding it in tests/importers/expressions (earlier extraction)."""
-    return {p.read_text(): p.name for p in sorted(LEGACY_EXPRESSIONS.glob("*.relay"))}
+def legacy_names() -> dict[str, list[str]]:
+    """Text -> the files of tests/importers holding it (an earlier, partial extraction)."""
+    names: dict[str, list[str]] = {}
+    for folder in LEGACY_FOLDERS:
+        for path in sorted(folder.glob("*.relay")):
+            names.setdefault(path.read_text(), []).append(str(path.relative_to(ROOT)))
+    return names
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -674,7 +682,7 @@ def main(argv: list[str] | None = None) -> int:
                 if len(item.texts) > 1:
                     entry["variant_of"] = f"{len(item.texts)} texts from one call site"
                 if text in legacy:
-                    entry["legacy"] = f"tests/importers/expressions/{legacy[text]}"
+                    entry["legacy"] = legacy[text]
                 entry["text"] = text
                 entries.append(entry)
 
