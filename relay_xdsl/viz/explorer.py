@@ -85,7 +85,9 @@ def explorer_graph(graph: Graph, graph_id: str) -> ExplorerGraph:
     for node in graph.nodes:
         attrs = [KeyValue(key, value) for key, value in node.attributes]
         constants = [d for d in node.details if d.startswith("const ")]
-        attrs += [KeyValue(f"constant {i}", c.removeprefix("const ")) for i, c in enumerate(constants)]
+        attrs += [
+            KeyValue(f"constant {i}", c.removeprefix("const ")) for i, c in enumerate(constants)
+        ]
         if node.result_type:
             attrs.append(KeyValue("type", node.result_type))
         outputs = (

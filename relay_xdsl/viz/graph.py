@@ -27,7 +27,7 @@ Edges carry the type of the value (``1x64x56x56 f32``).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -141,10 +141,7 @@ def type_text(type_: Attribute) -> str:
 
 def attribute_text(attr: Attribute, limit: int | None = None) -> str:
     """An attribute's value as Relay writes it: ``[2, 2]``, ``64``, ``"NCHW"``."""
-    try:
-        value = relay.attr_value(attr)
-    except Exception:
-        value = attr
+    value = relay.attr_value(attr)
     if isinstance(value, tuple | list):
         text = "[" + ", ".join(str(v) for v in value) + "]"
     elif isinstance(value, str):
@@ -223,7 +220,7 @@ class _Extractor:
             cluster.operators.append(label)
         return node
 
-    def _connect(self, node: Node, operands: Iterator[SSAValue] | tuple[SSAValue, ...]) -> None:
+    def _connect(self, node: Node, operands: Iterable[SSAValue]) -> None:
         for index, operand in enumerate(operands):
             source = self.sources.get(operand)
             if isinstance(source, Node):
