@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from xdsl.dialects.builtin import TensorType, TupleType, f32, i8, i64
-from xdsl.dialects.builtin import IntegerType, Signedness
+from xdsl.dialects.builtin import IntegerType, Signedness, TensorType, TupleType, f32, i8, i64
 
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.tools.mlir_text import relay_context
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
-from relay_xdsl.viz.graph import colour, count_fn_ops, extract, group_name, type_text
+from relay_xdsl.viz.graph import colour, count_fn_ops, extract, type_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "examples" / "seed"
@@ -139,4 +138,3 @@ def test_type_text_and_colours():
     assert type_text(TupleType([TensorType(i8, [2])])) == "(2 i8)"
     # The same name has the same colour, in every run.
     assert colour("ccompiler.conv_add_relu") == colour("ccompiler.conv_add_relu") == "#e3d7f3"
-    assert group_name.__doc__
