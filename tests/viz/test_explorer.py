@@ -48,7 +48,7 @@ def test_nodes_carry_attributes_types_and_output_shapes():
     (edge,) = conv.incomingEdges
     data = next(n for n in graph.nodes if n.label == "%data")
     assert (edge.sourceNodeId, edge.targetNodeInputId) == (data.id, "0")
-    residual = [n for n in graph.nodes if n.label == "add" and not n.namespace][0]
+    residual = next(n for n in graph.nodes if n.label == "add" and not n.namespace)
     assert [e.targetNodeInputId for e in residual.incomingEdges] == ["0", "1"]
 
 
