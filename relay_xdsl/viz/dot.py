@@ -24,6 +24,11 @@ from relay_xdsl.viz.graph import Cluster, Graph, Node, colour
 SIDE_PREFIXES = ("a.", "b.")
 """Id prefixes of the drawings drawn side by side, in order."""
 
+EDGE_LABEL_LIMIT = 500
+"""Above this many edges, shapes are external labels (``xlabel``): Graphviz
+places those after the layout, where ordinary edge labels take part in it and
+make laying out a few thousand nodes a hundred times slower."""
+
 DEFAULT_TIMEOUT = 120.0
 """Seconds ``dot`` may take before rendering gives up."""
 
@@ -91,7 +96,7 @@ def _cluster_attributes(cluster: Cluster) -> list[str]:
     return lines
 
 
-def _body(graph: Graph, indent: str) -> list[str]:
+def _body(graph: Graph, indent: str, label: str) -> list[str]:
     """The clusters, nodes and edges of `graph`, nested as the clusters nest."""
     children: dict[Cluster | None, list[Cluster]] = defaultdict(list)
     for cluster in graph.clusters:
@@ -112,7 +117,7 @@ def _body(graph: Graph, indent: str) -> list[str]:
 
     emit(None, indent)
     for edge in graph.edges:
-        attributes = f"label={_quote(edge.label)}"
+        attributes = f"{label}={_quote(edge.label)}"
         if edge.kind == "call":
             attributes += ', style=dashed, color="#5060c0", fontcolor="#5060c0", constraint=false'
         lines.append(f"{indent}{_quote(edge.source.id)} -> {_quote(edge.target.id)} [{attributes}]")
@@ -128,14 +133,16 @@ def dot_text(drawings: Sequence[tuple[str, Graph]]) -> str:
         '  node [fontname="Helvetica", fontsize=9, height=0.3, margin="0.08,0.03"];',
         '  edge [fontname="Helvetica", fontsize=7, color="#606060", arrowsize=0.6];',
     ]
+    edges = sum(len(graph.edges) for _, graph in drawings)
+    label = "label" if edges <= EDGE_LABEL_LIMIT else "xlabel"
     if len(drawings) == 1:
-        lines += _body(drawings[0][1], "  ")
+        lines += _body(drawings[0][1], "  ", label)
     else:
         for index, (title, graph) in enumerate(drawings):
             lines.append(f"  subgraph cluster_side_{index} {{")
             lines.append(f"    id={_quote(f'side_{index}')}; label={_quote(title)}; fontsize=14;")
             lines.append('    style="solid"; color="#ffffff";')
-            lines += _body(graph, "    ")
+            lines += _body(graph, "    ", label)
             lines.append("  }")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -83,3 +83,14 @@ def test_missing_dot_is_an_error_that_says_what_to_install(monkeypatch):
 def test_a_layout_that_takes_too_long_is_stopped():
     with pytest.raises(RenderError, match="longer than"):
         render(dot_text([("fused", extract(_seed("fused")))]), timeout=1e-6)
+
+
+def test_large_graphs_get_external_edge_labels():
+    def chain(length: int) -> str:
+        body = "".join(f"  %{i} = nn.relu({f'%{i - 1}' if i else '%x'});\n" for i in range(length))
+        text = f'#[version = "0.0.5"]\ndef @main(%x: Tensor[(4), float32]) {{\n{body}  %{length - 1}\n}}\n'
+        return dot_text([("chain", extract(parse_relay(text, "chain.relay")))])
+
+    assert '[label="4 f32"]' in chain(10) and "xlabel" not in chain(10)
+    large = chain(dot_module.EDGE_LABEL_LIMIT + 10)
+    assert '[xlabel="4 f32"]' in large and '[label="4 f32"]' not in large
