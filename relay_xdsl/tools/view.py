@@ -83,16 +83,17 @@ def drawings(
     ]
 
 
-def too_large(graphs: list[tuple[str, Graph]], max_nodes: int, collapse: bool) -> str | None:
+def too_large(graphs: list[tuple[str, Graph]], max_nodes: int) -> str | None:
     """Why the drawing is not rendered, or None when it is small enough."""
     nodes = sum(len(graph.nodes) for _, graph in graphs)
     if nodes <= max_nodes:
         return None
     groups = sum(len(graph.groups()) for _, graph in graphs)
+    collapsed = sum(1 for _, graph in graphs for node in graph.nodes if node.kind == "group")
     advice = [f"--max-nodes {nodes} to render anyway (Graphviz may take minutes)"]
-    if not collapse and groups:
+    if groups:
         advice.insert(0, f"--collapse to draw each of the {groups} fused groups as one node")
-    elif not groups:
+    elif not collapsed:
         advice.insert(0, "fuse it first (relay-fuse-ops) and view it with --collapse")
     advice.append("--format dot to write the DOT text without rendering it")
     return f"the graph has {nodes} nodes, more than --max-nodes {max_nodes}; use " + ", or ".join(
@@ -114,7 +115,7 @@ def run_view(args: argparse.Namespace) -> None:
     if output_format == "dot":
         _write(args.output, dot)
         return
-    reason = too_large(graphs, args.max_nodes, args.collapse)
+    reason = too_large(graphs, args.max_nodes)
     if reason is not None:
         raise CommandError(reason)
     if dot_binary() is None:
@@ -126,7 +127,7 @@ def run_view(args: argparse.Namespace) -> None:
         svg = render(dot, "svg", timeout=args.timeout)
     except RenderError as error:
         raise CommandError(
-            f"{error}; use --collapse or a smaller --max-nodes to draw less, "
+            f"{error}; use --collapse to draw less, a longer --timeout, "
             "or --format dot to write the DOT text"
         ) from None
     if output_format == "html":

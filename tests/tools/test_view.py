@@ -134,3 +134,15 @@ def test_xdsl_opt_dot_target():
     assert result.stdout.startswith("digraph relay {")
     assert result.stdout.count('subgraph "cluster_fn_') == 4
     assert 'label="fused_nn_conv2d_add_nn_relu"' in result.stdout
+
+
+def test_a_large_fused_graph_is_refused_with_collapse_advice(tmp_path, capsys):
+    module = tmp_path / "fused.mlir"
+    assert main(["import", str(FUSED), "-o", str(module)]) == 0
+    capsys.readouterr()
+    assert main(["view", str(module), "--format", "svg", "--max-nodes", "5"]) == 1
+    assert "--collapse to draw each of the 3 fused groups as one node" in capsys.readouterr().err
+    assert main(["view", str(module), "--format", "svg", "--max-nodes", "5", "--collapse"]) == 1
+    error = capsys.readouterr().err
+    assert "--collapse" not in error and "fuse it first" not in error
+    assert "--max-nodes 7 to render anyway" in error
