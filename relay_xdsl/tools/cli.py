@@ -503,4 +503,8 @@ def _view(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m` runs this file as __main__: the subcommands' modules import
+    # relay_xdsl.tools.cli, whose CommandError is the one `main` must catch.
+    from relay_xdsl.tools import cli
+
+    sys.exit(cli.main())

@@ -90,13 +90,13 @@ def too_large(graphs: list[tuple[str, Graph]], max_nodes: int) -> str | None:
         return None
     groups = sum(len(graph.groups()) for _, graph in graphs)
     collapsed = sum(1 for _, graph in graphs for node in graph.nodes if node.kind == "group")
-    advice = [f"--max-nodes {nodes} to render anyway (Graphviz may take minutes)"]
+    advice = [f"use --max-nodes {nodes} to render anyway (Graphviz may take minutes)"]
     if groups:
-        advice.insert(0, f"--collapse to draw each of the {groups} fused groups as one node")
+        advice.insert(0, f"use --collapse to draw each of the {groups} fused groups as one node")
     elif not collapsed:
-        advice.insert(0, "fuse it first (relay-fuse-ops) and view it with --collapse")
-    advice.append("--format dot to write the DOT text without rendering it")
-    return f"the graph has {nodes} nodes, more than --max-nodes {max_nodes}; use " + ", or ".join(
+        advice.insert(0, "fuse it first (relay-fuse-ops) and use --collapse")
+    advice.append("use --format dot to write the DOT text without rendering it")
+    return f"the graph has {nodes} nodes, more than --max-nodes {max_nodes}: " + "; or ".join(
         advice
     )
 

@@ -146,3 +146,16 @@ def test_a_large_fused_graph_is_refused_with_collapse_advice(tmp_path, capsys):
     error = capsys.readouterr().err
     assert "--collapse" not in error and "fuse it first" not in error
     assert "--max-nodes 7 to render anyway" in error
+
+
+def test_python_dash_m_reports_view_errors_without_a_traceback():
+    result = subprocess.run(
+        [sys.executable, "-m", "relay_xdsl.tools.cli", "view", str(FUSED), "-o", "x.png"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: cannot tell the format from 'x.png'")
+    assert "Traceback" not in result.stderr
