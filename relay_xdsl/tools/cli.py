@@ -505,6 +505,6 @@ def _view(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     # `python -m` runs this file as __main__: the subcommands' modules import
     # relay_xdsl.tools.cli, whose CommandError is the one `main` must catch.
-    from relay_xdsl.tools import cli
+    import importlib
 
-    sys.exit(cli.main())
+    sys.exit(importlib.import_module("relay_xdsl.tools.cli").main())
