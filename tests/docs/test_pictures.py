@@ -18,8 +18,9 @@ from types import ModuleType
 
 import pytest
 
+from relay_xdsl.dialects import relay
 from relay_xdsl.viz.dot import render
-from relay_xdsl.viz.graph import count_fn_ops
+from relay_xdsl.viz.graph import count_fn_ops, group_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PICTURES = ROOT / "docs" / "pictures"
@@ -55,9 +56,23 @@ def test_picture_is_current_and_shows_every_group(name: str):
     assert generator.HASH_COMMENT.format(generator.dot_hash(dot)) in committed_svg, (
         f"docs/pictures/{name}.svg was not drawn from {name}.dot: {REGENERATE}"
     )
+    # One cluster per relay.fn op, labelled with that op's Composite or Primitive name.
     svg = render(dot)
-    groups = re.findall(r'<g id="(?:[ab]\.)?fn_\d+" class="cluster">', svg)
-    assert len(groups) == sum(count_fn_ops(module) for _, module in modules) > 0
+    labels = re.findall(
+        r'<g id="(?:[ab]\.)?fn_\d+" class="cluster">\s*<title>[^<]*</title>\s*'
+        r"(?:<[^t][^>]*>\s*)*<text[^>]*>([^<]*)</text>",
+        svg,
+    )
+    expected = [
+        group_name(
+            op, [o.operator_name for o in op.body.block.ops if isinstance(o, relay.OperatorOp)]
+        )[0]
+        for _, module in modules
+        for op in module.walk()
+        if isinstance(op, relay.FnOp)
+    ]
+    assert len(labels) == sum(count_fn_ops(module) for _, module in modules) > 0
+    assert sorted(labels) == sorted(expected)
 
 
 def test_the_readme_shows_the_pictures():
