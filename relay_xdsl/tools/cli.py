@@ -61,6 +61,7 @@ from relay_xdsl.tools.diagnostics import (
     parse_mlir,
 )
 from relay_xdsl.tools.mlir_text import hoist_location_aliases, mlir_text, relay_context
+from relay_xdsl.viz.dot import DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     import tvm
@@ -226,10 +227,16 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="draw constants as nodes instead of listing them on their readers",
     )
     command.add_argument(
-        "--max-nodes", type=int, default=2000, help="render no larger graph (default: 2000)"
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        help=f"render no larger graph (default: {DEFAULT_MAX_NODES})",
     )
     command.add_argument(
-        "--timeout", type=float, default=120.0, help="seconds Graphviz may take (default: 120)"
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"seconds Graphviz may take (default: {DEFAULT_TIMEOUT:g})",
     )
     command.add_argument(
         "--explorer", action="store_true", help="open the module in Model Explorer instead"

@@ -29,6 +29,10 @@ EDGE_LABEL_LIMIT = 500
 places those after the layout, where ordinary edge labels take part in it and
 make laying out a few thousand nodes a hundred times slower."""
 
+DEFAULT_MAX_NODES = 2000
+"""The largest drawing ``relay-xdsl view`` renders unless told otherwise:
+Graphviz lays it out in seconds."""
+
 DEFAULT_TIMEOUT = 120.0
 """Seconds ``dot`` may take before rendering gives up."""
 
