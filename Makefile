@@ -4,20 +4,39 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench fuzz clean
+.PHONY: demo test bench fuzz pictures system-packages clean
 
 # torch and torchvision are pinned exactly so that pip takes the CPU wheels
 # already on this machine instead of downloading a CUDA build.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet torch==2.14.1 torchvision==0.29.1
-	$(BIN)/pip install --quiet -e '.[dev,tvm,torch]'
+	$(BIN)/pip install --quiet -e '.[dev,tvm,torch,viz]'
 	touch $(STAMP)
+
+# Debian packages the pictures and the browser tests need: Graphviz's `dot`
+# and Chromium (driven by Playwright without Playwright's own browsers).
+# Installed when make runs as root with apt-get; otherwise make stops and
+# says what to install.
+SYSTEM_PACKAGES := graphviz:dot chromium:chromium
+system-packages:
+	@missing=""; \
+	for entry in $(SYSTEM_PACKAGES); do \
+		command -v $${entry#*:} >/dev/null || missing="$$missing $${entry%%:*}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update && apt-get install -y $$missing; \
+		else \
+			echo "make: the pictures and browser tests need:$$missing; install them with: sudo apt-get install$$missing" >&2; \
+			exit 1; \
+		fi; \
+	fi
 
 demo: $(STAMP)
 	$(BIN)/python -m relay_xdsl.tools.demo
 
-test: $(STAMP)
+test: $(STAMP) system-packages
 	$(BIN)/ruff check relay_xdsl bench tests docs
 	$(BIN)/ruff format --check relay_xdsl bench tests docs
 	$(BIN)/mypy
@@ -39,6 +58,10 @@ fuzz: $(STAMP)
 				-max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096) || exit 1; \
 		done; \
 	else echo "atheris does not install here; hypothesis fuzzing only"; fi
+
+# Regenerate docs/pictures/ (tests/docs/test_pictures.py checks they are current).
+pictures: $(STAMP) system-packages
+	$(BIN)/python docs/gen_pictures.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -18,7 +18,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"support"}),
     frozenset({"dialects"}),
     frozenset({"relay_text"}),
-    frozenset({"importers", "exporters", "transforms"}),
+    frozenset({"importers", "exporters", "transforms", "viz"}),
     frozenset({"tvm"}),
     frozenset({"tools"}),
 )

@@ -7,7 +7,9 @@ Subcommands:
 * ``defuse FILE [--composite A,B] [--inline-globals] [-o OUT]``: run
   ``relay-defuse`` on Relay text or MLIR, writing the same format;
 * ``compare A.relay B.relay``: are two Relay texts the same program up to
-  whitespace, comments and temp numbering? Exit status 0 if so, else 1 and a diff.
+  whitespace, comments and temp numbering? Exit status 0 if so, else 1 and a diff;
+* ``view FILE [B] [-o OUT.svg|.html|.dot] [--collapse] [--explorer]``: a
+  picture of the module's fused groups, or two side by side (see view.py).
 
 With the ``tvm`` and ``torch`` extras installed:
 
@@ -59,6 +61,7 @@ from relay_xdsl.tools.diagnostics import (
     parse_mlir,
 )
 from relay_xdsl.tools.mlir_text import hoist_location_aliases, mlir_text, relay_context
+from relay_xdsl.viz.dot import DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     import tvm
@@ -198,6 +201,56 @@ def _argument_parser() -> argparse.ArgumentParser:
     command.add_argument("expected", type=Path)
     command.add_argument("actual", type=Path)
     command.set_defaults(run=_compare)
+
+    command = commands.add_parser(
+        "view", help="draw the module's fused groups (Graphviz, or Model Explorer)"
+    )
+    command.add_argument(
+        "inputs",
+        nargs="*",
+        type=Path,
+        metavar="FILE",
+        help="a .relay or .mlir file; two are drawn side by side",
+    )
+    command.add_argument("--before", type=Path, help="the module before a pass, drawn on the left")
+    command.add_argument("--after", type=Path, help="the module after it, drawn on the right")
+    command.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
+    command.add_argument(
+        "--format", choices=["dot", "svg", "html"], help="default: the output's suffix, else dot"
+    )
+    command.add_argument(
+        "--collapse", action="store_true", help="draw each fused group as one node"
+    )
+    command.add_argument(
+        "--constants",
+        action="store_true",
+        help="draw constants as nodes instead of listing them on their readers",
+    )
+    command.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        help=f"render no larger graph (default: {DEFAULT_MAX_NODES})",
+    )
+    command.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"seconds Graphviz may take (default: {DEFAULT_TIMEOUT:g})",
+    )
+    command.add_argument(
+        "--explorer", action="store_true", help="open the module in Model Explorer instead"
+    )
+    command.add_argument(
+        "--host", default="localhost", help="Model Explorer's host (default: localhost)"
+    )
+    command.add_argument(
+        "--port", type=int, default=8080, help="Model Explorer's port (default: 8080)"
+    )
+    command.add_argument(
+        "--no-browser", action="store_true", help="start Model Explorer without opening a browser"
+    )
+    command.set_defaults(run=_view)
     command = commands.add_parser(
         "import-torch", help="a torchvision model through TVM Relax into the relay dialect"
     )
@@ -450,5 +503,15 @@ def _compare(args: argparse.Namespace) -> None:
     print(f"{args.actual} and {args.expected} are the same program")
 
 
+def _view(args: argparse.Namespace) -> None:
+    from relay_xdsl.tools.view import run_view
+
+    run_view(args)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m` runs this file as __main__: the subcommands' modules import
+    # relay_xdsl.tools.cli, whose CommandError is the one `main` must catch.
+    import importlib
+
+    sys.exit(importlib.import_module("relay_xdsl.tools.cli").main())

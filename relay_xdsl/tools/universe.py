@@ -4,7 +4,8 @@ Registered through the ``xdsl.universe`` entry point, so that
 ``xdsl-opt model.relay -p relay-defuse -t relay`` works once the package is
 installed. Besides the ``relay`` frontend and target, ``-t upstream-mlir``
 prints generic MLIR for upstream tools (``mlir-opt``) and ``-f upstream-mlir``
-reads what they print (see mlir_text.py).
+reads what they print (see mlir_text.py); ``-t dot`` draws the module's
+fused groups as Graphviz DOT (relay_xdsl/viz).
 
 xdsl-opt loads this plugin on every run, so loading it changes nothing in
 xDSL or in Python: the dialect, passes, frontends and targets are factories,
@@ -177,6 +178,22 @@ class UpstreamMLIRFrontend(Frontend):
             return Parser(ctx, text, input_name).parse_module()
 
 
+@dataclass(frozen=True)
+class DotTarget(Target):
+    """Graphviz DOT of the module's operators and fused groups (`-t dot`), as
+    ``relay-xdsl view --format dot`` writes it (relay_xdsl/viz)."""
+
+    name: ClassVar[str] = "dot"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from relay_xdsl.support.gc_pause import gc_paused
+        from relay_xdsl.viz.dot import dot_text
+        from relay_xdsl.viz.graph import extract
+
+        with gc_paused():
+            output.write(dot_text([("module", extract(module))]))
+
+
 def _loaded(component: type) -> type:
     _relay_in_use()
     return component
@@ -196,6 +213,7 @@ RELAY_UNIVERSE = Universe(
     all_targets={
         "relay": lambda: _loaded(RelayTextTarget),
         "upstream-mlir": lambda: _loaded(UpstreamMLIRTarget),
+        "dot": lambda: _loaded(DotTarget),
     },
 )
 

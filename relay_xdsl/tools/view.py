@@ -1,0 +1,146 @@
+"""``relay-xdsl view``: pictures of a module's fused groups.
+
+``view FILE -o graph.svg`` draws Relay text or relay-dialect MLIR with
+Graphviz (relay_xdsl/viz); ``view A B`` or ``--before A --after B`` draws two
+modules side by side; ``--explorer`` opens the module in Google's Model
+Explorer with relay-xdsl's adapter (tools/explorer). The format is
+``--format``, else the output's suffix (``.dot``, ``.svg``, ``.html``), else
+DOT on stdout.
+
+Graphviz lays out graphs of a few thousand nodes in seconds but needs minutes
+for tens of thousands: a graph with more than ``--max-nodes`` nodes is not
+rendered, and the message says how to draw less (``--collapse`` draws each
+fused group as one node) or to raise the limit. ``dot`` also runs under a
+time limit (``--timeout``). Without ``dot`` installed, the DOT text is still
+written, next to the requested output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+
+from relay_xdsl.tools.cli import CommandError, load_module
+from relay_xdsl.viz.dot import (
+    INSTALL_HINT,
+    SIDE_PREFIXES,
+    RenderError,
+    dot_binary,
+    dot_text,
+    render,
+)
+from relay_xdsl.viz.graph import Graph, extract
+from relay_xdsl.viz.html import html_page
+
+FORMATS = ("dot", "svg", "html")
+
+
+def _inputs(args: argparse.Namespace) -> list[Path]:
+    files = list(args.inputs)
+    if args.before or args.after:
+        if not (args.before and args.after):
+            raise CommandError("--before and --after go together")
+        if files:
+            raise CommandError("give either FILE arguments or --before/--after, not both")
+        files = [args.before, args.after]
+    if not 1 <= len(files) <= 2:
+        raise CommandError("view draws one module, or two side by side (--before A --after B)")
+    return files
+
+
+def _format(args: argparse.Namespace) -> str:
+    if args.format:
+        return str(args.format)
+    if args.output is not None:
+        suffix = args.output.suffix.lstrip(".")
+        if suffix == "gv":
+            return "dot"
+        if suffix in FORMATS:
+            return suffix
+        raise CommandError(
+            f"cannot tell the format from '{args.output.name}': use --format dot, svg or html"
+        )
+    return "dot"
+
+
+def _title(files: list[Path]) -> str:
+    return " → ".join(str(f) for f in files)
+
+
+def drawings(
+    modules: list[tuple[str, ModuleOp]], *, constants: bool = False, collapse: bool = False
+) -> list[tuple[str, Graph]]:
+    """The drawings of `modules` (title, module), prefixed for side-by-side when two."""
+    if len(modules) == 1:
+        title, module = modules[0]
+        return [(title, extract(module, constants=constants, collapse=collapse))]
+    return [
+        (title, extract(module, prefix=prefix, constants=constants, collapse=collapse))
+        for prefix, (title, module) in zip(SIDE_PREFIXES, modules)
+    ]
+
+
+def too_large(graphs: list[tuple[str, Graph]], max_nodes: int) -> str | None:
+    """Why the drawing is not rendered, or None when it is small enough."""
+    nodes = sum(len(graph.nodes) for _, graph in graphs)
+    if nodes <= max_nodes:
+        return None
+    groups = sum(len(graph.groups()) for _, graph in graphs)
+    collapsed = sum(1 for _, graph in graphs for node in graph.nodes if node.kind == "group")
+    advice = [f"use --max-nodes {nodes} to render anyway (Graphviz may take minutes)"]
+    if groups:
+        advice.insert(0, f"use --collapse to draw each of the {groups} fused groups as one node")
+    elif not collapsed:
+        advice.insert(0, "fuse it first (relay-fuse-ops) and use --collapse")
+    advice.append("use --format dot to write the DOT text without rendering it")
+    return f"the graph has {nodes} nodes, more than --max-nodes {max_nodes}: " + "; or ".join(
+        advice
+    )
+
+
+def run_view(args: argparse.Namespace) -> None:
+    files = _inputs(args)
+    output_format = _format(args)
+    if args.explorer:
+        from relay_xdsl.tools.explorer.launch import launch
+
+        launch(files, host=args.host, port=args.port, open_browser=not args.no_browser)
+        return
+    modules = [(str(path), load_module(path)) for path in files]
+    graphs = drawings(modules, constants=args.constants, collapse=args.collapse)
+    dot = dot_text(graphs)
+    if output_format == "dot":
+        _write(args.output, dot)
+        return
+    reason = too_large(graphs, args.max_nodes)
+    if reason is not None:
+        raise CommandError(reason)
+    if dot_binary() is None:
+        fallback = args.output.with_suffix(".dot") if args.output else None
+        _write(fallback, dot)
+        where = f"wrote {fallback}" if fallback else "wrote DOT to stdout"
+        raise CommandError(f"Graphviz's 'dot' is not installed ({where}): {INSTALL_HINT}")
+    try:
+        svg = render(dot, "svg", timeout=args.timeout)
+    except RenderError as error:
+        raise CommandError(
+            f"{error}; use --collapse to draw less, a longer --timeout, "
+            "or --format dot to write the DOT text"
+        ) from None
+    if output_format == "html":
+        _write(args.output, html_page(_title(files), svg, [g for _, g in graphs]))
+    else:
+        _write(args.output, svg)
+
+
+def _write(path: Path | None, text: str) -> None:
+    if path is None:
+        sys.stdout.write(text)
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"cannot write {path}: {error.strerror}") from None
