@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FloatAttr,
+    FunctionType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -59,6 +60,7 @@ from relay_xdsl.dialects.relay.bindings import (
 )
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
+from relay_xdsl.exporters import relay_lang
 from relay_xdsl.relay_text.metadata import encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import run_deep
@@ -310,13 +312,19 @@ class _FunctionPrinter:
         lines: list[str] = []
         params = self.params(func.body.block.args)
         attributes = _function_attributes(
-            {k: v for k, v in func.attributes.items() if k not in _FUNC_OWN_ATTRIBUTES}
+            {
+                k: v
+                for k, v in func.attributes.items()
+                if k not in _FUNC_OWN_ATTRIBUTES and k != relay.TYPE_PARAMS
+            }
         )
         outputs = func.function_type.outputs.data
         if len(outputs) != 1:
             raise RelayExportError(f"@{func.sym_name.data} must return exactly one value")
         name = _checked(func.sym_name.data, "function name")
-        header = f"def @{name}({', '.join(params + attributes)}) -> {relay_type(outputs[0])} {{"
+        generics = relay_lang.type_params(func.attributes.get(relay.TYPE_PARAMS))
+        output = relay_lang.return_annotation(outputs[0])
+        header = f"def @{name}{generics}({', '.join(params + attributes)}){output} {{"
         lines.append(header)
         self.block(func.body.block, lines, "  ")
         lines.append("}")
@@ -326,7 +334,7 @@ class _FunctionPrinter:
         params = []
         for arg in args:
             name = self.fresh_name(arg)
-            params.append(f"{name}: {relay_type(arg.type)}{_span_comment(arg.location)}")
+            params.append(f"{name}{relay_lang.annotation(arg.type)}{_span_comment(arg.location)}")
         return params
 
     def fresh_name(self, value: SSAValue) -> str:
@@ -340,6 +348,10 @@ class _FunctionPrinter:
         self.used_names.add(name)
         self.names[value] = "%" + name
         return "%" + name
+
+    def attribute_list(self, attributes: dict[str, Attribute]) -> list[str]:
+        """A function's Relay attributes as ``key=value``, in TVM's order."""
+        return _function_attributes(attributes)
 
     def temp(self) -> str:
         name = f"%{self.module_printer.next_temp}"
@@ -380,6 +392,7 @@ class _FunctionPrinter:
                 continue
             if isinstance(op, relay.LetOp):
                 source = let_expression(op)
+                relay_lang.prebind_let(self, op, source)
                 expression = (
                     self.ref(op.value)
                     if source is None
@@ -406,8 +419,8 @@ class _FunctionPrinter:
             lines.append(indent + self.ref(result))
 
     def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
-        bound = self.fresh_name(value)
-        lines.append(f"{indent}let {bound}: {relay_type(value.type)} = {expression};")
+        bound = self.names.get(value) or self.fresh_name(value)
+        lines.append(f"{indent}let {bound}{_let_annotation(value.type)} = {expression};")
 
     def ref(self, value: SSAValue) -> str:
         name = self.names.get(value)
@@ -458,7 +471,10 @@ class _FunctionPrinter:
             callee = self.fn_literal(op, lines, indent, literals)
             args = [self.ref(a) for a in op.args]
             return f"{callee}({', '.join(args)}){comment}"
-        raise RelayExportError(f"'{op.name}' has no Relay equivalent")
+        text = relay_lang.expression(self, op, indent, comment)
+        if text is None:
+            raise RelayExportError(f"'{op.name}' has no Relay equivalent")
+        return text
 
     def fn_literal(
         self, op: relay.FnOp, lines: list[str], indent: str, literals: dict[str, str]
@@ -476,11 +492,15 @@ class _FunctionPrinter:
             literals[key] = name
             return name
         params = self.params(op.body.block.args)
-        attributes = _function_attributes(op.attributes)
+        attributes = _function_attributes(
+            {k: v for k, v in op.attributes.items() if k != relay.TYPE_PARAMS}
+        )
         body: list[str] = []
         inner = indent + "  " if len(indent) < 2 * MAX_INDENT_LEVELS else indent
         self.block(op.body.block, body, inner)
-        head = f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
+        generics = relay_lang.type_params(op.attributes.get(relay.TYPE_PARAMS))
+        output = relay_lang.return_annotation(op.result.type)
+        head = f"fn {generics}({', '.join(params + attributes)}){output} {{"
         name = self.temp()
         lines.append(f"{indent}{name} = {head}")
         lines.extend(body)
@@ -547,11 +567,33 @@ MAX_COMMENT_TUPLE_DEPTH = 32
 would make deeply nested tuples quadratic in size."""
 
 
+def _let_annotation(type_: Attribute) -> str:
+    """``: T`` of a let variable: none for a type TVM's parser cannot read
+    (an unknown type, a reference)."""
+    if _has_ref(type_):
+        return ""
+    return relay_lang.annotation(type_)
+
+
+def _has_ref(type_: Attribute) -> bool:
+    if isinstance(type_, relay.RefType):
+        return True
+    if isinstance(type_, TupleType):
+        return any(_has_ref(t) for t in type_.types.data)
+    if isinstance(type_, FunctionType):
+        return any(_has_ref(t) for t in (*type_.inputs.data, *type_.outputs.data))
+    return False
+
+
 def _type_comment(op: Operation) -> str:
     parts = []
-    if op.results and not (
-        isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
-        and _tuple_depth(op.results[0].type) > MAX_COMMENT_TUPLE_DEPTH
+    if (
+        op.results
+        and not isinstance(op.results[0].type, relay.IncompleteType)
+        and not (
+            isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
+            and _tuple_depth(op.results[0].type) > MAX_COMMENT_TUPLE_DEPTH
+        )
     ):
         parts.append("ty=" + relay_type(op.results[0].type))
     span = _span(op.location)

@@ -71,6 +71,26 @@ def compatible(declared: Attribute, actual: Attribute) -> bool:
     return False
 
 
+def print_result_type(printer: Printer, type_: Attribute) -> None:
+    """The type after ``->``; a function type in parentheses, as MLIR spells a
+    function returning a function."""
+    if isinstance(type_, FunctionType):
+        printer.print_string("(")
+        printer.print_attribute(type_)
+        printer.print_string(")")
+    else:
+        printer.print_attribute(type_)
+
+
+def parse_result_type(parser: Parser) -> Attribute:
+    """The type `print_result_type` prints."""
+    if parser.parse_optional_punctuation("(") is not None:
+        type_ = parser.parse_type()
+        parser.parse_punctuation(")")
+        return type_
+    return parser.parse_type()
+
+
 @irdl_op_definition
 class FunctionOp(IRDLOperation):
     """A function value: Relay's ``fn (%x: T, ...) -> R { body }`` used as a value.
@@ -178,7 +198,7 @@ class FunctionOp(IRDLOperation):
         printer.print_string(" (")
         printer.print_list(self.params, printer.print_block_argument)
         printer.print_string(") -> ")
-        printer.print_attribute(self.function_type.outputs.data[0])
+        print_result_type(printer, self.function_type.outputs.data[0])
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
@@ -194,7 +214,7 @@ class FunctionOp(IRDLOperation):
             Parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
         )
         parser.parse_punctuation("->")
-        output = parser.parse_type()
+        output = parse_result_type(parser)
         attributes = parser.parse_optional_attr_dict_with_keyword()
         inputs = [p.type for p in params]
         function_type = FunctionType.from_lists(inputs, [output])

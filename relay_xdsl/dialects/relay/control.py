@@ -23,7 +23,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.structure import ReturnOp
-from relay_xdsl.dialects.relay.closures import compatible
+from relay_xdsl.dialects.relay.closures import compatible, parse_result_type, print_result_type
 from relay_xdsl.dialects.relay.types import IncompleteType
 
 
@@ -87,7 +87,7 @@ class IfOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_attribute(self.condition.type)
         printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        print_result_type(printer, self.result.type)
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.then_region)
@@ -100,7 +100,7 @@ class IfOp(IRDLOperation):
         parser.parse_punctuation(":")
         condition_type = parser.parse_type()
         parser.parse_punctuation("->")
-        result_type = parser.parse_type()
+        result_type = parse_result_type(parser)
         attributes = parser.parse_optional_attr_dict_with_keyword()
         then_region = parser.parse_region()
         parser.parse_keyword("else")
