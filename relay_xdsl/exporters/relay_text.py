@@ -405,6 +405,10 @@ class _FunctionPrinter:
             if isinstance(op, relay.ConstantOp):
                 self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
                 continue
+            if isinstance(op, relay.GlobalOp):
+                # An atom, printed where it is used.
+                self.names[op.result] = "@" + _checked(op.callee.root_reference.data, "function name")
+                continue
             expression = self.expression(op, lines, indent, literals)
             value = op.results[0]
             if bound(op):

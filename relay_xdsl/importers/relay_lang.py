@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import ArrayAttr, FunctionType
+from xdsl.dialects.builtin import ArrayAttr, FunctionType, TupleType
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl.dialects import relay
@@ -225,6 +226,63 @@ def build_function(
     op = relay.FunctionOp(function_type, Region(block), attributes)
     parser.pos, parser.block = saved_pos, saved_block
     parser.insert(op)
+    return op.result
+
+
+def instantiated_outputs(
+    signature: FunctionType, args: Sequence[SSAValue]
+) -> tuple[Attribute, ...]:
+    """The result types of a call of a function of `signature` with `args`:
+    type parameters bound by the arguments' types are replaced by them."""
+    bound: dict[str, Attribute] = {}
+    for declared, arg in zip(signature.inputs.data, args):
+        _bind(declared, arg.type, bound)
+    return tuple(_substitute(t, bound) for t in signature.outputs.data)
+
+
+def _bind(declared: Attribute, actual: Attribute, bound: dict[str, Attribute]) -> None:
+    if isinstance(declared, relay.TypeVarType):
+        bound.setdefault(declared.var_name.data, actual)
+    elif isinstance(declared, TupleType) and isinstance(actual, TupleType):
+        for d, a in zip(declared.types.data, actual.types.data):
+            _bind(d, a, bound)
+    elif isinstance(declared, FunctionType) and isinstance(actual, FunctionType):
+        for d, a in zip(
+            (*declared.inputs.data, *declared.outputs.data),
+            (*actual.inputs.data, *actual.outputs.data),
+        ):
+            _bind(d, a, bound)
+
+
+def _substitute(type_: Attribute, bound: dict[str, Attribute]) -> Attribute:
+    if isinstance(type_, relay.TypeVarType):
+        return bound.get(type_.var_name.data, type_)
+    if isinstance(type_, TupleType):
+        return TupleType(ArrayAttr([_substitute(t, bound) for t in type_.types.data]))
+    if isinstance(type_, FunctionType):
+        return FunctionType.from_lists(
+            [_substitute(t, bound) for t in type_.inputs.data],
+            [_substitute(t, bound) for t in type_.outputs.data],
+        )
+    return type_
+
+
+def is_generic(func: FuncOp) -> bool:
+    """Whether `func` has type parameters (``def @f[A](...)``)."""
+    return relay.TYPE_PARAMS in func.attributes
+
+
+def call_generic_global(
+    parser: _RelayParser, func: FuncOp, args: list[SSAValue], token: Token
+) -> SSAValue:
+    """``@f(args)`` of a generic global: ``relay.call`` of its ``relay.global``,
+    whose result type is the declared one with the type parameters the
+    arguments bind."""
+    signature = func.function_type
+    callee = relay.GlobalOp(func.sym_name.data, signature)
+    parser.insert(callee)
+    op = relay.CallOp(callee, args, instantiated_outputs(signature, args)[0])
+    parser.annotate(op, token, check=False)
     return op.result
 
 

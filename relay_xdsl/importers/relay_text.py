@@ -610,11 +610,8 @@ class _RelayParser:
 
     def parse_binding_value(self, scope: _Scope) -> _Binding:
         value = self.parse_expr(scope)
-        if isinstance(value, _GlobalRef | _OperatorRef):
-            self.error(
-                value.token,
-                "binding a global function or operator to a variable is not supported",
-            )
+        if isinstance(value, _OperatorRef):
+            self.error(value.token, "binding an operator to a variable is not supported")
         return value
 
     # -- expressions --------------------------------------------------------
@@ -769,8 +766,12 @@ class _RelayParser:
             return relay_lang.let_function_value(self, value, None)
         if isinstance(value, _FnLiteral):
             return relay_lang.build_function(self, value.start, value.scope, None, None)
-        what = "a global function" if isinstance(value, _GlobalRef) else "an operator"
-        self.error(value.token, f"{what} can only be called here, not used as a value")
+        if isinstance(value, _GlobalRef):
+            func = self.function(value.name, value.token)
+            op = relay.GlobalOp(value.name, func.function_type)
+            self.insert(op)
+            return op.result
+        self.error(value.token, "an operator can only be called here, not used as a value")
 
     def parse_call(self, callee: _Callee, scope: _Scope) -> SSAValue:
         open_token = self.expect("(")
@@ -812,11 +813,13 @@ class _RelayParser:
                     f"@{callee.name} takes {len(expected)} argument(s), got {len(args)}",
                 )
             for index, (arg, type_) in enumerate(zip(args, expected)):
-                if arg.type != type_:
+                if not relay.compatible(type_, arg.type):
                     self.error(
                         callee.token,
                         f"argument #{index} of @{callee.name} has type {_relay_type(arg.type)}, expected {_relay_type(type_)}",
                     )
+            if relay_lang.is_generic(func):
+                return relay_lang.call_generic_global(self, func, args, callee.token)
             op = CallOp(callee.name, args, func.function_type.outputs.data)
             self.annotate(op, callee.token)
             return op.results[0]

@@ -45,7 +45,13 @@ from relay_xdsl.dialects.relay.attributes import (
     attr_value,
 )
 from relay_xdsl.dialects.relay.bindings import LetOp
-from relay_xdsl.dialects.relay.closures import TYPE_PARAMS, CallOp, FunctionOp, compatible
+from relay_xdsl.dialects.relay.closures import (
+    TYPE_PARAMS,
+    CallOp,
+    FunctionOp,
+    GlobalOp,
+    compatible,
+)
 from relay_xdsl.dialects.relay.control import IfOp
 from relay_xdsl.dialects.relay.dialect import (
     OPERATOR_OPS,
@@ -81,6 +87,7 @@ __all__ = [
     "AttrKind",
     "CallOp",
     "FunctionOp",
+    "GlobalOp",
     "IfOp",
     "RefOp",
     "RefReadOp",

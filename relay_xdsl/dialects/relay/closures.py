@@ -23,18 +23,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, FunctionType, TupleType
+from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttr, FunctionType, TupleType
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    attr_def,
     irdl_op_definition,
     operand_def,
     region_def,
     result_def,
+    traits_def,
     var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.structure import ReturnOp
@@ -310,5 +313,48 @@ class CallOp(IRDLOperation):
             )
         values = parser.resolve_operands([callee, *operands], signature.inputs.data, pos)
         op = cls(values[0], values[1:], signature.outputs.data[0])
+        op.attributes |= attributes
+        return op
+
+
+@irdl_op_definition
+class GlobalOp(IRDLOperation):
+    """A global function as a value: Relay's ``@f`` not called in place.
+
+    Used where ``func.call`` cannot stand: a global passed, returned or bound
+    as a value, and a call of a generic global (``def @id[A](%x: A) -> A``),
+    whose argument types are instances of its parameter types; such a call is
+    a ``relay.call`` of this value. The result type is the global's type.
+
+    Syntax::
+
+        %g = relay.global @id : (!relay.type_var<"A">) -> !relay.type_var<"A">
+    """
+
+    name = "relay.global"
+    callee = attr_def(FlatSymbolRefAttr)
+    result = result_def(FunctionType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, callee: str, function_type: FunctionType):
+        super().__init__(
+            result_types=[function_type], attributes={"callee": FlatSymbolRefAttr(callee)}
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.callee)
+        printer.print_op_attributes({k: v for k, v in self.attributes.items() if k != "callee"})
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GlobalOp:
+        callee = parser.parse_symbol_name()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_ = parser.parse_function_type()
+        op = cls(callee.data, type_)
         op.attributes |= attributes
         return op

@@ -7,7 +7,7 @@ from xdsl.ir import Dialect
 
 from relay_xdsl.dialects.relay import operators
 from relay_xdsl.dialects.relay.bindings import LetOp
-from relay_xdsl.dialects.relay.closures import CallOp, FunctionOp
+from relay_xdsl.dialects.relay.closures import CallOp, FunctionOp, GlobalOp
 from relay_xdsl.dialects.relay.control import IfOp
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, RegisteredOperatorOp
 from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
@@ -62,6 +62,7 @@ Relay = Dialect(
         IfOp,
         FunctionOp,
         CallOp,
+        GlobalOp,
         RefOp,
         RefReadOp,
         RefWriteOp,
