@@ -402,7 +402,7 @@ class ReturnOp(IRDLOperation):
         parent = self.parent_op()
         if parent is None or parent.name not in RETURN_PARENTS:
             raise VerifyException(
-                f"'relay.return' must be in one of {', '.join(sorted(RETURN_PARENTS))}"
+                "'relay.return' expects parent op 'relay.fn', 'relay.function' or 'relay.if'"
             )
 
 

@@ -237,6 +237,13 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 %r = relay.call %neg(%x) : (({t("4")}) -> {t("4")}, {t("4")}) -> {t("4")}
 """,
     ),
+    "relay.global": (
+        f"%x: {t('4')}",
+        f"""
+%g = relay.global @relay.global : ({t("4")}) -> {t("4")}
+%r = relay.call %g(%x) : (({t("4")}) -> {t("4")}, {t("4")}) -> {t("4")}
+""",
+    ),
     "relay.ref": (
         f"%x: {t('4')}",
         f"""

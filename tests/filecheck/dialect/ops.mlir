@@ -216,6 +216,17 @@ func.func @relay.call(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %r : tensor<4xf32>
 }
 
+// CHECK-LABEL: func.func @relay.global(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %g = relay.global @relay.global : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %r = relay.call %g(%x) : ((tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.global(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %g = relay.global @relay.global : (tensor<4xf32>) -> tensor<4xf32>
+  %r = relay.call %g(%x) : ((tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
 // CHECK-LABEL: func.func @relay.ref(%x: tensor<4xf32>) -> !relay.ref<tensor<4xf32>> {
 // CHECK-NEXT:    %cell = relay.ref %x : tensor<4xf32>
 // CHECK-NEXT:    func.return %cell : !relay.ref<tensor<4xf32>>
