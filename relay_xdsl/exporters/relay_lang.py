@@ -9,17 +9,20 @@ here).
 * ``relay.if`` prints as ``if (%c) { ... } else { ... }``, each branch a
   body of its own;
 * ``relay.ref``, ``relay.ref_read`` and ``relay.ref_write`` print as
-  ``ref(%x)``, ``ref_read(%r)`` and ``ref_write(%r, %v)``.
+  ``ref(%x)``, ``ref_read(%r)`` and ``ref_write(%r, %v)``;
+* a ``#[metadata]`` section the module keeps verbatim (``relay.metadata``,
+  for nodes other than constants) prints as it was read.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import ArrayAttr
+from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.relay_text.metadata import decode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 
 if TYPE_CHECKING:
@@ -57,9 +60,7 @@ def prebind_let(printer: _FunctionPrinter, let: relay.LetOp, source: Operation |
         printer.names[source.self_value] = printer.fresh_name(let.result)
 
 
-def expression(
-    printer: _FunctionPrinter, op: Operation, indent: str, comment: str
-) -> str | None:
+def expression(printer: _FunctionPrinter, op: Operation, indent: str, comment: str) -> str | None:
     """The Relay text of `op`, or None when the op is not one of this module's."""
     if isinstance(op, relay.FunctionOp):
         return function(printer, op, indent)
@@ -106,3 +107,19 @@ def function(printer: _FunctionPrinter, op: relay.FunctionOp, indent: str) -> st
 
 def _inner(indent: str) -> str:
     return indent + "  " if len(indent) < 2 * MAX_INDENT_LEVELS else indent
+
+
+def kept_metadata(module: ModuleOp) -> str | None:
+    """The ``#[metadata]`` section `module` keeps verbatim (``relay.metadata``), if any."""
+    text = module.attributes.get(relay.METADATA)
+    return text.data if isinstance(text, StringAttr) else None
+
+
+def check_kept_metadata(text: str, constants: list[DenseIntOrFPElementsAttr]) -> None:
+    """Refuse to print a kept section that does not hold all the module's
+    constants: its other nodes cannot be merged with new constants."""
+    if len(constants) != len(decode_metadata(text)):
+        raise RelayExportError(
+            "the module keeps a #[metadata] section with nodes other than constants "
+            "(relay.metadata), but it has constants the section does not hold"
+        )

@@ -61,7 +61,7 @@ from relay_xdsl.dialects.relay.bindings import (
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.exporters import relay_lang
-from relay_xdsl.relay_text.metadata import encode_metadata
+from relay_xdsl.relay_text.metadata import decode_metadata, encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import run_deep
 
@@ -124,6 +124,8 @@ def attribute_value(attr: Attribute) -> str:
         return "[" + ", ".join(attribute_value(a) for a in attr.data) + "]"
     if isinstance(attr, UnitAttr):
         return "None"
+    if isinstance(attr, relay.MetaRefAttr):
+        return f"meta[{attr.kind.data}][{attr.index.data}]"
     raise RelayExportError(f"attribute value {attr} has no Relay equivalent")
 
 
@@ -256,6 +258,8 @@ class _RelayPrinter:
         # Fingerprints of function literals, computed once each (see _fn_fingerprint).
         self.fingerprints: dict[relay.FnOp, str] = {}
         self.opaque_meta = False
+        # A metadata section kept verbatim (relay_lang.kept_metadata).
+        self.kept_metadata: str | None = None
         # TVM's parser keeps one table of %N temps for the whole text, so
         # temps are numbered across functions, never restarted.
         self.next_temp = 0
@@ -263,6 +267,11 @@ class _RelayPrinter:
     def program_text(self, module: ModuleOp, header: bool) -> str:
         """The module's functions; records the constants the metadata holds."""
         parts = [VERSION_HEADER + "\n"] if header else []
+        self.kept_metadata = relay_lang.kept_metadata(module)
+        if self.kept_metadata is not None:
+            # Constants keep their indices in the kept section.
+            for value in decode_metadata(self.kept_metadata):
+                self.meta_values.setdefault(value, len(self.meta_values))
         for op in module.ops:
             if not isinstance(op, FuncOp):
                 raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
@@ -271,6 +280,9 @@ class _RelayPrinter:
         return "".join(parts)
 
     def check_metadata(self) -> None:
+        if self.kept_metadata is not None:
+            relay_lang.check_kept_metadata(self.kept_metadata, list(self.meta_values))
+            return
         if self.meta_values and self.opaque_meta:
             raise RelayExportError(
                 "the module mixes constants with known values and opaque meta[...] "
@@ -278,7 +290,9 @@ class _RelayPrinter:
             )
 
     def metadata_chunks(self) -> Iterator[str]:
-        if self.meta_values:
+        if self.kept_metadata is not None:
+            yield f"#[metadata]\n{self.kept_metadata}\n"
+        elif self.meta_values:
             yield "#[metadata]\n"
             yield from encode_metadata(self.meta_values)
             yield "\n"
@@ -407,7 +421,9 @@ class _FunctionPrinter:
                 continue
             if isinstance(op, relay.GlobalOp):
                 # An atom, printed where it is used.
-                self.names[op.result] = "@" + _checked(op.callee.root_reference.data, "function name")
+                self.names[op.result] = "@" + _checked(
+                    op.callee.root_reference.data, "function name"
+                )
                 continue
             expression = self.expression(op, lines, indent, literals)
             value = op.results[0]

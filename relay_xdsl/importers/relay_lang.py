@@ -27,16 +27,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import ArrayAttr, FunctionType, TupleType
+from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, StringAttr, TupleType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.relay_text.lexer import Kind, Token
+from relay_xdsl.relay_text.metadata import other_node_kinds
 
 if TYPE_CHECKING:
-    from relay_xdsl.importers.relay_text import _RelayParser, _Scope
+    from relay_xdsl.importers.relay_text import _Binding, _Callee, _RelayParser, _Scope
 
 
 class CaptureError(Exception):
@@ -286,7 +287,9 @@ def call_generic_global(
     return op.result
 
 
-def call_value(parser: _RelayParser, callee: SSAValue, args: list[SSAValue], token: Token) -> SSAValue:
+def call_value(
+    parser: _RelayParser, callee: SSAValue, args: list[SSAValue], token: Token
+) -> SSAValue:
     """``%f(args)`` of a function-typed value: ``relay.call``."""
     type_ = callee.type
     if not isinstance(type_, FunctionType | relay.IncompleteType):
@@ -385,3 +388,74 @@ def parse_reference(parser: _RelayParser, scope: _Scope) -> SSAValue:
             op = relay.RefWriteOp(args[0], args[1])
     parser.annotate(op, token, check=False)
     return op.results[0]
+
+
+def keep_metadata(parser: _RelayParser, module: ModuleOp, token: Token) -> None:
+    """Keep a ``#[metadata]`` section holding more than constants verbatim on
+    `module` (``relay.metadata``), so that its other nodes print back."""
+    start = token.value
+    assert isinstance(start, int)  # the value of a METADATA token
+    text = parser.source.text[start:].strip()
+    if other_node_kinds(text):
+        module.attributes[relay.METADATA] = StringAttr(text)
+
+
+def parse_sequence(parser: _RelayParser, scope: _Scope, nested: bool) -> _Callee:
+    """TVM's ``ParseExpr``: graph and let bindings and ``e1; e2`` sequencing,
+    then an expression. A `nested` sequence (a call argument, a tuple field)
+    binds its variables in a scope of its own."""
+    if nested and _at_binding(parser):
+        scope = scope.child()
+    deferred: list[LetFunction] = []
+    while True:
+        token = parser.peek()
+        if token.kind is Kind.GRAPH and parser.peek(1).text == "=":
+            parser.next()
+            parser.next()
+            scope.names[token.text] = parser.parse_binding_value(scope)
+            parser.expect(";", "after a binding")
+            continue
+        if token.kind is Kind.IDENT and token.text == "let":
+            parser.next()
+            name = parser.expect_kind(Kind.LOCAL, "a variable name after 'let'")
+            declared = parser.parse_type() if parser.accept(":") else None
+            parser.expect("=", "in a let binding")
+            if binds_function(parser):
+                deferred.append(parse_let_function(parser, scope, name, declared))
+            else:
+                _let(parser, scope, name, declared, parser.parse_binding_value(scope))
+            parser.expect(";", "after a let binding")
+            continue
+        result = parser.parse_expr(scope)
+        if parser.accept(";"):
+            # `e1; e2` is `let _ = e1; e2`, as TVM parses it.
+            parser.insert(relay.LetOp(parser.value_of(result, token)))
+            continue
+        for binding in deferred:
+            if binding.value is None:
+                materialize(parser, binding, None)
+        return result
+
+
+def _at_binding(parser: _RelayParser) -> bool:
+    token = parser.peek()
+    return (token.kind is Kind.GRAPH and parser.peek(1).text == "=") or (
+        token.kind is Kind.IDENT and token.text == "let"
+    )
+
+
+def _let(
+    parser: _RelayParser, scope: _Scope, name: Token, declared: Attribute | None, bound: _Binding
+) -> None:
+    """``let %x = e;``: a ``relay.let`` of `bound`."""
+    value = parser.value_of(bound, name)
+    if declared is not None and not relay.compatible(declared, value.type):
+        parser.error(
+            name,
+            f"{name.text} is declared as {parser.type_text(declared)} but bound to a "
+            f"{parser.type_text(value.type)}",
+        )
+    let = relay.LetOp(value)
+    parser.insert(let)
+    set_relay_name(let.result, name.text[1:])
+    scope.names[name.text] = let.result

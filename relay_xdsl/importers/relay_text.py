@@ -14,8 +14,9 @@ How Relay constructs become IR:
   ``let %x = e;`` → ``relay.let`` of ``e``'s value (see bindings.py); let
   and parameter names become SSA name hints, also recorded as ``NameLoc``
   locations, which upstream MLIR keeps (names.py); names are cosmetic;
-* a function literal bound to a variable becomes one ``relay.fn`` at every
-  call site; it may not capture values from the enclosing function;
+* a function literal called in place (``%0 = fn ...; %0(%x)``) becomes one
+  ``relay.fn`` at every call site; functions used as values, ``if``,
+  references and let-bound functions are read by relay_lang.py;
 * ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
   ``#[metadata]`` section when there is one, else an opaque ``meta_index``;
 * types come from parameter annotations and ``/* ty=... */`` comments; a
@@ -350,6 +351,8 @@ class _RelayParser:
                 self.error(token, f"expected the end of the program, found {_describe(token)}")
             break
         module = ModuleOp([self.functions[name] for name in order])
+        if self.tokens[-2].kind is Kind.METADATA:
+            relay_lang.keep_metadata(self, module, self.tokens[-2])
         return module
 
     def decode_metadata(self, token: Token) -> list[DenseIntOrFPElementsAttr]:
@@ -551,62 +554,8 @@ class _RelayParser:
         return self.value_of(self.parse_sequence(scope, nested=False), token)
 
     def parse_sequence(self, scope: _Scope, nested: bool = True) -> _Callee:
-        """TVM's ``ParseExpr``: graph and let bindings and ``e1; e2``
-        sequencing, then an expression. A `nested` sequence (a call argument, a
-        tuple field) binds its variables in a scope of its own."""
-        if nested and self.at_binding():
-            scope = scope.child()
-        deferred: list[LetFunction] = []
-        while True:
-            token = self.peek()
-            if token.kind is Kind.GRAPH and self.peek(1).text == "=":
-                self.next()
-                self.next()
-                scope.names[token.text] = self.parse_binding_value(scope)
-                self.expect(";", "after a binding")
-                continue
-            if token.kind is Kind.IDENT and token.text == "let":
-                self.next()
-                name_token = self.expect_kind(Kind.LOCAL, "a variable name after 'let'")
-                declared = self.parse_type() if self.accept(":") else None
-                self.expect("=", "in a let binding")
-                if relay_lang.binds_function(self):
-                    binding = relay_lang.parse_let_function(self, scope, name_token, declared)
-                    deferred.append(binding)
-                else:
-                    self.let(scope, name_token, declared, self.parse_binding_value(scope))
-                self.expect(";", "after a let binding")
-                continue
-            result = self.parse_expr(scope)
-            if self.accept(";"):
-                # `e1; e2` is `let _ = e1; e2`, as TVM parses it.
-                self.insert(relay.LetOp(self.value_of(result, token)))
-                continue
-            for binding in deferred:
-                if binding.value is None:
-                    relay_lang.materialize(self, binding, None)
-            return result
-
-    def at_binding(self) -> bool:
-        token = self.peek()
-        return (token.kind is Kind.GRAPH and self.peek(1).text == "=") or (
-            token.kind is Kind.IDENT and token.text == "let"
-        )
-
-    def let(
-        self, scope: _Scope, name: Token, declared: Attribute | None, bound: _Binding
-    ) -> None:
-        """``let %x = e;``: a ``relay.let`` of `bound`."""
-        value = self.value_of(bound, name)
-        if declared is not None and not relay.compatible(declared, value.type):
-            self.error(
-                name,
-                f"{name.text} is declared as {_relay_type(declared)} but bound to a {_relay_type(value.type)}",
-            )
-        let = relay.LetOp(value)
-        self.insert(let)
-        set_relay_name(let.result, name.text[1:])
-        scope.names[name.text] = let.result
+        """TVM's ``ParseExpr``: bindings, ``e1; e2`` sequencing, an expression (relay_lang)."""
+        return relay_lang.parse_sequence(self, scope, nested)
 
     def parse_binding_value(self, scope: _Scope) -> _Binding:
         value = self.parse_expr(scope)
@@ -908,7 +857,9 @@ class _RelayParser:
                 # The literal uses values from outside: a closure, called as a value.
                 self.pos, self.block, self.depth, self.type_vars[:] = state
                 types = [a.type for a in args]
-                function = relay_lang.build_function(self, literal.start, literal.scope, types, None)
+                function = relay_lang.build_function(
+                    self, literal.start, literal.scope, types, None
+                )
                 return relay_lang.call_value(self, function, args, close)
             literal.instances[key] = op
         type_, location = self.annotation()
@@ -1068,6 +1019,8 @@ class _RelayParser:
             return StringAttr(string)
         if kind is Kind.IDENT and token.text == "None":
             return UnitAttr()
+        if kind is Kind.META:
+            return relay.MetaRefAttr(*meta_reference(token))
         self.error(token, f"expected an attribute value, found {_describe(token)}")
 
     # -- types --------------------------------------------------------------

@@ -61,6 +61,7 @@ from relay_xdsl.dialects.relay.dialect import (
     RELAX_OPERATORS,
     Relay,
 )
+from relay_xdsl.dialects.relay.meta import METADATA, MetaRefAttr
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp, RegisteredOperatorOp
 from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
@@ -77,32 +78,33 @@ from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, Ty
 
 __all__ = [
     "BLOB_THRESHOLD",
+    "METADATA",
     "OPERATORS",
     "OPERATOR_OPS",
     "RELAX_MAPPED",
     "RELAX_OPERATORS",
     "RELAX_OPERATOR_OPS",
-    "AdtType",
     "TYPE_PARAMS",
+    "AdtType",
     "AttrKind",
     "CallOp",
-    "FunctionOp",
-    "GlobalOp",
-    "IfOp",
-    "RefOp",
-    "RefReadOp",
-    "RefWriteOp",
-    "compatible",
     "ConstantOp",
     "FnOp",
+    "FunctionOp",
     "GenericOperatorOp",
+    "GlobalOp",
+    "IfOp",
     "IncompleteType",
     "LetOp",
+    "MetaRefAttr",
     "NoRelax",
     "OpPattern",
     "Operator",
     "OperatorOp",
+    "RefOp",
+    "RefReadOp",
     "RefType",
+    "RefWriteOp",
     "RegisteredOperatorOp",
     "Relay",
     "RelayAttr",
@@ -111,6 +113,7 @@ __all__ = [
     "TupleOp",
     "TypeVarType",
     "attr_value",
+    "compatible",
     "make_fn_body",
     "no_relax",
 ]

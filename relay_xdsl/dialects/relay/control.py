@@ -22,8 +22,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from relay_xdsl.dialects.relay.structure import ReturnOp
 from relay_xdsl.dialects.relay.closures import compatible, parse_result_type, print_result_type
+from relay_xdsl.dialects.relay.structure import ReturnOp
 from relay_xdsl.dialects.relay.types import IncompleteType
 
 

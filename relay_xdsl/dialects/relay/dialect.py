@@ -9,6 +9,7 @@ from relay_xdsl.dialects.relay import operators
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.closures import CallOp, FunctionOp, GlobalOp
 from relay_xdsl.dialects.relay.control import IfOp
+from relay_xdsl.dialects.relay.meta import MetaRefAttr
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, RegisteredOperatorOp
 from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
 from relay_xdsl.dialects.relay.registry import operator_class
@@ -67,5 +68,5 @@ Relay = Dialect(
         RefReadOp,
         RefWriteOp,
     ],
-    list(RELAY_TYPES),
+    [*RELAY_TYPES, MetaRefAttr],
 )

@@ -133,9 +133,7 @@ class RefWriteOp(IRDLOperation):
     def verify_(self) -> None:
         _verify_reference(self.reference.type)
         if not compatible(_value_type(self.reference.type), self.value.type):
-            raise VerifyException(
-                f"cannot write a {self.value.type} to a {self.reference.type}"
-            )
+            raise VerifyException(f"cannot write a {self.value.type} to a {self.reference.type}")
         if self.result.type != UNIT:
             raise VerifyException(f"'relay.ref_write' returns (), not {self.result.type}")
 

@@ -197,6 +197,18 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 %lv = relay.let dataflow %t : tuple<{t("4")}, {t("4")}>
 """,
     ),
+    "relay.on_device": (
+        f"%x: {t('4')}",
+        f"""
+%r = relay.on_device(%x) {{virtual_device = #relay.meta<"VirtualDevice", 0>, constrain_result = true}} : ({t("4")}) -> {t("4")}
+""",
+    ),
+    "relay.device_copy": (
+        f"%x: {t('4')}",
+        f"""
+%r = relay.device_copy(%x) {{src_virtual_device = #relay.meta<"VirtualDevice", 0>, dst_virtual_device = #relay.meta<"VirtualDevice", 1>}} : ({t("4")}) -> {t("4")}
+""",
+    ),
     "relay.if": (
         f"%c: {t('', 'i1')}, %x: {t('4')}",
         f"""

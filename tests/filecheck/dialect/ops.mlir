@@ -145,6 +145,24 @@ func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tuple<tensor<4xf32
   func.return %lv : tuple<tensor<4xf32>, tensor<4xf32>>
 }
 
+// CHECK-LABEL: func.func @relay.on_device(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %r = relay.on_device(%x) {virtual_device = #relay.meta<"VirtualDevice", 0>, constrain_result = true} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.on_device(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.on_device(%x) {virtual_device = #relay.meta<"VirtualDevice", 0>, constrain_result = true} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.device_copy(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %r = relay.device_copy(%x) {src_virtual_device = #relay.meta<"VirtualDevice", 0>, dst_virtual_device = #relay.meta<"VirtualDevice", 1>} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.device_copy(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.device_copy(%x) {src_virtual_device = #relay.meta<"VirtualDevice", 0>, dst_virtual_device = #relay.meta<"VirtualDevice", 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
 // CHECK-LABEL: func.func @relay.if(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:    %r = relay.if %c : tensor<i1> -> tensor<4xf32> {
 // CHECK-NEXT:    %e = relay.exp(%x) : (tensor<4xf32>) -> tensor<4xf32>

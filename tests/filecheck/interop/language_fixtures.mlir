@@ -1,6 +1,6 @@
 // The fixtures of the constructs beyond dataflow (tests/filecheck/language:
 // functions as values, closures, recursion, if, let in every position,
-// references) go through upstream MLIR (mlir-opt-22) and come back unchanged:
+// references, devices and kept metadata) go through upstream MLIR (mlir-opt-22) and come back unchanged:
 // the same Relay text, byte for byte, and the same IR as upstream sees it.
 // Inputs/fixtures_unchanged.py states exactly what is compared.
 // REQUIRES: mlir-opt-22
@@ -9,6 +9,7 @@
 // CHECK-NOT: CHANGED
 // CHECK: unchanged: language/control_flow.relay
 // CHECK: unchanged: language/dead_recursion.relay
+// CHECK: unchanged: language/devices.relay
 // CHECK: unchanged: language/functions.relay
 // CHECK: unchanged: language/references.relay
-// CHECK: 4 fixtures: 4 unchanged, 0 unchanged up to attribute order, 0 unchanged (MLIR only), 0 changed, 0 without a program
+// CHECK: 5 fixtures: 5 unchanged, 0 unchanged up to attribute order, 0 unchanged (MLIR only), 0 changed, 0 without a program
