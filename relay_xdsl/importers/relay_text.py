@@ -351,7 +351,7 @@ class _RelayParser:
                 self.error(token, f"expected the end of the program, found {_describe(token)}")
             break
         module = ModuleOp([self.functions[name] for name in order])
-        if self.tokens[-2].kind is Kind.METADATA:
+        if len(self.tokens) > 1 and self.tokens[-2].kind is Kind.METADATA:
             relay_lang.keep_metadata(self, module, self.tokens[-2])
         return module
 
