@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, StringAttr, TupleType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
@@ -248,18 +248,19 @@ def _bind(declared: Attribute, actual: Attribute, bound: dict[str, Attribute]) -
         for d, a in zip(declared.types.data, actual.types.data):
             _bind(d, a, bound)
     elif isinstance(declared, FunctionType) and isinstance(actual, FunctionType):
-        for d, a in zip(
+        for parameter, argument in zip(
             (*declared.inputs.data, *declared.outputs.data),
             (*actual.inputs.data, *actual.outputs.data),
         ):
-            _bind(d, a, bound)
+            _bind(parameter, argument, bound)
 
 
 def _substitute(type_: Attribute, bound: dict[str, Attribute]) -> Attribute:
     if isinstance(type_, relay.TypeVarType):
         return bound.get(type_.var_name.data, type_)
     if isinstance(type_, TupleType):
-        return TupleType(ArrayAttr([_substitute(t, bound) for t in type_.types.data]))
+        fields = [cast(TypeAttribute, _substitute(t, bound)) for t in type_.types.data]
+        return TupleType(ArrayAttr(fields))
     if isinstance(type_, FunctionType):
         return FunctionType.from_lists(
             [_substitute(t, bound) for t in type_.inputs.data],

@@ -561,6 +561,8 @@ class _RelayParser:
         value = self.parse_expr(scope)
         if isinstance(value, _OperatorRef):
             self.error(value.token, "binding an operator to a variable is not supported")
+        if isinstance(value, _GlobalRef):
+            return self.value_of(value, value.token)
         return value
 
     # -- expressions --------------------------------------------------------

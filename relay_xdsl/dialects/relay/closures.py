@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttr, FunctionType, TupleType
-from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
@@ -142,12 +142,12 @@ class FunctionOp(IRDLOperation):
         return len(self.body.block.args) == len(self.function_type.inputs) + 1
 
     @property
-    def self_value(self) -> SSAValue | None:
+    def self_value(self) -> BlockArgument | None:
         """The block argument standing for the function itself, if recursive."""
         return self.body.block.args[0] if self.recursive else None
 
     @property
-    def params(self) -> tuple[SSAValue, ...]:
+    def params(self) -> tuple[BlockArgument, ...]:
         args = self.body.block.args
         return args[1:] if self.recursive else args
 
