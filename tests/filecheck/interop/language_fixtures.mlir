@@ -11,5 +11,6 @@
 // CHECK: unchanged: language/dead_recursion.relay
 // CHECK: unchanged: language/devices.relay
 // CHECK: unchanged: language/functions.relay
+// CHECK: no program: language/invalid.mlir
 // CHECK: unchanged: language/references.relay
-// CHECK: 5 fixtures: 5 unchanged, 0 unchanged up to attribute order, 0 unchanged (MLIR only), 0 changed, 0 without a program
+// CHECK: 6 fixtures: 5 unchanged, 0 unchanged up to attribute order, 0 unchanged (MLIR only), 0 changed, 1 without a program
