@@ -16,9 +16,16 @@ here).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    ModuleOp,
+    StringAttr,
+)
 from xdsl.ir import Attribute, Operation
 
 from relay_xdsl.dialects import relay
@@ -95,7 +102,7 @@ def function(printer: _FunctionPrinter, op: relay.FunctionOp, indent: str) -> st
     """``fn [A] (%x: T, Attr=v) -> R { body }``."""
     if op.self_value is not None and op.self_value not in printer.names:
         raise RelayExportError("a recursive function must be bound by a let to print as Relay")
-    params = printer.params(op.params)
+    params = printer.params(op.params, op.attributes.get(relay.ARG_ATTRS))
     attributes = printer.attribute_list(op.relay_attributes())
     body: list[str] = []
     printer.block(op.body.block, body, _inner(indent))
@@ -123,3 +130,18 @@ def check_kept_metadata(text: str, constants: list[DenseIntOrFPElementsAttr]) ->
             "the module keeps a #[metadata] section with nodes other than constants "
             "(relay.metadata), but it has constants the section does not hold"
         )
+
+
+def param_attribute_texts(
+    arg_attrs: Attribute | None, count: int, value_text: Callable[[Attribute], str]
+) -> list[str]:
+    """`` {key=value}`` after each of `count` parameters, from ``arg_attrs``
+    (`value_text` spells a value)."""
+    if not isinstance(arg_attrs, ArrayAttr) or len(arg_attrs.data) != count:
+        return [""] * count
+    texts = []
+    for entry in arg_attrs.data:
+        items = entry.data.items() if isinstance(entry, DictionaryAttr) else ()
+        pairs = [f"{key.removeprefix('relay.')}={value_text(value)}" for key, value in items]
+        texts.append(f" {{{', '.join(pairs)}}}" if pairs else "")
+    return texts

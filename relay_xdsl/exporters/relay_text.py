@@ -324,7 +324,7 @@ class _FunctionPrinter:
 
     def function(self, func: FuncOp) -> str:
         lines: list[str] = []
-        params = self.params(func.body.block.args)
+        params = self.params(func.body.block.args, func.arg_attrs)
         attributes = _function_attributes(
             {
                 k: v
@@ -344,11 +344,15 @@ class _FunctionPrinter:
         lines.append("}")
         return "\n".join(lines) + "\n"
 
-    def params(self, args: tuple[BlockArgument, ...]) -> list[str]:
+    def params(
+        self, args: tuple[BlockArgument, ...], arg_attrs: Attribute | None = None
+    ) -> list[str]:
         params = []
-        for arg in args:
+        attributes = relay_lang.param_attribute_texts(arg_attrs, len(args), attribute_value)
+        for arg, extra in zip(args, attributes):
             name = self.fresh_name(arg)
-            params.append(f"{name}{relay_lang.annotation(arg.type)}{_span_comment(arg.location)}")
+            type_ = relay_lang.annotation(arg.type)
+            params.append(f"{name}{extra}{type_}{_span_comment(arg.location)}")
         return params
 
     def fresh_name(self, value: SSAValue) -> str:
@@ -511,9 +515,13 @@ class _FunctionPrinter:
             lines.append(f"{indent}{name} = fn <{key}>;")
             literals[key] = name
             return name
-        params = self.params(op.body.block.args)
+        params = self.params(op.body.block.args, op.attributes.get(relay.ARG_ATTRS))
         attributes = _function_attributes(
-            {k: v for k, v in op.attributes.items() if k != relay.TYPE_PARAMS}
+            {
+                k: v
+                for k, v in op.attributes.items()
+                if k not in (relay.TYPE_PARAMS, relay.ARG_ATTRS)
+            }
         )
         body: list[str] = []
         inner = indent + "  " if len(indent) < 2 * MAX_INDENT_LEVELS else indent
@@ -549,8 +557,10 @@ def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
     local.meta_values = module_printer.meta_values
     local.fingerprints = module_printer.fingerprints
     printer = _FunctionPrinter(local, fingerprint=True)
-    params = printer.params(op.body.block.args)
-    attributes = _function_attributes(op.attributes)
+    params = printer.params(op.body.block.args, op.attributes.get(relay.ARG_ATTRS))
+    attributes = _function_attributes(
+        {k: v for k, v in op.attributes.items() if k not in (relay.TYPE_PARAMS, relay.ARG_ATTRS)}
+    )
     body: list[str] = []
     printer.block(op.body.block, body, "")
     text = "\n".join([", ".join(params + attributes), relay_type(op.result.type), *body])

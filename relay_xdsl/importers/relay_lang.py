@@ -27,7 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, StringAttr, TupleType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    TupleType,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 
@@ -37,7 +44,7 @@ from relay_xdsl.relay_text.lexer import Kind, Token
 from relay_xdsl.relay_text.metadata import other_node_kinds
 
 if TYPE_CHECKING:
-    from relay_xdsl.importers.relay_text import _Binding, _Callee, _RelayParser, _Scope
+    from relay_xdsl.importers.relay_text import _Binding, _Callee, _Param, _RelayParser, _Scope
 
 
 class CaptureError(Exception):
@@ -59,12 +66,19 @@ class LetFunction:
 
 
 def literal_end(parser: _RelayParser, start: int) -> int:
-    """The token index just past the body of the literal starting at `start`."""
+    """The token index just past the body of the literal starting at `start`.
+
+    The body is the first ``{`` outside the parameter list, which may hold
+    braces of its own (``%x {virtual_device=...}``)."""
     index = start
     tokens = parser.tokens
-    while not (tokens[index].kind is Kind.PUNCT and tokens[index].text == "{"):
-        if tokens[index].kind is Kind.EOF:
+    parens = 0
+    while not (tokens[index].kind is Kind.PUNCT and tokens[index].text == "{" and not parens):
+        token = tokens[index]
+        if token.kind is Kind.EOF:
             parser.error(tokens[start], "unterminated function literal")
+        if token.kind is Kind.PUNCT and token.text in "()":
+            parens += 1 if token.text == "(" else -1
         index += 1
     close = parser.closing_brace.get(index)
     if close is None:
@@ -224,6 +238,8 @@ def build_function(
         function_type = FunctionType.from_lists(types, [result.type])
     if type_params:
         attributes[relay.TYPE_PARAMS] = ArrayAttr(type_params)
+    if any(p.attributes for p in params):
+        attributes[relay.ARG_ATTRS] = param_attributes(params)
     op = relay.FunctionOp(function_type, Region(block), attributes)
     parser.pos, parser.block = saved_pos, saved_block
     parser.insert(op)
@@ -460,3 +476,27 @@ def _let(
     parser.insert(let)
     set_relay_name(let.result, name.text[1:])
     scope.names[name.text] = let.result
+
+
+def parse_param_attributes(parser: _RelayParser) -> dict[str, Attribute]:
+    """``{virtual_device=meta[VirtualDevice][0]}`` after a parameter's name, if any."""
+    attributes: dict[str, Attribute] = {}
+    if not parser.accept("{"):
+        return attributes
+    while not parser.at("}"):
+        key = parser.expect_kind(Kind.IDENT, "a parameter attribute name")
+        parser.expect("=", "after a parameter attribute name")
+        attributes[key.text] = parser.parse_attr_value()
+        if not parser.accept(","):
+            break
+    parser.expect("}", "to close the parameter attributes")
+    return attributes
+
+
+def param_attributes(params: Sequence[_Param]) -> ArrayAttr[DictionaryAttr]:
+    """The parameters' attributes, one dictionary each (``arg_attrs``), their
+    names prefixed with ``relay.``: MLIR admits only dialect attributes on a
+    function's arguments."""
+    return ArrayAttr(
+        [DictionaryAttr({f"relay.{k}": v for k, v in p.attributes.items()}) for p in params]
+    )

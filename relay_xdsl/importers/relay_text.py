@@ -192,6 +192,7 @@ class _Param:
     token: Token
     type: Attribute | None
     location: LocationAttr | None = None
+    attributes: dict[str, Attribute] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -447,6 +448,8 @@ class _RelayParser:
         func.attributes.update(attributes)
         if type_params:
             func.attributes[relay.TYPE_PARAMS] = ArrayAttr(type_params)
+        if any(p.attributes for p in params):
+            func.arg_attrs = relay_lang.param_attributes(params)
         self.functions[name] = func
         self.in_progress.discard(name)
 
@@ -493,13 +496,14 @@ class _RelayParser:
                 if attributes:
                     self.error(token, "parameters must come before function attributes")
                 self.next()
+                param_attributes = relay_lang.parse_param_attributes(self)
                 type_ = None
                 if self.accept(":"):
                     type_ = self.parse_type()
                 elif not allow_untyped:
                     self.error(token, f"parameter {token.text} needs a type annotation")
                 _, location = self.annotation()
-                params.append(_Param(token, type_, location))
+                params.append(_Param(token, type_, location, param_attributes))
             elif (key_length := self.attribute_key_length()) is not None:
                 key = "".join(self.next().text for _ in range(key_length))
                 self.next()
@@ -698,14 +702,7 @@ class _RelayParser:
 
     def skip_fn_literal(self, scope: _Scope) -> _FnLiteral:
         start = self.pos
-        self.next()
-        while True:
-            token = self.next()
-            if token.kind is Kind.EOF:
-                self.error(self.tokens[start], "unterminated function literal")
-            if token.kind is Kind.PUNCT and token.text == "{":
-                self.skip_braces(self.pos - 1, self.tokens[start])
-                break
+        self.pos = relay_lang.literal_end(self, start)
         self.annotation()
         return _FnLiteral(start, scope)
 
@@ -905,6 +902,8 @@ class _RelayParser:
         self.type_vars.pop()
         if type_params:
             attributes[relay.TYPE_PARAMS] = ArrayAttr(type_params)
+        if any(p.attributes for p in params):
+            attributes[relay.ARG_ATTRS] = relay_lang.param_attributes(params)
         op = relay.FnOp(args, result.type, Region(block), attributes)
         self.pos, self.block = saved_pos, saved_block
         return op

@@ -46,6 +46,7 @@ from relay_xdsl.dialects.relay.attributes import (
 )
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.closures import (
+    ARG_ATTRS,
     TYPE_PARAMS,
     CallOp,
     FunctionOp,
@@ -77,6 +78,7 @@ from relay_xdsl.dialects.relay.structure import (
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 
 __all__ = [
+    "ARG_ATTRS",
     "BLOB_THRESHOLD",
     "METADATA",
     "OPERATORS",

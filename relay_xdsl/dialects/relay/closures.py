@@ -49,6 +49,12 @@ TYPE_PARAMS = "type_params"
 parameters (``fn [A, B](...)``) as ``!relay.type_var`` types."""
 
 
+ARG_ATTRS = "arg_attrs"
+"""The attribute of a ``relay.fn`` or ``relay.function`` holding its
+parameters' attributes (``%x {virtual_device=...}: T``), one dictionary per
+parameter, as ``func.func`` holds them in its ``arg_attrs``."""
+
+
 def compatible(declared: Attribute, actual: Attribute) -> bool:
     """Whether a value of type `actual` may stand where `declared` is expected.
 
@@ -152,8 +158,8 @@ class FunctionOp(IRDLOperation):
         return args[1:] if self.recursive else args
 
     def relay_attributes(self) -> dict[str, Attribute]:
-        """The function's Relay attributes (everything but ``type_params``)."""
-        return {k: v for k, v in self.attributes.items() if k != TYPE_PARAMS}
+        """The function's Relay attributes (all but ``type_params`` and ``arg_attrs``)."""
+        return {k: v for k, v in self.attributes.items() if k not in (TYPE_PARAMS, ARG_ATTRS)}
 
     def verify_(self) -> None:
         type_ = self.function_type
