@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FloatAttr,
+    FunctionType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -59,7 +60,8 @@ from relay_xdsl.dialects.relay.bindings import (
 )
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
-from relay_xdsl.relay_text.metadata import encode_metadata
+from relay_xdsl.exporters import relay_lang
+from relay_xdsl.relay_text.metadata import decode_metadata, encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import run_deep
 
@@ -122,6 +124,8 @@ def attribute_value(attr: Attribute) -> str:
         return "[" + ", ".join(attribute_value(a) for a in attr.data) + "]"
     if isinstance(attr, UnitAttr):
         return "None"
+    if isinstance(attr, relay.MetaRefAttr):
+        return f"meta[{attr.kind.data}][{attr.index.data}]"
     raise RelayExportError(f"attribute value {attr} has no Relay equivalent")
 
 
@@ -254,6 +258,8 @@ class _RelayPrinter:
         # Fingerprints of function literals, computed once each (see _fn_fingerprint).
         self.fingerprints: dict[relay.FnOp, str] = {}
         self.opaque_meta = False
+        # A metadata section kept verbatim (relay_lang.kept_metadata).
+        self.kept_metadata: str | None = None
         # TVM's parser keeps one table of %N temps for the whole text, so
         # temps are numbered across functions, never restarted.
         self.next_temp = 0
@@ -261,6 +267,11 @@ class _RelayPrinter:
     def program_text(self, module: ModuleOp, header: bool) -> str:
         """The module's functions; records the constants the metadata holds."""
         parts = [VERSION_HEADER + "\n"] if header else []
+        self.kept_metadata = relay_lang.kept_metadata(module)
+        if self.kept_metadata is not None:
+            # Constants keep their indices in the kept section.
+            for value in decode_metadata(self.kept_metadata):
+                self.meta_values.setdefault(value, len(self.meta_values))
         for op in module.ops:
             if not isinstance(op, FuncOp):
                 raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
@@ -269,6 +280,9 @@ class _RelayPrinter:
         return "".join(parts)
 
     def check_metadata(self) -> None:
+        if self.kept_metadata is not None:
+            relay_lang.check_kept_metadata(self.kept_metadata, list(self.meta_values))
+            return
         if self.meta_values and self.opaque_meta:
             raise RelayExportError(
                 "the module mixes constants with known values and opaque meta[...] "
@@ -276,7 +290,9 @@ class _RelayPrinter:
             )
 
     def metadata_chunks(self) -> Iterator[str]:
-        if self.meta_values:
+        if self.kept_metadata is not None:
+            yield f"#[metadata]\n{self.kept_metadata}\n"
+        elif self.meta_values:
             yield "#[metadata]\n"
             yield from encode_metadata(self.meta_values)
             yield "\n"
@@ -308,25 +324,35 @@ class _FunctionPrinter:
 
     def function(self, func: FuncOp) -> str:
         lines: list[str] = []
-        params = self.params(func.body.block.args)
+        params = self.params(func.body.block.args, func.arg_attrs)
         attributes = _function_attributes(
-            {k: v for k, v in func.attributes.items() if k not in _FUNC_OWN_ATTRIBUTES}
+            {
+                k: v
+                for k, v in func.attributes.items()
+                if k not in _FUNC_OWN_ATTRIBUTES and k != relay.TYPE_PARAMS
+            }
         )
         outputs = func.function_type.outputs.data
         if len(outputs) != 1:
             raise RelayExportError(f"@{func.sym_name.data} must return exactly one value")
         name = _checked(func.sym_name.data, "function name")
-        header = f"def @{name}({', '.join(params + attributes)}) -> {relay_type(outputs[0])} {{"
+        generics = relay_lang.type_params(func.attributes.get(relay.TYPE_PARAMS))
+        output = relay_lang.return_annotation(outputs[0])
+        header = f"def @{name}{generics}({', '.join(params + attributes)}){output} {{"
         lines.append(header)
         self.block(func.body.block, lines, "  ")
         lines.append("}")
         return "\n".join(lines) + "\n"
 
-    def params(self, args: tuple[BlockArgument, ...]) -> list[str]:
+    def params(
+        self, args: tuple[BlockArgument, ...], arg_attrs: Attribute | None = None
+    ) -> list[str]:
         params = []
-        for arg in args:
+        attributes = relay_lang.param_attribute_texts(arg_attrs, len(args), attribute_value)
+        for arg, extra in zip(args, attributes):
             name = self.fresh_name(arg)
-            params.append(f"{name}: {relay_type(arg.type)}{_span_comment(arg.location)}")
+            type_ = relay_lang.annotation(arg.type)
+            params.append(f"{name}{extra}{type_}{_span_comment(arg.location)}")
         return params
 
     def fresh_name(self, value: SSAValue) -> str:
@@ -340,6 +366,10 @@ class _FunctionPrinter:
         self.used_names.add(name)
         self.names[value] = "%" + name
         return "%" + name
+
+    def attribute_list(self, attributes: dict[str, Attribute]) -> list[str]:
+        """A function's Relay attributes as ``key=value``, in TVM's order."""
+        return _function_attributes(attributes)
 
     def temp(self) -> str:
         name = f"%{self.module_printer.next_temp}"
@@ -380,6 +410,7 @@ class _FunctionPrinter:
                 continue
             if isinstance(op, relay.LetOp):
                 source = let_expression(op)
+                relay_lang.prebind_let(self, op, source)
                 expression = (
                     self.ref(op.value)
                     if source is None
@@ -391,6 +422,12 @@ class _FunctionPrinter:
                 continue  # printed as the expression of its let
             if isinstance(op, relay.ConstantOp):
                 self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
+                continue
+            if isinstance(op, relay.GlobalOp):
+                # An atom, printed where it is used.
+                self.names[op.result] = "@" + _checked(
+                    op.callee.root_reference.data, "function name"
+                )
                 continue
             expression = self.expression(op, lines, indent, literals)
             value = op.results[0]
@@ -406,8 +443,8 @@ class _FunctionPrinter:
             lines.append(indent + self.ref(result))
 
     def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
-        bound = self.fresh_name(value)
-        lines.append(f"{indent}let {bound}: {relay_type(value.type)} = {expression};")
+        bound = self.names.get(value) or self.fresh_name(value)
+        lines.append(f"{indent}let {bound}{_let_annotation(value.type)} = {expression};")
 
     def ref(self, value: SSAValue) -> str:
         name = self.names.get(value)
@@ -458,7 +495,10 @@ class _FunctionPrinter:
             callee = self.fn_literal(op, lines, indent, literals)
             args = [self.ref(a) for a in op.args]
             return f"{callee}({', '.join(args)}){comment}"
-        raise RelayExportError(f"'{op.name}' has no Relay equivalent")
+        text = relay_lang.expression(self, op, indent, comment)
+        if text is None:
+            raise RelayExportError(f"'{op.name}' has no Relay equivalent")
+        return text
 
     def fn_literal(
         self, op: relay.FnOp, lines: list[str], indent: str, literals: dict[str, str]
@@ -475,12 +515,20 @@ class _FunctionPrinter:
             lines.append(f"{indent}{name} = fn <{key}>;")
             literals[key] = name
             return name
-        params = self.params(op.body.block.args)
-        attributes = _function_attributes(op.attributes)
+        params = self.params(op.body.block.args, op.attributes.get(relay.ARG_ATTRS))
+        attributes = _function_attributes(
+            {
+                k: v
+                for k, v in op.attributes.items()
+                if k not in (relay.TYPE_PARAMS, relay.ARG_ATTRS)
+            }
+        )
         body: list[str] = []
         inner = indent + "  " if len(indent) < 2 * MAX_INDENT_LEVELS else indent
         self.block(op.body.block, body, inner)
-        head = f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
+        generics = relay_lang.type_params(op.attributes.get(relay.TYPE_PARAMS))
+        output = relay_lang.return_annotation(op.result.type)
+        head = f"fn {generics}({', '.join(params + attributes)}){output} {{"
         name = self.temp()
         lines.append(f"{indent}{name} = {head}")
         lines.extend(body)
@@ -509,8 +557,10 @@ def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
     local.meta_values = module_printer.meta_values
     local.fingerprints = module_printer.fingerprints
     printer = _FunctionPrinter(local, fingerprint=True)
-    params = printer.params(op.body.block.args)
-    attributes = _function_attributes(op.attributes)
+    params = printer.params(op.body.block.args, op.attributes.get(relay.ARG_ATTRS))
+    attributes = _function_attributes(
+        {k: v for k, v in op.attributes.items() if k not in (relay.TYPE_PARAMS, relay.ARG_ATTRS)}
+    )
     body: list[str] = []
     printer.block(op.body.block, body, "")
     text = "\n".join([", ".join(params + attributes), relay_type(op.result.type), *body])
@@ -547,11 +597,33 @@ MAX_COMMENT_TUPLE_DEPTH = 32
 would make deeply nested tuples quadratic in size."""
 
 
+def _let_annotation(type_: Attribute) -> str:
+    """``: T`` of a let variable: none for a type TVM's parser cannot read
+    (an unknown type, a reference)."""
+    if _has_ref(type_):
+        return ""
+    return relay_lang.annotation(type_)
+
+
+def _has_ref(type_: Attribute) -> bool:
+    if isinstance(type_, relay.RefType):
+        return True
+    if isinstance(type_, TupleType):
+        return any(_has_ref(t) for t in type_.types.data)
+    if isinstance(type_, FunctionType):
+        return any(_has_ref(t) for t in (*type_.inputs.data, *type_.outputs.data))
+    return False
+
+
 def _type_comment(op: Operation) -> str:
     parts = []
-    if op.results and not (
-        isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
-        and _tuple_depth(op.results[0].type) > MAX_COMMENT_TUPLE_DEPTH
+    if (
+        op.results
+        and not isinstance(op.results[0].type, relay.IncompleteType)
+        and not (
+            isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
+            and _tuple_depth(op.results[0].type) > MAX_COMMENT_TUPLE_DEPTH
+        )
     ):
         parts.append("ty=" + relay_type(op.results[0].type))
     span = _span(op.location)

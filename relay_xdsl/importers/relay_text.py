@@ -14,8 +14,9 @@ How Relay constructs become IR:
   ``let %x = e;`` → ``relay.let`` of ``e``'s value (see bindings.py); let
   and parameter names become SSA name hints, also recorded as ``NameLoc``
   locations, which upstream MLIR keeps (names.py); names are cosmetic;
-* a function literal bound to a variable becomes one ``relay.fn`` at every
-  call site; it may not capture values from the enclosing function;
+* a function literal called in place (``%0 = fn ...; %0(%x)``) becomes one
+  ``relay.fn`` at every call site; functions used as values, ``if``,
+  references and let-bound functions are read by relay_lang.py;
 * ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
   ``#[metadata]`` section when there is one, else an opaque ``meta_index``;
 * types come from parameter annotations and ``/* ty=... */`` comments; a
@@ -67,6 +68,8 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.importers import relay_lang
+from relay_xdsl.importers.relay_lang import LetFunction
 from relay_xdsl.relay_text.lexer import (
     Kind,
     Token,
@@ -112,12 +115,7 @@ def _parse_module(parser: _RelayParser) -> ModuleOp:
 
 
 _UNSUPPORTED = {
-    "if": "'if' expressions (control flow)",
-    "else": "'if' expressions (control flow)",
     "match": "'match' expressions (ADTs)",
-    "ref": "references ('ref')",
-    "ref_read": "references ('ref_read')",
-    "ref_write": "references ('ref_write')",
     "type": "type definitions (ADTs)",
     "extern": "extern type definitions",
 }
@@ -159,7 +157,7 @@ class _OperatorRef:
     token: Token
 
 
-_Binding = SSAValue | _FnLiteral
+_Binding = SSAValue | _FnLiteral | LetFunction
 _Callee = _Binding | _GlobalRef | _OperatorRef
 """What an expression denotes: a value, or something only a call may use."""
 
@@ -172,6 +170,10 @@ class _Scope:
     parent: _Scope | None = None
     isolated: bool = False
     names: dict[str, _Binding] = field(default_factory=dict)
+
+    def child(self) -> _Scope:
+        """A scope inside this one that sees its bindings (a branch, a let, a closure)."""
+        return _Scope(parent=self)
 
     def lookup(self, name: str) -> tuple[_Binding | None, bool]:
         """The binding of `name` and whether it crosses an isolated boundary."""
@@ -190,6 +192,7 @@ class _Param:
     token: Token
     type: Attribute | None
     location: LocationAttr | None = None
+    attributes: dict[str, Attribute] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -209,6 +212,10 @@ class _RelayParser:
         self.functions: dict[str, FuncOp] = {}
         self.def_starts: dict[str, int] = {}
         self.in_progress: set[str] = set()
+        # The signatures of the globals being parsed, for recursive calls.
+        self.signatures: dict[str, FunctionType] = {}
+        # The type parameters in scope, innermost last (``fn [A](...)``).
+        self.type_vars: list[frozenset[str]] = []
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
@@ -289,9 +296,10 @@ class _RelayParser:
             sub.tokens = tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
             sub.pos = 0
             sub.depth = 0
+            sub.type_vars = self.type_vars
             sub.tensor_types = self.tensor_types
             sub.attribute_values = self.attribute_values
-            type_ = sub.parse_type(allow_function=True)
+            type_ = sub.parse_type()
             if sub.peek().kind is not Kind.EOF:
                 sub.error(
                     sub.peek(),
@@ -344,6 +352,8 @@ class _RelayParser:
                 self.error(token, f"expected the end of the program, found {_describe(token)}")
             break
         module = ModuleOp([self.functions[name] for name in order])
+        if len(self.tokens) > 1 and self.tokens[-2].kind is Kind.METADATA:
+            relay_lang.keep_metadata(self, module, self.tokens[-2])
         return module
 
     def decode_metadata(self, token: Token) -> list[DenseIntOrFPElementsAttr]:
@@ -400,7 +410,10 @@ class _RelayParser:
         if name not in self.def_starts:
             self.error(token, f"unknown global function @{name}")
         if name in self.in_progress:
-            self.error(token, f"recursive call of @{name} is not supported")
+            signature = self.signatures.get(name)
+            if signature is None:
+                self.error(token, f"@{name} is called in its own parameter list")
+            return FuncOp(name, signature, Region(Block(arg_types=signature.inputs.data)))
         saved_pos, saved_block = self.pos, self.block
         self.pos = self.def_starts[name]
         self.parse_definition(name)
@@ -409,12 +422,16 @@ class _RelayParser:
 
     def parse_definition(self, name: str) -> None:
         self.in_progress.add(name)
+        type_params = relay_lang.parse_type_params(self)
         params, attributes = self.parse_params_and_attrs(allow_untyped=False)
         return_type = self.parse_type() if self.accept("->") else None
         types: list[Attribute] = []
         for param in params:
             assert param.type is not None  # parse_params_and_attrs(allow_untyped=False)
             types.append(param.type)
+        self.signatures[name] = FunctionType.from_lists(
+            types, [return_type if return_type is not None else relay.IncompleteType()]
+        )
         block = Block(arg_types=types)
         scope = _Scope(isolated=True)
         for param, arg in zip(params, block.args):
@@ -426,8 +443,13 @@ class _RelayParser:
         result = self.parse_body_into(block, scope, return_type)
         self.expect("}", "to close the function body")
         block.add_op(FuncReturnOp(result))
+        self.type_vars.pop()
         func = FuncOp(name, FunctionType.from_lists(types, [result.type]), Region(block))
         func.attributes.update(attributes)
+        if type_params:
+            func.attributes[relay.TYPE_PARAMS] = ArrayAttr(type_params)
+        if any(p.attributes for p in params):
+            func.arg_attrs = relay_lang.param_attributes(params)
         self.functions[name] = func
         self.in_progress.discard(name)
 
@@ -474,13 +496,14 @@ class _RelayParser:
                 if attributes:
                     self.error(token, "parameters must come before function attributes")
                 self.next()
+                param_attributes = relay_lang.parse_param_attributes(self)
                 type_ = None
                 if self.accept(":"):
                     type_ = self.parse_type()
                 elif not allow_untyped:
                     self.error(token, f"parameter {token.text} needs a type annotation")
                 _, location = self.annotation()
-                params.append(_Param(token, type_, location))
+                params.append(_Param(token, type_, location, param_attributes))
             elif (key_length := self.attribute_key_length()) is not None:
                 key = "".join(self.next().text for _ in range(key_length))
                 self.next()
@@ -530,53 +553,20 @@ class _RelayParser:
         return result
 
     def parse_body(self, scope: _Scope) -> SSAValue:
-        while True:
-            token = self.peek()
-            if token.kind is Kind.GRAPH and self.peek(1).text == "=":
-                self.next()
-                self.next()
-                scope.names[token.text] = self.parse_binding_value(scope)
-                self.expect(";", "after a binding")
-                continue
-            if token.kind is Kind.IDENT and token.text == "let":
-                self.next()
-                name_token = self.expect_kind(Kind.LOCAL, "a variable name after 'let'")
-                declared = self.parse_type() if self.accept(":") else None
-                self.expect("=", "in a let binding")
-                value = self.parse_binding_value(scope)
-                if isinstance(value, SSAValue):
-                    if declared is not None and value.type != declared:
-                        self.error(
-                            name_token,
-                            f"{name_token.text} is declared as {_relay_type(declared)} but bound to a {_relay_type(value.type)}",
-                        )
-                    let = relay.LetOp(value)
-                    self.insert(let)
-                    set_relay_name(let.result, name_token.text[1:])
-                    value = let.result
-                scope.names[name_token.text] = value
-                self.expect(";", "after a let binding")
-                continue
-            result = self.parse_expr(scope)
-            if self.at(";"):
-                self.error(
-                    self.peek(),
-                    "expected the end of the function body; sequencing with ';' is only allowed after a binding",
-                )
-            if not isinstance(result, SSAValue):
-                self.error(
-                    token,
-                    "a function's result must be a tensor or tuple, not a function (higher-order functions are not supported)",
-                )
-            return result
+        """A function body or branch: bindings and a result expression."""
+        token = self.peek()
+        return self.value_of(self.parse_sequence(scope, nested=False), token)
+
+    def parse_sequence(self, scope: _Scope, nested: bool = True) -> _Callee:
+        """TVM's ``ParseExpr``: bindings, ``e1; e2`` sequencing, an expression (relay_lang)."""
+        return relay_lang.parse_sequence(self, scope, nested)
 
     def parse_binding_value(self, scope: _Scope) -> _Binding:
         value = self.parse_expr(scope)
-        if isinstance(value, _GlobalRef | _OperatorRef):
-            self.error(
-                value.token,
-                "binding a global function or operator to a variable is not supported",
-            )
+        if isinstance(value, _OperatorRef):
+            self.error(value.token, "binding an operator to a variable is not supported")
+        if isinstance(value, _GlobalRef):
+            return self.value_of(value, value.token)
         return value
 
     # -- expressions --------------------------------------------------------
@@ -648,11 +638,9 @@ class _RelayParser:
             binding, crossed = scope.lookup(token.text)
             if binding is None:
                 self.error(token, f"unknown variable {token.text}")
-            if crossed and isinstance(binding, SSAValue):
-                self.error(
-                    token,
-                    f"{token.text} is defined outside this function literal; relay.fn bodies cannot capture values (pass it as a parameter)",
-                )
+            if crossed and isinstance(binding, SSAValue | LetFunction):
+                # A relay.fn body is isolated: the literal is a closure (relay_lang).
+                raise relay_lang.CaptureError
             return binding
         if kind is Kind.GLOBAL:
             self.next()
@@ -674,6 +662,10 @@ class _RelayParser:
         if kind is Kind.IDENT:
             if token.text == "fn":
                 return self.skip_fn_literal(scope)
+            if token.text == "if":
+                return relay_lang.parse_if(self, scope)
+            if relay_lang.is_reference_op(token):
+                return relay_lang.parse_reference(self, scope)
             if token.text in _UNSUPPORTED:
                 self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
             if token.text in ("let", "def", "free_var"):
@@ -689,12 +681,12 @@ class _RelayParser:
             parts.append(self.next().text)
         return _OperatorRef(".".join(parts), first)
 
-    def parse_tuple(self, scope: _Scope) -> SSAValue:
+    def parse_tuple(self, scope: _Scope) -> _Callee:
         open_token = self.expect("(")
-        fields: list[SSAValue] = []
+        fields: list[_Callee] = []
         trailing_comma = False
         while not self.at(")"):
-            fields.append(self.value_of(self.parse_expr(scope), open_token))
+            fields.append(self.parse_sequence(scope))
             trailing_comma = bool(self.accept(","))
             if not trailing_comma and not self.at(")"):
                 self.error(
@@ -704,33 +696,30 @@ class _RelayParser:
         self.expect(")")
         if len(fields) == 1 and not trailing_comma:
             return fields[0]
-        op = relay.TupleOp(fields)
+        op = relay.TupleOp([self.value_of(f, open_token) for f in fields])
         self.annotate(op, open_token)
         return op.result
 
     def skip_fn_literal(self, scope: _Scope) -> _FnLiteral:
         start = self.pos
-        self.next()
-        while True:
-            token = self.next()
-            if token.kind is Kind.EOF:
-                self.error(self.tokens[start], "unterminated function literal")
-            if token.kind is Kind.PUNCT and token.text == "{":
-                self.skip_braces(self.pos - 1, self.tokens[start])
-                break
+        self.pos = relay_lang.literal_end(self, start)
         self.annotation()
         return _FnLiteral(start, scope)
 
     def value_of(self, value: _Callee, token: Token) -> SSAValue:
+        """`value` as an SSA value: a function literal used as a value is a ``relay.function``."""
         if isinstance(value, SSAValue):
             return value
-        what = {
-            _FnLiteral: "a function literal",
-            _GlobalRef: "a global function",
-            _OperatorRef: "an operator",
-        }[type(value)]
-        where = value.token if isinstance(value, _GlobalRef | _OperatorRef) else token
-        self.error(where, f"{what} can only be called here, not used as a value")
+        if isinstance(value, LetFunction):
+            return relay_lang.let_function_value(self, value, None)
+        if isinstance(value, _FnLiteral):
+            return relay_lang.build_function(self, value.start, value.scope, None, None)
+        if isinstance(value, _GlobalRef):
+            func = self.function(value.name, value.token)
+            op = relay.GlobalOp(value.name, func.function_type)
+            self.insert(op)
+            return op.result
+        self.error(value.token, "an operator can only be called here, not used as a value")
 
     def parse_call(self, callee: _Callee, scope: _Scope) -> SSAValue:
         open_token = self.expect("(")
@@ -753,7 +742,7 @@ class _RelayParser:
             else:
                 if attributes:
                     self.error(token, "positional arguments must come before attributes")
-                args.append(self.value_of(self.parse_expr(scope), token))
+                args.append(self.value_of(self.parse_sequence(scope), token))
             if not self.accept(","):
                 break
         close = self.expect(")", "to close the argument list")
@@ -772,18 +761,20 @@ class _RelayParser:
                     f"@{callee.name} takes {len(expected)} argument(s), got {len(args)}",
                 )
             for index, (arg, type_) in enumerate(zip(args, expected)):
-                if arg.type != type_:
+                if not relay.compatible(type_, arg.type):
                     self.error(
                         callee.token,
                         f"argument #{index} of @{callee.name} has type {_relay_type(arg.type)}, expected {_relay_type(type_)}",
                     )
+            if relay_lang.is_generic(func):
+                return relay_lang.call_generic_global(self, func, args, callee.token)
             op = CallOp(callee.name, args, func.function_type.outputs.data)
             self.annotate(op, callee.token)
             return op.results[0]
-        self.error(
-            open_token,
-            "calling a function-typed value is not supported (higher-order functions)",
-        )
+        if isinstance(callee, LetFunction):
+            arg_types = [a.type for a in args]
+            callee = relay_lang.let_function_value(self, callee, arg_types)
+        return relay_lang.call_value(self, callee, args, open_token)
 
     def operator_call(
         self,
@@ -836,6 +827,9 @@ class _RelayParser:
             )
         if type_ is None:
             type_ = inferred
+            if type_ is None and any(_has_incomplete(a.type) for a in args):
+                # Nothing determines it yet (an untyped parameter flows in).
+                type_ = relay.IncompleteType()
             if type_ is None:
                 self.error(
                     callee.token,
@@ -855,7 +849,17 @@ class _RelayParser:
             body = previous.body.clone()
             op = relay.FnOp(args, previous.result.type, body, previous.attributes)
         else:
-            op = self.instantiate(literal, args)
+            state = self.pos, self.block, self.depth, list(self.type_vars)
+            try:
+                op = self.instantiate(literal, args)
+            except relay_lang.CaptureError:
+                # The literal uses values from outside: a closure, called as a value.
+                self.pos, self.block, self.depth, self.type_vars[:] = state
+                types = [a.type for a in args]
+                function = relay_lang.build_function(
+                    self, literal.start, literal.scope, types, None
+                )
+                return relay_lang.call_value(self, function, args, close)
             literal.instances[key] = op
         type_, location = self.annotation()
         if type_ is not None and type_ != op.result.type:
@@ -870,6 +874,7 @@ class _RelayParser:
         saved_pos, saved_block = self.pos, self.block
         self.pos = literal.start + 1
         fn_token = self.tokens[literal.start]
+        type_params = relay_lang.parse_type_params(self)
         params, attributes = self.parse_params_and_attrs(allow_untyped=True)
         if len(params) != len(args):
             self.error(
@@ -894,6 +899,11 @@ class _RelayParser:
         # The call being parsed already counts one level of nesting.
         result = self.parse_body_into(block, scope, return_type)
         block.add_op(relay.ReturnOp(result))
+        self.type_vars.pop()
+        if type_params:
+            attributes[relay.TYPE_PARAMS] = ArrayAttr(type_params)
+        if any(p.attributes for p in params):
+            attributes[relay.ARG_ATTRS] = relay_lang.param_attributes(params)
         op = relay.FnOp(args, result.type, Region(block), attributes)
         self.pos, self.block = saved_pos, saved_block
         return op
@@ -903,10 +913,14 @@ class _RelayParser:
             op.location = location
         self.block.add_op(op)
 
-    def annotate(self, op: Operation, token: Token) -> None:
+    def type_text(self, type_: Attribute) -> str:
+        """`type_` in Relay syntax, for messages."""
+        return _relay_type(type_)
+
+    def annotate(self, op: Operation, token: Token, check: bool = True) -> None:
         """Insert `op`, checking a following ``ty=`` comment against its type."""
         type_, location = self.annotation()
-        if type_ is not None and type_ != op.results[0].type:
+        if check and type_ is not None and type_ != op.results[0].type:
             self.error(
                 token,
                 f"expression has type {_relay_type(op.results[0].type)} but is annotated as {_relay_type(type_)}",
@@ -1006,11 +1020,13 @@ class _RelayParser:
             return StringAttr(string)
         if kind is Kind.IDENT and token.text == "None":
             return UnitAttr()
+        if kind is Kind.META:
+            return relay.MetaRefAttr(*meta_reference(token))
         self.error(token, f"expected an attribute value, found {_describe(token)}")
 
     # -- types --------------------------------------------------------------
 
-    def parse_type(self, allow_function: bool = False) -> TypeAttribute:
+    def parse_type(self) -> TypeAttribute:
         token = self.peek()
         if token.kind is Kind.IDENT and token.text == "Tensor":
             self.next()
@@ -1035,32 +1051,40 @@ class _RelayParser:
             self.nest(token, "tuple type")
             fields: list[TypeAttribute] = []
             while not self.at(")"):
-                fields.append(self.parse_type(allow_function))
+                fields.append(self.parse_type())
                 if not self.accept(","):
                     break
             self.expect(")", "to close the tuple type")
             self.depth -= 1
             return TupleType(ArrayAttr(fields))
         if token.kind is Kind.IDENT and token.text == "fn":
-            if not allow_function:
-                self.error(
-                    token,
-                    "function-typed values are not supported (higher-order functions)",
-                )
             self.next()
             self.nest(token, "function type")
             self.expect("(")
             inputs: list[Attribute] = []
             while not self.at(")"):
-                inputs.append(self.parse_type(True))
+                inputs.append(self.parse_type())
                 if not self.accept(","):
                     break
             self.expect(")")
             self.expect("->")
-            output = self.parse_type(True)
+            output = self.parse_type()
             self.depth -= 1
             return FunctionType.from_lists(inputs, [output])
         if token.kind is Kind.IDENT:
+            if token.text == "_":
+                self.next()
+                return relay.IncompleteType()
+            if token.text == "ref" and self.peek(1).text == "(":
+                # How TVM prints a reference type (in ty= comments).
+                self.next()
+                self.next()
+                value_type = self.parse_type()
+                self.expect(")", "to close the reference type")
+                return relay.RefType(value_type)
+            if any(token.text in names for names in self.type_vars):
+                self.next()
+                return relay.TypeVarType(token.text)
             return TensorType(self.parse_dtype(), [])
         self.error(token, f"expected a type, found {_describe(token)}")
 
@@ -1124,6 +1148,12 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
         if len(floats) == len(elements):
             return DenseArrayBase.from_list(first.type, floats)
     return ArrayAttr(elements)
+
+
+def _has_incomplete(type_: Attribute) -> bool:
+    if isinstance(type_, TupleType):
+        return any(_has_incomplete(t) for t in type_.types.data)
+    return isinstance(type_, relay.IncompleteType)
 
 
 def _is_static(type_: Attribute) -> bool:

@@ -58,6 +58,18 @@ class MetadataError(ValueError):
         self.offset = offset
 
 
+def other_node_kinds(text: str) -> list[str]:
+    """The arrays of a (valid) metadata section besides ``relay.Constant``
+    (``VirtualDevice``, ...), by their keys in the root map."""
+    document = json.loads(text)
+    nodes = document["nodes"]
+    root = nodes[document["root"]]
+    keys = root.get("keys") or [
+        nodes[k].get("repr_str") for k in root.get("data", [])[::2] if isinstance(k, int)
+    ]
+    return [k for k in keys if k != "relay.Constant"]
+
+
 def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
     """The ``relay.Constant`` values of a metadata section, in index order.
 

@@ -5,10 +5,11 @@ Shared by the printer, the parser's messages and the pattern language's ``has_ty
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, TupleType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, TensorType, TupleType
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.types import IncompleteType, RefType, TypeVarType
 from relay_xdsl.support.memo import memoised
 
 
@@ -18,7 +19,8 @@ class RelayExportError(ValueError):
 
 @memoised(maxsize=1024)
 def relay_type(type_: Attribute) -> str:
-    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``.
+    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``,
+    ``fn (T1) -> R``, ``_`` (unknown), ``A`` (a type parameter), ``ref(T)``.
 
     Memoised: a module spells the same few types thousands of times.
     """
@@ -35,4 +37,14 @@ def relay_type(type_: Attribute) -> str:
     if isinstance(type_, TupleType):
         fields = [relay_type(t) for t in type_.types.data]
         return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")"
+    if isinstance(type_, FunctionType) and len(type_.outputs) == 1:
+        inputs = ", ".join(relay_type(t) for t in type_.inputs.data)
+        return f"fn ({inputs}) -> {relay_type(type_.outputs.data[0])}"
+    if isinstance(type_, IncompleteType):
+        return "_"
+    if isinstance(type_, TypeVarType):
+        return type_.var_name.data
+    if isinstance(type_, RefType):
+        # TVM's printer spells it so; its parser reads no reference types.
+        return f"ref({relay_type(type_.value_type)})"
     raise RelayExportError(f"type {type_} has no Relay equivalent")

@@ -10,7 +10,11 @@ A Relay program maps onto MLIR as follows:
 * a function literal called in place (a fused or composite function) is a
   ``relay.fn`` region op terminated by ``relay.return``;
 * constants, tuples and tuple projections are ``relay.constant``,
-  ``relay.tuple`` and ``relay.tuple_get_item``.
+  ``relay.tuple`` and ``relay.tuple_get_item``;
+* a function used as a value is a ``relay.function`` (a closure over the
+  enclosing values), called with ``relay.call``;
+* ``if`` is ``relay.if``; references are ``relay.ref``, ``relay.ref_read``
+  and ``relay.ref_write``.
 
 Relay types are builtin ``tensor<...>`` (``?`` for dynamic dimensions) and
 builtin ``tuple<...>``; attribute values are stored as described in
@@ -25,6 +29,9 @@ row. The modules:
 * ``operators``: the rows, one module per family of operators;
 * ``ops``: the base ops of operator calls, and ``relay.op``;
 * ``structure``: constants, tuples and function literals;
+* ``closures``: function values and their calls;
+* ``control``: ``relay.if``;
+* ``references``: reference cells;
 * ``inference``: the type relations the rows name;
 * ``layouts``: data layouts (``NCHW4c``) and shape conversion between them;
 * ``relax_mapping``: how a row's Relax operator converts;
@@ -38,6 +45,15 @@ from relay_xdsl.dialects.relay.attributes import (
     attr_value,
 )
 from relay_xdsl.dialects.relay.bindings import LetOp
+from relay_xdsl.dialects.relay.closures import (
+    ARG_ATTRS,
+    TYPE_PARAMS,
+    CallOp,
+    FunctionOp,
+    GlobalOp,
+    compatible,
+)
+from relay_xdsl.dialects.relay.control import IfOp
 from relay_xdsl.dialects.relay.dialect import (
     OPERATOR_OPS,
     OPERATORS,
@@ -46,7 +62,9 @@ from relay_xdsl.dialects.relay.dialect import (
     RELAX_OPERATORS,
     Relay,
 )
+from relay_xdsl.dialects.relay.meta import METADATA, MetaRefAttr
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp, RegisteredOperatorOp
+from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.structure import (
     BLOB_THRESHOLD,
@@ -60,24 +78,35 @@ from relay_xdsl.dialects.relay.structure import (
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 
 __all__ = [
+    "ARG_ATTRS",
     "BLOB_THRESHOLD",
+    "METADATA",
     "OPERATORS",
     "OPERATOR_OPS",
     "RELAX_MAPPED",
     "RELAX_OPERATORS",
     "RELAX_OPERATOR_OPS",
+    "TYPE_PARAMS",
     "AdtType",
     "AttrKind",
+    "CallOp",
     "ConstantOp",
     "FnOp",
+    "FunctionOp",
     "GenericOperatorOp",
+    "GlobalOp",
+    "IfOp",
     "IncompleteType",
     "LetOp",
+    "MetaRefAttr",
     "NoRelax",
     "OpPattern",
     "Operator",
     "OperatorOp",
+    "RefOp",
+    "RefReadOp",
     "RefType",
+    "RefWriteOp",
     "RegisteredOperatorOp",
     "Relay",
     "RelayAttr",
@@ -86,6 +115,7 @@ __all__ = [
     "TupleOp",
     "TypeVarType",
     "attr_value",
+    "compatible",
     "make_fn_body",
     "no_relax",
 ]

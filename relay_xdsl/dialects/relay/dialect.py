@@ -7,7 +7,11 @@ from xdsl.ir import Dialect
 
 from relay_xdsl.dialects.relay import operators
 from relay_xdsl.dialects.relay.bindings import LetOp
+from relay_xdsl.dialects.relay.closures import CallOp, FunctionOp, GlobalOp
+from relay_xdsl.dialects.relay.control import IfOp
+from relay_xdsl.dialects.relay.meta import MetaRefAttr
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, RegisteredOperatorOp
+from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
 from relay_xdsl.dialects.relay.registry import operator_class
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 from relay_xdsl.dialects.relay.structure import (
@@ -56,6 +60,13 @@ Relay = Dialect(
         FnOp,
         ReturnOp,
         LetOp,
+        IfOp,
+        FunctionOp,
+        CallOp,
+        GlobalOp,
+        RefOp,
+        RefReadOp,
+        RefWriteOp,
     ],
-    list(RELAY_TYPES),
+    [*RELAY_TYPES, MetaRefAttr],
 )

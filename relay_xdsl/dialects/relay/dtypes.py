@@ -47,7 +47,9 @@ class UnknownDTypeError(ValueError):
 
 
 def element_type(dtype: str) -> Attribute:
-    """The MLIR element type of a Relay dtype string."""
+    """The MLIR element type of a Relay dtype string (``int`` and ``float``
+    are int32 and float32, as TVM's ``DataType`` parses them)."""
+    dtype = {"int": "int32", "float": "float32", "uint": "uint32"}.get(dtype, dtype)
     if dtype in _FLOAT_TYPES:
         return _FLOAT_TYPES[dtype]
     if dtype == "bool":

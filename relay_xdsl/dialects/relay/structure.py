@@ -39,7 +39,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, ReturnLike
+from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.syntax import parse_call_operands, parse_extra_attributes
@@ -380,7 +380,8 @@ class FnOp(IRDLOperation):
 
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
-    """Terminates a ``relay.fn`` body, yielding the function's result.
+    """Terminates a ``relay.fn`` or ``relay.function`` body, or a ``relay.if``
+    branch, yielding the function's (the branch's) result.
 
     Syntax::
 
@@ -390,12 +391,23 @@ class ReturnOp(IRDLOperation):
     name = "relay.return"
     value = operand_def()
 
-    traits = traits_def(IsTerminator(), HasParent(FnOp), ReturnLike())
+    traits = traits_def(IsTerminator(), ReturnLike())
 
     assembly_format = "$value attr-dict `:` type($value)"
 
     def __init__(self, value: SSAValue | Operation):
         super().__init__(operands=[value])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if parent is None or parent.name not in RETURN_PARENTS:
+            raise VerifyException(
+                "'relay.return' expects parent op 'relay.fn', 'relay.function' or 'relay.if'"
+            )
+
+
+RETURN_PARENTS = frozenset({"relay.fn", "relay.function", "relay.if"})
+"""The region ops whose blocks end in ``relay.return``."""
 
 
 def make_fn_body(param_types: Sequence[Attribute]) -> tuple[Region, Block]:

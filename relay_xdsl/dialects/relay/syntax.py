@@ -10,17 +10,26 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
+
 
 def _is_relay_type(type_: Attribute) -> bool:
-    if isinstance(type_, TensorType):
+    if isinstance(type_, TensorType | IncompleteType | TypeVarType | AdtType):
         return True
     if isinstance(type_, TupleType):
         return all(_is_relay_type(t) for t in type_.types.data)
+    if isinstance(type_, RefType):
+        return _is_relay_type(type_.value_type)
+    if isinstance(type_, FunctionType):
+        return all(_is_relay_type(t) for t in (*type_.inputs.data, *type_.outputs.data))
     return False
 
 
 def verify_relay_type(what: str, type_: Attribute) -> None:
-    """Raise unless `type_` is a tensor or a (nested) tuple of tensors."""
+    """Raise unless `type_` is a Relay type: a tensor, or a tuple, function or
+    reference of Relay types, a type parameter, an ADT, or a type inference
+    has not determined (``!relay.incomplete``). The message names the
+    common case."""
     if not _is_relay_type(type_):
         raise VerifyException(f"{what} must be a tensor or a tuple of tensors, got {type_}")
 

@@ -197,6 +197,86 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 %lv = relay.let dataflow %t : tuple<{t("4")}, {t("4")}>
 """,
     ),
+    "relay.on_device": (
+        f"%x: {t('4')}",
+        f"""
+%r = relay.on_device(%x) {{virtual_device = #relay.meta<"VirtualDevice", 0>, constrain_result = true}} : ({t("4")}) -> {t("4")}
+""",
+    ),
+    "relay.device_copy": (
+        f"%x: {t('4')}",
+        f"""
+%r = relay.device_copy(%x) {{src_virtual_device = #relay.meta<"VirtualDevice", 0>, dst_virtual_device = #relay.meta<"VirtualDevice", 1>}} : ({t("4")}) -> {t("4")}
+""",
+    ),
+    "relay.if": (
+        f"%c: {t('', 'i1')}, %x: {t('4')}",
+        f"""
+%r = relay.if %c : {t("", "i1")} -> {t("4")} {{
+  %e = relay.exp(%x) : ({t("4")}) -> {t("4")}
+  relay.return %e : {t("4")}
+}} else {{
+  relay.return %x : {t("4")}
+}}
+""",
+    ),
+    "relay.function": (
+        f"%x: {t('4')}, %n: {t('', 'i32')}",
+        f"""
+%add_x = relay.function (%y: {t("4")}) -> {t("4")} attributes {{Inline = 1 : i32}} {{
+  %s = relay.add(%y, %x) : ({t("4")}, {t("4")}) -> {t("4")}
+  relay.return %s : {t("4")}
+}}
+%loop = relay.function self(%self) (%i: {t("", "i32")}) -> {t("", "i32")} {{
+  %l = relay.call %self(%i) : (({t("", "i32")}) -> {t("", "i32")}, {t("", "i32")}) -> {t("", "i32")}
+  relay.return %l : {t("", "i32")}
+}}
+%id = relay.function (%a: !relay.type_var<"A">) -> !relay.type_var<"A"> attributes {{type_params = [!relay.type_var<"A">]}} {{
+  relay.return %a : !relay.type_var<"A">
+}}
+%f = relay.let %add_x : ({t("4")}) -> {t("4")}
+%g = relay.let %loop : ({t("", "i32")}) -> {t("", "i32")}
+%h = relay.let %id : (!relay.type_var<"A">) -> !relay.type_var<"A">
+""",
+    ),
+    "relay.call": (
+        f"%x: {t('4')}",
+        f"""
+%neg = relay.function (%y: {t("4")}) -> {t("4")} {{
+  %m = relay.negative(%y) : ({t("4")}) -> {t("4")}
+  relay.return %m : {t("4")}
+}}
+%r = relay.call %neg(%x) : (({t("4")}) -> {t("4")}, {t("4")}) -> {t("4")}
+""",
+    ),
+    "relay.global": (
+        f"%x: {t('4')}",
+        f"""
+%g = relay.global @relay.global : ({t("4")}) -> {t("4")}
+%r = relay.call %g(%x) : (({t("4")}) -> {t("4")}, {t("4")}) -> {t("4")}
+""",
+    ),
+    "relay.ref": (
+        f"%x: {t('4')}",
+        f"""
+%cell = relay.ref %x : {t("4")}
+""",
+    ),
+    "relay.ref_read": (
+        f"%x: {t('4')}",
+        f"""
+%cell = relay.ref %x : {t("4")}
+%v = relay.ref_read %cell : !relay.ref<{t("4")}>
+""",
+    ),
+    "relay.ref_write": (
+        f"%x: {t('4')}, %y: {t('4')}",
+        f"""
+%cell = relay.ref %x : {t("4")}
+%done = relay.ref_write %cell, %y : !relay.ref<{t("4")}>, {t("4")}
+%v = relay.ref_read %cell : !relay.ref<{t("4")}>
+""",
+    ),
     # -- nn: convolutions and dense layers ---------------------------------
     "relay.nn.conv2d": op_example(
         "nn.conv2d",

@@ -576,11 +576,11 @@ func.func @fn_isolated(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // ===== relay.return =====
 
-// (C1) only in a relay.fn body.
-// CHECK: {{^}}'relay.return' expects parent op 'relay.fn'{{$}}
+// (C1) only in a relay.fn or relay.function body or a relay.if branch.
+// CHECK: {{^}}'relay.return' expects parent op 'relay.fn', 'relay.function' or 'relay.if'{{$}}
 // CHECK: "relay.return"(%a) : (tensor<4xf32>) -> ()
 // CHECK-NEXT: {{^ *\^+-+$}}
-// CHECK-NEXT: | Operation does not verify: 'relay.return' expects parent op 'relay.fn'{{$}}
+// CHECK-NEXT: | Operation does not verify: 'relay.return' expects parent op 'relay.fn', 'relay.function' or 'relay.if'{{$}}
 func.func @return_outside_fn(%a: tensor<4xf32>) -> tensor<4xf32> {
   relay.return %a : tensor<4xf32>
 }

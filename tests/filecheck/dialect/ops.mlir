@@ -145,6 +145,139 @@ func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tuple<tensor<4xf32
   func.return %lv : tuple<tensor<4xf32>, tensor<4xf32>>
 }
 
+// CHECK-LABEL: func.func @relay.on_device(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %r = relay.on_device(%x) {virtual_device = #relay.meta<"VirtualDevice", 0>, constrain_result = true} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.on_device(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.on_device(%x) {virtual_device = #relay.meta<"VirtualDevice", 0>, constrain_result = true} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.device_copy(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %r = relay.device_copy(%x) {src_virtual_device = #relay.meta<"VirtualDevice", 0>, dst_virtual_device = #relay.meta<"VirtualDevice", 1>} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.device_copy(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.device_copy(%x) {src_virtual_device = #relay.meta<"VirtualDevice", 0>, dst_virtual_device = #relay.meta<"VirtualDevice", 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.if(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %r = relay.if %c : tensor<i1> -> tensor<4xf32> {
+// CHECK-NEXT:    %e = relay.exp(%x) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    relay.return %e : tensor<4xf32>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:    relay.return %x : tensor<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %r : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.if(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.if %c : tensor<i1> -> tensor<4xf32> {
+    %e = relay.exp(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    relay.return %e : tensor<4xf32>
+  } else {
+    relay.return %x : tensor<4xf32>
+  }
+  func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.function(%x: tensor<4xf32>, %n: tensor<i32>) -> ((tensor<4xf32>) -> tensor<4xf32>, (tensor<i32>) -> tensor<i32>, (!relay.type_var<"A">) -> !relay.type_var<"A">) {
+// CHECK-NEXT:    %add_x = relay.function (%y: tensor<4xf32>) -> tensor<4xf32> attributes {Inline = 1 : i32} {
+// CHECK-NEXT:    %s = relay.add(%y, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    relay.return %s : tensor<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %loop = relay.function self(%self) (%i: tensor<i32>) -> tensor<i32> {
+// CHECK-NEXT:    %l = relay.call %self(%i) : ((tensor<i32>) -> tensor<i32>, tensor<i32>) -> tensor<i32>
+// CHECK-NEXT:    relay.return %l : tensor<i32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %id = relay.function (%a: !relay.type_var<"A">) -> !relay.type_var<"A"> attributes {type_params = [!relay.type_var<"A">]} {
+// CHECK-NEXT:    relay.return %a : !relay.type_var<"A">
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %f = relay.let %add_x : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %g = relay.let %loop : (tensor<i32>) -> tensor<i32>
+// CHECK-NEXT:    %h = relay.let %id : (!relay.type_var<"A">) -> !relay.type_var<"A">
+// CHECK-NEXT:    func.return %f, %g, %h : (tensor<4xf32>) -> tensor<4xf32>, (tensor<i32>) -> tensor<i32>, (!relay.type_var<"A">) -> !relay.type_var<"A">
+// CHECK-NEXT:    }
+func.func @relay.function(%x: tensor<4xf32>, %n: tensor<i32>) -> ((tensor<4xf32>) -> tensor<4xf32>, (tensor<i32>) -> tensor<i32>, (!relay.type_var<"A">) -> !relay.type_var<"A">) {
+  %add_x = relay.function (%y: tensor<4xf32>) -> tensor<4xf32> attributes {Inline = 1 : i32} {
+    %s = relay.add(%y, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    relay.return %s : tensor<4xf32>
+  }
+  %loop = relay.function self(%self) (%i: tensor<i32>) -> tensor<i32> {
+    %l = relay.call %self(%i) : ((tensor<i32>) -> tensor<i32>, tensor<i32>) -> tensor<i32>
+    relay.return %l : tensor<i32>
+  }
+  %id = relay.function (%a: !relay.type_var<"A">) -> !relay.type_var<"A"> attributes {type_params = [!relay.type_var<"A">]} {
+    relay.return %a : !relay.type_var<"A">
+  }
+  %f = relay.let %add_x : (tensor<4xf32>) -> tensor<4xf32>
+  %g = relay.let %loop : (tensor<i32>) -> tensor<i32>
+  %h = relay.let %id : (!relay.type_var<"A">) -> !relay.type_var<"A">
+  func.return %f, %g, %h : (tensor<4xf32>) -> tensor<4xf32>, (tensor<i32>) -> tensor<i32>, (!relay.type_var<"A">) -> !relay.type_var<"A">
+}
+
+// CHECK-LABEL: func.func @relay.call(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %neg = relay.function (%y: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %m = relay.negative(%y) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    relay.return %m : tensor<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %r = relay.call %neg(%x) : ((tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.call(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %neg = relay.function (%y: tensor<4xf32>) -> tensor<4xf32> {
+    %m = relay.negative(%y) : (tensor<4xf32>) -> tensor<4xf32>
+    relay.return %m : tensor<4xf32>
+  }
+  %r = relay.call %neg(%x) : ((tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.global(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %g = relay.global @relay.global : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %r = relay.call %g(%x) : ((tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    func.return %r : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.global(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %g = relay.global @relay.global : (tensor<4xf32>) -> tensor<4xf32>
+  %r = relay.call %g(%x) : ((tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.ref(%x: tensor<4xf32>) -> !relay.ref<tensor<4xf32>> {
+// CHECK-NEXT:    %cell = relay.ref %x : tensor<4xf32>
+// CHECK-NEXT:    func.return %cell : !relay.ref<tensor<4xf32>>
+// CHECK-NEXT:    }
+func.func @relay.ref(%x: tensor<4xf32>) -> !relay.ref<tensor<4xf32>> {
+  %cell = relay.ref %x : tensor<4xf32>
+  func.return %cell : !relay.ref<tensor<4xf32>>
+}
+
+// CHECK-LABEL: func.func @relay.ref_read(%x: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %cell = relay.ref %x : tensor<4xf32>
+// CHECK-NEXT:    %v = relay.ref_read %cell : !relay.ref<tensor<4xf32>>
+// CHECK-NEXT:    func.return %v : tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.ref_read(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %cell = relay.ref %x : tensor<4xf32>
+  %v = relay.ref_read %cell : !relay.ref<tensor<4xf32>>
+  func.return %v : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.ref_write(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tuple<>, tensor<4xf32>) {
+// CHECK-NEXT:    %cell = relay.ref %x : tensor<4xf32>
+// CHECK-NEXT:    %done = relay.ref_write %cell, %y : !relay.ref<tensor<4xf32>>, tensor<4xf32>
+// CHECK-NEXT:    %v = relay.ref_read %cell : !relay.ref<tensor<4xf32>>
+// CHECK-NEXT:    func.return %done, %v : tuple<>, tensor<4xf32>
+// CHECK-NEXT:    }
+func.func @relay.ref_write(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tuple<>, tensor<4xf32>) {
+  %cell = relay.ref %x : tensor<4xf32>
+  %done = relay.ref_write %cell, %y : !relay.ref<tensor<4xf32>>, tensor<4xf32>
+  %v = relay.ref_read %cell : !relay.ref<tensor<4xf32>>
+  func.return %done, %v : tuple<>, tensor<4xf32>
+}
+
 // CHECK-LABEL: func.func @relay.nn.conv2d(%data: tensor<1x3x224x224xf32>, %weight: tensor<64x3x7x7xf32>) -> tensor<1x64x112x112xf32> {
 // CHECK-NEXT:    %r = relay.nn.conv2d(%data, %weight) {strides = array<i32: 2, 2>, padding = array<i32: 3, 3, 3, 3>, channels = 64 : i32, kernel_size = array<i32: 7, 7>} : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<1x64x112x112xf32>
 // CHECK-NEXT:    func.return %r : tensor<1x64x112x112xf32>

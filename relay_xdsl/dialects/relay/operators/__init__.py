@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from relay_xdsl.dialects.relay.operators import (
     broadcasting,
+    devices,
     elementwise,
     image,
     nn,
@@ -45,6 +46,7 @@ RELAY_GROUPS: tuple[Group, ...] = (
     Group("Reductions", reductions.REDUCTIONS),
     Group("Image", image.IMAGE),
     Group("Sorting", reductions.SORTING),
+    Group("Devices", devices.DEVICES),
 )
 """The Relay operators."""
 
