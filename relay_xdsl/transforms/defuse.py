@@ -52,7 +52,7 @@ from xdsl.traits import SymbolTable
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.bindings import DATAFLOW
-from relay_xdsl.dialects.relay.names import forget_name, names_kept
+from relay_xdsl.dialects.relay.names import names_kept
 from relay_xdsl.support.depth import walk_ops
 
 PARTITIONED_FUNCTION_ATTRIBUTES = ("Compiler", "Inline")
@@ -114,7 +114,9 @@ def _drop_output_variable(returned: OpResult, rewriter: PatternRewriter) -> SSAV
     if isinstance(let, relay.LetOp) and let.dataflow is None and not returned.uses:
         rewriter.erase(let)
         return let.value
-    forget_name(returned)
+    # The call's name replaces the hint; a stale recorded copy of it is
+    # harmless, as names.py allows (the hint is the name).
+    returned.name_hint = None
     return returned
 
 

@@ -105,13 +105,6 @@ def record_name_locations(module: Operation) -> None:
             _sync(op.results[0])
 
 
-def forget_name(value: SSAValue) -> None:
-    """Take `value`'s Relay name away: its hint and its recorded copy."""
-    value.name_hint = None
-    if recorded_name(value) is not None:
-        _set_location(value, _unwrap(_location(value)))
-
-
 @contextmanager
 def names_kept(values: Iterable[SSAValue]) -> Iterator[None]:
     """Keep the names of `values` through a rewrite.
