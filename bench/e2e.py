@@ -49,7 +49,6 @@ from xdsl.ir import Region
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay.bindings import output_variable_let
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.support.timing import Policy, Steps, Timing, measure
 from relay_xdsl.tools import xdsl_patches
@@ -81,17 +80,8 @@ class EndToEnd:
 
 def func_call_module(module: ModuleOp) -> ModuleOp:
     """`module` with each ``relay.fn`` outlined to a private ``func.func`` called once,
-    and each other relay op an inlinable ``builtin.unrealized_conversion_cast``.
-
-    A ``relay.fn`` body's output-variable ``relay.let`` is dropped first, as
-    relay-defuse drops it (transforms/defuse.py), so both tools print the same ops.
-    """
+    and each other relay op an inlinable ``builtin.unrealized_conversion_cast``."""
     module = module.clone()
-    for fn in [op for op in module.walk() if isinstance(op, relay.FnOp)]:
-        output = output_variable_let(fn.body.block)
-        if output is not None:
-            output.result.replace_all_uses_with(output.value)
-            Rewriter.erase_op(output)
     for op in list(module.walk()):
         if op.name.startswith("relay.") and not isinstance(op, relay.FnOp | relay.ReturnOp):
             attributes = {"relay.op": StringAttr(op.name), **op.properties, **op.attributes}

@@ -56,7 +56,7 @@ from relay_xdsl.dialects.relay.bindings import (
     implicitly_bound,
     let_expression,
     relax_body_kind,
-    returned_values,
+    result_expressions,
 )
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
@@ -386,7 +386,7 @@ class _FunctionPrinter:
             raise RelayExportError("a Relay function returns exactly one value")
         result = results[0]
         kind = relax_body_kind(block)
-        returned = returned_values(block) if kind == "dataflow" else set()
+        returned = result_expressions(block) if kind == "dataflow" else set()
 
         def bound(op: Operation) -> bool:
             """Whether `op` is bound to a Relax variable of its own (see bindings.py)."""

@@ -17,8 +17,9 @@ Relax variables to SSA values, in the manner of torch-mlir's
   (names are cosmetic); the binding itself is recorded as bindings.py
   describes: a call or projection is bound to the block's own kind of
   variable (a ``DataflowVar`` in a dataflow block, a ``Var`` in a binding
-  block) without further ado, anything else takes a ``relay.let``: a
-  ``Var`` in a dataflow block (``relay.let``), a bound tuple or constant
+  block, or the output ``Var`` a dataflow block returns) without further
+  ado, anything else takes a ``relay.let``: any other ``Var`` in a dataflow
+  block (``relay.let``), a bound tuple or constant
   (``relay.let``, ``dataflow`` for a ``DataflowVar``), an alias ``y = x``
   (``relay.let`` of ``x``, whose own binding is then made a ``relay.let``
   too if it was implicit and nothing else used it yet);
@@ -47,7 +48,7 @@ naming the construct and the function.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 import tvm
@@ -149,6 +150,8 @@ class _Scope:
         self.function_name = function_name
         self.dataflow = True
         """Whether the bindings are in a dataflow block (else a binding block)."""
+        self.returned: set[tvm.ir.Var] = set()
+        """The variables the body returns (fields of a returned tuple included)."""
         self.values: dict[tvm.ir.Expr, SSAValue] = {}
         self.constants: dict[tvm.ir.Expr, SSAValue] = {}
         self.local_functions: dict[tvm.ir.Expr, relax.Function] = {}
@@ -266,6 +269,7 @@ class RelaxImporter:
                 f"single dataflow or binding block is supported"
             )
         dataflow = True
+        scope.returned = set(_returned_variables(body.body))
         for block in body.blocks:
             dataflow = scope.dataflow = isinstance(block, relax.DataflowBlock)
             for binding in block.bindings:
@@ -296,11 +300,11 @@ class RelaxImporter:
             else:
                 result = self._expr(value, scope)
             owner = result.owner
-            if (
-                isinstance(owner, relay.TupleOp | relay.ConstantOp)
-                or dataflow_var != scope.dataflow
+            if isinstance(owner, relay.TupleOp | relay.ConstantOp) or (
+                dataflow_var != scope.dataflow and var not in scope.returned
             ):
-                # Not the variable every other op is bound to in this block.
+                # Not the variable every other op is bound to in this block;
+                # a returned value is implicitly bound to its output Var.
                 result = self._let(result, scope, dataflow_var)
         set_relay_name(result, var.name)
         scope.values[var] = result
@@ -319,7 +323,7 @@ class RelaxImporter:
         ):
             # The op is implicitly bound to var (see bindings.py); a let
             # right after it makes that binding explicit, keeping its place.
-            let = relay.LetOp(value, dataflow=scope.dataflow)
+            let = relay.LetOp(value, dataflow=isinstance(var, relax.DataflowVar))
             scope.block.insert_op_after(let, value.owner)
             let.result.name_hint, value.name_hint = value.name_hint, None
             let.location, value.owner.location = value.owner.location, UnknownLoc()
@@ -553,6 +557,15 @@ def _encode(value: Any, what: str) -> Attribute:
         return relax_ops.encode_value(python_value(value, what))
     except (TypeError, ValueError) as error:
         raise RelaxImportError(f"{what}: {error}") from None
+
+
+def _returned_variables(expr: Any) -> Iterator[tvm.ir.Var]:
+    """The variables a function body's result expression returns: itself, or a tuple's fields."""
+    if isinstance(expr, tvm.ir.Var):
+        yield expr
+    elif isinstance(expr, tvm.ir.Tuple):
+        for field in expr.fields:
+            yield from _returned_variables(field)
 
 
 def _frozen(value: Any) -> Any:

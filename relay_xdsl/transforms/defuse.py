@@ -7,7 +7,9 @@ by name), and the ``relay.fn`` result by the returned value. So
 ``defuse(fuse(x)) == x``.
 
 The output variable of a function imported from a Relax dataflow block
-(its ``relay.let``) goes with the function; other bindings stay.
+goes with the function: the value it returns is bound as the call was (it
+takes the call's name, and an output aliasing another value, ``gv = lv``,
+is dropped); other bindings stay.
 
 Binding by identity keeps the pass correct where TVM's name-based
 ``DefuseOps`` is not: parameters sharing a name, one argument passed for
@@ -36,7 +38,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Block, BlockArgument, SSAValue
+from xdsl.ir import Block, BlockArgument, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -49,7 +51,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay.bindings import output_variable_let
+from relay_xdsl.dialects.relay.bindings import DATAFLOW
 from relay_xdsl.dialects.relay.names import names_kept
 from relay_xdsl.support.depth import walk_ops
 
@@ -72,14 +74,11 @@ class InlineFnPattern(RewritePattern):
         block = op.body.block
         terminator = block.last_op
         assert isinstance(terminator, relay.ReturnOp)
-        # A Relax function's output variable goes with the function: the value
-        # it binds is bound as the call was. Its only use is the terminator.
-        output = output_variable_let(block)
-        returned = terminator.value if output is None else output.value
-        result = _outside(returned, block, op.args)
+        returned = terminator.value
         rewriter.erase(terminator)
-        if output is not None:
-            rewriter.erase(output)
+        if DATAFLOW in op.attributes and isinstance(returned, OpResult):
+            returned = _drop_output_variable(returned, rewriter)
+        result = _outside(returned, block, op.args)
         with names_kept(op.args):
             rewriter.inline_block(block, InsertPoint.before(op), op.args)
         rewriter.replace(op, [], [result])
@@ -105,6 +104,20 @@ class InlineGlobalCallPattern(RewritePattern):
         with names_kept(op.arguments):
             rewriter.inline_block(block, InsertPoint.before(op), op.arguments)
         rewriter.replace(op, [], results)
+
+
+def _drop_output_variable(returned: OpResult, rewriter: PatternRewriter) -> SSAValue:
+    """The value a Relax dataflow body returns, without the output variable
+    that goes with the function: its name, or its ``relay.let`` if it only
+    aliases another value."""
+    let = returned.owner
+    if isinstance(let, relay.LetOp) and let.dataflow is None and not returned.uses:
+        rewriter.erase(let)
+        return let.value
+    # The call's name replaces the hint; a stale recorded copy of it is
+    # harmless, as names.py allows (the hint is the name).
+    returned.name_hint = None
+    return returned
 
 
 def _outside(value: SSAValue, block: Block, args: Sequence[SSAValue]) -> SSAValue:

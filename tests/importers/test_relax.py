@@ -24,6 +24,7 @@ from xdsl.printer import Printer
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import relax_mapping as relax_ops
+from relay_xdsl.dialects.relay.bindings import returned_values
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.exporters.relay_text import print_relay
@@ -314,14 +315,16 @@ def test_names_visibility_and_function_attributes():
     assert relay_name(func.body.block.args[0]) == "data"
     named = [op for op in func.body.block.ops if op.results and relay_name(op.results[0])]
     assert [relay_name(op.results[0]) for op in named] == ["activated", "pair", "first_1", "out"]
-    # A bound tuple and the output Var are relay.let ops; the rest are dataflow variables.
+    # A bound tuple is a relay.let; the rest are dataflow variables, but for
+    # the returned value, bound to the output Var without a relay.let.
     assert [op.name for op in named] == [
         "relay.nn.relu",
         "relay.let",
         "relay.tuple_get_item",
-        "relay.let",
+        "relay.add",
     ]
-    assert [op.dataflow is not None for op in named if isinstance(op, relay.LetOp)] == [True, False]
+    assert [op.dataflow is not None for op in named if isinstance(op, relay.LetOp)] == [True]
+    assert named[-1].results[0] in returned_values(func.body.block)
 
 
 CONSTANTS = {
@@ -444,13 +447,14 @@ def test_fused_function_becomes_a_relay_fn_at_each_call_site():
         assert fn.attributes["Composite"].data == "demo.conv_relu"
         assert relay.attr_value(fn.attributes["Primitive"]) is True
         assert fn.attributes[relax_ops.GLOBAL_NAME].data in names
-        # The fused function's output binding `gv = relu(...)` is a relay.let.
+        # The fused function's output binding `gv = relu(...)` is the returned relu.
         assert [type(op) for op in fn.body.block.ops] == [
             relay.Conv2DOp,
             relay.ReluOp,
-            relay.LetOp,
             relay.ReturnOp,
         ]
+        relu = fn.body.block.ops.last.prev_op
+        assert relay_name(relu.results[0]) == "gv"
 
 
 def test_codegen_local_functions_become_relay_fns():
@@ -511,6 +515,31 @@ def test_alias_bindings_round_trip():
         tvm.ir.assert_structural_equal(
             export_relax(module), relax.transform.CanonicalizeBindings()(mod)
         )
+
+
+def test_returned_outputs_are_implicit_and_other_outputs_are_lets():
+    x = relax.Var("x", F4)
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            y = bb.emit_output(R.nn.relu(x), "y")  # returned, and used below
+            z = bb.emit_output(R.add(y, x), "z")  # an output not returned
+            w = bb.emit_output(y, "w")  # an output aliasing a returned one
+            u = bb.emit_output(R.multiply(z, z), "u")
+            v = bb.emit_output(R.exp(u), "v")  # returned, and aliased before any use
+            a = bb.emit_output(v, "a")
+        bb.emit_func_output(relax.Tuple([y, w, u, v, a]))
+    module = round_trip(bb.get())
+    (func,) = module.ops
+    lets = [op for op in func.walk() if isinstance(op, relay.LetOp)]
+    assert [(relay_name(op.result), op.dataflow is not None) for op in lets] == [
+        ("z", False),
+        ("w", False),
+        ("v", False),
+        ("a", False),
+    ]
+    returned = {relay_name(r) for r in returned_values(func.body.block)}
+    assert {"y", "u", "v", "w", "a"} <= returned
 
 
 # ---------------------------------------------------------------------------

@@ -17,12 +17,16 @@ which kind, is recorded in the IR:
   inside it, is in Relax's A-normal form: every op other than a tuple, a
   constant or a ``relay.let`` is bound to a variable of its own, unless it
   is the expression of a ``relay.let``. That variable is a ``Var`` in a
-  binding block and a ``DataflowVar`` in a dataflow block. A dataflow block
-  returns its outputs (``Var``) through ``relay.let``, as the importer
-  writes them; a value it returns without one (a pass made it) is the
-  body's result expression, which export binds to an output ``Var``.
-  Tuples and constants are bound only through ``relay.let``; otherwise
-  they are inline arguments.
+  binding block and a ``DataflowVar`` in a dataflow block, except for what
+  a dataflow block returns (the value, or the fields of a returned tuple):
+  that is bound to an output ``Var``, implicitly too. In a body carrying
+  ``relax.dataflow`` itself (as imported) that binding is part of the body,
+  printed as a let in Relay text; in a ``relay.fn`` a pass made inside one,
+  the returned value is the body's result expression, which export binds
+  to an output ``Var`` all the same. A ``relay.let`` without ``dataflow``
+  in a dataflow block is an output ``Var`` too: one the block does not
+  return, or an alias. Tuples and constants are bound only through
+  ``relay.let``; otherwise they are inline arguments.
 """
 
 from __future__ import annotations
@@ -175,8 +179,9 @@ _INLINE_OPS = frozenset({"relay.tuple", "relay.constant"})
 def implicitly_bound(op: Operation, kind: BodyKind, returned: set[SSAValue]) -> bool:
     """Whether `op`, in a Relax body of `kind`, is bound to a variable without a ``relay.let``.
 
-    `returned` is what the body returns (`returned_values`); in a dataflow
-    block those values have no dataflow variable (see the module docstring).
+    `returned` is what a dataflow body returns as its result expression
+    (`result_expressions`): those values are bound to no variable of the
+    body (see the module docstring).
     """
     if op.name in _INLINE_OPS or isinstance(op, LetOp) or len(op.results) != 1:
         return False
@@ -184,6 +189,17 @@ def implicitly_bound(op: Operation, kind: BodyKind, returned: set[SSAValue]) -> 
     if expression_let(result) is not None:
         return False
     return kind == "binding" or result not in returned
+
+
+def result_expressions(block: Block) -> set[SSAValue]:
+    """What a Relax dataflow body `block` returns as its result expression, not bound in it.
+
+    That is every returned value (`returned_values`) of a ``relay.fn`` a pass
+    made, and nothing in a body carrying ``relax.dataflow``, whose returned
+    values are bound to its output variables (see the module docstring).
+    """
+    op = block.parent_op()
+    return set() if op is None or DATAFLOW in op.attributes else returned_values(block)
 
 
 def returned_values(block: Block) -> set[SSAValue]:
@@ -200,21 +216,3 @@ def _exposed(value: SSAValue) -> Iterator[SSAValue]:
     if isinstance(owner, Operation) and owner.name == "relay.tuple":
         for field in owner.operands:
             yield from _exposed(field)
-
-
-def output_variable_let(block: Block) -> LetOp | None:
-    """The ``relay.let`` of a Relax dataflow body's output variable, if `block` has one.
-
-    That variable belongs to the function: inlining the function drops it,
-    and the value is bound as the call was.
-    """
-    terminator = block.last_op
-    output = None if terminator is None or not terminator.operands else terminator.operands[0].owner
-    if (
-        isinstance(output, LetOp)
-        and output.dataflow is None
-        and output.result.has_one_use()
-        and relax_body_kind(block) == "dataflow"
-    ):
-        return output
-    return None
