@@ -33,7 +33,7 @@ from __future__ import annotations
 import difflib
 import struct
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -61,12 +61,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.importers.relay_types import RelayTypeParser, describe
 from relay_xdsl.relay_text.lexer import (
     Kind,
     Token,
@@ -197,13 +197,10 @@ class _Param:
         return self.token.text[1:]
 
 
-class _RelayParser:
+class _RelayParser(RelayTypeParser):
     def __init__(self, source: SourceFile):
-        self.source = source
-        self.tokens = tokenize(source)
+        super().__init__(source, tokenize(source))
         self.closing_brace = _closing_braces(self.tokens)
-        self.pos = 0
-        self.depth = 0
         self.block: Block = Block()
         self.constants: list[DenseIntOrFPElementsAttr] | None = None
         self.functions: dict[str, FuncOp] = {}
@@ -211,57 +208,9 @@ class _RelayParser:
         self.in_progress: set[str] = set()
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
-        self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
         self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
 
     # -- token helpers ------------------------------------------------------
-
-    def error(self, token: Token, message: str) -> NoReturn:
-        raise RelayTextError(self.source, token.start, message, token.end)
-
-    def nest(self, token: Token, what: str) -> None:
-        """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
-
-    def peek(self, offset: int = 0) -> Token:
-        """The next non-comment token (comments before it are consumed)."""
-        while self.tokens[self.pos].kind is Kind.COMMENT:
-            self.pos += 1
-        index = self.pos
-        for _ in range(offset):
-            index += 1
-            while self.tokens[index].kind is Kind.COMMENT:
-                index += 1
-        return self.tokens[index]
-
-    def next(self) -> Token:
-        token = self.peek()
-        self.pos += 1
-        return token
-
-    def at(self, text: str) -> bool:
-        token = self.peek()
-        return token.kind in (Kind.PUNCT, Kind.IDENT) and token.text == text
-
-    def accept(self, text: str) -> Token | None:
-        if self.at(text):
-            return self.next()
-        return None
-
-    def expect(self, text: str, context: str = "") -> Token:
-        token = self.peek()
-        if not self.at(text):
-            where = f" {context}" if context else ""
-            self.error(token, f"expected '{text}'{where}, found {_describe(token)}")
-        return self.next()
-
-    def expect_kind(self, kind: Kind, what: str) -> Token:
-        token = self.peek()
-        if token.kind is not kind:
-            self.error(token, f"expected {what}, found {_describe(token)}")
-        return self.next()
 
     def annotation(self) -> tuple[Attribute | None, LocationAttr | None]:
         """The ``ty=`` type and ``span=`` location of a comment right here, if any."""
@@ -284,18 +233,15 @@ class _RelayParser:
             type_text = body[ty_at + 3 : type_end].strip()
             type_ = self.annotation_types.get(type_text)
         if type_ is None and ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
-            sub = _RelayParser.__new__(_RelayParser)
-            sub.source = self.source
-            sub.tokens = tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
-            sub.pos = 0
-            sub.depth = 0
+            sub = RelayTypeParser(
+                self.source, tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
+            )
             sub.tensor_types = self.tensor_types
-            sub.attribute_values = self.attribute_values
             type_ = sub.parse_type(allow_function=True)
             if sub.peek().kind is not Kind.EOF:
                 sub.error(
                     sub.peek(),
-                    f"unexpected {_describe(sub.peek())} after the type in a ty= annotation",
+                    f"unexpected {describe(sub.peek())} after the type in a ty= annotation",
                 )
             self.annotation_types[type_text] = type_
         return type_, location
@@ -333,7 +279,7 @@ class _RelayParser:
             if order:
                 self.error(
                     token,
-                    f"expected 'def' or the end of the module, found {_describe(token)}",
+                    f"expected 'def' or the end of the module, found {describe(token)}",
                 )
             if "main" in self.def_starts:
                 self.error(token, "a module with '@main' cannot also have a bare expression")
@@ -341,7 +287,7 @@ class _RelayParser:
             order.append("main")
             token = self.peek()
             if token.kind not in (Kind.EOF, Kind.METADATA):
-                self.error(token, f"expected the end of the program, found {_describe(token)}")
+                self.error(token, f"expected the end of the program, found {describe(token)}")
             break
         module = ModuleOp([self.functions[name] for name in order])
         return module
@@ -488,7 +434,7 @@ class _RelayParser:
             else:
                 self.error(
                     token,
-                    f"expected a parameter or an attribute, found {_describe(token)}",
+                    f"expected a parameter or an attribute, found {describe(token)}",
                 )
             if self.accept(")"):
                 return params, attributes
@@ -679,7 +625,7 @@ class _RelayParser:
             if token.text in ("let", "def", "free_var"):
                 self.error(token, f"'{token.text}' is not allowed here")
             return self.parse_operator_name()
-        self.error(token, f"expected an expression, found {_describe(token)}")
+        self.error(token, f"expected an expression, found {describe(token)}")
 
     def parse_operator_name(self) -> _OperatorRef:
         first = self.next()
@@ -699,7 +645,7 @@ class _RelayParser:
             if not trailing_comma and not self.at(")"):
                 self.error(
                     self.peek(),
-                    f"expected ',' or ')' in a tuple, found {_describe(self.peek())}",
+                    f"expected ',' or ')' in a tuple, found {describe(self.peek())}",
                 )
         self.expect(")")
         if len(fields) == 1 and not trailing_comma:
@@ -1006,83 +952,9 @@ class _RelayParser:
             return StringAttr(string)
         if kind is Kind.IDENT and token.text == "None":
             return UnitAttr()
-        self.error(token, f"expected an attribute value, found {_describe(token)}")
+        self.error(token, f"expected an attribute value, found {describe(token)}")
 
     # -- types --------------------------------------------------------------
-
-    def parse_type(self, allow_function: bool = False) -> TypeAttribute:
-        token = self.peek()
-        if token.kind is Kind.IDENT and token.text == "Tensor":
-            self.next()
-            self.expect("[", "after 'Tensor'")
-            self.expect("(", "to open the shape")
-            shape: list[int] = []
-            while not self.at(")"):
-                shape.append(self.parse_dim())
-                if not self.accept(","):
-                    break
-            self.expect(")", "to close the shape")
-            self.expect(",", "between the shape and the dtype")
-            element = self.parse_dtype()
-            self.expect("]", "to close the tensor type")
-            key = (element, tuple(shape))
-            type_ = self.tensor_types.get(key)
-            if type_ is None:
-                type_ = self.tensor_types[key] = TensorType(element, shape)
-            return type_
-        if token.kind is Kind.PUNCT and token.text == "(":
-            self.next()
-            self.nest(token, "tuple type")
-            fields: list[TypeAttribute] = []
-            while not self.at(")"):
-                fields.append(self.parse_type(allow_function))
-                if not self.accept(","):
-                    break
-            self.expect(")", "to close the tuple type")
-            self.depth -= 1
-            return TupleType(ArrayAttr(fields))
-        if token.kind is Kind.IDENT and token.text == "fn":
-            if not allow_function:
-                self.error(
-                    token,
-                    "function-typed values are not supported (higher-order functions)",
-                )
-            self.next()
-            self.nest(token, "function type")
-            self.expect("(")
-            inputs: list[Attribute] = []
-            while not self.at(")"):
-                inputs.append(self.parse_type(True))
-                if not self.accept(","):
-                    break
-            self.expect(")")
-            self.expect("->")
-            output = self.parse_type(True)
-            self.depth -= 1
-            return FunctionType.from_lists(inputs, [output])
-        if token.kind is Kind.IDENT:
-            return TensorType(self.parse_dtype(), [])
-        self.error(token, f"expected a type, found {_describe(token)}")
-
-    def parse_dim(self) -> int:
-        token = self.next()
-        literal = token.value
-        if (
-            token.kind is Kind.INT
-            and isinstance(literal, tuple)
-            and isinstance(dim := literal[0], int)
-        ):
-            return dim
-        if token.text == "?" or token.kind is Kind.IDENT:
-            return DYNAMIC_INDEX
-        self.error(token, f"expected a dimension, found {_describe(token)}")
-
-    def parse_dtype(self) -> Attribute:
-        token = self.expect_kind(Kind.IDENT, "a dtype")
-        try:
-            return dtypes.element_type(token.text)
-        except dtypes.UnknownDTypeError as error:
-            self.error(token, str(error))
 
 
 _FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}
@@ -1146,11 +1018,3 @@ def _relay_type(type_: Attribute) -> str:
         return relay_type(type_)
     except RelayExportError:
         return str(type_)
-
-
-def _describe(token: Token) -> str:
-    if token.kind is Kind.EOF:
-        return "the end of the input"
-    if token.kind is Kind.METADATA:
-        return "the #[metadata] section"
-    return f"'{token.text}'"

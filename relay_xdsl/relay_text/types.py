@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, TupleType
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.types import IncompleteType
 from relay_xdsl.support.memo import memoised
 
 
@@ -18,7 +19,8 @@ class RelayExportError(ValueError):
 
 @memoised(maxsize=1024)
 def relay_type(type_: Attribute) -> str:
-    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``.
+    """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``;
+    ``_`` for a type inference left incomplete.
 
     Memoised: a module spells the same few types thousands of times.
     """
@@ -35,4 +37,6 @@ def relay_type(type_: Attribute) -> str:
     if isinstance(type_, TupleType):
         fields = [relay_type(t) for t in type_.types.data]
         return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")"
+    if isinstance(type_, IncompleteType):
+        return "_"
     raise RelayExportError(f"type {type_} has no Relay equivalent")

@@ -10,9 +10,11 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from relay_xdsl.dialects.relay.types import IncompleteType
+
 
 def _is_relay_type(type_: Attribute) -> bool:
-    if isinstance(type_, TensorType):
+    if isinstance(type_, TensorType | IncompleteType):
         return True
     if isinstance(type_, TupleType):
         return all(_is_relay_type(t) for t in type_.types.data)
@@ -20,7 +22,8 @@ def _is_relay_type(type_: Attribute) -> bool:
 
 
 def verify_relay_type(what: str, type_: Attribute) -> None:
-    """Raise unless `type_` is a tensor or a (nested) tuple of tensors."""
+    """Raise unless `type_` is a tensor or a (nested) tuple of tensors, any
+    of them possibly incomplete (``!relay.incomplete``)."""
     if not _is_relay_type(type_):
         raise VerifyException(f"{what} must be a tensor or a tuple of tensors, got {type_}")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, StringAttr, TupleType
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
@@ -117,6 +117,15 @@ class AdtType(ParametrizedAttribute, TypeAttribute):
             if parser.parse_optional_punctuation(",") is not None:
                 args = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_type)
         return (type_name, ArrayAttr(args))
+
+
+def is_complete(type_: Attribute) -> bool:
+    """Whether `type_` has no incomplete part (``!relay.incomplete``, in a tuple too)."""
+    if isinstance(type_, IncompleteType):
+        return False
+    if isinstance(type_, TupleType):
+        return all(is_complete(t) for t in type_.types.data)
+    return True
 
 
 RELAY_TYPES = (IncompleteType, TypeVarType, RefType, AdtType)
