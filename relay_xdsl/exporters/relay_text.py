@@ -59,6 +59,7 @@ from relay_xdsl.dialects.relay.bindings import (
 )
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
+from relay_xdsl.dialects.relay.types import IncompleteType
 from relay_xdsl.relay_text.metadata import encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import run_deep
@@ -316,7 +317,7 @@ class _FunctionPrinter:
         if len(outputs) != 1:
             raise RelayExportError(f"@{func.sym_name.data} must return exactly one value")
         name = _checked(func.sym_name.data, "function name")
-        header = f"def @{name}({', '.join(params + attributes)}) -> {relay_type(outputs[0])} {{"
+        header = f"def @{name}({', '.join(params + attributes)}){_return_type(outputs[0])} {{"
         lines.append(header)
         self.block(func.body.block, lines, "  ")
         lines.append("}")
@@ -326,7 +327,7 @@ class _FunctionPrinter:
         params = []
         for arg in args:
             name = self.fresh_name(arg)
-            params.append(f"{name}: {relay_type(arg.type)}{_span_comment(arg.location)}")
+            params.append(f"{name}{_declared_type(arg.type)}{_span_comment(arg.location)}")
         return params
 
     def fresh_name(self, value: SSAValue) -> str:
@@ -407,7 +408,7 @@ class _FunctionPrinter:
 
     def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
         bound = self.fresh_name(value)
-        lines.append(f"{indent}let {bound}: {relay_type(value.type)} = {expression};")
+        lines.append(f"{indent}let {bound}{_declared_type(value.type)} = {expression};")
 
     def ref(self, value: SSAValue) -> str:
         name = self.names.get(value)
@@ -480,7 +481,7 @@ class _FunctionPrinter:
         body: list[str] = []
         inner = indent + "  " if len(indent) < 2 * MAX_INDENT_LEVELS else indent
         self.block(op.body.block, body, inner)
-        head = f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
+        head = f"fn ({', '.join(params + attributes)}){_return_type(op.result.type)} {{"
         name = self.temp()
         lines.append(f"{indent}{name} = {head}")
         lines.extend(body)
@@ -547,11 +548,26 @@ MAX_COMMENT_TUPLE_DEPTH = 32
 would make deeply nested tuples quadratic in size."""
 
 
+def _declared_type(type_: Attribute) -> str:
+    """``: T`` after a parameter or let-bound variable; nothing for an
+    incomplete type (an untyped variable, as TVM prints it)."""
+    return "" if isinstance(type_, IncompleteType) else f": {relay_type(type_)}"
+
+
+def _return_type(type_: Attribute) -> str:
+    """`` -> T`` after a function's parameters; nothing for an incomplete type."""
+    return "" if isinstance(type_, IncompleteType) else f" -> {relay_type(type_)}"
+
+
 def _type_comment(op: Operation) -> str:
     parts = []
-    if op.results and not (
-        isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
-        and _tuple_depth(op.results[0].type) > MAX_COMMENT_TUPLE_DEPTH
+    if (
+        op.results
+        and not isinstance(op.results[0].type, IncompleteType)
+        and not (
+            isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
+            and _tuple_depth(op.results[0].type) > MAX_COMMENT_TUPLE_DEPTH
+        )
     ):
         parts.append("ty=" + relay_type(op.results[0].type))
     span = _span(op.location)

@@ -62,10 +62,18 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.dialects.relay.type_solver import (
+    TypeInferenceError,
+    argument_error,
+    infer_types,
+    rejection,
+)
+from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers.relay_types import RelayTypeParser, describe
 from relay_xdsl.relay_text.lexer import (
     Kind,
@@ -209,6 +217,9 @@ class _RelayParser(RelayTypeParser):
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
+        # Where each op came from, for the type solver's errors.
+        self.op_tokens: dict[Operation, Token] = {}
+        self.incomplete = False  # whether some type is left for the solver
 
     # -- token helpers ------------------------------------------------------
 
@@ -267,12 +278,13 @@ class _RelayParser(RelayTypeParser):
                 break
             if token.kind is Kind.IDENT and token.text == "def":
                 self.next()
-                name = self.expect_kind(Kind.GLOBAL, "a global function name").text[1:]
+                name_token = self.expect_kind(Kind.GLOBAL, "a global function name")
+                name = name_token.text[1:]
                 order.append(name)
                 if name in self.functions:
                     self.skip_definition()
                 else:
-                    self.parse_definition(name)
+                    self.parse_definition(name, name_token)
                 continue
             if token.kind is Kind.IDENT and token.text in _UNSUPPORTED:
                 self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
@@ -290,7 +302,20 @@ class _RelayParser(RelayTypeParser):
                 self.error(token, f"expected the end of the program, found {describe(token)}")
             break
         module = ModuleOp([self.functions[name] for name in order])
+        if self.incomplete:
+            self.solve(module)
         return module
+
+    def solve(self, module: ModuleOp) -> None:
+        """Type what the eager inference left incomplete (type_solver.py)."""
+        try:
+            infer_types(module)
+        except TypeInferenceError as error:
+            op = error.op
+            while op is not None and op not in self.op_tokens:
+                op = op.parent_op()
+            token = self.op_tokens[op] if op is not None else self.tokens[0]
+            self.error(token, error.message)
 
     def decode_metadata(self, token: Token) -> list[DenseIntOrFPElementsAttr]:
         section_start = token.value
@@ -349,18 +374,15 @@ class _RelayParser(RelayTypeParser):
             self.error(token, f"recursive call of @{name} is not supported")
         saved_pos, saved_block = self.pos, self.block
         self.pos = self.def_starts[name]
-        self.parse_definition(name)
+        self.parse_definition(name, self.tokens[self.pos - 1])
         self.pos, self.block = saved_pos, saved_block
         return self.functions[name]
 
-    def parse_definition(self, name: str) -> None:
+    def parse_definition(self, name: str, token: Token) -> None:
         self.in_progress.add(name)
-        params, attributes = self.parse_params_and_attrs(allow_untyped=False)
+        params, attributes = self.parse_params_and_attrs()
         return_type = self.parse_type() if self.accept("->") else None
-        types: list[Attribute] = []
-        for param in params:
-            assert param.type is not None  # parse_params_and_attrs(allow_untyped=False)
-            types.append(param.type)
+        types = [self.known(param.type) for param in params]
         block = Block(arg_types=types)
         scope = _Scope(isolated=True)
         for param, arg in zip(params, block.args):
@@ -372,9 +394,11 @@ class _RelayParser(RelayTypeParser):
         result = self.parse_body_into(block, scope, return_type)
         self.expect("}", "to close the function body")
         block.add_op(FuncReturnOp(result))
-        func = FuncOp(name, FunctionType.from_lists(types, [result.type]), Region(block))
+        output = result.type if return_type is None else return_type
+        func = FuncOp(name, FunctionType.from_lists(types, [output]), Region(block))
         func.attributes.update(attributes)
         self.functions[name] = func
+        self.op_tokens[func] = token
         self.in_progress.discard(name)
 
     def parse_main_expression(self) -> None:
@@ -383,7 +407,7 @@ class _RelayParser(RelayTypeParser):
         if token.kind is Kind.IDENT and token.text == "fn":
             self.next()
             self.in_progress.add("main")
-            self.parse_definition("main")
+            self.parse_definition("main", token)
             self.annotation()
             return
         scope = _Scope(isolated=True)
@@ -406,9 +430,8 @@ class _RelayParser(RelayTypeParser):
 
     # -- functions ----------------------------------------------------------
 
-    def parse_params_and_attrs(
-        self, allow_untyped: bool
-    ) -> tuple[list[_Param], dict[str, Attribute]]:
+    def parse_params_and_attrs(self) -> tuple[list[_Param], dict[str, Attribute]]:
+        """Parameters (untyped or ``_`` ones with type None) and function attributes."""
         self.expect("(", "to open the parameter list")
         params: list[_Param] = []
         attributes: dict[str, Attribute] = {}
@@ -420,11 +443,9 @@ class _RelayParser(RelayTypeParser):
                 if attributes:
                     self.error(token, "parameters must come before function attributes")
                 self.next()
-                type_ = None
-                if self.accept(":"):
-                    type_ = self.parse_type()
-                elif not allow_untyped:
-                    self.error(token, f"parameter {token.text} needs a type annotation")
+                type_ = self.parse_type() if self.accept(":") else None
+                if isinstance(type_, IncompleteType):
+                    type_ = None
                 _, location = self.annotation()
                 params.append(_Param(token, type_, location))
             elif (key_length := self.attribute_key_length()) is not None:
@@ -439,6 +460,15 @@ class _RelayParser(RelayTypeParser):
             if self.accept(")"):
                 return params, attributes
             self.expect(",", "between parameters")
+
+    def known(self, type_: Attribute | None) -> Attribute:
+        """`type_`, or ``!relay.incomplete`` for None; notes what the solver must type."""
+        if type_ is None:
+            self.incomplete = True
+            return IncompleteType()
+        if not is_complete(type_):
+            self.incomplete = True
+        return type_
 
     def attribute_key_length(self) -> int | None:
         """Tokens in the function attribute key ahead (``Primitive=``, ``relay.reshape_only=``).
@@ -461,7 +491,7 @@ class _RelayParser(RelayTypeParser):
         saved = self.block
         self.block = block
         result = self.parse_body(scope)
-        if return_type is not None and result.type != return_type:
+        if return_type is not None and _clash(result.type, self.known(return_type)):
             self.error(
                 self.peek(),
                 f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
@@ -491,15 +521,20 @@ class _RelayParser(RelayTypeParser):
                 self.expect("=", "in a let binding")
                 value = self.parse_binding_value(scope)
                 if isinstance(value, SSAValue):
-                    if declared is not None and value.type != declared:
+                    if declared is not None and _clash(value.type, self.known(declared)):
                         self.error(
                             name_token,
                             f"{name_token.text} is declared as {_relay_type(declared)} but bound to a {_relay_type(value.type)}",
                         )
                     let = relay.LetOp(value)
                     self.insert(let)
-                    set_relay_name(let.result, name_token.text[1:])
-                    value = let.result
+                    self.op_tokens[let] = name_token
+                    result = let.result
+                    if declared is not None and not is_complete(value.type):
+                        # The solver unifies the two (type_solver.py).
+                        result = Rewriter.replace_value_with_new_type(result, declared)
+                    set_relay_name(result, name_token.text[1:])
+                    value = result
                 scope.names[name_token.text] = value
                 self.expect(";", "after a let binding")
                 continue
@@ -566,14 +601,16 @@ class _RelayParser(RelayTypeParser):
                 elif self.at("."):
                     dot = self.next()
                     token = self.expect_kind(Kind.INT, "a tuple index after '.'")
-                    if not isinstance(value, SSAValue) or not isinstance(value.type, TupleType):
+                    if not isinstance(value, SSAValue) or not isinstance(
+                        value.type, TupleType | IncompleteType
+                    ):
                         self.error(
                             dot,
                             "'.N' projects a field out of a tuple, but the value is not a tuple",
                         )
-                    fields = value.type.types.data
                     index, _ = int_literal(token)
-                    if not 0 <= index < len(fields):
+                    fields = value.type.types.data if isinstance(value.type, TupleType) else ()
+                    if isinstance(value.type, TupleType) and not 0 <= index < len(fields):
                         self.error(
                             token,
                             f"tuple index {index} is out of range for a tuple of {len(fields)} fields",
@@ -718,12 +755,14 @@ class _RelayParser(RelayTypeParser):
                     f"@{callee.name} takes {len(expected)} argument(s), got {len(args)}",
                 )
             for index, (arg, type_) in enumerate(zip(args, expected)):
-                if arg.type != type_:
+                if _clash(arg.type, type_):
                     self.error(
                         callee.token,
                         f"argument #{index} of @{callee.name} has type {_relay_type(arg.type)}, expected {_relay_type(type_)}",
                     )
             op = CallOp(callee.name, args, func.function_type.outputs.data)
+            if not all(map(is_complete, [*expected, *op.result_types])):
+                self.incomplete = True
             self.annotate(op, callee.token)
             return op.results[0]
         self.error(
@@ -764,11 +803,18 @@ class _RelayParser(RelayTypeParser):
                     f"'{callee.name}' expects {op_class.ARITY} argument(s), got {len(args)}",
                 )
         type_, location = self.annotation()
-        inferred = (
-            infer_type(op_class.OPERATOR, [a.type for a in args], attributes)
-            if op_class is not None
-            else None
-        )
+        arg_types = [a.type for a in args]
+        complete = all(map(is_complete, arg_types))
+        inferred = None
+        if op_class is not None and complete:
+            operator = op_class.OPERATOR
+            inferred = infer_type(operator, arg_types, attributes)
+            if inferred is None and type_ is None:
+                self.error(callee.token, rejection(operator, arg_types, attributes))
+            if operator.backward is not None:
+                problem = argument_error(operator, arg_types, attributes)
+                if problem is not None:
+                    self.error(callee.token, problem)
         if (
             type_ is not None
             and inferred is not None
@@ -782,15 +828,17 @@ class _RelayParser(RelayTypeParser):
             )
         if type_ is None:
             type_ = inferred
-            if type_ is None:
+            if type_ is None and op_class is None:
                 self.error(
                     callee.token,
-                    f"cannot infer the result type of '{callee.name}'; add a /* ty=... */ annotation",
+                    f"cannot infer the result type of '{callee.name}', an operator the dialect does not define; add a /* ty=... */ annotation",
                 )
+            type_ = self.known(type_)
         if op_class is not None:
             op: Operation = op_class(args, type_, attributes)
         else:
             op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
+        self.op_tokens[op] = callee.token
         self.insert(op, location)
         return op.results[0]
 
@@ -804,11 +852,14 @@ class _RelayParser(RelayTypeParser):
             op = self.instantiate(literal, args)
             literal.instances[key] = op
         type_, location = self.annotation()
-        if type_ is not None and type_ != op.result.type:
+        if type_ is not None and _clash(type_, op.result.type):
             self.error(
                 close,
                 f"call annotated as {_relay_type(type_)} but the function returns {_relay_type(op.result.type)}",
             )
+        if type_ is not None and not is_complete(op.result.type):
+            Rewriter.replace_value_with_new_type(op.result, type_)
+        self.op_tokens[op] = close
         self.insert(op, location)
         return op.result
 
@@ -816,7 +867,7 @@ class _RelayParser(RelayTypeParser):
         saved_pos, saved_block = self.pos, self.block
         self.pos = literal.start + 1
         fn_token = self.tokens[literal.start]
-        params, attributes = self.parse_params_and_attrs(allow_untyped=True)
+        params, attributes = self.parse_params_and_attrs()
         if len(params) != len(args):
             self.error(
                 fn_token,
@@ -824,12 +875,14 @@ class _RelayParser(RelayTypeParser):
             )
         types: list[Attribute] = []
         for param, arg in zip(params, args):
-            if param.type is not None and param.type != arg.type:
+            if param.type is not None and _clash(param.type, arg.type):
                 self.error(
                     param.token,
                     f"parameter {param.token.text} has type {_relay_type(param.type)} but the call passes {_relay_type(arg.type)}",
                 )
-            types.append(arg.type)
+            # The solver unifies a typed parameter with an untyped argument.
+            known = is_complete(arg.type) or param.type is None
+            types.append(arg.type if known else self.known(param.type))
         return_type = self.parse_type() if self.accept("->") else None
         block = Block(arg_types=types)
         scope = _Scope(parent=literal.scope, isolated=True)
@@ -840,7 +893,10 @@ class _RelayParser(RelayTypeParser):
         # The call being parsed already counts one level of nesting.
         result = self.parse_body_into(block, scope, return_type)
         block.add_op(relay.ReturnOp(result))
-        op = relay.FnOp(args, result.type, Region(block), attributes)
+        result_type = result.type
+        if return_type is not None and not is_complete(result_type):
+            result_type = return_type
+        op = relay.FnOp(args, result_type, Region(block), attributes)
         self.pos, self.block = saved_pos, saved_block
         return op
 
@@ -850,13 +906,19 @@ class _RelayParser(RelayTypeParser):
         self.block.add_op(op)
 
     def annotate(self, op: Operation, token: Token) -> None:
-        """Insert `op`, checking a following ``ty=`` comment against its type."""
+        """Insert `op`, checking a following ``ty=`` comment against its type
+        (or, where its type is incomplete, taking it)."""
         type_, location = self.annotation()
-        if type_ is not None and type_ != op.results[0].type:
-            self.error(
-                token,
-                f"expression has type {_relay_type(op.results[0].type)} but is annotated as {_relay_type(type_)}",
-            )
+        self.op_tokens[op] = token
+        result = op.results[0]
+        if type_ is not None and type_ != result.type:
+            if _clash(result.type, type_):
+                self.error(
+                    token,
+                    f"expression has type {_relay_type(result.type)} but is annotated as {_relay_type(type_)}",
+                )
+            if not is_complete(result.type):
+                Rewriter.replace_value_with_new_type(result, type_)
         self.insert(op, location)
 
     # -- constants ----------------------------------------------------------
@@ -899,12 +961,9 @@ class _RelayParser(RelayTypeParser):
                 )
             op = relay.ConstantOp(value.type, value=value)
         else:
-            if annotated is None:
-                self.error(
-                    token,
-                    f"the type of meta[relay.Constant][{index}] is unknown: add a /* ty=... */ annotation or the #[metadata] section",
-                )
-            op = relay.ConstantOp(annotated, meta_index=index)
+            # Without metadata, the constant is typed by its uses (type_solver.py).
+            op = relay.ConstantOp(self.known(annotated), meta_index=index)
+        self.op_tokens[op] = token
         self.insert(op, location)
         return op.result
 
@@ -996,6 +1055,11 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
         if len(floats) == len(elements):
             return DenseArrayBase.from_list(first.type, floats)
     return ArrayAttr(elements)
+
+
+def _clash(left: Attribute, right: Attribute) -> bool:
+    """Two complete types that differ; incomplete ones are left to the solver."""
+    return left != right and is_complete(left) and is_complete(right)
 
 
 def _is_static(type_: Attribute) -> bool:

@@ -23,7 +23,8 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
-from relay_xdsl.dialects.relay.inference import ANY, Call, Reject, check_in_channels
+from relay_xdsl.dialects.relay.inference import ANY, Call, Reject
+from relay_xdsl.dialects.relay.inference import _check_in_channels as check_in_channels
 from relay_xdsl.dialects.relay.layouts import convert_layout
 
 ArgTypes = Sequence[Attribute | None]

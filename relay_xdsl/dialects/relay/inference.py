@@ -424,7 +424,7 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
             else:
                 out_channels, in_channels = weight[0], weight[1]
                 expected_out = channels
-                check_in_channels(data[1], in_channels, groups)
+                _check_in_channels(data[1], in_channels, groups)
             if expected_out is not None:
                 _require(
                     not _known(out_channels) or int(expected_out) == out_channels,
@@ -459,7 +459,7 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
     return rule
 
 
-def check_in_channels(data_channels: int, weight_channels: int, groups: int) -> None:
+def _check_in_channels(data_channels: int, weight_channels: int, groups: int) -> None:
     """A convolution's weight takes the data's channels divided by `groups` (TVM's ``indexdiv``)."""
     _require(
         not _known(data_channels, weight_channels) or data_channels // groups == weight_channels,
