@@ -43,7 +43,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, Return
 from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.syntax import parse_call_operands, parse_extra_attributes
-from relay_xdsl.dialects.relay.types import IncompleteType
+from relay_xdsl.dialects.relay.types import IncompleteType, OrIncomplete
 
 BLOB_THRESHOLD = 16
 """Constants with more elements than this print in MLIR's hex form."""
@@ -81,7 +81,7 @@ class ConstantOp(IRDLOperation):
     name = "relay.constant"
     value = opt_attr_def(base(DenseIntOrFPElementsAttr) | base(DenseResourceAttr))
     meta_index = opt_attr_def(IntegerAttr)
-    result = result_def(base(TensorType) | base(IncompleteType))
+    result = result_def(OrIncomplete(TensorType))
 
     traits = traits_def(Pure())
 
@@ -209,7 +209,7 @@ class TupleGetItemOp(IRDLOperation):
     """
 
     name = "relay.tuple_get_item"
-    tuple_value = operand_def(base(TupleType) | base(IncompleteType))
+    tuple_value = operand_def(OrIncomplete(TupleType))
     index = attr_def(IntegerAttr)
     result = result_def()
 

@@ -58,7 +58,13 @@ from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.inference import Call, Reject, infer_type
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
-from relay_xdsl.dialects.relay.structure import FnOp, ReturnOp, TupleGetItemOp, TupleOp
+from relay_xdsl.dialects.relay.structure import (
+    ConstantOp,
+    FnOp,
+    ReturnOp,
+    TupleGetItemOp,
+    TupleOp,
+)
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.support.memo import register
 
@@ -154,6 +160,7 @@ class TypeSolver:
         self.terms: dict[SSAValue, Term] = {}
         self.relations: list[Relation] = []
         self.functions: dict[str, tuple[list[Term], Term]] = {}
+        self.meta_constants: dict[int, Term] = {}  # one type per meta[relay.Constant][i]
         self.bindings = 0  # how many unknowns have been bound: the solver's progress
 
     # -- terms ----------------------------------------------------------------
@@ -487,6 +494,15 @@ def _operator_rule(op: RegisteredOperatorOp, solver: TypeSolver) -> None:
         return True
 
     solver.add_relation(relation)
+
+
+@typing_rule(ConstantOp)
+def _constant_rule(op: ConstantOp, solver: TypeSolver) -> None:
+    # Each mention of meta[relay.Constant][i] is the same constant, of one type.
+    if op.meta_index is not None:
+        index = op.meta_index.value.data
+        shared = solver.meta_constants.setdefault(index, solver.term(op.result))
+        solver.unify_values(op, op.result, shared, f"the uses of meta[relay.Constant][{index}]")
 
 
 @typing_rule(TupleOp)

@@ -17,11 +17,20 @@ for a scalar), tuples are builtin ``tuple<...>`` and function types are builtin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, TupleType
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import irdl_attr_definition, param_def
+from xdsl.irdl import (
+    AttrConstraint,
+    BaseAttr,
+    ConstraintContext,
+    IntConstraint,
+    irdl_attr_definition,
+    param_def,
+)
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
@@ -126,6 +135,24 @@ def is_complete(type_: Attribute) -> bool:
     if isinstance(type_, TupleType):
         return all(is_complete(t) for t in type_.types.data)
     return True
+
+
+@dataclass(frozen=True)
+class OrIncomplete(AttrConstraint):
+    """An attribute of base `base`, or ``!relay.incomplete`` (a type not known yet).
+
+    Other attributes fail as ``base`` alone would have them fail."""
+
+    base: type[Attribute]
+
+    def verify(self, attr: Attribute, constraint_context: ConstraintContext) -> None:
+        if not isinstance(attr, IncompleteType):
+            BaseAttr(self.base).verify(attr, constraint_context)
+
+    def mapping_type_vars(
+        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
+    ) -> OrIncomplete:
+        return self
 
 
 RELAY_TYPES = (IncompleteType, TypeVarType, RefType, AdtType)
