@@ -51,7 +51,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, FunctionType, Module
 from xdsl.dialects.builtin import TupleType as BuiltinTupleType
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects.relay import dtypes
@@ -303,7 +303,9 @@ class TypeSolver:
             if (new := self.type_of_term(term)) != value.type
         ]
         for value, new in changed:
-            Rewriter.replace_value_with_new_type(value, new)
+            retyped = Rewriter.replace_value_with_new_type(value, new)
+            if isinstance(value, BlockArgument) and isinstance(retyped, BlockArgument):
+                retyped.location = value.location  # where the Relay name is recorded
         for op in ops:
             if isinstance(op, FuncOp) and not op.is_declaration:
                 block = op.body.block
