@@ -105,8 +105,6 @@ class ConstantOp(IRDLOperation):
             raise VerifyException(
                 f"value type {self.value.type} does not match result type {self.result.type}"
             )
-        if self.value is None and not isinstance(self.result.type, TensorType | IncompleteType):
-            raise VerifyException(f"a constant is a tensor, got {self.result.type}")
         if self.meta_index is not None and self.meta_index.value.data < 0:
             raise VerifyException("meta_index must be non-negative")
 
