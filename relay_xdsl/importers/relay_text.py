@@ -19,7 +19,12 @@ How Relay constructs become IR:
 * ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
   ``#[metadata]`` section when there is one, else an opaque ``meta_index``;
 * types come from parameter annotations and ``/* ty=... */`` comments; a
-  missing call type is inferred for the operators the dialect defines;
+  missing call type is inferred from the call's typed arguments for the
+  operators the dialect defines; a type the text leaves out (an untyped
+  parameter, ``_``, a constant without metadata) is ``!relay.incomplete``,
+  and when any is left the type solver (type_solver.py) types the module as
+  TVM's ``InferType`` does; what it cannot determine stays incomplete; the
+  type grammar is in relay_types.py;
 * ``span=`` source positions become op locations.
 
 Errors are ``RelayTextError``: ``file:line:col: error: message`` plus the
@@ -529,12 +534,12 @@ class _RelayParser(RelayTypeParser):
                     let = relay.LetOp(value)
                     self.insert(let)
                     self.op_tokens[let] = name_token
-                    result = let.result
+                    bound: SSAValue = let.result
                     if declared is not None and not is_complete(value.type):
                         # The solver unifies the two (type_solver.py).
-                        result = Rewriter.replace_value_with_new_type(result, declared)
-                    set_relay_name(result, name_token.text[1:])
-                    value = result
+                        bound = Rewriter.replace_value_with_new_type(bound, declared)
+                    set_relay_name(bound, name_token.text[1:])
+                    value = bound
                 scope.names[name_token.text] = value
                 self.expect(";", "after a let binding")
                 continue

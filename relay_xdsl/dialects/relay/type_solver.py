@@ -51,7 +51,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, FunctionType, Module
 from xdsl.dialects.builtin import TupleType as BuiltinTupleType
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue, TypeAttribute
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects.relay import dtypes
@@ -195,7 +195,8 @@ class TypeSolver:
         if isinstance(term, _Var):
             return IncompleteType()
         if isinstance(term, _Tuple):
-            return BuiltinTupleType(ArrayAttr([self.type_of_term(f) for f in term.fields]))
+            fields = [self.type_of_term(f) for f in term.fields]
+            return BuiltinTupleType(ArrayAttr([f for f in fields if isinstance(f, TypeAttribute)]))
         return term
 
     def type_of(self, value: SSAValue) -> Attribute:

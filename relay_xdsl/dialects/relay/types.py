@@ -19,18 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
+from typing_extensions import TypeVar
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, TupleType
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     AttrConstraint,
     BaseAttr,
-    ConstraintContext,
     IntConstraint,
     irdl_attr_definition,
     param_def,
 )
+from xdsl.irdl.constraints import VerificationContext
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
@@ -145,7 +145,7 @@ class OrIncomplete(AttrConstraint):
 
     base: type[Attribute]
 
-    def verify(self, attr: Attribute, constraint_context: ConstraintContext) -> None:
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
         if not isinstance(attr, IncompleteType):
             BaseAttr(self.base).verify(attr, constraint_context)
 
