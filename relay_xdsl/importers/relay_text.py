@@ -816,10 +816,9 @@ class _RelayParser(RelayTypeParser):
             inferred = infer_type(operator, arg_types, attributes)
             if inferred is None and type_ is None:
                 self.error(callee.token, rejection(operator, arg_types, attributes))
-            if operator.backward is not None:
-                problem = argument_error(operator, arg_types, attributes)
-                if problem is not None:
-                    self.error(callee.token, problem)
+            problem = argument_error(operator, arg_types, attributes)
+            if problem is not None:
+                self.error(callee.token, problem)
         if (
             type_ is not None
             and inferred is not None

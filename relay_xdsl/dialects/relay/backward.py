@@ -177,3 +177,8 @@ def scale_and_shift(call: Call, result: Attribute | None) -> ArgTypes:
 def bias_add(call: Call, result: Attribute | None) -> ArgTypes:
     """``BiasAddRel``: the bias is a vector over the data's ``axis``."""
     return _channel_vectors(call, call.integer("axis"), 1)
+
+
+RESULT_DRIVEN: frozenset[BackwardRelation] = frozenset({same_type, broadcast})
+"""Relations that determine nothing without the result type, so they have
+nothing to check on a call whose arguments are all typed."""

@@ -55,6 +55,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue, TypeAttribute
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.backward import RESULT_DRIVEN
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.inference import Call, Reject, infer_type
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
@@ -418,6 +419,8 @@ def argument_error(
     """What is wrong with the typed arguments of a call by its backward
     relation (a weight that does not fit ``channels``, a batch-norm mean of
     the wrong length), or None. Memoised like the forward inference."""
+    if operator.backward is None or operator.backward in RESULT_DRIVEN:
+        return None
     try:
         key = (operator, tuple(arg_types), tuple(attributes.items()))
         return _ARGUMENT_ERRORS[key]
