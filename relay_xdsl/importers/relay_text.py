@@ -70,11 +70,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.dialects.relay.type_solver import (
     TypeInferenceError,
-    argument_error,
+    infer_checked,
     infer_types,
     rejection,
 )
@@ -813,10 +812,9 @@ class _RelayParser(RelayTypeParser):
         inferred = None
         if op_class is not None and complete:
             operator = op_class.OPERATOR
-            inferred = infer_type(operator, arg_types, attributes)
+            inferred, problem = infer_checked(operator, arg_types, attributes)
             if inferred is None and type_ is None:
                 self.error(callee.token, rejection(operator, arg_types, attributes))
-            problem = argument_error(operator, arg_types, attributes)
             if problem is not None:
                 self.error(callee.token, problem)
         if (

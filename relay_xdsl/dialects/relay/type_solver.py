@@ -408,36 +408,47 @@ def backward_types(
     return ()
 
 
-_ARGUMENT_ERRORS: dict[tuple[object, ...], str | None] = {}
-_ARGUMENT_ERRORS_LIMIT = 4096
-register(_ARGUMENT_ERRORS.clear)
+_CHECKED: dict[tuple[object, ...], tuple[Attribute | None, str | None]] = {}
+"""Recent calls checked by :func:`infer_checked`, by operator, argument types
+and attributes (a graph repeats a few signatures thousands of times)."""
+_CHECKED_LIMIT = 4096
+register(_CHECKED.clear)
+
+
+def infer_checked(
+    operator: Operator, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
+) -> tuple[Attribute | None, str | None]:
+    """The result type of a call of `operator` with typed arguments
+    (:func:`~relay_xdsl.dialects.relay.inference.infer_type`), and what its
+    backward relation finds wrong with the arguments (a weight that does not
+    fit ``channels``, a batch-norm mean of the wrong length) or None: the
+    importer's eager inference, memoised as one lookup a call."""
+    try:
+        key = (operator, tuple(arg_types), tuple(attributes.items()))
+        return _CHECKED[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable attribute: check without the cache
+        return infer_type(operator, arg_types, attributes), argument_error(
+            operator, arg_types, attributes
+        )
+    checked = (
+        infer_type(operator, arg_types, attributes),
+        argument_error(operator, arg_types, attributes),
+    )
+    if len(_CHECKED) >= _CHECKED_LIMIT:
+        _CHECKED.clear()
+    _CHECKED[key] = checked
+    return checked
 
 
 def argument_error(
     operator: Operator, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
 ) -> str | None:
-    """What is wrong with the typed arguments of a call by its backward
-    relation (a weight that does not fit ``channels``, a batch-norm mean of
-    the wrong length), or None. Memoised like the forward inference."""
+    """What `operator`'s backward relation finds wrong with these typed
+    arguments, or None."""
     if operator.backward is None or operator.backward in RESULT_DRIVEN:
         return None
-    try:
-        key = (operator, tuple(arg_types), tuple(attributes.items()))
-        return _ARGUMENT_ERRORS[key]
-    except KeyError:
-        pass
-    except TypeError:  # an unhashable attribute
-        return _argument_error(operator, arg_types, attributes)
-    error = _argument_error(operator, arg_types, attributes)
-    if len(_ARGUMENT_ERRORS) >= _ARGUMENT_ERRORS_LIMIT:
-        _ARGUMENT_ERRORS.clear()
-    _ARGUMENT_ERRORS[key] = error
-    return error
-
-
-def _argument_error(
-    operator: Operator, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
-) -> str | None:
     try:
         expected = backward_types(operator, arg_types, attributes, None)
     except Reject as error:

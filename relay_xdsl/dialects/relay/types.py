@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from typing_extensions import TypeVar
-from xdsl.dialects.builtin import ArrayAttr, StringAttr, TupleType
+from xdsl.dialects.builtin import ArrayAttr, StringAttr, TensorType, TupleType
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     AttrConstraint,
@@ -130,6 +130,8 @@ class AdtType(ParametrizedAttribute, TypeAttribute):
 
 def is_complete(type_: Attribute) -> bool:
     """Whether `type_` has no incomplete part (``!relay.incomplete``, in a tuple too)."""
+    if type(type_) is TensorType:  # the common case, without the ABC's isinstance
+        return True
     if isinstance(type_, IncompleteType):
         return False
     if isinstance(type_, TupleType):
