@@ -477,6 +477,8 @@ class RelaxExporter:
         for op in self.module.walk():
             if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
                 index = op.meta_index.value.data
+                if not isinstance(op.result.type, TensorType):
+                    raise RelaxExportError(f"meta[relay.Constant][{index}] has an unknown type")
                 if types.setdefault(index, op.result.type) != op.result.type:
                     raise RelaxExportError(f"meta[relay.Constant][{index}] is used with two types")
         rng = np.random.RandomState(seed)

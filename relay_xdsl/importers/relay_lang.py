@@ -37,9 +37,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
+from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.dialects.relay.types import is_complete
 from relay_xdsl.relay_text.lexer import Kind, Token
 from relay_xdsl.relay_text.metadata import other_node_kinds
 
@@ -115,7 +117,7 @@ def _all_typed(parser: _RelayParser, start: int) -> bool:
     saved = parser.pos
     parser.pos = start + 1
     parse_type_params(parser)
-    params, _ = parser.parse_params_and_attrs(allow_untyped=True)
+    params, _ = parser.parse_params_and_attrs()
     parser.type_vars.pop()
     parser.pos = saved
     return all(p.type is not None for p in params)
@@ -200,7 +202,7 @@ def build_function(
     parser.pos = start + 1
     fn_token = parser.tokens[start]
     type_params = parse_type_params(parser)
-    params, attributes = parser.parse_params_and_attrs(allow_untyped=True)
+    params, attributes = parser.parse_params_and_attrs()
     if arg_types is not None and len(arg_types) != len(params):
         parser.error(
             fn_token,
@@ -474,8 +476,13 @@ def _let(
         )
     let = relay.LetOp(value)
     parser.insert(let)
-    set_relay_name(let.result, name.text[1:])
-    scope.names[name.text] = let.result
+    parser.op_tokens[let] = name
+    bound_value: SSAValue = let.result
+    if declared is not None and not is_complete(value.type):
+        # The declared type is what the solver unifies the value with (type_solver.py).
+        bound_value = Rewriter.replace_value_with_new_type(bound_value, parser.known(declared))
+    set_relay_name(bound_value, name.text[1:])
+    scope.names[name.text] = bound_value
 
 
 def parse_param_attributes(parser: _RelayParser) -> dict[str, Attribute]:

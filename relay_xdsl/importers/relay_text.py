@@ -20,7 +20,12 @@ How Relay constructs become IR:
 * ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
   ``#[metadata]`` section when there is one, else an opaque ``meta_index``;
 * types come from parameter annotations and ``/* ty=... */`` comments; a
-  missing call type is inferred for the operators the dialect defines;
+  missing call type is inferred from the call's typed arguments for the
+  operators the dialect defines; a type the text leaves out (an untyped
+  parameter, ``_``, a constant without metadata) is ``!relay.incomplete``,
+  and when any is left the type solver (type_solver.py) types the module as
+  TVM's ``InferType`` does; what it cannot determine stays incomplete; the
+  type grammar is in relay_types.py;
 * ``span=`` source positions become op locations.
 
 Errors are ``RelayTextError``: ``file:line:col: error: message`` plus the
@@ -34,7 +39,7 @@ from __future__ import annotations
 import difflib
 import struct
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -62,14 +67,21 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay import dtypes
-from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.dialects.relay.type_solver import (
+    TypeInferenceError,
+    infer_checked,
+    infer_types,
+    rejection,
+)
+from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers import relay_lang
 from relay_xdsl.importers.relay_lang import LetFunction
+from relay_xdsl.importers.relay_types import RelayTypeParser, describe
 from relay_xdsl.relay_text.lexer import (
     Kind,
     Token,
@@ -200,13 +212,10 @@ class _Param:
         return self.token.text[1:]
 
 
-class _RelayParser:
+class _RelayParser(RelayTypeParser):
     def __init__(self, source: SourceFile):
-        self.source = source
-        self.tokens = tokenize(source)
+        super().__init__(source, tokenize(source))
         self.closing_brace = _closing_braces(self.tokens)
-        self.pos = 0
-        self.depth = 0
         self.block: Block = Block()
         self.constants: list[DenseIntOrFPElementsAttr] | None = None
         self.functions: dict[str, FuncOp] = {}
@@ -214,61 +223,14 @@ class _RelayParser:
         self.in_progress: set[str] = set()
         # The signatures of the globals being parsed, for recursive calls.
         self.signatures: dict[str, FunctionType] = {}
-        # The type parameters in scope, innermost last (``fn [A](...)``).
-        self.type_vars: list[frozenset[str]] = []
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
-        self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
         self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
+        # Where each op came from, for the type solver's errors.
+        self.op_tokens: dict[Operation, Token] = {}
+        self.incomplete = False  # whether some type is left for the solver
 
     # -- token helpers ------------------------------------------------------
-
-    def error(self, token: Token, message: str) -> NoReturn:
-        raise RelayTextError(self.source, token.start, message, token.end)
-
-    def nest(self, token: Token, what: str) -> None:
-        """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
-        self.depth += 1
-        if self.depth > MAX_NESTING:
-            self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
-
-    def peek(self, offset: int = 0) -> Token:
-        """The next non-comment token (comments before it are consumed)."""
-        while self.tokens[self.pos].kind is Kind.COMMENT:
-            self.pos += 1
-        index = self.pos
-        for _ in range(offset):
-            index += 1
-            while self.tokens[index].kind is Kind.COMMENT:
-                index += 1
-        return self.tokens[index]
-
-    def next(self) -> Token:
-        token = self.peek()
-        self.pos += 1
-        return token
-
-    def at(self, text: str) -> bool:
-        token = self.peek()
-        return token.kind in (Kind.PUNCT, Kind.IDENT) and token.text == text
-
-    def accept(self, text: str) -> Token | None:
-        if self.at(text):
-            return self.next()
-        return None
-
-    def expect(self, text: str, context: str = "") -> Token:
-        token = self.peek()
-        if not self.at(text):
-            where = f" {context}" if context else ""
-            self.error(token, f"expected '{text}'{where}, found {_describe(token)}")
-        return self.next()
-
-    def expect_kind(self, kind: Kind, what: str) -> Token:
-        token = self.peek()
-        if token.kind is not kind:
-            self.error(token, f"expected {what}, found {_describe(token)}")
-        return self.next()
 
     def annotation(self) -> tuple[Attribute | None, LocationAttr | None]:
         """The ``ty=`` type and ``span=`` location of a comment right here, if any."""
@@ -291,19 +253,16 @@ class _RelayParser:
             type_text = body[ty_at + 3 : type_end].strip()
             type_ = self.annotation_types.get(type_text)
         if type_ is None and ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
-            sub = _RelayParser.__new__(_RelayParser)
-            sub.source = self.source
-            sub.tokens = tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
-            sub.pos = 0
-            sub.depth = 0
-            sub.type_vars = self.type_vars
+            sub = RelayTypeParser(
+                self.source, tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
+            )
             sub.tensor_types = self.tensor_types
-            sub.attribute_values = self.attribute_values
+            sub.type_vars = self.type_vars
             type_ = sub.parse_type()
             if sub.peek().kind is not Kind.EOF:
                 sub.error(
                     sub.peek(),
-                    f"unexpected {_describe(sub.peek())} after the type in a ty= annotation",
+                    f"unexpected {describe(sub.peek())} after the type in a ty= annotation",
                 )
             self.annotation_types[type_text] = type_
         return type_, location
@@ -329,19 +288,20 @@ class _RelayParser:
                 break
             if token.kind is Kind.IDENT and token.text == "def":
                 self.next()
-                name = self.expect_kind(Kind.GLOBAL, "a global function name").text[1:]
+                name_token = self.expect_kind(Kind.GLOBAL, "a global function name")
+                name = name_token.text[1:]
                 order.append(name)
                 if name in self.functions:
                     self.skip_definition()
                 else:
-                    self.parse_definition(name)
+                    self.parse_definition(name, name_token)
                 continue
             if token.kind is Kind.IDENT and token.text in _UNSUPPORTED:
                 self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
             if order:
                 self.error(
                     token,
-                    f"expected 'def' or the end of the module, found {_describe(token)}",
+                    f"expected 'def' or the end of the module, found {describe(token)}",
                 )
             if "main" in self.def_starts:
                 self.error(token, "a module with '@main' cannot also have a bare expression")
@@ -349,12 +309,25 @@ class _RelayParser:
             order.append("main")
             token = self.peek()
             if token.kind not in (Kind.EOF, Kind.METADATA):
-                self.error(token, f"expected the end of the program, found {_describe(token)}")
+                self.error(token, f"expected the end of the program, found {describe(token)}")
             break
         module = ModuleOp([self.functions[name] for name in order])
         if len(self.tokens) > 1 and self.tokens[-2].kind is Kind.METADATA:
             relay_lang.keep_metadata(self, module, self.tokens[-2])
+        if self.incomplete:
+            self.solve(module)
         return module
+
+    def solve(self, module: ModuleOp) -> None:
+        """Type what the eager inference left incomplete (type_solver.py)."""
+        try:
+            infer_types(module)
+        except TypeInferenceError as error:
+            op = error.op
+            while op is not None and op not in self.op_tokens:
+                op = op.parent_op()
+            token = self.op_tokens[op] if op is not None else self.tokens[0]
+            self.error(token, error.message)
 
     def decode_metadata(self, token: Token) -> list[DenseIntOrFPElementsAttr]:
         section_start = token.value
@@ -416,19 +389,16 @@ class _RelayParser:
             return FuncOp(name, signature, Region(Block(arg_types=signature.inputs.data)))
         saved_pos, saved_block = self.pos, self.block
         self.pos = self.def_starts[name]
-        self.parse_definition(name)
+        self.parse_definition(name, self.tokens[self.pos - 1])
         self.pos, self.block = saved_pos, saved_block
         return self.functions[name]
 
-    def parse_definition(self, name: str) -> None:
+    def parse_definition(self, name: str, token: Token) -> None:
         self.in_progress.add(name)
         type_params = relay_lang.parse_type_params(self)
-        params, attributes = self.parse_params_and_attrs(allow_untyped=False)
+        params, attributes = self.parse_params_and_attrs()
         return_type = self.parse_type() if self.accept("->") else None
-        types: list[Attribute] = []
-        for param in params:
-            assert param.type is not None  # parse_params_and_attrs(allow_untyped=False)
-            types.append(param.type)
+        types = [self.known(param.type) for param in params]
         self.signatures[name] = FunctionType.from_lists(
             types, [return_type if return_type is not None else relay.IncompleteType()]
         )
@@ -444,13 +414,15 @@ class _RelayParser:
         self.expect("}", "to close the function body")
         block.add_op(FuncReturnOp(result))
         self.type_vars.pop()
-        func = FuncOp(name, FunctionType.from_lists(types, [result.type]), Region(block))
+        output = result.type if return_type is None else return_type
+        func = FuncOp(name, FunctionType.from_lists(types, [output]), Region(block))
         func.attributes.update(attributes)
         if type_params:
             func.attributes[relay.TYPE_PARAMS] = ArrayAttr(type_params)
         if any(p.attributes for p in params):
             func.arg_attrs = relay_lang.param_attributes(params)
         self.functions[name] = func
+        self.op_tokens[func] = token
         self.in_progress.discard(name)
 
     def parse_main_expression(self) -> None:
@@ -459,7 +431,7 @@ class _RelayParser:
         if token.kind is Kind.IDENT and token.text == "fn":
             self.next()
             self.in_progress.add("main")
-            self.parse_definition("main")
+            self.parse_definition("main", token)
             self.annotation()
             return
         scope = _Scope(isolated=True)
@@ -482,9 +454,8 @@ class _RelayParser:
 
     # -- functions ----------------------------------------------------------
 
-    def parse_params_and_attrs(
-        self, allow_untyped: bool
-    ) -> tuple[list[_Param], dict[str, Attribute]]:
+    def parse_params_and_attrs(self) -> tuple[list[_Param], dict[str, Attribute]]:
+        """Parameters (untyped or ``_`` ones with type None) and function attributes."""
         self.expect("(", "to open the parameter list")
         params: list[_Param] = []
         attributes: dict[str, Attribute] = {}
@@ -497,11 +468,9 @@ class _RelayParser:
                     self.error(token, "parameters must come before function attributes")
                 self.next()
                 param_attributes = relay_lang.parse_param_attributes(self)
-                type_ = None
-                if self.accept(":"):
-                    type_ = self.parse_type()
-                elif not allow_untyped:
-                    self.error(token, f"parameter {token.text} needs a type annotation")
+                type_ = self.parse_type() if self.accept(":") else None
+                if isinstance(type_, IncompleteType):
+                    type_ = None
                 _, location = self.annotation()
                 params.append(_Param(token, type_, location, param_attributes))
             elif (key_length := self.attribute_key_length()) is not None:
@@ -511,11 +480,20 @@ class _RelayParser:
             else:
                 self.error(
                     token,
-                    f"expected a parameter or an attribute, found {_describe(token)}",
+                    f"expected a parameter or an attribute, found {describe(token)}",
                 )
             if self.accept(")"):
                 return params, attributes
             self.expect(",", "between parameters")
+
+    def known(self, type_: Attribute | None) -> Attribute:
+        """`type_`, or ``!relay.incomplete`` for None; notes what the solver must type."""
+        if type_ is None:
+            self.incomplete = True
+            return IncompleteType()
+        if not is_complete(type_):
+            self.incomplete = True
+        return type_
 
     def attribute_key_length(self) -> int | None:
         """Tokens in the function attribute key ahead (``Primitive=``, ``relay.reshape_only=``).
@@ -538,7 +516,7 @@ class _RelayParser:
         saved = self.block
         self.block = block
         result = self.parse_body(scope)
-        if return_type is not None and result.type != return_type:
+        if return_type is not None and _clash(result.type, self.known(return_type)):
             self.error(
                 self.peek(),
                 f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
@@ -610,14 +588,16 @@ class _RelayParser:
                 elif self.at("."):
                     dot = self.next()
                     token = self.expect_kind(Kind.INT, "a tuple index after '.'")
-                    if not isinstance(value, SSAValue) or not isinstance(value.type, TupleType):
+                    if not isinstance(value, SSAValue) or not isinstance(
+                        value.type, TupleType | IncompleteType
+                    ):
                         self.error(
                             dot,
                             "'.N' projects a field out of a tuple, but the value is not a tuple",
                         )
-                    fields = value.type.types.data
                     index, _ = int_literal(token)
-                    if not 0 <= index < len(fields):
+                    fields = value.type.types.data if isinstance(value.type, TupleType) else ()
+                    if isinstance(value.type, TupleType) and not 0 <= index < len(fields):
                         self.error(
                             token,
                             f"tuple index {index} is out of range for a tuple of {len(fields)} fields",
@@ -671,7 +651,7 @@ class _RelayParser:
             if token.text in ("let", "def", "free_var"):
                 self.error(token, f"'{token.text}' is not allowed here")
             return self.parse_operator_name()
-        self.error(token, f"expected an expression, found {_describe(token)}")
+        self.error(token, f"expected an expression, found {describe(token)}")
 
     def parse_operator_name(self) -> _OperatorRef:
         first = self.next()
@@ -691,7 +671,7 @@ class _RelayParser:
             if not trailing_comma and not self.at(")"):
                 self.error(
                     self.peek(),
-                    f"expected ',' or ')' in a tuple, found {_describe(self.peek())}",
+                    f"expected ',' or ')' in a tuple, found {describe(self.peek())}",
                 )
         self.expect(")")
         if len(fields) == 1 and not trailing_comma:
@@ -769,6 +749,8 @@ class _RelayParser:
             if relay_lang.is_generic(func):
                 return relay_lang.call_generic_global(self, func, args, callee.token)
             op = CallOp(callee.name, args, func.function_type.outputs.data)
+            if not all(map(is_complete, [*expected, *op.result_types])):
+                self.incomplete = True
             self.annotate(op, callee.token)
             return op.results[0]
         if isinstance(callee, LetFunction):
@@ -809,11 +791,16 @@ class _RelayParser:
                     f"'{callee.name}' expects {op_class.ARITY} argument(s), got {len(args)}",
                 )
         type_, location = self.annotation()
-        inferred = (
-            infer_type(op_class.OPERATOR, [a.type for a in args], attributes)
-            if op_class is not None
-            else None
-        )
+        arg_types = [a.type for a in args]
+        complete = all(map(is_complete, arg_types))
+        inferred = None
+        if op_class is not None and complete:
+            operator = op_class.OPERATOR
+            inferred, problem = infer_checked(operator, arg_types, attributes)
+            if inferred is None and type_ is None:
+                self.error(callee.token, rejection(operator, arg_types, attributes))
+            if problem is not None:
+                self.error(callee.token, problem)
         if (
             type_ is not None
             and inferred is not None
@@ -827,18 +814,17 @@ class _RelayParser:
             )
         if type_ is None:
             type_ = inferred
-            if type_ is None and any(_has_incomplete(a.type) for a in args):
-                # Nothing determines it yet (an untyped parameter flows in).
-                type_ = relay.IncompleteType()
-            if type_ is None:
+            if type_ is None and op_class is None:
                 self.error(
                     callee.token,
-                    f"cannot infer the result type of '{callee.name}'; add a /* ty=... */ annotation",
+                    f"cannot infer the result type of '{callee.name}', an operator the dialect does not define; add a /* ty=... */ annotation",
                 )
+            type_ = self.known(type_)
         if op_class is not None:
             op: Operation = op_class(args, type_, attributes)
         else:
             op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
+        self.op_tokens[op] = callee.token
         self.insert(op, location)
         return op.results[0]
 
@@ -862,11 +848,14 @@ class _RelayParser:
                 return relay_lang.call_value(self, function, args, close)
             literal.instances[key] = op
         type_, location = self.annotation()
-        if type_ is not None and type_ != op.result.type:
+        if type_ is not None and _clash(type_, op.result.type):
             self.error(
                 close,
                 f"call annotated as {_relay_type(type_)} but the function returns {_relay_type(op.result.type)}",
             )
+        if type_ is not None and not is_complete(op.result.type):
+            Rewriter.replace_value_with_new_type(op.result, type_)
+        self.op_tokens[op] = close
         self.insert(op, location)
         return op.result
 
@@ -875,7 +864,7 @@ class _RelayParser:
         self.pos = literal.start + 1
         fn_token = self.tokens[literal.start]
         type_params = relay_lang.parse_type_params(self)
-        params, attributes = self.parse_params_and_attrs(allow_untyped=True)
+        params, attributes = self.parse_params_and_attrs()
         if len(params) != len(args):
             self.error(
                 fn_token,
@@ -883,12 +872,14 @@ class _RelayParser:
             )
         types: list[Attribute] = []
         for param, arg in zip(params, args):
-            if param.type is not None and param.type != arg.type:
+            if param.type is not None and _clash(param.type, arg.type):
                 self.error(
                     param.token,
                     f"parameter {param.token.text} has type {_relay_type(param.type)} but the call passes {_relay_type(arg.type)}",
                 )
-            types.append(arg.type)
+            # The solver unifies a typed parameter with an untyped argument.
+            known = is_complete(arg.type) or param.type is None
+            types.append(arg.type if known else self.known(param.type))
         return_type = self.parse_type() if self.accept("->") else None
         block = Block(arg_types=types)
         scope = _Scope(parent=literal.scope, isolated=True)
@@ -904,7 +895,10 @@ class _RelayParser:
             attributes[relay.TYPE_PARAMS] = ArrayAttr(type_params)
         if any(p.attributes for p in params):
             attributes[relay.ARG_ATTRS] = relay_lang.param_attributes(params)
-        op = relay.FnOp(args, result.type, Region(block), attributes)
+        result_type = result.type
+        if return_type is not None and not is_complete(result_type):
+            result_type = return_type
+        op = relay.FnOp(args, result_type, Region(block), attributes)
         self.pos, self.block = saved_pos, saved_block
         return op
 
@@ -918,13 +912,19 @@ class _RelayParser:
         return _relay_type(type_)
 
     def annotate(self, op: Operation, token: Token, check: bool = True) -> None:
-        """Insert `op`, checking a following ``ty=`` comment against its type."""
+        """Insert `op`, checking a following ``ty=`` comment against its type
+        (or, where its type is incomplete, taking it)."""
         type_, location = self.annotation()
-        if check and type_ is not None and type_ != op.results[0].type:
-            self.error(
-                token,
-                f"expression has type {_relay_type(op.results[0].type)} but is annotated as {_relay_type(type_)}",
-            )
+        self.op_tokens[op] = token
+        result = op.results[0]
+        if check and type_ is not None and type_ != result.type:
+            if _clash(result.type, type_):
+                self.error(
+                    token,
+                    f"expression has type {_relay_type(result.type)} but is annotated as {_relay_type(type_)}",
+                )
+            if not is_complete(result.type):
+                Rewriter.replace_value_with_new_type(result, type_)
         self.insert(op, location)
 
     # -- constants ----------------------------------------------------------
@@ -967,12 +967,9 @@ class _RelayParser:
                 )
             op = relay.ConstantOp(value.type, value=value)
         else:
-            if annotated is None:
-                self.error(
-                    token,
-                    f"the type of meta[relay.Constant][{index}] is unknown: add a /* ty=... */ annotation or the #[metadata] section",
-                )
-            op = relay.ConstantOp(annotated, meta_index=index)
+            # Without metadata, the constant is typed by its uses (type_solver.py).
+            op = relay.ConstantOp(self.known(annotated), meta_index=index)
+        self.op_tokens[op] = token
         self.insert(op, location)
         return op.result
 
@@ -1022,91 +1019,9 @@ class _RelayParser:
             return UnitAttr()
         if kind is Kind.META:
             return relay.MetaRefAttr(*meta_reference(token))
-        self.error(token, f"expected an attribute value, found {_describe(token)}")
+        self.error(token, f"expected an attribute value, found {describe(token)}")
 
     # -- types --------------------------------------------------------------
-
-    def parse_type(self) -> TypeAttribute:
-        token = self.peek()
-        if token.kind is Kind.IDENT and token.text == "Tensor":
-            self.next()
-            self.expect("[", "after 'Tensor'")
-            self.expect("(", "to open the shape")
-            shape: list[int] = []
-            while not self.at(")"):
-                shape.append(self.parse_dim())
-                if not self.accept(","):
-                    break
-            self.expect(")", "to close the shape")
-            self.expect(",", "between the shape and the dtype")
-            element = self.parse_dtype()
-            self.expect("]", "to close the tensor type")
-            key = (element, tuple(shape))
-            type_ = self.tensor_types.get(key)
-            if type_ is None:
-                type_ = self.tensor_types[key] = TensorType(element, shape)
-            return type_
-        if token.kind is Kind.PUNCT and token.text == "(":
-            self.next()
-            self.nest(token, "tuple type")
-            fields: list[TypeAttribute] = []
-            while not self.at(")"):
-                fields.append(self.parse_type())
-                if not self.accept(","):
-                    break
-            self.expect(")", "to close the tuple type")
-            self.depth -= 1
-            return TupleType(ArrayAttr(fields))
-        if token.kind is Kind.IDENT and token.text == "fn":
-            self.next()
-            self.nest(token, "function type")
-            self.expect("(")
-            inputs: list[Attribute] = []
-            while not self.at(")"):
-                inputs.append(self.parse_type())
-                if not self.accept(","):
-                    break
-            self.expect(")")
-            self.expect("->")
-            output = self.parse_type()
-            self.depth -= 1
-            return FunctionType.from_lists(inputs, [output])
-        if token.kind is Kind.IDENT:
-            if token.text == "_":
-                self.next()
-                return relay.IncompleteType()
-            if token.text == "ref" and self.peek(1).text == "(":
-                # How TVM prints a reference type (in ty= comments).
-                self.next()
-                self.next()
-                value_type = self.parse_type()
-                self.expect(")", "to close the reference type")
-                return relay.RefType(value_type)
-            if any(token.text in names for names in self.type_vars):
-                self.next()
-                return relay.TypeVarType(token.text)
-            return TensorType(self.parse_dtype(), [])
-        self.error(token, f"expected a type, found {_describe(token)}")
-
-    def parse_dim(self) -> int:
-        token = self.next()
-        literal = token.value
-        if (
-            token.kind is Kind.INT
-            and isinstance(literal, tuple)
-            and isinstance(dim := literal[0], int)
-        ):
-            return dim
-        if token.text == "?" or token.kind is Kind.IDENT:
-            return DYNAMIC_INDEX
-        self.error(token, f"expected a dimension, found {_describe(token)}")
-
-    def parse_dtype(self) -> Attribute:
-        token = self.expect_kind(Kind.IDENT, "a dtype")
-        try:
-            return dtypes.element_type(token.text)
-        except dtypes.UnknownDTypeError as error:
-            self.error(token, str(error))
 
 
 _FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}
@@ -1150,10 +1065,9 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
     return ArrayAttr(elements)
 
 
-def _has_incomplete(type_: Attribute) -> bool:
-    if isinstance(type_, TupleType):
-        return any(_has_incomplete(t) for t in type_.types.data)
-    return isinstance(type_, relay.IncompleteType)
+def _clash(left: Attribute, right: Attribute) -> bool:
+    """Two complete types that differ; incomplete ones are left to the solver."""
+    return left != right and is_complete(left) and is_complete(right)
 
 
 def _is_static(type_: Attribute) -> bool:
@@ -1176,11 +1090,3 @@ def _relay_type(type_: Attribute) -> str:
         return relay_type(type_)
     except RelayExportError:
         return str(type_)
-
-
-def _describe(token: Token) -> str:
-    if token.kind is Kind.EOF:
-        return "the end of the input"
-    if token.kind is Kind.METADATA:
-        return "the #[metadata] section"
-    return f"'{token.text}'"

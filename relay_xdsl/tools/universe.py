@@ -96,6 +96,12 @@ def _merge_composite_pass() -> type[ModulePass]:
     return _run_by_xdsl_opt(RelayMergeCompositePass)
 
 
+def _infer_type_pass() -> type[ModulePass]:
+    from relay_xdsl.transforms.infer_type import RelayInferTypePass
+
+    return _run_by_xdsl_opt(RelayInferTypePass)
+
+
 def _fuse_ops_pass() -> type[ModulePass]:
     from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
@@ -205,6 +211,7 @@ RELAY_UNIVERSE = Universe(
         "relay-defuse": _defuse_pass,
         "relay-merge-composite": _merge_composite_pass,
         "relay-fuse-ops": _fuse_ops_pass,
+        "relay-infer-type": _infer_type_pass,
     },
     all_frontends={
         "relay": lambda: _loaded(RelayTextFrontend),

@@ -46,10 +46,14 @@ class UnknownDTypeError(ValueError):
     """A dtype string or element type that Relay cannot express."""
 
 
+_SHORTHANDS = {"int": "int32", "uint": "uint32", "float": "float32"}
+"""Dtypes without a width, as TVM's ``DataType`` reads them (32 bits)."""
+
+
 def element_type(dtype: str) -> Attribute:
     """The MLIR element type of a Relay dtype string (``int`` and ``float``
-    are int32 and float32, as TVM's ``DataType`` parses them)."""
-    dtype = {"int": "int32", "float": "float32", "uint": "uint32"}.get(dtype, dtype)
+    are ``int32`` and ``float32``)."""
+    dtype = _SHORTHANDS.get(dtype, dtype)
     if dtype in _FLOAT_TYPES:
         return _FLOAT_TYPES[dtype]
     if dtype == "bool":

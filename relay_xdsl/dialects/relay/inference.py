@@ -56,13 +56,19 @@ _BOOL = IntegerType(1)
 _INT32 = IntegerType(32)
 
 
-class _Reject(Exception):
-    """The relation does not hold for this call (TVM would raise a type error)."""
+class Reject(Exception):
+    """The relation does not hold for this call (TVM would raise a type error).
+
+    Its message, when it has one, says why in the operator's terms; the
+    operator's name is prefixed by whoever reports it."""
 
 
-def _require(condition: bool) -> None:
+_Reject = Reject
+
+
+def _require(condition: bool, message: str = "") -> None:
     if not condition:
-        raise _Reject
+        raise _Reject(message)
 
 
 _T = TypeVar("_T")
@@ -250,8 +256,12 @@ def _broadcast(lhs: Sequence[int], rhs: Sequence[int]) -> list[int]:
             # An unknown dimension is assumed to be 1 or equal to the other.
             out.append(b)
         else:
-            raise _Reject
+            raise _Reject(f"the shapes {_shape_text(lhs)} and {_shape_text(rhs)} do not broadcast")
     return out[::-1]
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return "(" + ", ".join("?" if d == ANY else str(d) for d in shape) + ")"
 
 
 def _reduce_shape(
@@ -301,7 +311,12 @@ def bool_like(call: Call) -> Attribute:
 
 def _broadcast_binary(result_element: Attribute | None) -> Callable[[Call], Attribute]:
     def rule(call: Call) -> Attribute:
-        _require(len(call.args) == 2 and call.element(0) == call.element(1))
+        _require(len(call.args) == 2)
+        _require(
+            call.element(0) == call.element(1),
+            f"the arguments have different dtypes ({dtypes.dtype_name(call.element(0))} and "
+            f"{dtypes.dtype_name(call.element(1))})",
+        )
         element = result_element or call.element(0)
         return _tensor(_broadcast(call.shape(0), call.shape(1)), element)
 
@@ -398,21 +413,28 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
             _require(not kernel_canon.startswith("G"))
             weight = convert_layout(call.shape(1), kernel_layout, kernel_canon)
             window = weight[2:]
+            # The weight must agree with the attributes and the data.
             if transposed:
                 in_channels, out_channels = weight[0], weight[1]
-                expected_in, expected_out = data[1], channels
-                if channels is not None:
-                    expected_out = int(channels) // groups
+                expected_out = None if channels is None else int(channels) // groups
+                _require(
+                    not _known(data[1], in_channels) or data[1] == in_channels,
+                    f"the data has {data[1]} input channels but the weight expects {in_channels}",
+                )
             else:
                 out_channels, in_channels = weight[0], weight[1]
-                expected_in = data[1] // groups if _known(data[1]) else ANY
                 expected_out = channels
-            # The weight must agree with the attributes and the data.
-            checks = [(expected_in, in_channels)]
+                _check_in_channels(data[1], in_channels, groups)
             if expected_out is not None:
-                checks.append((int(expected_out), out_channels))
-            checks += zip(kernel_size or (), window)
-            _require(all(a == b or not _known(a, b) for a, b in checks))
+                _require(
+                    not _known(out_channels) or int(expected_out) == out_channels,
+                    f"the weight has {out_channels} output channels but channels={channels}",
+                )
+            _require(
+                all(a == b or not _known(a, b) for a, b in zip(kernel_size or (), window)),
+                f"the weight's window is {_shape_text(window)} but kernel_size="
+                f"{list(kernel_size or ())}",
+            )
         dilation = call.ints("dilation")
         pads = _padding_totals(call.ints("padding"), nsp)
         dilated = [1 + (k - 1) * d if _known(k) else ANY for k, d in zip(window, dilation)]
@@ -435,6 +457,15 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
         return _tensor(shape, call.dtype("out_dtype", call.element(0)))
 
     return rule
+
+
+def _check_in_channels(data_channels: int, weight_channels: int, groups: int) -> None:
+    """A convolution's weight takes the data's channels divided by `groups` (TVM's ``indexdiv``)."""
+    _require(
+        not _known(data_channels, weight_channels) or data_channels // groups == weight_channels,
+        f"the data has {data_channels} input channels but the weight expects "
+        f"{weight_channels * groups} (groups={groups})",
+    )
 
 
 def pool(spatial: str) -> Callable[[Call], Attribute]:

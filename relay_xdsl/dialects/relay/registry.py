@@ -2,8 +2,8 @@
 
 An :class:`Operator` row holds all that the project knows about one
 operator: its name, operands, attribute schema, fusion pattern, type
-relation, Relax mapping and summary, plus slots that later work fills (a
-backward type relation, an interpreter kernel, a lowering rule). The rows
+relation, Relax mapping and summary, its backward type relation, plus slots that later work fills (an
+interpreter kernel, a lowering rule). The rows
 live in :mod:`relay_xdsl.dialects.relay.operators`, grouped by family; the
 op class of each operator (``Conv2DOp`` for ``nn.conv2d``) is generated from
 its row by :func:`operator_class`, so nothing about an operator is written
@@ -35,6 +35,7 @@ from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition
 
 from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.backward import BackwardRelation
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
@@ -83,8 +84,9 @@ class Operator:
     """Whether the result is a tuple; None when the attributes decide (``topk``)."""
     tuple_input: bool = False
     """Whether the single argument is a tuple of tensors (``concatenate``)."""
-    backward: Callable[..., Any] | None = None
-    """The backward type relation (argument types from the result type); not yet written."""
+    backward: BackwardRelation | None = None
+    """The backward type relation: the argument types the call's data,
+    attributes and result determine (see :mod:`~relay_xdsl.dialects.relay.backward`)."""
     kernel: Callable[..., Any] | None = None
     """The interpreter kernel; not yet written."""
     lowering: Callable[..., Any] | None = None

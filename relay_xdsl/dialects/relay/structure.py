@@ -43,6 +43,7 @@ from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.syntax import parse_call_operands, parse_extra_attributes
+from relay_xdsl.dialects.relay.types import IncompleteType, OrIncomplete
 
 BLOB_THRESHOLD = 16
 """Constants with more elements than this print in MLIR's hex form."""
@@ -68,7 +69,8 @@ class ConstantOp(IRDLOperation):
     Exactly one of ``value`` (the tensor's contents, dense or
     ``dense_resource``) or ``meta_index`` (an opaque reference
     ``meta[relay.Constant][i]`` whose contents the source did not include)
-    is present.
+    is present. A ``meta_index`` constant that nothing typed is
+    ``!relay.incomplete``.
 
     Syntax::
 
@@ -79,7 +81,7 @@ class ConstantOp(IRDLOperation):
     name = "relay.constant"
     value = opt_attr_def(base(DenseIntOrFPElementsAttr) | base(DenseResourceAttr))
     meta_index = opt_attr_def(IntegerAttr)
-    result = result_def(TensorType)
+    result = result_def(OrIncomplete(TensorType))
 
     traits = traits_def(Pure())
 
@@ -197,13 +199,15 @@ class TupleOp(IRDLOperation):
 class TupleGetItemOp(IRDLOperation):
     """Projects field ``index`` out of a Relay tuple (Relay's ``%t.0``).
 
+    A tuple of unknown type (``!relay.incomplete``) gives an unknown field.
+
     Syntax::
 
         %x = relay.tuple_get_item %t[0] : tuple<tensor<2xf32>, tensor<3xf32>>
     """
 
     name = "relay.tuple_get_item"
-    tuple_value = operand_def(TupleType)
+    tuple_value = operand_def(OrIncomplete(TupleType))
     index = attr_def(IntegerAttr)
     result = result_def()
 
@@ -211,9 +215,10 @@ class TupleGetItemOp(IRDLOperation):
 
     def __init__(self, tuple_value: SSAValue | Operation, index: int):
         value = SSAValue.get(tuple_value)
-        assert isinstance(value.type, TupleType)
-        types = value.type.types.data
-        result_type = types[index] if 0 <= index < len(types) else value.type
+        result_type: Attribute = IncompleteType()
+        if isinstance(value.type, TupleType):
+            types = value.type.types.data
+            result_type = types[index] if 0 <= index < len(types) else value.type
         super().__init__(
             operands=[value],
             result_types=[result_type],
@@ -221,7 +226,8 @@ class TupleGetItemOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        assert isinstance(self.tuple_value.type, TupleType)
+        if not isinstance(self.tuple_value.type, TupleType):
+            return  # an unknown tuple: nothing to check yet
         types = self.tuple_value.type.types.data
         index = self.index.value.data
         if not 0 <= index < len(types):
@@ -253,9 +259,9 @@ class TupleGetItemOp(IRDLOperation):
         parser.parse_punctuation(":")
         type_pos = parser.pos
         type_ = parser.parse_type()
-        if not isinstance(type_, TupleType):
+        if not isinstance(type_, TupleType | IncompleteType):
             parser.raise_error("expected a tuple type", type_pos, parser.pos)
-        if index >= len(type_.types.data):
+        if isinstance(type_, TupleType) and index >= len(type_.types.data):
             parser.raise_error(f"index {index} is out of range", pos, parser.pos)
         (value,) = parser.resolve_operands([operand], [type_], pos)
         op = cls(value, index)

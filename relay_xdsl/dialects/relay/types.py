@@ -17,11 +17,20 @@ for a scalar), tuples are builtin ``tuple<...>`` and function types are builtin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from typing_extensions import TypeVar
+from xdsl.dialects.builtin import ArrayAttr, StringAttr, TensorType, TupleType
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import irdl_attr_definition, param_def
+from xdsl.irdl import (
+    AttrConstraint,
+    BaseAttr,
+    IntConstraint,
+    irdl_attr_definition,
+    param_def,
+)
+from xdsl.irdl.constraints import VerificationContext
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
@@ -117,6 +126,35 @@ class AdtType(ParametrizedAttribute, TypeAttribute):
             if parser.parse_optional_punctuation(",") is not None:
                 args = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_type)
         return (type_name, ArrayAttr(args))
+
+
+def is_complete(type_: Attribute) -> bool:
+    """Whether `type_` has no incomplete part (``!relay.incomplete``, in a tuple too)."""
+    if type(type_) is TensorType:  # the common case, without the ABC's isinstance
+        return True
+    if isinstance(type_, IncompleteType):
+        return False
+    if isinstance(type_, TupleType):
+        return all(is_complete(t) for t in type_.types.data)
+    return True
+
+
+@dataclass(frozen=True)
+class OrIncomplete(AttrConstraint):
+    """An attribute of base `base`, or ``!relay.incomplete`` (a type not known yet).
+
+    Other attributes fail as ``base`` alone would have them fail."""
+
+    base: type[Attribute]
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not isinstance(attr, IncompleteType):
+            BaseAttr(self.base).verify(attr, constraint_context)
+
+    def mapping_type_vars(
+        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
+    ) -> OrIncomplete:
+        return self
 
 
 RELAY_TYPES = (IncompleteType, TypeVarType, RefType, AdtType)

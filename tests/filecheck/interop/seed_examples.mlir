@@ -1,4 +1,5 @@
-// The seed examples (TVM's fused resnet18 prefix and its DefuseOps result) go
+// The seed examples (TVM's fused resnet18 prefix, its DefuseOps result and the
+// original batch-norm module, typed by inference) go
 // through upstream MLIR (mlir-opt-22) and come back unchanged: the same Relay
 // text, byte for byte, and the same IR as upstream sees it.
 // Inputs/fixtures_unchanged.py states exactly what is compared.
@@ -8,4 +9,5 @@
 // CHECK-NOT: CHANGED
 // CHECK: unchanged: seed/defused.relay
 // CHECK: unchanged: seed/fused.relay
-// CHECK: 2 fixtures: 2 unchanged, 0 unchanged up to attribute order, 0 unchanged (MLIR only), 0 changed, 0 without a program
+// CHECK: unchanged: seed/original.relay
+// CHECK: 3 fixtures: 3 unchanged, 0 unchanged up to attribute order, 0 unchanged (MLIR only), 0 changed, 0 without a program

@@ -4,7 +4,7 @@ logical and bitwise.
 
 from __future__ import annotations
 
-from relay_xdsl.dialects.relay import inference
+from relay_xdsl.dialects.relay import backward, inference
 from relay_xdsl.dialects.relay.attributes import OpPattern
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
@@ -15,7 +15,15 @@ def _binary(
 ) -> Operator:
     """Two arguments broadcast together (``BROADCAST``); by default the result
     keeps their element type."""
-    return Operator(name, summary, arity=2, pattern=OpPattern.BROADCAST, infer=infer, relax=relax)
+    return Operator(
+        name,
+        summary,
+        arity=2,
+        pattern=OpPattern.BROADCAST,
+        infer=infer,
+        backward=backward.broadcast,
+        relax=relax,
+    )
 
 
 def _comparison(name: str, summary: str, relax: RelaxOp | NoRelax) -> Operator:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from relay_xdsl.dialects.relay import inference
+from relay_xdsl.dialects.relay import backward, inference
 from relay_xdsl.dialects.relay.attributes import OpPattern, dtype, floating, ints
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
@@ -20,8 +20,15 @@ INIT_OP_ATTRS = (
 def unary(
     name: str, summary: str, relax: RelaxOp | NoRelax, infer: Relation = inference.same_type
 ) -> Operator:
-    """One argument (``ELEMWISE``); by default the result has its type."""
-    return Operator(name, summary, pattern=OpPattern.ELEMWISE, infer=infer, relax=relax)
+    """One argument (``ELEMWISE``); by default the result has its type, both ways."""
+    return Operator(
+        name,
+        summary,
+        pattern=OpPattern.ELEMWISE,
+        infer=infer,
+        backward=backward.same_type if infer is inference.same_type else None,
+        relax=relax,
+    )
 
 
 def _relax_init_like(name: str) -> RelaxOp:

@@ -4,7 +4,7 @@ normalization and dropout, and data movement (padding, resampling, pixel shuffle
 
 from __future__ import annotations
 
-from relay_xdsl.dialects.relay import inference
+from relay_xdsl.dialects.relay import backward, inference
 from relay_xdsl.dialects.relay.attributes import (
     OpPattern,
     RelayAttr,
@@ -93,6 +93,7 @@ def _conv(dims: int, summary: str, *, transposed: bool = False) -> Operator:
         arity=2,
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.conv(spatial_axes(dims), transposed=transposed),
+        backward=backward.conv(spatial_axes(dims), transposed=transposed),
         relax=_relax_conv(dims, transposed),
     )
 
@@ -159,6 +160,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         "Fully connected layer: Y = X * W^T, with data (..., K) and weight (units, K).",
         attrs=(integer("units", required=True), dtype("out_dtype", "")),  # TVM's DenseAttrs
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=True),
+        backward=backward.matmul(dense=True),
         relax=no_relax("Relax has no dense; its matmul has NumPy semantics and imports as "
                        "relax.matmul")),
     Operator("nn.matmul",
@@ -169,6 +171,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
             boolean("transpose_b", False)
         ),  # TVM's MatmulAttrs
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=False),
+        backward=backward.matmul(dense=False),
         relax=no_relax("Relax's matmul has NumPy semantics and no transpose flags; it imports as "
                        "relax.matmul")),
     Operator("nn.batch_matmul",
@@ -185,7 +188,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         "Adds a 1D bias tensor to data along dimension `axis` (broadcast over all other "
         "dimensions).",
         attrs=(integer("axis", 1),),  # TVM's BiasAddAttrs
-        arity=2, pattern=OpPattern.BROADCAST, infer=inference.bias_add,
+        arity=2, pattern=OpPattern.BROADCAST, infer=inference.bias_add, backward=backward.bias_add,
         relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast")),
 )
 # fmt: on
@@ -194,10 +197,10 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
 # fmt: off
 ACTIVATIONS: tuple[Operator, ...] = (
     Operator("nn.relu", "Elementwise rectified linear unit max(x, 0).", pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type, relax=RelaxOp("relax.nn.relu")),
+        infer=inference.same_type, backward=backward.same_type, relax=RelaxOp("relax.nn.relu")),
     Operator("nn.leaky_relu", "Elementwise x if x > 0 else alpha * x.",
         attrs=(floating("alpha", 0.25),),  # TVM's LeakyReluAttrs
-        pattern=OpPattern.ELEMWISE, infer=inference.same_type,
+        pattern=OpPattern.ELEMWISE, infer=inference.same_type, backward=backward.same_type,
         relax=RelaxOp(
             "relax.nn.leakyrelu", "relax.attrs.LeakyReluAttrs", (Field("alpha", Kind.FLOAT),)
         )),
@@ -224,7 +227,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "SimplifyInference.",
         attrs=_norm_attrs(1),  # TVM's BatchNormAttrs
         arity=5, returns_tuple=True, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.batch_norm,
+        infer=inference.batch_norm, backward=backward.batch_norm,
         relax=RelaxOp(
             "relax.nn.batch_norm",
             "relax.attrs.BatchNormAttrs",
@@ -236,7 +239,7 @@ NORMALIZATION: tuple[Operator, ...] = (
     Operator("nn.layer_norm",
         "Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta).",
         attrs=_norm_attrs(-1),  # TVM's LayerNormAttrs
-        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm,
+        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
         relax=RelaxOp(
             "relax.nn.layer_norm",
             "relax.attrs.LayerNormAttrs",
@@ -251,13 +254,13 @@ NORMALIZATION: tuple[Operator, ...] = (
         "Instance normalization: normalizes each sample and channel over the spatial dims, inputs "
         "(data, gamma, beta).",
         attrs=_norm_attrs(1),  # TVM's InstanceNormAttrs
-        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm,
+        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
         relax=_no_relax_norm("instance_norm")),
     Operator("nn.group_norm",
         "Group normalization: splits channels (along axis) into num_groups groups and normalizes "
         "within each, inputs (data, gamma, beta).",
         attrs=(integer("num_groups", 0), *_norm_attrs(1)),  # TVM's GroupNormAttrs
-        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm,
+        arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
         relax=_no_relax_norm("group_norm")),
     Operator("nn.lrn",
         "Local response normalization across `size` neighbouring channels along `axis`.",

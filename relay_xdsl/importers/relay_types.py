@@ -1,0 +1,197 @@
+"""Relay's type grammar, and the token cursor the Relay text parser reads with.
+
+:class:`RelayTypeParser` holds the tokens of a source and a position in
+them, the helpers to read them, and the type grammar of TVM v0.19's parser
+(``ParseType`` in ``src/relay/parser/parser.cc``):
+
+* ``Tensor[(d1, d2, ...), dtype]``: a dimension is an integer, ``?`` (any)
+  or a name (a symbolic dimension, also read as any); a negative dimension is
+  an error;
+* a dtype alone (``float32``, ``int``) is a scalar tensor type; ``int``,
+  ``uint`` and ``float`` are 32 bits wide, as TVM's ``DataType`` reads them;
+* ``(T1, T2, ...)``: a tuple type (``()`` the empty tuple);
+* ``fn (T1, T2) -> R``: a function type;
+* ``ref(T)``: a reference type, as TVM prints it in ``ty=`` comments;
+* a name bound by the enclosing ``[A, B]`` type parameters: a type variable;
+* ``_``: an unknown type, ``!relay.incomplete``, which type inference fills
+  in where the program determines it.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    FunctionType,
+    TensorType,
+    TupleType,
+)
+from xdsl.ir import Attribute, TypeAttribute
+
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.types import IncompleteType, RefType, TypeVarType
+from relay_xdsl.relay_text.lexer import Kind, Token
+from relay_xdsl.relay_text.source import SourceError, SourceFile
+from relay_xdsl.support.depth import MAX_NESTING
+
+
+class RelayTypeParser:
+    """A cursor over the tokens of a Relay text, and the type grammar."""
+
+    def __init__(self, source: SourceFile, tokens: list[Token]):
+        self.source = source
+        self.tokens = tokens
+        self.pos = 0
+        self.depth = 0
+        # Dumps repeat the same few types thousands of times; build each once.
+        self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
+        # The type parameters in scope, innermost last (``fn [A](...)``).
+        self.type_vars: list[frozenset[str]] = []
+
+    # -- token helpers ------------------------------------------------------
+
+    def error(self, token: Token, message: str) -> NoReturn:
+        raise SourceError(self.source, token.start, message, token.end)
+
+    def nest(self, token: Token, what: str) -> None:
+        """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
+
+    def peek(self, offset: int = 0) -> Token:
+        """The next non-comment token (comments before it are consumed)."""
+        while self.tokens[self.pos].kind is Kind.COMMENT:
+            self.pos += 1
+        index = self.pos
+        for _ in range(offset):
+            index += 1
+            while self.tokens[index].kind is Kind.COMMENT:
+                index += 1
+        return self.tokens[index]
+
+    def next(self) -> Token:
+        token = self.peek()
+        self.pos += 1
+        return token
+
+    def at(self, text: str) -> bool:
+        token = self.peek()
+        return token.kind in (Kind.PUNCT, Kind.IDENT) and token.text == text
+
+    def accept(self, text: str) -> Token | None:
+        if self.at(text):
+            return self.next()
+        return None
+
+    def expect(self, text: str, context: str = "") -> Token:
+        token = self.peek()
+        if not self.at(text):
+            where = f" {context}" if context else ""
+            self.error(token, f"expected '{text}'{where}, found {describe(token)}")
+        return self.next()
+
+    def expect_kind(self, kind: Kind, what: str) -> Token:
+        token = self.peek()
+        if token.kind is not kind:
+            self.error(token, f"expected {what}, found {describe(token)}")
+        return self.next()
+
+    # -- types --------------------------------------------------------------
+
+    def parse_type(self) -> TypeAttribute:
+        token = self.peek()
+        if token.kind is Kind.IDENT and token.text == "Tensor":
+            self.next()
+            self.expect("[", "after 'Tensor'")
+            self.expect("(", "to open the shape")
+            shape: list[int] = []
+            while not self.at(")"):
+                shape.append(self.parse_dim())
+                if not self.accept(","):
+                    break
+            self.expect(")", "to close the shape")
+            self.expect(",", "between the shape and the dtype")
+            element = self.parse_dtype()
+            self.expect("]", "to close the tensor type")
+            return self.tensor_type(element, shape)
+        if token.kind is Kind.PUNCT and token.text == "(":
+            self.next()
+            self.nest(token, "tuple type")
+            fields: list[TypeAttribute] = []
+            while not self.at(")"):
+                fields.append(self.parse_type())
+                if not self.accept(","):
+                    break
+            self.expect(")", "to close the tuple type")
+            self.depth -= 1
+            return TupleType(ArrayAttr(fields))
+        if token.kind is Kind.IDENT and token.text == "fn":
+            self.next()
+            self.nest(token, "function type")
+            self.expect("(")
+            inputs: list[Attribute] = []
+            while not self.at(")"):
+                inputs.append(self.parse_type())
+                if not self.accept(","):
+                    break
+            self.expect(")")
+            self.expect("->")
+            output = self.parse_type()
+            self.depth -= 1
+            return FunctionType.from_lists(inputs, [output])
+        if token.kind is Kind.IDENT and token.text == "_":
+            self.next()
+            return IncompleteType()
+        if token.kind is Kind.IDENT and token.text == "ref" and self.peek(1).text == "(":
+            # How TVM prints a reference type (in ty= comments).
+            self.next()
+            self.next()
+            value_type = self.parse_type()
+            self.expect(")", "to close the reference type")
+            return RefType(value_type)
+        if token.kind is Kind.IDENT and any(token.text in names for names in self.type_vars):
+            self.next()
+            return TypeVarType(token.text)
+        if token.kind is Kind.IDENT:
+            return self.tensor_type(self.parse_dtype(), [])
+        self.error(token, f"expected a type, found {describe(token)}")
+
+    def tensor_type(self, element: Attribute, shape: list[int]) -> TensorType:
+        key = (element, tuple(shape))
+        type_ = self.tensor_types.get(key)
+        if type_ is None:
+            type_ = self.tensor_types[key] = TensorType(element, shape)
+        return type_
+
+    def parse_dim(self) -> int:
+        token = self.next()
+        literal = token.value
+        if (
+            token.kind is Kind.INT
+            and isinstance(literal, tuple)
+            and isinstance(dim := literal[0], int)
+        ):
+            if dim < 0:
+                self.error(token, f"a tensor dimension cannot be negative, found {dim}")
+            return dim
+        if token.text == "?" or token.kind is Kind.IDENT:
+            return DYNAMIC_INDEX
+        self.error(token, f"expected a dimension, found {describe(token)}")
+
+    def parse_dtype(self) -> Attribute:
+        token = self.expect_kind(Kind.IDENT, "a dtype")
+        try:
+            return dtypes.element_type(token.text)
+        except dtypes.UnknownDTypeError as error:
+            self.error(token, str(error))
+
+
+def describe(token: Token) -> str:
+    if token.kind is Kind.EOF:
+        return "the end of the input"
+    if token.kind is Kind.METADATA:
+        return "the #[metadata] section"
+    return f"'{token.text}'"

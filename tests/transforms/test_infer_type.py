@@ -1,0 +1,53 @@
+"""relay-infer-type: the type solver as a pass."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import TensorType
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import PassFailedException
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.dialect import Relay
+from relay_xdsl.transforms.infer_type import RelayInferTypePass
+
+
+def _module(text: str):
+    ctx = Context()
+    from xdsl.dialects.builtin import Builtin
+    from xdsl.dialects.func import Func
+
+    for dialect in (Builtin, Func, Relay):
+        ctx.load_dialect(dialect)
+    return ctx, Parser(ctx, text).parse_module()
+
+
+def test_fills_in_incomplete_types():
+    ctx, module = _module(
+        """
+func.func @main(%x: tensor<2x5xf32>) -> !relay.incomplete {
+  %w = relay.constant meta[0] : !relay.incomplete
+  %d = relay.nn.dense(%x, %w) {units = 3 : i32} : (tensor<2x5xf32>, !relay.incomplete) -> !relay.incomplete
+  func.return %d : !relay.incomplete
+}"""
+    )
+    RelayInferTypePass().apply(ctx, module)
+    module.verify()
+    (constant,) = [op for op in module.walk() if isinstance(op, relay.ConstantOp)]
+    assert isinstance(constant.result.type, TensorType)
+    assert constant.result.type.get_shape() == (3, 5)
+
+
+def test_contradiction_fails_the_pass():
+    ctx, module = _module(
+        """
+func.func @main(%x: tensor<2x5xf32>, %w: tensor<3x4xf32>) -> tensor<2x3xf32> {
+  %d = relay.nn.dense(%x, %w) {units = 3 : i32} : (tensor<2x5xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+  func.return %d : tensor<2x3xf32>
+}"""
+    )
+    with pytest.raises(
+        PassFailedException, match="the data has 5 input features but the weight expects 4"
+    ):
+        RelayInferTypePass().apply(ctx, module)
