@@ -67,6 +67,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import set_relay_name
+from relay_xdsl.importers.unknown_operators import untyped_operator_message
 from relay_xdsl.relay_text.lexer import (
     Kind,
     Token,
@@ -219,10 +220,10 @@ class _RelayParser:
     def error(self, token: Token, message: str) -> NoReturn:
         raise RelayTextError(self.source, token.start, message, token.end)
 
-    def nest(self, token: Token, what: str) -> None:
+    def nest(self, token: Token, what: str, levels: int = MAX_NESTING) -> None:
         """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
         self.depth += 1
-        if self.depth > MAX_NESTING:
+        if self.depth > levels:
             self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
 
     def peek(self, offset: int = 0) -> Token:
@@ -611,7 +612,8 @@ class _RelayParser:
         return first.text if first.text in _BINARY_OPERATORS else None
 
     def parse_postfix(self, scope: _Scope) -> _Callee:
-        self.nest(self.peek(), "expression")
+        # The innermost operand is entered too: MAX_NESTING calls take one more.
+        self.nest(self.peek(), "expression", MAX_NESTING + 1)
         try:
             value = self.parse_primary(scope)
             while True:
@@ -837,10 +839,7 @@ class _RelayParser:
         if type_ is None:
             type_ = inferred
             if type_ is None:
-                self.error(
-                    callee.token,
-                    f"cannot infer the result type of '{callee.name}'; add a /* ty=... */ annotation",
-                )
+                self.error(callee.token, untyped_operator_message(callee.name))
         if op_class is not None:
             op: Operation = op_class(args, type_, attributes)
         else:

@@ -75,7 +75,17 @@ def describe_parse_error(error: ParseError) -> str:
         line_text.rstrip("\r"),
         max(1, span.end - span.start),
         message,
-    )
+    ) + _hint(message)
+
+
+def _hint(message: str) -> str:
+    """A note on what to do, for errors whose usual cause is known."""
+    if message.startswith("undefined symbol alias '#loc"):
+        return (
+            "\nnote: mlir-opt prints location aliases after the module, where xDSL's parser "
+            "cannot read them; read mlir-opt's output with `xdsl-opt -f upstream-mlir`"
+        )
+    return ""
 
 
 def _found(content: str, start: int, end: int) -> str:
@@ -468,6 +478,64 @@ def describe_type(type_: Any) -> str:
         element = get_args(type_)[0]
         return f"comma-separated {describe_type(element).removeprefix('a ').removeprefix('an ')}s"
     return str(type_)
+
+
+# -- errors of a printer ------------------------------------------------------------
+
+
+def culprit_op(tb: TracebackType | None) -> Operation | None:
+    """The op the innermost frame of `tb` that has one was working on (``op``/``func``)."""
+    found = None
+    while tb is not None:
+        for name in ("op", "func"):
+            value = tb.tb_frame.f_locals.get(name)
+            if isinstance(value, Operation):
+                found = value
+                break
+        tb = tb.tb_next
+    return found
+
+
+def describe_op_error(
+    message: str,
+    module: ModuleOp,
+    op: Operation | None,
+    source: SourceFile | None,
+    op_starts: Mapping[Operation, int] | None = None,
+) -> str:
+    """`message` about `op`, at its place in `source` (the MLIR `module` was read from).
+
+    Without `op_starts`, `source` is parsed again and `op` found by its
+    position in the walk, which holds as long as no pass changed the module.
+    """
+    name = source.name if source is not None else "<input>"
+    if op is None:
+        return f"{name}: error: {message}"
+    if source is not None and op_starts is None:
+        try:
+            reparsed, starts = parse_mlir(relay_context_for(module), source.text, source.name)
+            index = next(i for i, o in enumerate(walk_ops(module)) if o is op)
+            same = next(o for i, o in enumerate(walk_ops(reparsed)) if i == index)
+            if same.name == op.name:
+                op, op_starts = same, starts
+        except Exception:  # noqa: BLE001
+            op_starts = None
+    start = (op_starts or {}).get(op)
+    if source is None or start is None:
+        return f"{name}: error: '{op.name}' op: {message}"
+    line_end = source.text.find("\n", start)
+    end = line_end if line_end >= 0 else len(source.text)
+    return str(SourceError(source, start, f"'{op.name}' op: {message}", end))
+
+
+def relay_context_for(module: ModuleOp) -> Context:
+    """A context that reads back what `module` holds: every dialect xDSL knows, and relay."""
+    from xdsl.universe import Universe
+
+    ctx = Context(allow_unregistered=True)
+    for dialect_name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(dialect_name, factory)
+    return ctx
 
 
 # -- pass warnings -------------------------------------------------------------------

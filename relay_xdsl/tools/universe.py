@@ -137,8 +137,29 @@ class RelayTextTarget(Target):
             try:
                 chunks = relay_chunks(module)
             except RelayExportError as error:
-                raise SystemExit(f"error: {error}") from None
+                raise SystemExit(_export_error(error, module)) from None
             output.writelines(chunks)
+
+
+def _export_error(error: Exception, module: ModuleOp) -> str:
+    """`error` at the op it is about, in the input file when xdsl-opt read one unchanged."""
+    from relay_xdsl.relay_text.source import SourceFile
+    from relay_xdsl.tools.diagnostics import (
+        culprit_op,
+        describe_op_error,
+        read_xdsl_opt_command_line,
+    )
+
+    command_line = read_xdsl_opt_command_line(sys.argv)
+    source = None
+    path = command_line.input
+    if path not in (None, "-") and not command_line.passes and path.endswith(".mlir"):
+        try:
+            with open(path, encoding="utf-8") as input:
+                source = SourceFile(input.read(), path)
+        except (OSError, UnicodeDecodeError):
+            source = None
+    return describe_op_error(str(error), module, culprit_op(error.__traceback__), source)
 
 
 @dataclass(frozen=True)
