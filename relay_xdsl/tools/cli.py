@@ -629,10 +629,51 @@ def _export(args: argparse.Namespace) -> None:
         _check_constants_have_values(module, args.random_constants)
         with step("loading TVM"):
             _tvm_models()
-        script = _relax_module(module, args.random_constants).script(show_meta=args.show_meta)
-        _write(args.output, script + "\n")
+        _write(
+            args.output, _relax_script(_relax_module(module, args.random_constants), args.show_meta)
+        )
     else:
         _write(args.output, _relay_text(module, source))
+
+
+def _relax_script(mod: tvm.IRModule, show_meta: bool) -> str:
+    """TVMScript of `mod`; with `show_meta`, followed by the values of its constants.
+
+    TVM 0.27's ``script(show_meta=True)`` (and ``tvm.ir.save_json``) crash on
+    modules with constants, so the values are printed here, as comments
+    under the names the script gives them: ``metadata["ir.GenericConst"][i]``
+    numbers constants in the order the script first shows them, which is
+    the order of the functions it prints and, in each, of its expressions.
+    """
+    import numpy as np
+    import tvm
+
+    script = mod.script() + "\n"
+    if not show_meta:
+        return script
+    constants: list[tvm.ir.GenericConst] = []
+
+    def visit(expr: object) -> None:
+        if isinstance(expr, tvm.ir.GenericConst) and not any(expr.same_as(c) for c in constants):
+            constants.append(expr)
+
+    for _, function in sorted(mod.functions.items(), key=lambda item: item[0].name_hint):
+        tvm.relax.analysis.post_order_visit(function, visit)
+    referenced = set(re.findall(r'metadata\["ir\.GenericConst"\]\[(\d+)\]', script))
+    if len(referenced) != len(constants):
+        raise CommandError(
+            f"the script names {len(referenced)} constants and the module holds "
+            f"{len(constants)}: cannot tell which is which for --show-meta"
+        )
+    lines = ["", "# Metadata: the constants the script names metadata[...]"]
+    with np.printoptions(threshold=sys.maxsize, linewidth=100):
+        for index, constant in enumerate(constants):
+            value = constant.value.numpy()
+            lines.append(
+                f'# metadata["ir.GenericConst"][{index}]: {value.dtype}{list(value.shape)}'
+            )
+            lines.extend(f"#   {line}" for line in np.array2string(value).splitlines())
+    return script + "\n".join(lines) + "\n"
 
 
 def _defuse(args: argparse.Namespace) -> None:
