@@ -103,3 +103,18 @@ def test_xdsl_opt_warns_of_a_composite_that_names_nothing():
         "nothing inlined for it\n"
     )
     assert "Composite=" in result.stdout
+
+
+def test_mlir_opt_output_read_as_mlir_gets_a_note():
+    from xdsl.context import Context
+    from xdsl.utils.exceptions import ParseError
+
+    from relay_xdsl.tools.diagnostics import describe_parse_error, parse_mlir
+
+    text = '"func.func"() ({\n}) {sym_name = "f", function_type = () -> ()} : () -> () loc(#loc)\n'
+    with pytest.raises(ParseError) as error:
+        parse_mlir(Context(allow_unregistered=True), text, "up.mlir")
+    described = describe_parse_error(error.value)
+    assert described.startswith("up.mlir:2:")
+    assert "undefined symbol alias '#loc'" in described
+    assert described.endswith("read mlir-opt's output with `xdsl-opt -f upstream-mlir`")
