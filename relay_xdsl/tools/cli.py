@@ -410,7 +410,8 @@ def _input_shape(text: str) -> tuple[int, ...]:
 
 
 def _import_torch(args: argparse.Namespace) -> None:
-    _check_model(args.model)
+    with step("loading torchvision"):
+        _check_model(args.model)
     with step("loading TVM and PyTorch"):
         models = _tvm_models()
     with step(f"exporting {args.model} with torch.export and TVM's Relax frontend"):
