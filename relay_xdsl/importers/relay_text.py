@@ -82,6 +82,7 @@ from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers import relay_lang
 from relay_xdsl.importers.relay_lang import LetFunction
 from relay_xdsl.importers.relay_types import RelayTypeParser, describe
+from relay_xdsl.importers.unknown_operators import untyped_operator_message
 from relay_xdsl.relay_text.lexer import (
     Kind,
     Token,
@@ -579,7 +580,8 @@ class _RelayParser(RelayTypeParser):
         return first.text if first.text in _BINARY_OPERATORS else None
 
     def parse_postfix(self, scope: _Scope) -> _Callee:
-        self.nest(self.peek(), "expression")
+        # The innermost operand is entered too: MAX_NESTING calls take one more.
+        self.nest(self.peek(), "expression", MAX_NESTING + 1)
         try:
             value = self.parse_primary(scope)
             while True:
@@ -815,10 +817,7 @@ class _RelayParser(RelayTypeParser):
         if type_ is None:
             type_ = inferred
             if type_ is None and op_class is None:
-                self.error(
-                    callee.token,
-                    f"cannot infer the result type of '{callee.name}', an operator the dialect does not define; add a /* ty=... */ annotation",
-                )
+                self.error(callee.token, untyped_operator_message(callee.name))
             type_ = self.known(type_)
         if op_class is not None:
             op: Operation = op_class(args, type_, attributes)

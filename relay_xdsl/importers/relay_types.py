@@ -55,10 +55,10 @@ class RelayTypeParser:
     def error(self, token: Token, message: str) -> NoReturn:
         raise SourceError(self.source, token.start, message, token.end)
 
-    def nest(self, token: Token, what: str) -> None:
+    def nest(self, token: Token, what: str, levels: int = MAX_NESTING) -> None:
         """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
         self.depth += 1
-        if self.depth > MAX_NESTING:
+        if self.depth > levels:
             self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
 
     def peek(self, offset: int = 0) -> Token:

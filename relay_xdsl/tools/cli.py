@@ -1,15 +1,24 @@
 """The ``relay-xdsl`` command.
 
-Subcommands:
+Subcommands (``relay-xdsl`` alone lists them, ``--version`` says which
+relay-xdsl and xDSL this is):
 
-* ``import FILE.relay [-o OUT.mlir]``: Relay text → relay dialect (MLIR);
+* ``import FILE [-o OUT.mlir]``: Relay text → relay dialect (MLIR);
 * ``export FILE.mlir --to relay [-o OUT]``: relay dialect → Relay text;
 * ``defuse FILE [--composite A,B] [--inline-globals] [-o OUT]``: run
   ``relay-defuse`` on Relay text or MLIR, writing the same format;
-* ``compare A.relay B.relay``: are two Relay texts the same program up to
-  whitespace, comments and temp numbering? Exit status 0 if so, else 1 and a diff;
+* ``compare A B``: are two programs the same dataflow graph, whatever their
+  binding style and names (graph_equivalence.py)? With ``--text``: are two
+  Relay texts the same up to whitespace, comments and temp numbering? Exit
+  status 0 if so, else 1 and a diff;
 * ``view FILE [B] [-o OUT.svg|.html|.dot] [--collapse] [--explorer]``: a
   picture of the module's fused groups, or two side by side (see view.py).
+
+Input and output as in MLIR tools: ``-`` reads stdin, ``-o -`` (the
+default, except for ``import-torch``) writes stdout. Whether the input is
+Relay text or MLIR follows ``--from relay|mlir``, else the file name
+(``.relay``, ``.mlir``), else its first words (Relay text starts with
+``#[version``, ``def``, ``fn``, ``type`` or ``free_var``).
 
 With the ``tvm`` and ``torch`` extras installed:
 
@@ -19,17 +28,28 @@ With the ``tvm`` and ``torch`` extras installed:
   the relay dialect. ``--fuse`` folds batch norms and constants, then
   outlines the seed's conv2d(+add)(+relu) groups (with our
   ``relay-merge-composite``, or TVM's ``FuseOpsByPattern`` with
-  ``--fuser tvm``) or groups operators as TVM's FuseOps (``relay-fuse-ops``);
-* ``export FILE.mlir --to relax-script``: print the module as TVMScript;
-* ``check FILE.mlir --against-torch MODEL``: build the module with TVM
-  (``llvm``), run it and PyTorch's model on the same input, and compare.
+  ``--fuser tvm``) or groups operators as TVM's FuseOps (``relay-fuse-ops``).
+  The module is tens of megabytes of MLIR, so, as LLVM's tools do with
+  bitcode, it is not printed on a terminal unless asked for with ``-o -``;
+* ``export FILE.mlir --to relax-script [--random-constants SEED] [--show-meta]``:
+  print the module as TVMScript, with the constants' values under
+  ``--show-meta``;
+* ``check FILE --against-torch MODEL [--random-constants SEED]``: build the
+  module with TVM (``llvm``), run it and PyTorch's model on the same input,
+  and compare.
+
+``--random-constants SEED`` gives constants known only as
+``meta[relay.Constant][i]`` (Relay text without its ``#[metadata]``
+section, as the seed) random values, drawn from ``SEED``.
 
 User mistakes (missing files, bad input, bad arguments) are reported as
 ``file:line:col: error: ...`` with the offending line and a caret, and exit
 status 1, never as a traceback: Relay text and metadata errors at their place
 in the file, MLIR syntax and verifier errors at the op (see diagnostics.py),
-argument errors at their place on the command line. Deeply nested programs
-(up to ``depth.MAX_NESTING`` levels) are processed on a large stack.
+argument errors at their place on the command line, before any work is done.
+Deeply nested programs (up to ``depth.MAX_NESTING`` levels) are processed on
+a large stack. Steps that take more than a second show their progress on
+stderr when it is a terminal (progress.py).
 
 The command owns its process, so it sets it up for relay-xdsl's work: xDSL
 gets relay-xdsl's changes (xdsl_patches.py), and relay-xdsl's steps run with
@@ -40,13 +60,15 @@ PyTorch's steps run with it on.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from relay_xdsl.relay_text.metadata import MetadataError
@@ -55,16 +77,25 @@ from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.tools import xdsl_patches
 from relay_xdsl.tools.diagnostics import (
+    culprit_op,
     describe_diagnostic,
+    describe_op_error,
     describe_parse_error,
     locate_verify_error,
     parse_mlir,
+    pass_warnings_printed,
 )
 from relay_xdsl.tools.mlir_text import hoist_location_aliases, mlir_text, relay_context
+from relay_xdsl.tools.progress import step
 from relay_xdsl.viz.dot import DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     import tvm
+
+STDIO = "-"
+"""The file name that stands for stdin (an input) or stdout (``-o``)."""
+
+FORMATS = ("relay", "mlir")
 
 
 class CommandError(Exception):
@@ -90,16 +121,28 @@ class _ArgumentParser(argparse.ArgumentParser):
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _argument_parser()
+    if not argv:
+        sys.stderr.write(parser.format_help())
+        return 1
     try:
         args = parser.parse_args(argv)
+        _check_arguments(args)
     except _ArgumentError as error:
         print(_argument_diagnostic(argv, error), file=sys.stderr)
         return 1
+    except CommandError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except SystemExit as exit:  # --help, --version
+        return exit.code if isinstance(exit.code, int) else 1
     xdsl_patches.apply()
     try:
         run_deep(_run, args, what=str(getattr(args, "input", "the program")))
     except CommandError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 1
+    except _Diagnostic as error:
+        print(error, file=sys.stderr)
         return 1
     except ParseError as error:  # SourceError included
         print(describe_parse_error(error), file=sys.stderr)
@@ -116,16 +159,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> None:
-    if args.with_tvm:
-        args.run(args)  # pauses the collector around its own steps
-    else:
-        with gc_paused():
-            args.run(args)
+    with pass_warnings_printed():
+        if args.with_tvm:
+            args.run(args)  # pauses the collector around its own steps
+        else:
+            with gc_paused():
+                args.run(args)
 
 
 def _argument_diagnostic(argv: Sequence[str], error: _ArgumentError) -> str:
     """An argparse error shown on the command line, with a caret at the culprit."""
-    import re
     import shlex
 
     message = error.message
@@ -147,35 +190,78 @@ def _argument_diagnostic(argv: Sequence[str], error: _ArgumentError) -> str:
     return f"{SourceError(source, start, message, start + width)}\n{error.usage.rstrip()}"
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ours = version("relay-xdsl")
+    except PackageNotFoundError:
+        ours = "(not installed)"
+    return f"relay-xdsl {ours} (xdsl {xdsl_patches._xdsl_version() or 'not installed'})"
+
+
+def _add_input(command: argparse.ArgumentParser, what: str) -> None:
+    command.add_argument("input", help=f"{what}, or - for stdin")
+    command.add_argument(
+        "--from",
+        dest="input_format",
+        choices=FORMATS,
+        help="the input's format (default: by its name, .relay or .mlir, else by its first words)",
+    )
+
+
+def _add_output(command: argparse.ArgumentParser, what: str, default: str = "stdout") -> None:
+    command.add_argument(
+        "-o", "--output", metavar="FILE", help=f"{what}, - for stdout (default: {default})"
+    )
+
+
+def _add_random_constants(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--random-constants",
+        type=int,
+        metavar="SEED",
+        help="give constants that have no value (meta[relay.Constant][i] without #[metadata]) "
+        "random values drawn from SEED",
+    )
+
+
 def _argument_parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(
         prog="relay-xdsl",
         description="TVM Relay graphs in MLIR tooling: import, export, defuse and compare.",
     )
+    parser.add_argument("--version", action="version", version=_version())
     parser.set_defaults(with_tvm=False)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     command = commands.add_parser("import", help="Relay text to relay-dialect MLIR")
-    command.add_argument("input", type=Path, help="a .relay file")
-    command.add_argument("-o", "--output", type=Path, help="output .mlir file (default: stdout)")
+    _add_input(command, "a Relay text file (or MLIR, to print it again)")
+    _add_output(command, "output .mlir file")
     command.add_argument("--generic", action="store_true", help="print MLIR in generic form")
-    command.set_defaults(run=_import)
+    command.set_defaults(run=_import, default_format="relay")
 
     command = commands.add_parser("export", help="relay-dialect MLIR to another format")
-    command.add_argument("input", type=Path, help="a .mlir file")
+    _add_input(command, "a .mlir file")
     command.add_argument(
         "--to",
         choices=["relay", "relax-script"],
         default="relay",
         help="output format: Relay text, or TVM Relax as TVMScript (default: relay)",
     )
-    command.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
-    command.set_defaults(run=_export)
+    _add_output(command, "output file")
+    _add_random_constants(command)
+    command.add_argument(
+        "--show-meta",
+        action="store_true",
+        help="with --to relax-script: print the constants' values (metadata) too",
+    )
+    command.set_defaults(run=_export, default_format="mlir")
 
     command = commands.add_parser(
         "defuse", help="inline fused and composite functions (relay-defuse)"
     )
-    command.add_argument("input", type=Path, help="a .relay or .mlir file")
+    _add_input(command, "a .relay or .mlir file")
     command.add_argument(
         "--composite",
         default="",
@@ -186,21 +272,27 @@ def _argument_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also inline Compiler/Inline global functions",
     )
-    command.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        help="output file, same format as the input (default: stdout)",
-    )
-    command.set_defaults(run=_defuse)
+    _add_output(command, "output file, same format as the input")
+    command.set_defaults(run=_defuse, default_format="mlir")
 
     command = commands.add_parser(
         "compare",
-        help="compare two Relay texts up to whitespace, comments and temp numbering",
+        help="are two programs the same dataflow graph (--text: the same Relay text)?",
     )
-    command.add_argument("expected", type=Path)
-    command.add_argument("actual", type=Path)
-    command.set_defaults(run=_compare)
+    command.add_argument("expected", help="a .relay or .mlir file, or - for stdin")
+    command.add_argument("actual", help="a .relay or .mlir file, or - for stdin")
+    command.add_argument(
+        "--text",
+        action="store_true",
+        help="compare Relay texts up to whitespace, comments and temp numbering instead",
+    )
+    command.add_argument(
+        "--from",
+        dest="input_format",
+        choices=FORMATS,
+        help="the inputs' format (default: by their names, else by their first words)",
+    )
+    command.set_defaults(run=_compare, default_format="relay")
 
     command = commands.add_parser(
         "view", help="draw the module's fused groups (Graphviz, or Model Explorer)"
@@ -251,6 +343,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         "--no-browser", action="store_true", help="start Model Explorer without opening a browser"
     )
     command.set_defaults(run=_view)
+
     command = commands.add_parser(
         "import-torch", help="a torchvision model through TVM Relax into the relay dialect"
     )
@@ -267,44 +360,74 @@ def _argument_parser() -> argparse.ArgumentParser:
     command.add_argument(
         "--fuser",
         choices=["relay-xdsl", "tvm"],
-        default="relay-xdsl",
-        help="who fuses conv2d-add-relu: our relay-merge-composite, or TVM's FuseOpsByPattern "
-        "(default: relay-xdsl)",
+        help="with --fuse conv2d-add-relu, who fuses: our relay-merge-composite, or TVM's "
+        "FuseOpsByPattern (default: relay-xdsl)",
     )
-    command.add_argument("-o", "--output", type=Path, help="output .mlir file (default: stdout)")
+    _add_output(
+        command, "output .mlir file", default="none: the MLIR goes to a terminal only with -o -"
+    )
     command.set_defaults(run=_import_torch, with_tvm=True)
 
     command = commands.add_parser(
         "check", help="run a module in TVM and compare it with the PyTorch model"
     )
-    command.add_argument("input", type=Path, help="a .mlir or .relay file")
+    _add_input(command, "a .mlir or .relay file")
     command.add_argument(
         "--against-torch", required=True, metavar="MODEL", help="torchvision model name"
     )
     command.add_argument(
         "--atol", type=float, default=1e-4, help="largest accepted absolute error (default: 1e-4)"
     )
-    command.set_defaults(run=_check, with_tvm=True)
+    _add_random_constants(command)
+    command.set_defaults(run=_check, with_tvm=True, default_format="mlir")
     return parser
 
 
-class _Progress:
-    """Reports a step on stderr when it takes more than a second."""
+def _check_arguments(args: argparse.Namespace) -> None:
+    """What can be checked on the command line alone, before any work."""
+    usage = f"usage: relay-xdsl {args.command} ..."
+    if args.command == "import-torch":
+        if args.fuser is not None and args.fuse != "conv2d-add-relu":
+            given = "without --fuse" if args.fuse is None else f"with --fuse {args.fuse}"
+            raise _ArgumentError(
+                f"argument --fuser: '{args.fuser}' does nothing {given}; "
+                "it chooses who fuses --fuse conv2d-add-relu",
+                usage,
+            )
+        try:
+            args.shape = _input_shape(args.input_shape)
+        except CommandError as error:
+            raise _ArgumentError(f"argument --input-shape: {error}", usage) from None
+        if args.output is None and _is_terminal(sys.stdout):
+            raise _ArgumentError(
+                f"argument -o: '{args.model}' is tens of megabytes of MLIR: give -o FILE.mlir, "
+                "or -o - to print it on the terminal anyway",
+                usage,
+            )
+    if getattr(args, "show_meta", False) and args.to != "relax-script":
+        raise _ArgumentError("argument --show-meta: only with '--to relax-script'", usage)
+    if (
+        getattr(args, "random_constants", None) is not None
+        and args.command == "export"
+        and args.to != "relax-script"
+    ):
+        raise _ArgumentError("argument --random-constants: only with '--to relax-script'", usage)
+    for name in ("input", "expected", "actual"):
+        path = getattr(args, name, None)
+        if path is not None and path != STDIO:
+            try:
+                with open(path, "rb"):
+                    pass
+            except OSError as error:
+                raise CommandError(f"cannot read {path}: {error.strerror}") from None
 
-    def __init__(self, what: str):
-        self.what = what
 
-    def __enter__(self) -> None:
-        import time
-
-        self.start = time.perf_counter()
-
-    def __exit__(self, *exc: object) -> None:
-        import time
-
-        elapsed = time.perf_counter() - self.start
-        if elapsed > 1.0 and exc[0] is None:
-            print(f"relay-xdsl: {self.what} ({elapsed:.1f} s)", file=sys.stderr)
+def _is_terminal(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if isatty is not None else False
+    except ValueError:  # closed
+        return False
 
 
 def _tvm_models() -> ModuleType:
@@ -318,81 +441,156 @@ def _tvm_models() -> ModuleType:
     return tvm_models
 
 
+def _check_model(name: str) -> None:
+    """Reject a name torchvision does not know, importing only torchvision."""
+    try:
+        import torchvision
+    except ImportError:
+        _tvm_models()  # the message that says what to install
+        raise
+    if name not in torchvision.models.list_models(module=torchvision.models):
+        raise CommandError(f"'{name}' is not a torchvision model")
+
+
 def _input_shape(text: str) -> tuple[int, ...]:
     try:
         shape = tuple(int(d) for d in text.split(","))
     except ValueError:
         shape = ()
     if not shape or any(d <= 0 for d in shape):
-        raise CommandError(
-            f"--input-shape must be positive integers separated by commas, got '{text}'"
-        )
+        raise CommandError(f"expected positive integers separated by commas, found '{text}'")
     return shape
 
 
 def _import_torch(args: argparse.Namespace) -> None:
-    models = _tvm_models()
-    if not models.is_torchvision_model(args.model):
-        raise CommandError(f"'{args.model}' is not a torchvision model")
-    shape = _input_shape(args.input_shape)
-    with _Progress(f"exported {args.model} with torch.export and TVM's Relax frontend"):
-        mod = models.relax_module(args.model, shape)
+    with step("loading torchvision"):
+        _check_model(args.model)
+    with step("loading TVM and PyTorch"):
+        models = _tvm_models()
+    with step(f"exporting {args.model} with torch.export and TVM's Relax frontend"):
+        mod = models.relax_module(args.model, args.shape)
     if args.fuse:
-        with _Progress("folded batch norms and constants"):
+        with step("folding batch norms and constants"):
             mod = models.fold(mod)
     if args.fuse == "conv2d-add-relu" and args.fuser == "tvm":
-        with _Progress("fused conv2d(+add)(+relu) with TVM's FuseOpsByPattern"):
+        with step("fusing conv2d(+add)(+relu) with TVM's FuseOpsByPattern"):
             mod = models.fuse(mod)
     from relay_xdsl.importers.relax import import_relax
 
     with gc_paused():
-        with _Progress("imported into the relay dialect"):
+        with step("importing into the relay dialect"):
             module = import_relax(mod)
-        if args.fuse == "conv2d-add-relu" and args.fuser == "relay-xdsl":
+        if args.fuse == "conv2d-add-relu" and args.fuser != "tvm":
             from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
 
-            RelayMergeCompositePass(table="conv2d-add-relu").apply(relay_context(), module)
+            with step("fusing conv2d(+add)(+relu) with relay-merge-composite"):
+                RelayMergeCompositePass(table="conv2d-add-relu").apply(relay_context(), module)
         elif args.fuse == "fuse-ops":
-            if args.fuser == "tvm":
-                raise CommandError("--fuse fuse-ops is done by relay-xdsl; TVM's FuseOps needs TIR")
             from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
-            RelayFuseOpsPass().apply(relay_context(), module)
+            with step("grouping operators with relay-fuse-ops"):
+                RelayFuseOpsPass().apply(relay_context(), module)
         module.verify()
-        _write(args.output, mlir_text(module))
+        with step("writing the MLIR"):
+            _write(args.output, mlir_text(module))
 
 
-def _relax_module(module: ModuleOp) -> tvm.IRModule:
+def _relax_module(module: ModuleOp, random_constants: int | None = None) -> tvm.IRModule:
     from relay_xdsl.exporters.relax import RelaxExportError, export_relax
 
+    _check_constants_have_values(module, random_constants)
     try:
-        return export_relax(module)
+        return export_relax(module, random_constants=random_constants)
     except RelaxExportError as error:
         raise CommandError(str(error)) from None
+
+
+def _check_constants_have_values(module: ModuleOp, random_constants: int | None) -> None:
+    """Before TVM builds anything: a constant without a value needs --random-constants."""
+    if random_constants is not None:
+        return
+    from relay_xdsl.dialects import relay
+
+    for op in module.walk():
+        if (
+            isinstance(op, relay.ConstantOp)
+            and not isinstance(op.value, DenseIntOrFPElementsAttr)
+            and op.meta_index is not None
+        ):
+            raise CommandError(
+                f"constant meta[relay.Constant][{op.meta_index.value.data}] has no value "
+                "(the Relay text had no #[metadata] section); "
+                "give --random-constants SEED to use random values"
+            )
 
 
 def _check(args: argparse.Namespace) -> None:
     import numpy as np
 
-    models = _tvm_models()
-    if not models.is_torchvision_model(args.against_torch):
-        raise CommandError(f"'{args.against_torch}' is not a torchvision model")
+    source = _input(args)
+    _check_model(args.against_torch)
     with gc_paused():
-        mod = _relax_module(load_module(args.input))
+        module = _load(source)
+    _check_constants_have_values(module, args.random_constants)
+    with step("loading TVM and PyTorch"):
+        models = _tvm_models()
+    with gc_paused():
+        mod = _relax_module(module, args.random_constants)
     shape = models.main_input_shape(mod)
-    with _Progress(f"ran {args.against_torch} in PyTorch"):
+    with step(f"running {args.against_torch} in PyTorch"):
         expected = models.torch_output(args.against_torch, shape)
-    with _Progress("built with relax.build(target='llvm') and ran on the Relax VM"):
+    with step("building with relax.build(target='llvm') and running on the Relax VM"):
         (actual,) = models.run(mod, models.example_input(shape).numpy())
     if actual.shape != expected.shape:
         raise CommandError(f"output shape {actual.shape} differs from PyTorch's {expected.shape}")
     error = float(np.max(np.abs(actual - expected)))
     verdict = "OK" if error <= args.atol else "MISMATCH"
     print(
-        f"{args.input} vs PyTorch {args.against_torch}: max abs error {error:.3g} (atol {args.atol:g}): {verdict}"
+        f"{source.name} vs PyTorch {args.against_torch}: max abs error {error:.3g} (atol {args.atol:g}): {verdict}"
     )
     if error > args.atol:
         raise CommandError(f"max abs error {error:.3g} exceeds {args.atol:g}")
+
+
+# -- input and output ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Source:
+    """An input: its text, its name in diagnostics, and whether it is Relay text or MLIR."""
+
+    text: str
+    name: str
+    format: str
+
+
+_RELAY_START = re.compile(r"(#\[version|def\s+@|fn\s*[(<]|type\s|free_var\b|let\s|v0\.0\.)")
+
+
+def _source(path: str, given_format: str | None, default_format: str = "mlir") -> _Source:
+    """Read `path` (``-``: stdin); its format from `given_format`, its name or its first words."""
+    if path == STDIO:
+        text, name = sys.stdin.read(), "<stdin>"
+    else:
+        text, name = _read(Path(path)), path
+    format_ = given_format
+    if format_ is None:
+        suffix = Path(path).suffix
+        if suffix in (".relay", ".mlir"):
+            format_ = suffix[1:]
+        else:
+            format_ = _sniffed_format(text) or default_format
+    return _Source(text, name, format_)
+
+
+def _sniffed_format(text: str) -> str | None:
+    """``relay`` or ``mlir`` from the first words of `text`, past comments; None if unsure."""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("//"):
+            continue
+        return "relay" if _RELAY_START.match(line) else "mlir"
+    return None
 
 
 def _read(path: Path) -> str:
@@ -404,73 +602,139 @@ def _read(path: Path) -> str:
         raise CommandError(f"{path} is not UTF-8 text") from None
 
 
-def _write(path: Path | None, text: str | Iterable[str]) -> None:
-    """Write `text`, or its pieces one after another, to `path` or stdout."""
+def _write(path: str | None, text: str | Iterable[str]) -> None:
+    """Write `text`, or its pieces one after another, to `path` or stdout (None or ``-``)."""
     pieces = [text] if isinstance(text, str) else text
-    if path is None:
+    if path is None or path == STDIO:
         sys.stdout.writelines(pieces)
+        sys.stdout.flush()
         return
     try:
-        with path.open("w", encoding="utf-8") as output:
+        with open(path, "w", encoding="utf-8") as output:
             output.writelines(pieces)
     except OSError as error:
         raise CommandError(f"cannot write {path}: {error.strerror}") from None
 
 
-def load_module(path: Path) -> ModuleOp:
-    """A module from a ``.relay`` or ``.mlir`` file, verified.
+def load_module(path: str, given_format: str | None = None) -> ModuleOp:
+    """A module from Relay text or MLIR (see `_source` for which), verified."""
+    return _load(_source(path, given_format))
+
+
+def _load(source: _Source) -> ModuleOp:
+    """`source` as a verified module.
 
     MLIR may come from upstream ``mlir-opt``, which prints location aliases
     after the module; they are moved in front, where xDSL's parser wants them.
     """
-    text = _read(path)
-    if path.suffix == ".relay":
+    if source.format == "relay":
         from relay_xdsl.importers.relay_text import parse_relay
 
-        module = parse_relay(text, str(path))
+        module = parse_relay(source.text, source.name)
         module.verify()
         return module
-    text = hoist_location_aliases(text)
-    module, op_starts = parse_mlir(relay_context(), text, str(path))
+    text = hoist_location_aliases(source.text)
+    module, op_starts = parse_mlir(relay_context(), text, source.name)
     try:
         module.verify()
     except Exception as error:
         # Also xDSL verifiers that crash on invalid input: find the culprit op.
-        located = locate_verify_error(module, op_starts, SourceFile(text, str(path)))
+        located = locate_verify_error(module, op_starts, SourceFile(text, source.name))
         if located is not None:
             raise located from None
         if isinstance(error, DiagnosticException):
             raise
-        raise CommandError(f"{path}: invalid IR ({type(error).__name__}: {error})") from None
+        raise CommandError(f"{source.name}: invalid IR ({type(error).__name__}: {error})") from None
     return module
 
 
-def _relay_text(module: ModuleOp) -> Iterator[str]:
+def _input(args: argparse.Namespace) -> _Source:
+    return _source(args.input, args.input_format, args.default_format)
+
+
+class _Diagnostic(Exception):
+    """A user-facing failure already written as a diagnostic."""
+
+
+def _relay_text(module: ModuleOp, source: _Source) -> Iterator[str]:
     from relay_xdsl.exporters.relay_text import RelayExportError, relay_chunks
 
     try:
         return relay_chunks(module)
     except RelayExportError as error:
-        raise CommandError(str(error)) from None
+        culprit = culprit_op(error.__traceback__)
+        if source.format != "mlir" or culprit is None:
+            raise CommandError(str(error)) from None
+        text = SourceFile(hoist_location_aliases(source.text), source.name)
+        raise _Diagnostic(describe_op_error(str(error), module, culprit, text)) from None
+
+
+# -- the commands ------------------------------------------------------------------
 
 
 def _import(args: argparse.Namespace) -> None:
-    _write(args.output, mlir_text(load_module(args.input), args.generic))
+    _write(args.output, mlir_text(_load(_input(args)), args.generic))
 
 
 def _export(args: argparse.Namespace) -> None:
-    module = load_module(args.input)
+    source = _input(args)
+    module = _load(source)
     if args.to == "relax-script":
-        _tvm_models()
-        _write(args.output, _relax_module(module).script() + "\n")
+        _check_constants_have_values(module, args.random_constants)
+        with step("loading TVM"):
+            _tvm_models()
+        _write(
+            args.output, _relax_script(_relax_module(module, args.random_constants), args.show_meta)
+        )
     else:
-        _write(args.output, _relay_text(module))
+        _write(args.output, _relay_text(module, source))
+
+
+def _relax_script(mod: tvm.IRModule, show_meta: bool) -> str:
+    """TVMScript of `mod`; with `show_meta`, followed by the values of its constants.
+
+    TVM 0.27's ``script(show_meta=True)`` (and ``tvm.ir.save_json``) crash on
+    modules with constants, so the values are printed here, as comments
+    under the names the script gives them: ``metadata["ir.GenericConst"][i]``
+    numbers constants in the order the script first shows them, which is
+    the order of the functions it prints and, in each, of its expressions.
+    """
+    import numpy as np
+    import tvm
+
+    script = mod.script() + "\n"
+    if not show_meta:
+        return script
+    constants: list[tvm.ir.GenericConst] = []
+
+    def visit(expr: object) -> None:
+        if isinstance(expr, tvm.ir.GenericConst) and not any(expr.same_as(c) for c in constants):
+            constants.append(expr)
+
+    for _, function in sorted(mod.functions.items(), key=lambda item: item[0].name_hint):
+        tvm.relax.analysis.post_order_visit(function, visit)
+    referenced = set(re.findall(r'metadata\["ir\.GenericConst"\]\[(\d+)\]', script))
+    if len(referenced) != len(constants):
+        raise CommandError(
+            f"the script names {len(referenced)} constants and the module holds "
+            f"{len(constants)}: cannot tell which is which for --show-meta"
+        )
+    lines = ["", "# Metadata: the constants the script names metadata[...]"]
+    with np.printoptions(threshold=sys.maxsize, linewidth=100):
+        for index, constant in enumerate(constants):
+            value = constant.value.numpy()
+            lines.append(
+                f'# metadata["ir.GenericConst"][{index}]: {value.dtype}{list(value.shape)}'
+            )
+            lines.extend(f"#   {line}" for line in np.array2string(value).splitlines())
+    return script + "\n".join(lines) + "\n"
 
 
 def _defuse(args: argparse.Namespace) -> None:
     from relay_xdsl.transforms.defuse import RelayDefusePass
 
-    module = load_module(args.input)
+    source = _input(args)
+    module = _load(source)
     composites = tuple(name for name in args.composite.split(",") if name)
     RelayDefusePass(composite=composites, inline_globals=args.inline_globals).apply(
         relay_context(), module
@@ -478,29 +742,46 @@ def _defuse(args: argparse.Namespace) -> None:
     module.verify()
     _write(
         args.output,
-        _relay_text(module) if args.input.suffix == ".relay" else mlir_text(module),
+        _relay_text(module, source) if source.format == "relay" else mlir_text(module),
     )
 
 
 def _compare(args: argparse.Namespace) -> None:
+    if args.expected == STDIO and args.actual == STDIO:
+        raise CommandError("only one of the two programs can be read from stdin")
+    expected, actual = (
+        _source(path, args.input_format, "relay") for path in (args.expected, args.actual)
+    )
+    if args.text:
+        diff = _text_diff(expected, actual)
+        what = "program (as Relay text)"
+    else:
+        from relay_xdsl.tools.graph_equivalence import graph_diff
+
+        diff = graph_diff(_load(expected), _load(actual), (expected.name, actual.name))
+        what = "program (the same dataflow graph)"
+    if diff:
+        raise CommandError(f"{actual.name} differs from {expected.name}:\n{diff}")
+    print(f"{actual.name} and {expected.name} are the same {what}")
+
+
+def _text_diff(expected: _Source, actual: _Source) -> str:
     from relay_xdsl.relay_text.equivalence import canonical_relay, relay_text_diff
 
-    texts = []
-    for path in (args.expected, args.actual):
-        text = _read(path)
+    for source in (expected, actual):
+        if source.format != "relay":
+            raise CommandError(f"--text compares Relay text; {source.name} is MLIR")
         try:
-            canonical_relay(text, str(path))
+            canonical_relay(source.text, source.name)
         except MetadataError as error:
-            at = text.find("#[metadata]")
+            at = source.text.find("#[metadata]")
             start = at + len("#[metadata]") + (error.offset or 0) if at >= 0 else 0
             raise SourceError(
-                SourceFile(text, str(path)), start, f"bad #[metadata] section: {error.message}"
+                SourceFile(source.text, source.name),
+                start,
+                f"bad #[metadata] section: {error.message}",
             ) from None
-        texts.append(text)
-    diff = relay_text_diff(*texts)
-    if diff:
-        raise CommandError(f"{args.actual} differs from {args.expected}:\n{diff}")
-    print(f"{args.actual} and {args.expected} are the same program")
+    return relay_text_diff(expected.text, actual.text)
 
 
 def _view(args: argparse.Namespace) -> None:

@@ -21,12 +21,14 @@ the offending line and a caret, and exits with status 1. Its own errors are
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import difflib
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import NoneType, TracebackType, UnionType
 from typing import TYPE_CHECKING, Any, NoReturn, Union, get_args, get_origin, get_type_hints
@@ -73,7 +75,17 @@ def describe_parse_error(error: ParseError) -> str:
         line_text.rstrip("\r"),
         max(1, span.end - span.start),
         message,
-    )
+    ) + _hint(message)
+
+
+def _hint(message: str) -> str:
+    """A note on what to do, for errors whose usual cause is known."""
+    if message.startswith("undefined symbol alias '#loc"):
+        return (
+            "\nnote: mlir-opt prints location aliases after the module, where xDSL's parser "
+            "cannot read them; read mlir-opt's output with `xdsl-opt -f upstream-mlir`"
+        )
+    return ""
 
 
 def _found(content: str, start: int, end: int) -> str:
@@ -321,7 +333,10 @@ def _check_pass(
         close = difflib.get_close_matches(pass_name, list(available), n=3)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         return SourceError(
-            source, name.span.start, f"unknown pass '{pass_name}'{hint}", name.span.end
+            source,
+            name.span.start,
+            f"unknown pass '{pass_name}'{hint} ({valid_passes(available)})",
+            name.span.end,
         )
     if pass_name == "mlir-opt":
         return None
@@ -331,6 +346,8 @@ def _check_pass(
     fields = {f.name: f for f in dataclasses.fields(pass_class) if f.init and f.name != "name"}
     hints = get_type_hints(pass_class)
     seen: set[str] = set()
+    given: dict[str, Any] = {}
+    spans: dict[str, tuple[int, int]] = {}
     for key, values, value_start, value_end in options:
         key_name = key.span.text.replace("-", "_")
         spelled = key.span.text
@@ -357,6 +374,11 @@ def _check_pass(
                 else f"option '{spelled}' of {pass_name} needs a value: {describe_type(expected)}",
                 value_end if values else key.span.end,
             )
+        if expected is not None:
+            from xdsl.utils.arg_spec import _convert_arg_to_type
+
+            given[key_name] = _convert_arg_to_type(values, expected)
+            spans[spelled] = (value_start, value_end) if values else (key.span.start, key.span.end)
     for field_name, field in fields.items():
         if (
             field_name not in seen
@@ -370,7 +392,37 @@ def _check_pass(
                 f"{valid_options(pass_class)}",
                 name.span.end,
             )
+    return _check_values(source, name, pass_class, given, spans)
+
+
+def _check_values(
+    source: SourceFile,
+    name: SpecToken,
+    pass_class: type,
+    given: dict[str, Any],
+    spans: Mapping[str, tuple[int, int]],
+) -> SourceError | None:
+    """Build the pass: a value out of range is reported at the option that gives it."""
+    from relay_xdsl.transforms.diagnostics import PassOptionError
+
+    try:
+        pass_class(**given)
+    except PassOptionError as error:
+        start, end = spans.get(error.option, (name.span.start, name.span.end))
+        return SourceError(source, start, str(error), end)
+    except (TypeError, ValueError):
+        return None  # left to xDSL, which builds the pass itself
     return None
+
+
+def valid_passes(available: Mapping[str, object]) -> str:
+    """``valid passes: ...``: relay-xdsl's, then how many others there are."""
+    relay = sorted(name for name in available if name.startswith("relay-"))
+    others = len(available) - len(relay)
+    listed = ", ".join(relay) if relay else "none"
+    if not others:
+        return f"valid passes: {listed}"
+    return f"valid passes: {listed}, and {others} of xDSL's, listed by `xdsl-opt --help`"
 
 
 def _accepts(values: tuple, expected: Any) -> bool:
@@ -426,6 +478,93 @@ def describe_type(type_: Any) -> str:
         element = get_args(type_)[0]
         return f"comma-separated {describe_type(element).removeprefix('a ').removeprefix('an ')}s"
     return str(type_)
+
+
+# -- errors of a printer ------------------------------------------------------------
+
+
+def culprit_op(tb: TracebackType | None) -> Operation | None:
+    """The op the innermost frame of `tb` that has one was working on (``op``/``func``)."""
+    found = None
+    while tb is not None:
+        for name in ("op", "func"):
+            value = tb.tb_frame.f_locals.get(name)
+            if isinstance(value, Operation):
+                found = value
+                break
+        tb = tb.tb_next
+    return found
+
+
+def describe_op_error(
+    message: str,
+    module: ModuleOp,
+    op: Operation | None,
+    source: SourceFile | None,
+    op_starts: Mapping[Operation, int] | None = None,
+) -> str:
+    """`message` about `op`, at its place in `source` (the MLIR `module` was read from).
+
+    Without `op_starts`, `source` is parsed again and `op` found by its
+    position in the walk, which holds as long as no pass changed the module.
+    """
+    name = source.name if source is not None else "<input>"
+    if op is None:
+        return f"{name}: error: {message}"
+    if source is not None and op_starts is None:
+        try:
+            reparsed, starts = parse_mlir(relay_context_for(module), source.text, source.name)
+            index = next(i for i, o in enumerate(walk_ops(module)) if o is op)
+            same = next(o for i, o in enumerate(walk_ops(reparsed)) if i == index)
+            if same.name == op.name:
+                op, op_starts = same, starts
+        except Exception:  # noqa: BLE001
+            op_starts = None
+    start = (op_starts or {}).get(op)
+    if source is None or start is None:
+        return f"{name}: error: '{op.name}' op: {message}"
+    line_end = source.text.find("\n", start)
+    end = line_end if line_end >= 0 else len(source.text)
+    return str(SourceError(source, start, f"'{op.name}' op: {message}", end))
+
+
+def relay_context_for(module: ModuleOp) -> Context:
+    """A context that reads back what `module` holds: every dialect xDSL knows, and relay."""
+    from xdsl.universe import Universe
+
+    ctx = Context(allow_unregistered=True)
+    for dialect_name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(dialect_name, factory)
+    return ctx
+
+
+# -- pass warnings -------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def pass_warnings_printed() -> Iterator[None]:
+    """Print the relay passes' warnings (`RelayPassWarning`) on stderr as
+    ``warning: ...``, each time, without Python's file and line; other warnings
+    are shown as Python shows them."""
+    from relay_xdsl.transforms.diagnostics import RelayPassWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RelayPassWarning)
+        try:
+            yield
+        finally:
+            for warning in caught:
+                if issubclass(warning.category, RelayPassWarning):
+                    sys.stderr.write(f"warning: {warning.message}\n")
+                else:
+                    warnings.showwarning(
+                        warning.message,
+                        warning.category,
+                        warning.filename,
+                        warning.lineno,
+                        warning.file,
+                        warning.line,
+                    )
 
 
 # -- xdsl-opt ------------------------------------------------------------------------

@@ -19,8 +19,11 @@ involve relay:
   instead of tracebacks (diagnostics.py);
 * xdsl-opt checks the ``-p`` pipeline and opens the input before it loads
   anything, so when its command line names relay (a relay pass in ``-p``,
-  ``-f`` or ``-t`` ``relay`` or ``upstream-mlir``, a ``.relay`` input) the
-  diagnostics are set up as the plugin loads. That is all loading ever
+  ``-f`` or ``-t`` ``relay`` or ``upstream-mlir``, a ``.relay`` input), or
+  runs ``-p`` on an MLIR file with relay ops, the diagnostics are set up
+  and pass option values may be bare words with dots and colons
+  (``relay-defuse{composite=ccompiler.conv_add_relu}``, as mlir-opt reads
+  them; xdsl_patches.py) as the plugin loads. That is all loading ever
   does, and only in xdsl-opt with such a command line.
 
 The frontends and targets build and print modules with Python's cyclic
@@ -65,7 +68,8 @@ def _relay_dialect() -> Dialect:
 
 
 def _run_by_xdsl_opt(pass_class: type[ModulePass]) -> type[ModulePass]:
-    """`pass_class` as xdsl-opt runs it: with the collector paused while it applies."""
+    """`pass_class` as xdsl-opt runs it: with the collector paused while it applies,
+    and its warnings printed as ``warning: ...``."""
     _relay_in_use()
     from relay_xdsl.tools.diagnostics import is_xdsl_opt
 
@@ -75,9 +79,10 @@ def _run_by_xdsl_opt(pass_class: type[ModulePass]) -> type[ModulePass]:
 @functools.cache
 def _collector_paused(pass_class: type[ModulePass]) -> type[ModulePass]:
     from relay_xdsl.support.gc_pause import gc_paused
+    from relay_xdsl.tools.diagnostics import pass_warnings_printed
 
     def apply(self: ModulePass, ctx: Context, op: ModuleOp) -> None:
-        with gc_paused():
+        with gc_paused(), pass_warnings_printed():
             pass_class.apply(self, ctx, op)
 
     # Same name, fields and options: only `apply` differs.
@@ -139,8 +144,29 @@ class RelayTextTarget(Target):
             try:
                 chunks = relay_chunks(module)
             except RelayExportError as error:
-                raise SystemExit(f"error: {error}") from None
+                raise SystemExit(_export_error(error, module)) from None
             output.writelines(chunks)
+
+
+def _export_error(error: Exception, module: ModuleOp) -> str:
+    """`error` at the op it is about, in the input file when xdsl-opt read one unchanged."""
+    from relay_xdsl.relay_text.source import SourceFile
+    from relay_xdsl.tools.diagnostics import (
+        culprit_op,
+        describe_op_error,
+        read_xdsl_opt_command_line,
+    )
+
+    command_line = read_xdsl_opt_command_line(sys.argv)
+    source = None
+    path = command_line.input
+    if path not in (None, "-") and not command_line.passes and path.endswith(".mlir"):
+        try:
+            with open(path, encoding="utf-8") as input:
+                source = SourceFile(input.read(), path)
+        except (OSError, UnicodeDecodeError):
+            source = None
+    return describe_op_error(str(error), module, culprit_op(error.__traceback__), source)
 
 
 @dataclass(frozen=True)
@@ -245,12 +271,35 @@ def names_relay(argv: list[str]) -> bool:
     )
 
 
+_RELAY_OP = re.compile(rb"\brelay\.[a-z_]")
+
+
+def reads_relay(argv: list[str]) -> bool:
+    """Whether ``xdsl-opt`` command line `argv` has ``-p`` and an MLIR input file
+    that holds relay ops (judged by its first 64 KiB): the pipeline is checked
+    before the input loads the relay dialect."""
+    from relay_xdsl.tools.diagnostics import read_xdsl_opt_command_line
+
+    command_line = read_xdsl_opt_command_line(argv)
+    if command_line.passes is None or command_line.input in (None, "-"):
+        return False
+    try:
+        with open(command_line.input, "rb") as input:
+            head = input.read(1 << 16)
+    except OSError:
+        return False
+    return _RELAY_OP.search(head) is not None
+
+
 def _loading() -> None:
     """xdsl-opt checks ``-p`` and opens the input before it loads any pass or
-    frontend: a command line that names relay needs the diagnostics from the start."""
+    frontend: a command line that names relay, or a pipeline run on relay ops,
+    needs the diagnostics and relay's pass option words from the start."""
+    from relay_xdsl.tools import xdsl_patches
     from relay_xdsl.tools.diagnostics import install_xdsl_opt_excepthook, is_xdsl_opt
 
-    if is_xdsl_opt(sys.argv) and names_relay(sys.argv):
+    if is_xdsl_opt(sys.argv) and (names_relay(sys.argv) or reads_relay(sys.argv)):
+        xdsl_patches.apply_pipeline_words()
         install_xdsl_opt_excepthook()
 
 

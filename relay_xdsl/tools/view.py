@@ -109,7 +109,7 @@ def run_view(args: argparse.Namespace) -> None:
 
         launch(files, host=args.host, port=args.port, open_browser=not args.no_browser)
         return
-    modules = [(str(path), load_module(path)) for path in files]
+    modules = [(str(path), load_module(str(path))) for path in files]
     graphs = drawings(modules, constants=args.constants, collapse=args.collapse)
     dot = dot_text(graphs)
     if output_format == "dot":

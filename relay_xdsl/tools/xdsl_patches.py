@@ -1,6 +1,6 @@
-"""Two changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
+"""Three changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
 
-docs/upstream-xdsl.md proposes both upstream: the problem with a
+docs/upstream-xdsl.md proposes them upstream: the problem with a
 reproducer, the change to xDSL's code, and why it is correct.
 
 * **String literals in exponential time.** ``MLIRLexer`` matches string
@@ -14,6 +14,15 @@ reproducer, the change to xDSL's code, and why it is correct.
   1.5 ms a literal, a third of parsing a module of weights). The attribute
   parser's ``base`` now keeps the constraints it has built; they are
   immutable.
+* **Pass option values must be quoted unless they are plain words.** The
+  ``-p`` pipeline lexer reads ``composite=ccompiler.conv_add_relu`` or
+  ``patterns=my_patterns:TABLE`` as an error at the ``.`` or ``:``;
+  ``mlir-opt`` takes such bare words. The replacement lets a word go on
+  through ``.`` and ``:`` (`apply_pipeline_words`). It changes only
+  pipelines that xDSL rejected, and it is applied separately: in
+  ``xdsl-opt`` as soon as the command line names relay (xdsl-opt reads
+  ``-p`` before it loads any pass), where the other two wait for relay to
+  be loaded.
 
 Importing this module changes nothing. `apply` installs the changes; it is
 called by the ``relay-xdsl`` command, by the ``upstream-mlir`` frontend, and
@@ -34,6 +43,17 @@ from typing import Any
 
 XDSL_VERSION = "0.75.0"
 """The xDSL version whose code the changes replace."""
+
+XDSL_PIPELINE_WORD = r"[A-Za-z0-9_-]+"
+"""The identifier rule of xDSL 0.75.0's pass pipeline lexer (``arg_spec._lexer_rules``)."""
+
+XDSL_PIPELINE_DIGIT_WORD = r"[0-9]+[A-Za-z_-]+[A-Za-z0-9_-]*"
+"""Its rule for identifiers that start with digits (``2d-slice``)."""
+
+PIPELINE_WORD = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.:-]*")
+"""Identifiers that may go on through ``.`` and ``:``, as mlir-opt's option values do."""
+
+PIPELINE_DIGIT_WORD = re.compile(r"[0-9]+[A-Za-z_-]+[A-Za-z0-9_.:-]*")
 
 XDSL_STRING_LITERAL = r'"(?:[^"\\\n\v\f]+|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
 """``MLIRLexer._unescaped_characters_regex`` in xDSL 0.75.0."""
@@ -68,7 +88,8 @@ def cached_base(irdl: Any) -> Any:
 
 
 def apply() -> frozenset[str]:
-    """Install the changes that fit the installed xDSL; the names of those in effect."""
+    """Install the lexer and dense-literal changes that fit the installed xDSL; the names
+    of the changes in effect."""
     from xdsl.irdl import attributes
     from xdsl.parser import attribute_parser
     from xdsl.utils.mlir_lexer import MLIRLexer
@@ -81,12 +102,36 @@ def apply() -> frozenset[str]:
     return applied()
 
 
+def apply_pipeline_words() -> bool:
+    """Let pass pipeline words go on through ``.`` and ``:``; whether that is in effect."""
+    from xdsl.utils import arg_spec
+
+    rules = arg_spec._lexer_rules
+    if (
+        _xdsl_version() == XDSL_VERSION
+        and rules[0][0].pattern == XDSL_PIPELINE_DIGIT_WORD
+        and rules[2][0].pattern == XDSL_PIPELINE_WORD
+    ):
+        # A new list: xDSL's own is left as it was, for anyone holding it.
+        arg_spec._lexer_rules = [
+            (PIPELINE_DIGIT_WORD, rules[0][1]),
+            rules[1],
+            (PIPELINE_WORD, rules[2][1]),
+            *rules[3:],
+        ]
+    return "pipeline-words" in applied()
+
+
 def applied() -> frozenset[str]:
-    """The names of the changes in effect: ``string-literal``, ``dense-literal-type``."""
+    """The names of the changes in effect: ``string-literal``, ``dense-literal-type``,
+    ``pipeline-words``."""
     from xdsl.parser import attribute_parser
+    from xdsl.utils import arg_spec
     from xdsl.utils.mlir_lexer import MLIRLexer
 
     names = set()
+    if arg_spec._lexer_rules[2][0] is PIPELINE_WORD:
+        names.add("pipeline-words")
     if MLIRLexer._unescaped_characters_regex is LINEAR_STRING_LITERAL:
         names.add("string-literal")
     if attribute_parser.base is cached_base:

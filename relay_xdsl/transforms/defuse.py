@@ -23,7 +23,8 @@ beyond moving the inlined operations into place.
 Options:
 
 * ``composite=A,B`` inlines only the ``relay.fn`` ops whose ``Composite``
-  attribute is one of the listed names (default: inline every ``relay.fn``).
+  attribute is one of the listed names (default: inline every ``relay.fn``);
+  a name that no ``relay.fn`` carries is a warning.
 * ``inline-globals=true`` also inlines ``func.call``s of functions that carry
   ``Compiler`` or ``Inline`` (PartitionGraph's output), then erases those
   functions once nothing calls them.
@@ -54,6 +55,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.bindings import DATAFLOW
 from relay_xdsl.dialects.relay.names import names_kept
 from relay_xdsl.support.depth import walk_ops
+from relay_xdsl.transforms.diagnostics import warn
 
 PARTITIONED_FUNCTION_ATTRIBUTES = ("Compiler", "Inline")
 """Attributes that mark a global function as an outlined partition to inline."""
@@ -162,8 +164,25 @@ class RelayDefusePass(ModulePass):
         # depth at which they work, and inlining the outer function first
         # brings each inner one up to the top before it is inlined in turn.
         pattern = InlineFnPattern(composites)
-        for fn in [fn for fn in walk_ops(op) if isinstance(fn, relay.FnOp)]:
+        fns = [fn for fn in walk_ops(op) if isinstance(fn, relay.FnOp)]
+        if composites is not None:
+            _warn_of_missing_composites(self.composite, fns)
+        for fn in fns:
             pattern.match_and_rewrite(fn, PatternRewriter(fn))
+
+
+def _warn_of_missing_composites(names: Sequence[str], fns: Sequence[relay.FnOp]) -> None:
+    present = {
+        composite.data
+        for fn in fns
+        if isinstance(composite := fn.attributes.get("Composite"), StringAttr)
+    }
+    for name in dict.fromkeys(names):
+        if name not in present:
+            warn(
+                RelayDefusePass.name,
+                f"composite={name} names no function in the module; nothing inlined for it",
+            )
 
 
 def _walk(pattern: RewritePattern) -> PatternRewriteWalker:

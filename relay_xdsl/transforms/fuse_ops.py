@@ -123,6 +123,7 @@ from relay_xdsl.transforms.dataflow import (
     post_dfs_order,
     post_dominators,
 )
+from relay_xdsl.transforms.diagnostics import check_at_least
 
 ELEMWISE = OpPattern.ELEMWISE.value
 BROADCAST = OpPattern.BROADCAST.value
@@ -671,6 +672,10 @@ class RelayFuseOpsPass(ModulePass):
 
     max_depth: int = 256
     """TVM's ``relay.FuseOps.max_depth``: the most nodes in one fused function."""
+
+    def __post_init__(self) -> None:
+        check_at_least(self.name, "fuse-opt-level", self.fuse_opt_level, 0)
+        check_at_least(self.name, "max-depth", self.max_depth, 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for func in op.ops:

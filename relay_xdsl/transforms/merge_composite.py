@@ -56,11 +56,12 @@ Options:
 
 * ``table=NAME`` uses the built-in pattern table ``NAME`` (default
   ``conv2d-add-relu``); see ``relay_xdsl.transforms.patterns.BUILTIN_PATTERN_TABLES``.
+  A table none of whose patterns match is a warning.
 * ``patterns="module:attr"`` uses the table ``attr`` (a list of
   ``(name, pattern[, check])``, or a function returning one) of the
-  Python module ``module``, importable or in the current directory. Quote
-  the value on the command line:
-  ``-p 'relay-merge-composite{patterns="my_patterns:TABLE"}'``.
+  Python module ``module``, importable or in the current directory:
+  ``-p 'relay-merge-composite{patterns=my_patterns:TABLE}'``. Each of its
+  patterns that matches nothing is a warning.
 * ``allow-shared-inner=true`` follows TVM all the way: a match whose inner
   values are also used outside is outlined when its root post-dominates
   those uses, and the inner operations stay outside as well, duplicated
@@ -89,6 +90,7 @@ from xdsl.utils.exceptions import PassFailedException
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.transforms.dataflow import optimizable, post_dfs_order, post_dominators
+from relay_xdsl.transforms.diagnostics import warn
 from relay_xdsl.transforms.patterns import (
     CallPattern,
     Check,
@@ -433,8 +435,10 @@ def _functions(module: ModuleOp) -> Iterator[FuncOp]:
 
 def merge_composite(
     module: ModuleOp, table: PatternTable, *, allow_shared_inner: bool = False
-) -> None:
-    """Apply TVM's MergeComposite with `table` to every optimizable function of `module`."""
+) -> set[str]:
+    """Apply TVM's MergeComposite with `table` to every optimizable function of `module`;
+    the names of the table's entries that matched."""
+    matched: set[str] = set()
     for func in _functions(module):
         for entry in table:
             name, pattern = entry[0], entry[1]
@@ -445,12 +449,14 @@ def merge_composite(
             accepted = {m.root: m for m in found if check is None or bool(check(m.root))}
             if not accepted:
                 continue
+            matched.add(name)
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(
                     [OutlineCompositePattern(accepted, name)], dce_enabled=False
                 ),
                 apply_recursively=False,
             ).rewrite_region(func.body)
+    return matched
 
 
 @dataclass(frozen=True)
@@ -481,4 +487,10 @@ class RelayMergeCompositePass(ModulePass):
             table = self.pattern_table()
         except PatternTableError as error:
             raise PassFailedException(f"relay-merge-composite: {error}") from None
-        merge_composite(op, table, allow_shared_inner=self.allow_shared_inner)
+        matched = merge_composite(op, table, allow_shared_inner=self.allow_shared_inner)
+        if self.patterns is not None:
+            for name in dict.fromkeys(entry[0] for entry in table):
+                if name not in matched:
+                    warn(self.name, f"pattern '{name}' of {self.patterns} matches nothing")
+        elif not matched:
+            warn(self.name, f"no pattern of table {self.table or DEFAULT_TABLE} matches anything")

@@ -356,3 +356,15 @@ def test_valid_pipelines_pass_the_check():
         "relay-defuse{composite=a,b inline-globals=true},relay-fuse-ops{fuse-opt-level=2}",
     ):
         assert check_pass_pipeline(pipeline, RELAY_UNIVERSE.all_passes) is None
+
+
+NESTINGS = {"calls": nested_calls}
+"""Nests tested at the limit (the others are tested 10k deep above, and past the limit)."""
+
+
+@pytest.mark.parametrize("kind", NESTINGS)
+def test_nesting_at_the_limit_imports_and_prints(kind: str):
+    """The README's figure, exactly: MAX_NESTING levels import and print, one more does not."""
+    _round_trip(NESTINGS[kind](MAX_NESTING))
+    with pytest.raises(RelayTextError, match="nested too deeply"):
+        parse_relay(NESTINGS[kind](MAX_NESTING + 1))

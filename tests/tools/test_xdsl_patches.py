@@ -16,11 +16,21 @@ import pytest
 from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType, RankedStructure
 from xdsl.irdl import attributes
 from xdsl.parser import attribute_parser
+from xdsl.utils import arg_spec
+from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 from relay_xdsl.tools import xdsl_patches
 
 XDSL_STRING_LITERAL = re.compile(xdsl_patches.XDSL_STRING_LITERAL)
+XDSL_PIPELINE_RULES = [
+    (re.compile(xdsl_patches.XDSL_PIPELINE_DIGIT_WORD), kind)
+    if rule is xdsl_patches.PIPELINE_DIGIT_WORD
+    else (re.compile(xdsl_patches.XDSL_PIPELINE_WORD), kind)
+    if rule is xdsl_patches.PIPELINE_WORD
+    else (rule, kind)
+    for rule, kind in arg_spec._lexer_rules
+]
 DENSE_LITERAL_TYPE = RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]
 
 
@@ -29,6 +39,7 @@ def unpatched_xdsl(monkeypatch: pytest.MonkeyPatch):
     """xDSL as it ships, put back as it was after the test."""
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", XDSL_STRING_LITERAL)
     monkeypatch.setattr(attribute_parser, "base", attributes.base)
+    monkeypatch.setattr(arg_spec, "_lexer_rules", XDSL_PIPELINE_RULES)
 
 
 def test_the_replaced_code_is_xdsls():
@@ -94,3 +105,66 @@ def test_an_unhashable_type_expression_is_not_cached():
     with pytest.raises(Exception) as direct:
         attributes.base(Unhashable())  # type: ignore[arg-type]
     assert type(cached.value) is type(direct.value)
+
+
+# -- pass pipeline words ------------------------------------------------------------
+
+
+def test_pipeline_words_are_applied_on_their_own(unpatched_xdsl):
+    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type"}
+    assert xdsl_patches.apply_pipeline_words()
+    assert xdsl_patches.applied() == {"string-literal", "dense-literal-type", "pipeline-words"}
+    rules = arg_spec._lexer_rules
+    assert xdsl_patches.apply_pipeline_words() and arg_spec._lexer_rules is rules
+
+
+def test_pipeline_words_keep_xdsls_rules_on_another_version(
+    unpatched_xdsl, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(xdsl_patches, "_xdsl_version", lambda: "0.76.0")
+    assert not xdsl_patches.apply_pipeline_words()
+    assert arg_spec._lexer_rules is XDSL_PIPELINE_RULES
+
+
+def _parsed(pipeline: str) -> list[tuple[str, dict]]:
+    return [(spec.name, spec.parameters) for spec in arg_spec.parse_pipeline(pipeline)]
+
+
+PIPELINES = [
+    "relay-defuse",
+    "relay-defuse{composite=a,b inline-globals=true},canonicalize",
+    'relay-defuse{composite="ccompiler.conv_add_relu"}',
+    "relay-fuse-ops{fuse-opt-level=-3 max-depth=256}",
+    "p{x=1.5 y=2d-slice z=-1,2}",
+    "mlir-opt[canonicalize]",
+]
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_pipelines_xdsl_reads_read_the_same(unpatched_xdsl, pipeline: str):
+    before = _parsed(pipeline)
+    xdsl_patches.apply_pipeline_words()
+    assert _parsed(pipeline) == before
+
+
+@pytest.mark.parametrize(
+    ("pipeline", "parameters"),
+    [
+        (
+            "relay-defuse{composite=ccompiler.conv_add_relu}",
+            {"composite": ("ccompiler.conv_add_relu",)},
+        ),
+        (
+            "relay-defuse{composite=ccompiler.conv_add_relu,ccompiler.conv}",
+            {"composite": ("ccompiler.conv_add_relu", "ccompiler.conv")},
+        ),
+        ("relay-merge-composite{patterns=my_patterns:TABLE}", {"patterns": ("my_patterns:TABLE",)}),
+        ("p{x=pkg.mod:attr-1 y=3d.v}", {"x": ("pkg.mod:attr-1",), "y": ("3d.v",)}),
+    ],
+)
+def test_bare_words_with_dots_and_colons(unpatched_xdsl, pipeline: str, parameters: dict):
+    with pytest.raises(ArgSpecParseError):
+        _parsed(pipeline)
+    xdsl_patches.apply_pipeline_words()
+    ((_, parsed),) = _parsed(pipeline)
+    assert parsed == parameters

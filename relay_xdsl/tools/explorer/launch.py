@@ -22,7 +22,7 @@ def launch(files: list[Path], *, host: str, port: int, open_browser: bool) -> No
     from relay_xdsl.tools.explorer.main import ADAPTER_ID
 
     for path in files:
-        load_module(path)  # errors as diagnostics here, not in the browser
+        load_module(str(path))  # errors as diagnostics here, not in the browser
     config = model_explorer.config()
     for path in files:
         # By id: Model Explorer's own MLIR adapter also claims `.mlir`.
