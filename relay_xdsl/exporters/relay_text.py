@@ -21,7 +21,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 import re
@@ -46,12 +45,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.bindings import (
-    expression_let,
     implicitly_bound,
     let_expression,
     relax_body_kind,
@@ -59,6 +57,7 @@ from relay_xdsl.dialects.relay.bindings import (
 )
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
+from relay_xdsl.exporters.print_order import Step, schedule
 from relay_xdsl.relay_text.metadata import encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import run_deep
@@ -251,8 +250,6 @@ def _scalar_literal(value: DenseIntOrFPElementsAttr) -> str | None:
 class _RelayPrinter:
     def __init__(self) -> None:
         self.meta_values: dict[DenseIntOrFPElementsAttr, int] = {}
-        # Fingerprints of function literals, computed once each (see _fn_fingerprint).
-        self.fingerprints: dict[relay.FnOp, str] = {}
         self.opaque_meta = False
         # TVM's parser keeps one table of %N temps for the whole text, so
         # temps are numbered across functions, never restarted.
@@ -298,13 +295,16 @@ class _RelayPrinter:
 
 
 class _FunctionPrinter:
-    """Prints one global function (or, with `fingerprint`, one literal's fingerprint)."""
+    """Prints one global function."""
 
-    def __init__(self, module_printer: _RelayPrinter, fingerprint: bool = False):
+    def __init__(self, module_printer: _RelayPrinter):
         self.module_printer = module_printer
-        self.fingerprint = fingerprint
         self.names: dict[SSAValue, str] = {}
         self.used_names: set[str] = set()
+        # The relay.fn ops that call a literal printed for another (_shared_literals).
+        self.shared_literals: dict[relay.FnOp, Region] = {}
+        # The temp each printed function literal is bound to, by its body.
+        self.literal_names: dict[Region, str] = {}
 
     def function(self, func: FuncOp) -> str:
         lines: list[str] = []
@@ -347,7 +347,7 @@ class _FunctionPrinter:
         return name
 
     def block(self, block: Block, lines: list[str], indent: str) -> None:
-        """Print the bindings of `block` and its result expression."""
+        """Print the bindings of `block` in TVM's order (print_order.py), then its result."""
         terminator = block.last_op
         if not isinstance(terminator, FuncReturnOp | relay.ReturnOp):
             raise RelayExportError("a function body must end with a return")
@@ -362,48 +362,55 @@ class _FunctionPrinter:
             """Whether `op` is bound to a Relax variable of its own (see bindings.py)."""
             return kind is not None and implicitly_bound(op, kind, returned)
 
-        owner = result.owner
-        inline_op = (
-            owner
-            if (
-                isinstance(owner, Operation)
-                and owner is terminator.prev_op
-                and result.has_one_use()
-                and not isinstance(owner, relay.LetOp | relay.ConstantOp)
-                and not bound(owner)
-            )
-            else None
-        )
-        literals: dict[str, str] = {}
-        for op in block.ops:
-            if op is terminator or op is inline_op:
-                continue
-            if isinstance(op, relay.LetOp):
+        self.shared_literals.update(_shared_literals(block))
+
+        def literal_key(op: relay.FnOp) -> Region:
+            return self.shared_literals.get(op, op.body)
+
+        expressions: dict[Operation, str] = {}
+        literals: dict[Region, tuple[str, list[str]]] = {}
+        for step, op in schedule(block, result, bound, literal_key):
+            if step is Step.VISIT:
+                assert op is not None
+                if isinstance(op, relay.ConstantOp):
+                    self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
+                else:
+                    expressions[op] = self.expression(op, lines, indent)
+            elif step is Step.BIND:
+                assert op is not None
+                expression = expressions.pop(op)
+                value = op.results[0]
+                if bound(op):
+                    self.let(value, expression, lines, indent)
+                else:
+                    name = self.temp()
+                    self.names[value] = name
+                    lines.append(f"{indent}{name} = {expression};")
+            elif step is Step.STATEMENT:
+                assert isinstance(op, relay.LetOp)
                 source = let_expression(op)
                 expression = (
-                    self.ref(op.value)
-                    if source is None
-                    else self.expression(source, lines, indent, literals)
+                    expressions.pop(source)
+                    if source is not None and source in expressions
+                    else self.ref(op.value)
                 )
                 self.let(op.result, expression, lines, indent)
-                continue
-            if op.results and expression_let(op.results[0]) is not None:
-                continue  # printed as the expression of its let
-            if isinstance(op, relay.ConstantOp):
-                self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
-                continue
-            expression = self.expression(op, lines, indent, literals)
-            value = op.results[0]
-            if bound(op):
-                self.let(value, expression, lines, indent)
-            else:
+            elif step is Step.LITERAL:
+                assert isinstance(op, relay.FnOp)
+                literals[literal_key(op)] = self.fn_literal(op, indent)
+            elif step is Step.BIND_LITERAL:
+                assert isinstance(op, relay.FnOp)
+                key = literal_key(op)
+                head, body = literals.pop(key)
                 name = self.temp()
-                self.names[value] = name
-                lines.append(f"{indent}{name} = {expression};")
-        if inline_op is not None:
-            lines.append(indent + self.expression(inline_op, lines, indent, literals))
-        else:
-            lines.append(indent + self.ref(result))
+                self.literal_names[key] = name
+                lines.append(f"{indent}{name} = {head}")
+                lines.extend(body)
+                lines.append(f"{indent}}};")
+            elif op is not None:
+                lines.append(indent + expressions.pop(op))
+            else:
+                lines.append(indent + self.ref(result))
 
     def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
         bound = self.fresh_name(value)
@@ -415,9 +422,7 @@ class _FunctionPrinter:
             raise RelayExportError("a value is used outside the scope that defines it")
         return name
 
-    def expression(
-        self, op: Operation, lines: list[str], indent: str, literals: dict[str, str]
-    ) -> str:
+    def expression(self, op: Operation, lines: list[str], indent: str) -> str:
         comment = _type_comment(op)
         if isinstance(op, relay.ConstantOp):
             return self.module_printer.constant(op) + comment
@@ -455,38 +460,20 @@ class _FunctionPrinter:
             callee = _checked(op.callee.string_value(), "function name")
             return f"@{callee}({', '.join(args)}){comment}"
         if isinstance(op, relay.FnOp):
-            callee = self.fn_literal(op, lines, indent, literals)
+            callee = self.literal_names[self.shared_literals.get(op, op.body)]
             args = [self.ref(a) for a in op.args]
             return f"{callee}({', '.join(args)}){comment}"
         raise RelayExportError(f"'{op.name}' has no Relay equivalent")
 
-    def fn_literal(
-        self, op: relay.FnOp, lines: list[str], indent: str, literals: dict[str, str]
-    ) -> str:
-        """Bind the function literal of `op` to a temp (once per identical literal)."""
-        key = _fn_fingerprint(op, self.module_printer)
-        existing = literals.get(key)
-        if existing is not None:
-            return existing
-        if self.fingerprint:
-            # A nested literal counts by its own fingerprint, which keeps the
-            # cost of fingerprinting linear in the size of the nest.
-            name = self.temp()
-            lines.append(f"{indent}{name} = fn <{key}>;")
-            literals[key] = name
-            return name
+    def fn_literal(self, op: relay.FnOp, indent: str) -> tuple[str, list[str]]:
+        """The function literal of `op`: its head line and its body's lines."""
         params = self.params(op.body.block.args)
-        attributes = _function_attributes(op.attributes)
+        attributes = _function_attributes(op.relay_attributes())
         body: list[str] = []
         inner = indent + "  " if len(indent) < 2 * MAX_INDENT_LEVELS else indent
         self.block(op.body.block, body, inner)
         head = f"fn ({', '.join(params + attributes)}) -> {relay_type(op.result.type)} {{"
-        name = self.temp()
-        lines.append(f"{indent}{name} = {head}")
-        lines.extend(body)
-        lines.append(f"{indent}}};")
-        literals[key] = name
-        return name
+        return head, body
 
 
 _RELAY_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_/]*")
@@ -500,23 +487,35 @@ def _relay_identifier(name: str) -> str:
     return name if _RELAY_IDENTIFIER.fullmatch(name) else "v" + name
 
 
-def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
-    """A digest of the literal's text with local temps: equal digests, same function."""
-    fingerprint = module_printer.fingerprints.get(op)
-    if fingerprint is not None:
-        return fingerprint
-    local = _RelayPrinter()
-    local.meta_values = module_printer.meta_values
-    local.fingerprints = module_printer.fingerprints
-    printer = _FunctionPrinter(local, fingerprint=True)
-    params = printer.params(op.body.block.args)
-    attributes = _function_attributes(op.attributes)
-    body: list[str] = []
-    printer.block(op.body.block, body, "")
-    text = "\n".join([", ".join(params + attributes), relay_type(op.result.type), *body])
-    fingerprint = hashlib.sha256(text.encode()).hexdigest()
-    module_printer.fingerprints[op] = fingerprint
-    return fingerprint
+def _shared_literals(block: Block) -> dict[relay.FnOp, Region]:
+    """The ``relay.fn`` ops of `block` that call one literal: each mapped to the
+    body of the first of them (see `relay.FnOp.literal`).
+
+    Ops marked as one literal share it only while their functions are still
+    the same; one a pass has changed prints a literal of its own.
+    """
+    marked: dict[int, list[relay.FnOp]] = {}
+    for op in block.ops:
+        if isinstance(op, relay.FnOp) and (literal := op.literal) is not None:
+            marked.setdefault(literal, []).append(op)
+    shared: dict[relay.FnOp, Region] = {}
+    for ops in marked.values():
+        firsts: list[relay.FnOp] = []
+        for op in ops:
+            first = next((f for f in firsts if _same_function(f, op)), None)
+            if first is None:
+                firsts.append(op)
+            else:
+                shared[op] = first.body
+    return shared
+
+
+def _same_function(a: relay.FnOp, b: relay.FnOp) -> bool:
+    return (
+        a.result.type == b.result.type
+        and a.attributes == b.attributes
+        and a.body.is_structurally_equivalent(b.body)
+    )
 
 
 _FUNCTION_ATTRIBUTE_ORDER = (

@@ -145,6 +145,8 @@ class _FnLiteral:
     start: int  # token index of `fn`
     scope: _Scope
     instances: dict[tuple[Attribute, ...], relay.FnOp] = field(default_factory=dict)
+    calls: list[relay.FnOp] = field(default_factory=list)
+    number: IntegerAttr | None = None  # its relay.literal, once it is called twice
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,7 @@ class _RelayParser:
         self.functions: dict[str, FuncOp] = {}
         self.def_starts: dict[str, int] = {}
         self.in_progress: set[str] = set()
+        self.literals_shared = 0  # function literals called more than once so far
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
@@ -857,6 +860,13 @@ class _RelayParser:
         else:
             op = self.instantiate(literal, args)
             literal.instances[key] = op
+        literal.calls.append(op)
+        if len(literal.calls) > 1:
+            if literal.number is None:
+                literal.number = IntegerAttr(self.literals_shared, 64)
+                self.literals_shared += 1
+                literal.calls[0].attributes[relay.LITERAL] = literal.number
+            op.attributes[relay.LITERAL] = literal.number
         type_, location = self.annotation()
         if type_ is not None and type_ != op.result.type:
             self.error(

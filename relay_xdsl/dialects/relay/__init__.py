@@ -50,6 +50,7 @@ from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp, Registe
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.structure import (
     BLOB_THRESHOLD,
+    LITERAL,
     ConstantOp,
     FnOp,
     ReturnOp,
@@ -61,6 +62,7 @@ from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, Ty
 
 __all__ = [
     "BLOB_THRESHOLD",
+    "LITERAL",
     "OPERATORS",
     "OPERATOR_OPS",
     "RELAX_MAPPED",
