@@ -7,7 +7,9 @@ Subcommands:
 * ``defuse FILE [--composite A,B] [--inline-globals] [-o OUT]``: run
   ``relay-defuse`` on Relay text or MLIR, writing the same format;
 * ``compare A.relay B.relay``: are two Relay texts the same program up to
-  whitespace, comments and temp numbering? Exit status 0 if so, else 1 and a diff.
+  whitespace, comments, temp numbering and the order of the bindings (texts
+  that import are compared as the printer writes them, in TVM's order)?
+  Exit status 0 if so, else 1 and a diff.
 
 With the ``tvm`` and ``torch`` extras installed:
 
@@ -193,7 +195,7 @@ def _argument_parser() -> argparse.ArgumentParser:
 
     command = commands.add_parser(
         "compare",
-        help="compare two Relay texts up to whitespace, comments and temp numbering",
+        help="compare two Relay texts up to whitespace, comments, temp numbering and binding order",
     )
     command.add_argument("expected", type=Path)
     command.add_argument("actual", type=Path)
@@ -429,6 +431,18 @@ def _defuse(args: argparse.Namespace) -> None:
     )
 
 
+def _in_print_order(text: str, path: Path) -> str:
+    """`text` as the printer writes it, whose order is TVM's whatever order the
+    bindings had; `text` itself if it does not import or print."""
+    from relay_xdsl.exporters.relay_text import RelayExportError, print_relay
+    from relay_xdsl.importers.relay_text import RelayTextError, parse_relay
+
+    try:
+        return run_deep(lambda: print_relay(parse_relay(text, str(path))), what=str(path))
+    except (RelayTextError, RelayExportError, NestingTooDeepError, VerifyException):
+        return text
+
+
 def _compare(args: argparse.Namespace) -> None:
     from relay_xdsl.relay_text.equivalence import canonical_relay, relay_text_diff
 
@@ -443,7 +457,7 @@ def _compare(args: argparse.Namespace) -> None:
             raise SourceError(
                 SourceFile(text, str(path)), start, f"bad #[metadata] section: {error.message}"
             ) from None
-        texts.append(text)
+        texts.append(_in_print_order(text, path))
     diff = relay_text_diff(*texts)
     if diff:
         raise CommandError(f"{args.actual} differs from {args.expected}:\n{diff}")
