@@ -5,13 +5,17 @@
 * a ``#[version = "0.0.5"]`` header (TVM's module parser requires it), then
   one ``def @f(...) -> T {...}`` per ``func.func``, with the function's Relay
   attributes after its parameters;
+* each body prints in TVM's order (print_order.py): a post-order walk from
+  the result, so any order of the same graph gives one text, the one TVM
+  prints, temp numbers and parameter names included;
 * every non-atomic subexpression gets a ``%N = ...;`` temp, every
   ``relay.let`` a ``let %x = ...;`` (so does every value bound to a Relax
   variable, see bindings.py); the result expression is printed inline;
 * operator attributes are printed in TVM's field order, and only where they
   differ from TVM's default (fields without a default are always printed);
 * each ``relay.fn`` prints as a bound ``fn (...) {...}`` literal and a call;
-  identical literals in the same scope print once and are called repeatedly;
+  ``relay.fn`` ops that carry one ``relay.literal`` (the text called one
+  literal from each) share one literal while their functions are alike;
 * scalar constants print as literals (``1f``, ``2i64``, ``True``); other
   constants as ``meta[relay.Constant][i]``, with a ``#[metadata]`` section
   holding their values when they are known;
