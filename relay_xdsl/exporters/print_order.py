@@ -21,8 +21,9 @@ is walked from where it stands, in block order, like a ``let``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from enum import Enum, auto
+from typing import cast
 
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
@@ -42,6 +43,8 @@ class Step(Enum):
     """Render the op's expression: its operands are named by now."""
     BIND = auto()
     """Write the op's binding line (``%N = ...;``) from its rendered expression."""
+    BIND_VARIABLE = auto()
+    """Write the binding of an op bound on its own line where it stands (`own_binding`)."""
     BIND_LITERAL = auto()
     """Write the binding line of the op's function literal, ``%N = fn ...;``."""
     STATEMENT = auto()
@@ -78,19 +81,22 @@ def schedule(
                 yield from walk.visit(source)
             else:
                 yield from walk.value(op.value)
-            walk.visited.add(op)
-            walk.bound.add(op)
+            walk.visited.add(id(op))
+            walk.bound.add(id(op))
             yield Step.STATEMENT, op
-        elif own_binding(op) or not any(r.uses for r in op.results):
+        elif own_binding(op):
             yield from walk.visit(op)
-            if op not in walk.bound:
-                walk.bound.add(op)
-                yield Step.BIND, op
+            walk.bound.add(id(op))
+            yield Step.BIND_VARIABLE, op
+        elif not any(r.uses for r in op.results):
+            yield from walk.visit(op)
+            walk.bound.add(id(op))
+            yield Step.BIND, op
     owner = result.owner
     if (
         isinstance(owner, Operation)
         and owner.parent is block
-        and owner not in walk.visited
+        and id(owner) not in walk.visited
         and result.has_one_use()
         and not isinstance(owner, relay.LetOp | relay.ConstantOp)
         and not own_binding(owner)
@@ -108,89 +114,105 @@ class _Walk:
     def __init__(self, block: Block, literal_key: Callable[[relay.FnOp], Region]):
         self.block = block
         self.literal_key = literal_key
-        self.visited: set[Operation | Region] = set()
-        self.bound: set[Operation | Region] = set()
+        # By id: hashing an op calls Python code, and this is the hot loop.
+        self.visited: set[int] = set()
+        self.bound: set[int] = set()
 
     def local(self, value: SSAValue) -> Operation | None:
         owner = value.owner
-        if isinstance(owner, Operation) and owner.parent is self.block:
-            return owner
-        return None
+        # A block argument's owner is a block, whose parent is a region.
+        return owner if owner.parent is self.block else None
 
     def value(self, value: SSAValue) -> Schedule:
         """Visit the op of `value` and bind it, unless it is atomic or bound."""
         owner = self.local(value)
         if owner is None:
             return
-        if owner not in self.visited:
+        if id(owner) not in self.visited:
             yield from self.visit(owner)
         if self.needs_binding(owner):
-            self.bound.add(owner)
+            self.bound.add(id(owner))
             yield Step.BIND, owner
 
     def needs_binding(self, op: Operation) -> bool:
-        return op not in self.bound and not isinstance(op, relay.ConstantOp | relay.LetOp)
+        return id(op) not in self.bound and type(op) not in _ATOMIC
 
-    def inputs(self, op: Operation) -> list[SSAValue]:
+    def inputs(self, op: Operation) -> Sequence[SSAValue]:
         """What `op` reads from this block: its operands, then the values its regions capture."""
+        if not op.regions or op.has_trait(IsolatedFromAbove):
+            return op.operands
         inputs = list(op.operands)
-        if op.regions and not op.has_trait(IsolatedFromAbove):
-            seen = set(inputs)
-            for inner in walk_ops(op):
-                if inner is op:
-                    continue
-                for operand in inner.operands:
-                    if operand not in seen and self.local(operand) is not None:
-                        seen.add(operand)
-                        inputs.append(operand)
+        seen = set(inputs)
+        for inner in walk_ops(op):
+            if inner is op:
+                continue
+            for operand in inner.operands:
+                if operand not in seen and self.local(operand) is not None:
+                    seen.add(operand)
+                    inputs.append(operand)
         return inputs
 
-    def children(self, node: Operation | Region) -> list[Operation | Region]:
-        if isinstance(node, Region):
-            return []
+    def children(self, op: Operation) -> list[Operation | Region]:
         children: list[Operation | Region] = []
-        if isinstance(node, relay.FnOp):
-            children.append(self.literal_key(node))
-        for value in self.inputs(node):
-            owner = self.local(value)
-            if owner is not None:
+        if type(op) is relay.FnOp:
+            children.append(self.literal_key(op))
+        block = self.block
+        for value in self.inputs(op):
+            owner = value.owner
+            if owner.parent is block:
                 children.append(owner)
         return children
 
     def visit(self, root: Operation) -> Schedule:
         """Post-order DFS from `root` (as ``ExpandDataflow``), with each visit's steps."""
-        stack: list[tuple[Operation | Region, bool]] = [(root, False)]
         visited = self.visited
+        block = self.block
+        if not root.regions and all(
+            v.owner.parent is not block or id(v.owner) in visited for v in root.operands
+        ):
+            # Every input is printed already (as in A-normal form): a leaf.
+            visited.add(id(root))
+            yield from self.leaf(root)
+            return
+        stack: list[tuple[Operation | Region, bool]] = [(root, False)]
         while stack:
             node, expanded = stack[-1]
-            if node in visited:
+            if id(node) in visited:
                 stack.pop()
             elif expanded:
                 stack.pop()
-                visited.add(node)
+                visited.add(id(node))
                 yield from self.leaf(node)
+            elif type(node) is Region:
+                stack[-1] = (node, True)
             else:
                 stack[-1] = (node, True)
                 stack.extend(
                     (child, False)
-                    for child in reversed(self.children(node))
-                    if child not in visited
+                    for child in reversed(self.children(cast(Operation, node)))
+                    if id(child) not in visited
                 )
 
     def leaf(self, node: Operation | Region) -> Schedule:
-        if isinstance(node, Region):
+        if type(node) is Region:
             fn = node.parent_op()
             assert isinstance(fn, relay.FnOp)
             yield Step.LITERAL, fn
             return
-        for value in self.inputs(node):
-            owner = self.local(value)
-            if owner is not None and self.needs_binding(owner):
-                self.bound.add(owner)
+        op = cast(Operation, node)
+        block, bound = self.block, self.bound
+        for value in self.inputs(op):
+            owner = value.owner
+            if owner.parent is block and id(owner) not in bound and type(owner) not in _ATOMIC:
+                bound.add(id(owner))
                 yield Step.BIND, owner
-        if isinstance(node, relay.FnOp):
-            key = self.literal_key(node)
-            if key not in self.bound:
-                self.bound.add(key)
-                yield Step.BIND_LITERAL, node
-        yield Step.VISIT, node
+        if type(op) is relay.FnOp:
+            key = self.literal_key(op)
+            if id(key) not in bound:
+                bound.add(id(key))
+                yield Step.BIND_LITERAL, op
+        yield Step.VISIT, op
+
+
+_ATOMIC = (relay.ConstantOp, relay.LetOp)
+"""Ops printed where they are used (a constant) or bound where they stand (a let)."""

@@ -371,7 +371,7 @@ class _FunctionPrinter:
         def literal_key(op: relay.FnOp) -> Region:
             return self.shared_literals.get(op, op.body)
 
-        expressions: dict[Operation, str] = {}
+        expressions: dict[int, str] = {}  # by id(op): hashing an op calls Python code
         literals: dict[Region, tuple[str, list[str]]] = {}
         for step, op in schedule(block, result, bound, literal_key):
             if step is Step.VISIT:
@@ -379,23 +379,21 @@ class _FunctionPrinter:
                 if isinstance(op, relay.ConstantOp):
                     self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
                 else:
-                    expressions[op] = self.expression(op, lines, indent)
+                    expressions[id(op)] = self.expression(op, lines, indent)
             elif step is Step.BIND:
                 assert op is not None
-                expression = expressions.pop(op)
-                value = op.results[0]
-                if bound(op):
-                    self.let(value, expression, lines, indent)
-                else:
-                    name = self.temp()
-                    self.names[value] = name
-                    lines.append(f"{indent}{name} = {expression};")
+                name = self.temp()
+                self.names[op.results[0]] = name
+                lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
+            elif step is Step.BIND_VARIABLE:
+                assert op is not None
+                self.let(op.results[0], expressions.pop(id(op)), lines, indent)
             elif step is Step.STATEMENT:
                 assert isinstance(op, relay.LetOp)
                 source = let_expression(op)
                 expression = (
-                    expressions.pop(source)
-                    if source is not None and source in expressions
+                    expressions.pop(id(source))
+                    if source is not None and id(source) in expressions
                     else self.ref(op.value)
                 )
                 self.let(op.result, expression, lines, indent)
@@ -412,7 +410,7 @@ class _FunctionPrinter:
                 lines.extend(body)
                 lines.append(f"{indent}}};")
             elif op is not None:
-                lines.append(indent + expressions.pop(op))
+                lines.append(indent + expressions.pop(id(op)))
             else:
                 lines.append(indent + self.ref(result))
 
