@@ -85,7 +85,8 @@ def schedule(
             walk.bound.add(id(op))
             yield Step.STATEMENT, op
         elif own_binding(op):
-            yield from walk.visit(op)
+            steps = walk.ready(op)
+            yield from walk.visit(op) if steps is None else steps
             walk.bound.add(id(op))
             yield Step.BIND_VARIABLE, op
         elif not any(r.uses for r in op.results):
@@ -166,13 +167,9 @@ class _Walk:
     def visit(self, root: Operation) -> Schedule:
         """Post-order DFS from `root` (as ``ExpandDataflow``), with each visit's steps."""
         visited = self.visited
-        block = self.block
-        if not root.regions and all(
-            v.owner.parent is not block or id(v.owner) in visited for v in root.operands
-        ):
-            # Every input is printed already (as in A-normal form): a leaf.
-            visited.add(id(root))
-            yield from self.leaf(root)
+        steps = self.ready(root)
+        if steps is not None:
+            yield from steps
             return
         stack: list[tuple[Operation | Region, bool]] = [(root, False)]
         while stack:
@@ -192,6 +189,27 @@ class _Walk:
                     for child in reversed(self.children(cast(Operation, node)))
                     if id(child) not in visited
                 )
+
+    def ready(self, op: Operation) -> list[tuple[Step, Operation | None]] | None:
+        """The steps of visiting `op` if every input is visited already (as in
+        A-normal form, where this is every op), without the walk; else None."""
+        if op.regions:
+            return None
+        block, visited, bound = self.block, self.visited, self.bound
+        operands = op.operands
+        for value in operands:
+            owner = value.owner
+            if owner.parent is block and id(owner) not in visited:
+                return None
+        steps: list[tuple[Step, Operation | None]] = []
+        for value in operands:
+            owner = value.owner
+            if owner.parent is block and id(owner) not in bound and type(owner) not in _ATOMIC:
+                bound.add(id(owner))
+                steps.append((Step.BIND, owner))
+        visited.add(id(op))
+        steps.append((Step.VISIT, op))
+        return steps
 
     def leaf(self, node: Operation | Region) -> Schedule:
         if type(node) is Region:
