@@ -159,7 +159,7 @@ class RelaxExporter:
         try:
             block = fn.body.block
             params = self._params(block, fn.attributes, name)
-            attributes = _function_attributes(dict(fn.attributes))
+            attributes = _function_attributes(fn.relay_attributes())
             with self.builder.function(name, params, attributes, private=True):
                 result = self._body(block, params, BINDING_BLOCK in fn.attributes)
                 global_var = self.builder.emit_func_output(result)

@@ -5,13 +5,17 @@
 * a ``#[version = "0.0.5"]`` header (TVM's module parser requires it), then
   one ``def @f(...) -> T {...}`` per ``func.func``, with the function's Relay
   attributes after its parameters;
+* each body prints in TVM's order (print_order.py): a post-order walk from
+  the result, so any order of the same graph gives one text, the one TVM
+  prints, temp numbers and parameter names included;
 * every non-atomic subexpression gets a ``%N = ...;`` temp, every
   ``relay.let`` a ``let %x = ...;`` (so does every value bound to a Relax
   variable, see bindings.py); the result expression is printed inline;
 * operator attributes are printed in TVM's field order, and only where they
   differ from TVM's default (fields without a default are always printed);
 * each ``relay.fn`` prints as a bound ``fn (...) {...}`` literal and a call;
-  identical literals in the same scope print once and are called repeatedly;
+  ``relay.fn`` ops that carry one ``relay.literal`` (the text called one
+  literal from each) share one literal while their functions are alike;
 * scalar constants print as literals (``1f``, ``2i64``, ``True``); other
   constants as ``meta[relay.Constant][i]``, with a ``#[metadata]`` section
   holding their values when they are known;
@@ -21,7 +25,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 import re
@@ -47,12 +50,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.bindings import (
-    expression_let,
     implicitly_bound,
     let_expression,
     relax_body_kind,
@@ -61,6 +63,7 @@ from relay_xdsl.dialects.relay.bindings import (
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.exporters import relay_lang
+from relay_xdsl.exporters.print_order import Step, schedule
 from relay_xdsl.relay_text.metadata import decode_metadata, encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import run_deep
@@ -255,8 +258,6 @@ def _scalar_literal(value: DenseIntOrFPElementsAttr) -> str | None:
 class _RelayPrinter:
     def __init__(self) -> None:
         self.meta_values: dict[DenseIntOrFPElementsAttr, int] = {}
-        # Fingerprints of function literals, computed once each (see _fn_fingerprint).
-        self.fingerprints: dict[relay.FnOp, str] = {}
         self.opaque_meta = False
         # A metadata section kept verbatim (relay_lang.kept_metadata).
         self.kept_metadata: str | None = None
@@ -314,13 +315,16 @@ class _RelayPrinter:
 
 
 class _FunctionPrinter:
-    """Prints one global function (or, with `fingerprint`, one literal's fingerprint)."""
+    """Prints one global function."""
 
-    def __init__(self, module_printer: _RelayPrinter, fingerprint: bool = False):
+    def __init__(self, module_printer: _RelayPrinter):
         self.module_printer = module_printer
-        self.fingerprint = fingerprint
         self.names: dict[SSAValue, str] = {}
         self.used_names: set[str] = set()
+        # The relay.fn ops that call a literal printed for another (_shared_literals).
+        self.shared_literals: dict[relay.FnOp, Region] = {}
+        # The temp each printed function literal is bound to, by its body.
+        self.literal_names: dict[Region, str] = {}
 
     def function(self, func: FuncOp) -> str:
         lines: list[str] = []
@@ -377,7 +381,7 @@ class _FunctionPrinter:
         return name
 
     def block(self, block: Block, lines: list[str], indent: str) -> None:
-        """Print the bindings of `block` and its result expression."""
+        """Print the bindings of `block` in TVM's order (print_order.py), then its result."""
         terminator = block.last_op
         if not isinstance(terminator, FuncReturnOp | relay.ReturnOp):
             raise RelayExportError("a function body must end with a return")
@@ -392,55 +396,58 @@ class _FunctionPrinter:
             """Whether `op` is bound to a Relax variable of its own (see bindings.py)."""
             return kind is not None and implicitly_bound(op, kind, returned)
 
-        owner = result.owner
-        inline_op = (
-            owner
-            if (
-                isinstance(owner, Operation)
-                and owner is terminator.prev_op
-                and result.has_one_use()
-                and not isinstance(owner, relay.LetOp | relay.ConstantOp)
-                and not bound(owner)
-            )
-            else None
-        )
-        literals: dict[str, str] = {}
-        for op in block.ops:
-            if op is terminator or op is inline_op:
-                continue
-            if isinstance(op, relay.LetOp):
+        self.shared_literals.update(_shared_literals(block))
+
+        def literal_key(op: relay.FnOp) -> Region:
+            return self.shared_literals.get(op, op.body)
+
+        expressions: dict[int, str] = {}  # by id(op): hashing an op calls Python code
+        literals: dict[Region, tuple[str, list[str]]] = {}
+        for step, op in schedule(block, result, bound, literal_key):
+            if step is Step.VISIT:
+                assert op is not None
+                if isinstance(op, relay.ConstantOp):
+                    self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
+                elif isinstance(op, relay.GlobalOp):
+                    # An atom, printed where it is used.
+                    callee = _checked(op.callee.root_reference.data, "function name")
+                    self.names[op.result] = "@" + callee
+                else:
+                    expressions[id(op)] = self.expression(op, lines, indent)
+            elif step is Step.BIND:
+                assert op is not None
+                name = self.temp()
+                self.names[op.results[0]] = name
+                lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
+            elif step is Step.BIND_VARIABLE:
+                assert op is not None
+                self.let(op.results[0], expressions.pop(id(op)), lines, indent)
+            elif step is Step.STATEMENT:
+                assert isinstance(op, relay.LetOp)
                 source = let_expression(op)
                 relay_lang.prebind_let(self, op, source)
                 expression = (
-                    self.ref(op.value)
-                    if source is None
-                    else self.expression(source, lines, indent, literals)
+                    expressions.pop(id(source))
+                    if source is not None and id(source) in expressions
+                    else self.ref(op.value)
                 )
                 self.let(op.result, expression, lines, indent)
-                continue
-            if op.results and expression_let(op.results[0]) is not None:
-                continue  # printed as the expression of its let
-            if isinstance(op, relay.ConstantOp):
-                self.names[op.result] = self.module_printer.constant(op) + _type_comment(op)
-                continue
-            if isinstance(op, relay.GlobalOp):
-                # An atom, printed where it is used.
-                self.names[op.result] = "@" + _checked(
-                    op.callee.root_reference.data, "function name"
-                )
-                continue
-            expression = self.expression(op, lines, indent, literals)
-            value = op.results[0]
-            if bound(op):
-                self.let(value, expression, lines, indent)
-            else:
+            elif step is Step.LITERAL:
+                assert isinstance(op, relay.FnOp)
+                literals[literal_key(op)] = self.fn_literal(op, indent)
+            elif step is Step.BIND_LITERAL:
+                assert isinstance(op, relay.FnOp)
+                key = literal_key(op)
+                head, body = literals.pop(key)
                 name = self.temp()
-                self.names[value] = name
-                lines.append(f"{indent}{name} = {expression};")
-        if inline_op is not None:
-            lines.append(indent + self.expression(inline_op, lines, indent, literals))
-        else:
-            lines.append(indent + self.ref(result))
+                self.literal_names[key] = name
+                lines.append(f"{indent}{name} = {head}")
+                lines.extend(body)
+                lines.append(f"{indent}}};")
+            elif op is not None:
+                lines.append(indent + expressions.pop(id(op)))
+            else:
+                lines.append(indent + self.ref(result))
 
     def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
         bound = self.names.get(value) or self.fresh_name(value)
@@ -452,9 +459,7 @@ class _FunctionPrinter:
             raise RelayExportError("a value is used outside the scope that defines it")
         return name
 
-    def expression(
-        self, op: Operation, lines: list[str], indent: str, literals: dict[str, str]
-    ) -> str:
+    def expression(self, op: Operation, lines: list[str], indent: str) -> str:
         comment = _type_comment(op)
         if isinstance(op, relay.ConstantOp):
             return self.module_printer.constant(op) + comment
@@ -492,7 +497,7 @@ class _FunctionPrinter:
             callee = _checked(op.callee.string_value(), "function name")
             return f"@{callee}({', '.join(args)}){comment}"
         if isinstance(op, relay.FnOp):
-            callee = self.fn_literal(op, lines, indent, literals)
+            callee = self.literal_names[self.shared_literals.get(op, op.body)]
             args = [self.ref(a) for a in op.args]
             return f"{callee}({', '.join(args)}){comment}"
         text = relay_lang.expression(self, op, indent, comment)
@@ -500,26 +505,13 @@ class _FunctionPrinter:
             raise RelayExportError(f"'{op.name}' has no Relay equivalent")
         return text
 
-    def fn_literal(
-        self, op: relay.FnOp, lines: list[str], indent: str, literals: dict[str, str]
-    ) -> str:
-        """Bind the function literal of `op` to a temp (once per identical literal)."""
-        key = _fn_fingerprint(op, self.module_printer)
-        existing = literals.get(key)
-        if existing is not None:
-            return existing
-        if self.fingerprint:
-            # A nested literal counts by its own fingerprint, which keeps the
-            # cost of fingerprinting linear in the size of the nest.
-            name = self.temp()
-            lines.append(f"{indent}{name} = fn <{key}>;")
-            literals[key] = name
-            return name
+    def fn_literal(self, op: relay.FnOp, indent: str) -> tuple[str, list[str]]:
+        """The function literal of `op`: its head line and its body's lines."""
         params = self.params(op.body.block.args, op.attributes.get(relay.ARG_ATTRS))
         attributes = _function_attributes(
             {
                 k: v
-                for k, v in op.attributes.items()
+                for k, v in op.relay_attributes().items()
                 if k not in (relay.TYPE_PARAMS, relay.ARG_ATTRS)
             }
         )
@@ -529,12 +521,7 @@ class _FunctionPrinter:
         generics = relay_lang.type_params(op.attributes.get(relay.TYPE_PARAMS))
         output = relay_lang.return_annotation(op.result.type)
         head = f"fn {generics}({', '.join(params + attributes)}){output} {{"
-        name = self.temp()
-        lines.append(f"{indent}{name} = {head}")
-        lines.extend(body)
-        lines.append(f"{indent}}};")
-        literals[key] = name
-        return name
+        return head, body
 
 
 _RELAY_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_/]*")
@@ -548,25 +535,35 @@ def _relay_identifier(name: str) -> str:
     return name if _RELAY_IDENTIFIER.fullmatch(name) else "v" + name
 
 
-def _fn_fingerprint(op: relay.FnOp, module_printer: _RelayPrinter) -> str:
-    """A digest of the literal's text with local temps: equal digests, same function."""
-    fingerprint = module_printer.fingerprints.get(op)
-    if fingerprint is not None:
-        return fingerprint
-    local = _RelayPrinter()
-    local.meta_values = module_printer.meta_values
-    local.fingerprints = module_printer.fingerprints
-    printer = _FunctionPrinter(local, fingerprint=True)
-    params = printer.params(op.body.block.args, op.attributes.get(relay.ARG_ATTRS))
-    attributes = _function_attributes(
-        {k: v for k, v in op.attributes.items() if k not in (relay.TYPE_PARAMS, relay.ARG_ATTRS)}
+def _shared_literals(block: Block) -> dict[relay.FnOp, Region]:
+    """The ``relay.fn`` ops of `block` that call one literal: each mapped to the
+    body of the first of them (see `relay.FnOp.literal`).
+
+    Ops marked as one literal share it only while their functions are still
+    the same; one a pass has changed prints a literal of its own.
+    """
+    marked: dict[int, list[relay.FnOp]] = {}
+    for op in block.ops:
+        if isinstance(op, relay.FnOp) and (literal := op.literal) is not None:
+            marked.setdefault(literal, []).append(op)
+    shared: dict[relay.FnOp, Region] = {}
+    for ops in marked.values():
+        firsts: list[relay.FnOp] = []
+        for op in ops:
+            first = next((f for f in firsts if _same_function(f, op)), None)
+            if first is None:
+                firsts.append(op)
+            else:
+                shared[op] = first.body
+    return shared
+
+
+def _same_function(a: relay.FnOp, b: relay.FnOp) -> bool:
+    return (
+        a.result.type == b.result.type
+        and a.attributes == b.attributes
+        and a.body.is_structurally_equivalent(b.body)
     )
-    body: list[str] = []
-    printer.block(op.body.block, body, "")
-    text = "\n".join([", ".join(params + attributes), relay_type(op.result.type), *body])
-    fingerprint = hashlib.sha256(text.encode()).hexdigest()
-    module_printer.fingerprints[op] = fingerprint
-    return fingerprint
 
 
 _FUNCTION_ATTRIBUTE_ORDER = (

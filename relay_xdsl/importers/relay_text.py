@@ -156,6 +156,8 @@ class _FnLiteral:
     start: int  # token index of `fn`
     scope: _Scope
     instances: dict[tuple[Attribute, ...], relay.FnOp] = field(default_factory=dict)
+    calls: list[relay.FnOp] = field(default_factory=list)
+    number: IntegerAttr | None = None  # its relay.literal, once it is called twice
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,7 @@ class _RelayParser(RelayTypeParser):
         self.in_progress: set[str] = set()
         # The signatures of the globals being parsed, for recursive calls.
         self.signatures: dict[str, FunctionType] = {}
+        self.literals_shared = 0  # function literals called more than once so far
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
@@ -846,6 +849,13 @@ class _RelayParser(RelayTypeParser):
                 )
                 return relay_lang.call_value(self, function, args, close)
             literal.instances[key] = op
+        literal.calls.append(op)
+        if len(literal.calls) > 1:
+            if literal.number is None:
+                literal.number = IntegerAttr(self.literals_shared, 64)
+                self.literals_shared += 1
+                literal.calls[0].attributes[relay.LITERAL] = literal.number
+            op.attributes[relay.LITERAL] = literal.number
         type_, location = self.annotation()
         if type_ is not None and _clash(type_, op.result.type):
             self.error(

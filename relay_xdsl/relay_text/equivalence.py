@@ -18,8 +18,13 @@ from relay_xdsl.relay_text.metadata import decode_metadata
 from relay_xdsl.relay_text.source import SourceFile
 
 
-def canonical_relay(text: str, name: str = "<input>") -> list[str]:
-    """The canonical token list of a Relay text; equal lists mean equivalent texts."""
+def canonical_relay(text: str, name: str = "<input>", *, renumber: bool = True) -> list[str]:
+    """The canonical token list of a Relay text; equal lists mean equivalent texts.
+
+    With ``renumber=False`` the ``%N`` temps keep their numbers, so equal
+    lists mean texts that differ only in presentation (TVM numbers its temps
+    in the order it prints them, so its texts agree on them too).
+    """
     tokens = [
         t
         for t in tokenize(SourceFile(text, name))
@@ -37,7 +42,9 @@ def canonical_relay(text: str, name: str = "<input>") -> list[str]:
             number, width = float_literal(token)
             canonical.append(f"{number!r}f{width}")
         elif token.kind is Kind.GRAPH:
-            canonical.append(temps.setdefault(token.text, f"%{len(temps)}"))
+            canonical.append(
+                temps.setdefault(token.text, f"%{len(temps)}") if renumber else token.text
+            )
         elif token.kind is Kind.METADATA:
             canonical.append("#[metadata]")
             for constant in decode_metadata(token.text):

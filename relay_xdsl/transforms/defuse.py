@@ -20,14 +20,21 @@ its own ``relay.fn``).
 Nothing else changes: no dead code is removed and nothing is reordered
 beyond moving the inlined operations into place.
 
+Like every TVM function pass, it leaves external functions alone: a global
+function that carries ``Compiler`` (a BYOC partition), or a nonzero
+``Extern`` or ``SkipOptimization``, keeps its ``relay.fn`` ops (TVM's
+``AsOptimizableFunctionNode``, see dataflow.py).
+
 Options:
 
+* ``external=true`` defuses inside those functions too.
 * ``composite=A,B`` inlines only the ``relay.fn`` ops whose ``Composite``
   attribute is one of the listed names (default: inline every ``relay.fn``);
   a name that no ``relay.fn`` carries is a warning.
 * ``inline-globals=true`` also inlines ``func.call``s of functions that carry
   ``Compiler`` or ``Inline`` (PartitionGraph's output), then erases those
-  functions once nothing calls them.
+  functions once nothing calls them (their bodies are then defused where
+  they were inlined).
 """
 
 from __future__ import annotations
@@ -55,6 +62,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.bindings import DATAFLOW
 from relay_xdsl.dialects.relay.names import names_kept
 from relay_xdsl.support.depth import walk_ops
+from relay_xdsl.transforms.dataflow import optimizable
 from relay_xdsl.transforms.diagnostics import warn
 
 PARTITIONED_FUNCTION_ATTRIBUTES = ("Compiler", "Inline")
@@ -146,6 +154,9 @@ class RelayDefusePass(ModulePass):
     inline_globals: bool = False
     """Also inline calls of ``Compiler``/``Inline`` functions and erase them when unused."""
 
+    external: bool = False
+    """Also defuse inside global functions TVM's passes skip (``Compiler``, ``Extern``, ...)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.inline_globals:
             _walk(InlineGlobalCallPattern(op)).rewrite_module(op)
@@ -164,7 +175,13 @@ class RelayDefusePass(ModulePass):
         # depth at which they work, and inlining the outer function first
         # brings each inner one up to the top before it is inlined in turn.
         pattern = InlineFnPattern(composites)
-        fns = [fn for fn in walk_ops(op) if isinstance(fn, relay.FnOp)]
+        fns = [
+            fn
+            for function in op.ops
+            if self.external or not isinstance(function, FuncOp) or optimizable(function.attributes)
+            for fn in walk_ops(function)
+            if isinstance(fn, relay.FnOp)
+        ]
         if composites is not None:
             _warn_of_missing_composites(self.composite, fns)
         for fn in fns:

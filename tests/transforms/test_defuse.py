@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
@@ -42,7 +43,7 @@ def test_defuse_inlines_everything_and_keeps_the_rest(path: Path):
     module = parse_relay(path.read_text(), str(path))
     operators, constants = _operators(module), _constants(module)
     assert any(isinstance(op, relay.FnOp) for op in module.walk())
-    RelayDefusePass().apply(Context(), module)
+    RelayDefusePass(external=True).apply(Context(), module)
     module.verify()
     assert not any(isinstance(op, relay.FnOp) for op in module.walk())
     assert _operators(module) == operators
@@ -63,6 +64,25 @@ def test_composite_option_selects_by_name():
     assert sum(isinstance(op, relay.FnOp) for op in module.walk()) == 3
     RelayDefusePass(composite=("ccompiler.conv_add_relu",)).apply(Context(), module)
     assert sum(isinstance(op, relay.FnOp) for op in module.walk()) == 0
+
+
+@pytest.mark.parametrize("path", FUSED_TEXTS, ids=lambda p: p.stem)
+def test_defuse_leaves_external_functions_alone(path: Path):
+    """As TVM's DefuseOps (a function pass) does: ``Compiler`` functions keep their composites."""
+    module = parse_relay(path.read_text(), str(path))
+    RelayDefusePass().apply(Context(), module)
+    module.verify()
+    for function in module.ops:
+        assert isinstance(function, FuncOp)
+        fns = [op for op in function.walk() if isinstance(op, relay.FnOp)]
+        before = parse_relay(path.read_text())
+        (original,) = [f for f in before.ops if f.sym_name == function.sym_name]
+        if "Compiler" in function.attributes:
+            assert print_relay(ModuleOp([function.clone()])) == print_relay(
+                ModuleOp([original.clone()])
+            )
+        else:
+            assert not fns
 
 
 def test_inline_globals_removes_partitions():

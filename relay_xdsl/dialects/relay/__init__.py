@@ -68,6 +68,7 @@ from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.structure import (
     BLOB_THRESHOLD,
+    LITERAL,
     ConstantOp,
     FnOp,
     ReturnOp,
@@ -80,6 +81,7 @@ from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, Ty
 __all__ = [
     "ARG_ATTRS",
     "BLOB_THRESHOLD",
+    "LITERAL",
     "METADATA",
     "OPERATORS",
     "OPERATOR_OPS",

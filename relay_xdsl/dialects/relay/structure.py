@@ -269,6 +269,11 @@ class TupleGetItemOp(IRDLOperation):
         return op
 
 
+LITERAL = "relay.literal"
+"""On ``relay.fn``: the function literal it calls, shared with the other
+``relay.fn`` ops of its block that carry the same number."""
+
+
 @irdl_op_definition
 class FnOp(IRDLOperation):
     """A Relay function literal called in place: a fused or composite function.
@@ -277,7 +282,10 @@ class FnOp(IRDLOperation):
     the function's parameters; ``relay.return`` yields the call's result.
     The remaining attributes are the function's Relay attributes
     (``Composite``, ``Primitive``, ``PartitionedFromPattern``, ...), in
-    their Relay order. The body sees nothing from outside
+    their Relay order, except ``relay.literal``: ``relay.fn`` ops of one
+    block with the same ``relay.literal`` integer call one function literal
+    (the text bound it once and called it from each of them); without it,
+    each op is a literal of its own. The body sees nothing from outside
     (``IsolatedFromAbove``), so inlining it only needs the argument mapping.
 
     Syntax::
@@ -314,10 +322,21 @@ class FnOp(IRDLOperation):
     def params(self) -> tuple[SSAValue, ...]:
         return self.body.block.args
 
+    @property
+    def literal(self) -> int | None:
+        """Which function literal of its block this op calls, if the text shared one."""
+        attr = self.attributes.get(LITERAL)
+        return attr.value.data if isinstance(attr, IntegerAttr) else None
+
     def relay_attributes(self) -> dict[str, Attribute]:
-        return dict(self.attributes)
+        return {k: v for k, v in self.attributes.items() if k != LITERAL}
 
     def verify_(self) -> None:
+        literal = self.attributes.get(LITERAL)
+        if literal is not None and not (
+            isinstance(literal, IntegerAttr) and literal.type == IntegerType(64)
+        ):
+            raise VerifyException(f"'{LITERAL}' must be an i64 integer, got {literal}")
         block = self.body.block
         if len(block.args) != len(self.args):
             raise VerifyException(

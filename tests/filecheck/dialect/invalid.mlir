@@ -574,6 +574,20 @@ func.func @fn_isolated(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// (C7) relay.literal is an i64 integer.
+// CHECK: {{^}}'relay.literal' must be an i64 integer, got "f"{{$}}
+// CHECK: %r = "relay.fn"(%a) ({
+// CHECK-NEXT: {{^ *\^+-+$}}
+// CHECK-NEXT: | Operation does not verify: 'relay.literal' must be an i64 integer, got "f"{{$}}
+func.func @fn_literal_number(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.fn(%p = %a : tensor<4xf32>) -> tensor<4xf32> attributes {relay.literal = "f"} {
+    relay.return %p : tensor<4xf32>
+  }
+  func.return %r : tensor<4xf32>
+}
+
+// -----
+
 // ===== relay.return =====
 
 // (C1) only in a relay.fn or relay.function body or a relay.if branch.

@@ -12,5 +12,6 @@
 // CHECK: unchanged up to attribute order: importers/relay_text/constructs.relay
 // CHECK: no program: importers/relay_text/errors.relay
 // CHECK: unchanged: importers/relay_text/seed_fused.relay
+// CHECK: unchanged: importers/relay_text/shared_literal.relay
 // CHECK: no program: importers/relay_text/unsupported_match.relay
-// CHECK: 4 fixtures: 1 unchanged, 1 unchanged up to attribute order, 0 unchanged (MLIR only), 0 changed, 2 without a program
+// CHECK: 5 fixtures: 2 unchanged, 1 unchanged up to attribute order, 0 unchanged (MLIR only), 0 changed, 2 without a program
