@@ -14,7 +14,7 @@ from relay_xdsl.relay_text.source import SourceError, SourceFile
 
 def parse(text: str):
     source = SourceFile(text, "t.relay")
-    return RelayTypeParser(source, tokenize(source)).parse_type(allow_function=True)
+    return RelayTypeParser(source, tokenize(source)).parse_type()
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,12 @@ def test_negative_dimension_is_an_error():
         SourceError, match="t.relay:1:9: error: a tensor dimension cannot be negative"
     ):
         parse("Tensor[(-3, 2), float32]")
+
+
+def test_reference_and_type_variable_types():
+    from relay_xdsl.dialects import relay
+
+    source = SourceFile("ref(A)", "<type>")
+    parser = RelayTypeParser(source, tokenize(source))
+    parser.type_vars.append(frozenset({"A"}))
+    assert parser.parse_type() == relay.RefType(relay.TypeVarType("A"))

@@ -326,7 +326,7 @@ def test_deeply_nested_metadata_json_is_a_clean_error():
     [
         (
             "relay-defuse{foo=1}",
-            "relay-defuse has no option 'foo' (valid options: composite=<comma-separated strings> (default: none), inline-globals=<true or false> (default: false))",
+            "relay-defuse has no option 'foo' (valid options: composite=<comma-separated strings> (default: none), inline-globals=<true or false> (default: false), external=<true or false> (default: false))",
         ),
         (
             "relay-defuse{inline-globals=maybe}",

@@ -219,9 +219,16 @@ class FunctionOp(IRDLOperation):
             parser.parse_punctuation("(")
             self_arg = parser.parse_argument(expect_type=False)
             parser.parse_punctuation(")")
-        params = parser.parse_comma_separated_list(
-            Parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
-        )
+
+        def parse_param() -> Parser.Argument:
+            param = parser.parse_argument(expect_type=True)
+            # print_block_argument writes the location of a parameter that has one.
+            location = parser.parse_optional_location()
+            if location is not None:
+                param = Parser.Argument(param.name, param.type, location)
+            return param
+
+        params = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_param)
         parser.parse_punctuation("->")
         output = parse_result_type(parser)
         attributes = parser.parse_optional_attr_dict_with_keyword()
