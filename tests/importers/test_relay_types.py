@@ -14,7 +14,7 @@ from relay_xdsl.relay_text.source import SourceError, SourceFile
 
 def parse(text: str):
     source = SourceFile(text, "t.relay")
-    return RelayTypeParser(source, tokenize(source)).parse_type(allow_function=True)
+    return RelayTypeParser(source, tokenize(source)).parse_type()
 
 
 @pytest.mark.parametrize(
