@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.bindings import let_expression
 from relay_xdsl.relay_text.metadata import decode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 
@@ -63,7 +64,11 @@ def return_annotation(type_: Attribute) -> str:
 
 def prebind_let(printer: _FunctionPrinter, let: relay.LetOp, source: Operation | None) -> None:
     """Name a recursive function's let variable before its body, which uses it."""
-    if isinstance(source, relay.FunctionOp) and source.self_value is not None:
+    if (
+        isinstance(source, relay.FunctionOp)
+        and source.self_value is not None
+        and source.self_value not in printer.names
+    ):
         printer.names[source.self_value] = printer.fresh_name(let.result)
 
 
@@ -100,6 +105,12 @@ def expression(printer: _FunctionPrinter, op: Operation, indent: str, comment: s
 
 def function(printer: _FunctionPrinter, op: relay.FunctionOp, indent: str) -> str:
     """``fn [A] (%x: T, Attr=v) -> R { body }``."""
+    if op.self_value is not None and op.self_value not in printer.names:
+        # TVM names the let variable before printing its value, which uses it.
+        for use in op.results[0].uses:
+            if isinstance(use.operation, relay.LetOp) and let_expression(use.operation) is op:
+                prebind_let(printer, use.operation, op)
+                break
     if op.self_value is not None and op.self_value not in printer.names:
         raise RelayExportError("a recursive function must be bound by a let to print as Relay")
     params = printer.params(op.params, op.attributes.get(relay.ARG_ATTRS))

@@ -11,7 +11,7 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %x : tensor<4xf32>
 }
 
-// KEY:      <pass pipeline>:1:14: error: relay-defuse has no option 'foo' (valid options: composite=<comma-separated strings> (default: none), inline-globals=<true or false> (default: false))
+// KEY:      <pass pipeline>:1:14: error: relay-defuse has no option 'foo' (valid options: composite=<comma-separated strings> (default: none), inline-globals=<true or false> (default: false), external=<true or false> (default: false))
 // KEY-NEXT: relay-defuse{foo=1}
 // KEY-NEXT:              ^~~
 // KEY-NOT:  Traceback
