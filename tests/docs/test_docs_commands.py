@@ -60,6 +60,8 @@ PLACEHOLDERS = {
     "partitioned.relay": lambda: (
         ROOT / "tests/importers/fixtures/collage_partition_single_op_byoc_2.relay"
     ).read_text(),
+    "fused.relay": lambda: (SEED / "fused.relay").read_text(),
+    "defused.relay": lambda: (SEED / "defused.relay").read_text(),
     "fused.mlir": lambda: _seed_mlir("fused.relay"),
     "model.mlir": lambda: _seed_mlir("defused.relay"),
     "my_patterns.py": lambda: PATTERNS,
