@@ -60,7 +60,7 @@ from relay_xdsl.dialects.relay.bindings import (
 )
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
-from relay_xdsl.exporters import relay_lang
+from relay_xdsl.exporters import relay_adts, relay_lang
 from relay_xdsl.relay_text.metadata import decode_metadata, encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import run_deep
@@ -273,6 +273,9 @@ class _RelayPrinter:
             for value in decode_metadata(self.kept_metadata):
                 self.meta_values.setdefault(value, len(self.meta_values))
         for op in module.ops:
+            if isinstance(op, relay.TypeDefOp):
+                parts.append(relay_adts.type_def_text(op) + "\n")
+                continue
             if not isinstance(op, FuncOp):
                 raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
             parts.append(_FunctionPrinter(self).function(op))
@@ -379,7 +382,7 @@ class _FunctionPrinter:
     def block(self, block: Block, lines: list[str], indent: str) -> None:
         """Print the bindings of `block` and its result expression."""
         terminator = block.last_op
-        if not isinstance(terminator, FuncReturnOp | relay.ReturnOp):
+        if not isinstance(terminator, FuncReturnOp | relay.ReturnOp | relay.MatchYieldOp):
             raise RelayExportError("a function body must end with a return")
         results = terminator.operands
         if len(results) != 1:
@@ -399,7 +402,9 @@ class _FunctionPrinter:
                 isinstance(owner, Operation)
                 and owner is terminator.prev_op
                 and result.has_one_use()
-                and not isinstance(owner, relay.LetOp | relay.ConstantOp)
+                and not isinstance(
+                    owner, relay.LetOp | relay.ConstantOp | relay.GlobalOp | relay.ConstructorRefOp
+                )
                 and not bound(owner)
             )
             else None
@@ -428,6 +433,9 @@ class _FunctionPrinter:
                 self.names[op.result] = "@" + _checked(
                     op.callee.root_reference.data, "function name"
                 )
+                continue
+            if isinstance(op, relay.ConstructorRefOp):
+                self.names[op.result] = op.constructor.data  # an atom, like @f
                 continue
             expression = self.expression(op, lines, indent, literals)
             value = op.results[0]
@@ -496,6 +504,8 @@ class _FunctionPrinter:
             args = [self.ref(a) for a in op.args]
             return f"{callee}({', '.join(args)}){comment}"
         text = relay_lang.expression(self, op, indent, comment)
+        if text is None:
+            text = relay_adts.expression(self, op, indent, comment)
         if text is None:
             raise RelayExportError(f"'{op.name}' has no Relay equivalent")
         return text

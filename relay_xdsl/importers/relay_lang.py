@@ -269,6 +269,11 @@ def _bind(declared: Attribute, actual: Attribute, bound: dict[str, Attribute]) -
             (*actual.inputs.data, *actual.outputs.data),
         ):
             _bind(parameter, argument, bound)
+    elif isinstance(declared, relay.AdtType) and isinstance(actual, relay.AdtType):
+        for declared_arg, actual_arg in zip(declared.args.data, actual.args.data):
+            _bind(declared_arg, actual_arg, bound)
+    elif isinstance(declared, relay.RefType) and isinstance(actual, relay.RefType):
+        _bind(declared.value_type, actual.value_type, bound)
 
 
 def _substitute(type_: Attribute, bound: dict[str, Attribute]) -> Attribute:
@@ -282,6 +287,10 @@ def _substitute(type_: Attribute, bound: dict[str, Attribute]) -> Attribute:
             [_substitute(t, bound) for t in type_.inputs.data],
             [_substitute(t, bound) for t in type_.outputs.data],
         )
+    if isinstance(type_, relay.AdtType):
+        return relay.AdtType(type_.type_name, [_substitute(t, bound) for t in type_.args.data])
+    if isinstance(type_, relay.RefType):
+        return relay.RefType(_substitute(type_.value_type, bound))
     return type_
 
 

@@ -17,6 +17,7 @@ How Relay constructs become IR:
 * a function literal called in place (``%0 = fn ...; %0(%x)``) becomes one
   ``relay.fn`` at every call site; functions used as values, ``if``,
   references and let-bound functions are read by relay_lang.py;
+* type definitions, constructor applications and ``match``: relay_adts.py;
 * ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
   ``#[metadata]`` section when there is one, else an opaque ``meta_index``;
 * types come from parameter annotations and ``/* ty=... */`` comments; a
@@ -68,7 +69,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import set_relay_name
-from relay_xdsl.importers import relay_lang
+from relay_xdsl.importers import relay_adts, relay_lang
 from relay_xdsl.importers.relay_lang import LetFunction
 from relay_xdsl.relay_text.lexer import (
     Kind,
@@ -112,13 +113,6 @@ def _parse_module(parser: _RelayParser) -> ModuleOp:
             f"expression nested too deeply to import (more than {MAX_NESTING} levels)",
             token.end,
         ) from None
-
-
-_UNSUPPORTED = {
-    "match": "'match' expressions (ADTs)",
-    "type": "type definitions (ADTs)",
-    "extern": "extern type definitions",
-}
 
 
 _BINARY_OPERATORS = {
@@ -216,6 +210,7 @@ class _RelayParser:
         self.signatures: dict[str, FunctionType] = {}
         # The type parameters in scope, innermost last (``fn [A](...)``).
         self.type_vars: list[frozenset[str]] = []
+        self.adts = relay_adts.AdtTable()
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
@@ -297,6 +292,7 @@ class _RelayParser:
             sub.pos = 0
             sub.depth = 0
             sub.type_vars = self.type_vars
+            sub.adts = self.adts
             sub.tensor_types = self.tensor_types
             sub.attribute_values = self.attribute_values
             type_ = sub.parse_type()
@@ -322,11 +318,14 @@ class _RelayParser:
                     f'unsupported text format version {version.value}; expected "0.0.5"',
                 )
         self.find_definitions()
+        type_defs = relay_adts.parse_type_defs(self)
         order: list[str] = []
         while True:
             token = self.peek()
             if token.kind in (Kind.EOF, Kind.METADATA):
                 break
+            if relay_adts.skip_type_def(self):
+                continue
             if token.kind is Kind.IDENT and token.text == "def":
                 self.next()
                 name = self.expect_kind(Kind.GLOBAL, "a global function name").text[1:]
@@ -336,8 +335,6 @@ class _RelayParser:
                 else:
                     self.parse_definition(name)
                 continue
-            if token.kind is Kind.IDENT and token.text in _UNSUPPORTED:
-                self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
             if order:
                 self.error(
                     token,
@@ -351,7 +348,7 @@ class _RelayParser:
             if token.kind not in (Kind.EOF, Kind.METADATA):
                 self.error(token, f"expected the end of the program, found {_describe(token)}")
             break
-        module = ModuleOp([self.functions[name] for name in order])
+        module = ModuleOp([*type_defs, *(self.functions[name] for name in order)])
         if len(self.tokens) > 1 and self.tokens[-2].kind is Kind.METADATA:
             relay_lang.keep_metadata(self, module, self.tokens[-2])
         return module
@@ -538,17 +535,14 @@ class _RelayParser:
         saved = self.block
         self.block = block
         result = self.parse_body(scope)
-        if return_type is not None and result.type != return_type:
-            self.error(
-                self.peek(),
-                f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
-            )
-        terminator = (
-            FuncReturnOp
-            if not isinstance(scope.parent, _Scope) or scope.parent is None
-            else relay.ReturnOp
-        )
-        del terminator
+        if return_type is not None:
+            refined = relay_adts.refine(result, return_type)
+            if refined is None:
+                self.error(
+                    self.peek(),
+                    f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
+                )
+            result = refined
         self.block = saved
         return result
 
@@ -666,8 +660,10 @@ class _RelayParser:
                 return relay_lang.parse_if(self, scope)
             if relay_lang.is_reference_op(token):
                 return relay_lang.parse_reference(self, scope)
-            if token.text in _UNSUPPORTED:
-                self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
+            if token.text == "match":
+                return relay_adts.parse_match(self, scope)
+            if relay_adts.is_constructor(self, token):
+                return relay_adts.parse_construct(self, scope)
             if token.text in ("let", "def", "free_var"):
                 self.error(token, f"'{token.text}' is not allowed here")
             return self.parse_operator_name()
@@ -1082,9 +1078,9 @@ class _RelayParser:
                 value_type = self.parse_type()
                 self.expect(")", "to close the reference type")
                 return relay.RefType(value_type)
-            if any(token.text in names for names in self.type_vars):
-                self.next()
-                return relay.TypeVarType(token.text)
+            named = relay_adts.named_type(self, token)
+            if named is not None:
+                return named
             return TensorType(self.parse_dtype(), [])
         self.error(token, f"expected a type, found {_describe(token)}")
 

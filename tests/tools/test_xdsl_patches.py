@@ -13,9 +13,19 @@ import re
 import time
 
 import pytest
-from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType, RankedStructure
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Builtin,
+    ComplexType,
+    IndexType,
+    IntegerType,
+    RankedStructure,
+)
+from xdsl.dialects.func import Func
+from xdsl.dialects.utils import format as func_format
 from xdsl.irdl import attributes
-from xdsl.parser import attribute_parser
+from xdsl.parser import Parser, attribute_parser
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 from relay_xdsl.tools import xdsl_patches
@@ -29,6 +39,10 @@ def unpatched_xdsl(monkeypatch: pytest.MonkeyPatch):
     """xDSL as it ships, put back as it was after the test."""
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", XDSL_STRING_LITERAL)
     monkeypatch.setattr(attribute_parser, "base", attributes.base)
+    if func_format._print_func_outputs is xdsl_patches.print_func_outputs:
+        monkeypatch.setattr(
+            func_format, "_print_func_outputs", xdsl_patches._XDSL_PRINT_FUNC_OUTPUTS[0]
+        )
 
 
 def test_the_replaced_code_is_xdsls():
@@ -36,11 +50,11 @@ def test_the_replaced_code_is_xdsls():
     assert attribute_parser.base in (attributes.base, xdsl_patches.cached_base)
 
 
-def test_apply_installs_both_once(unpatched_xdsl):
+def test_apply_installs_them_once(unpatched_xdsl):
     assert xdsl_patches.applied() == frozenset()
-    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type"}
+    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type", "function-result"}
     regex, base = MLIRLexer._unescaped_characters_regex, attribute_parser.base
-    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type"}
+    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type", "function-result"}
     assert (MLIRLexer._unescaped_characters_regex, attribute_parser.base) == (regex, base)
 
 
@@ -56,7 +70,7 @@ def test_code_changed_by_someone_else_is_left_alone(
 ):
     theirs = re.compile(r'"[^"]*"')
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", theirs)
-    assert xdsl_patches.apply() == {"dense-literal-type"}
+    assert xdsl_patches.apply() == {"dense-literal-type", "function-result"}
     assert MLIRLexer._unescaped_characters_regex is theirs
 
 
@@ -94,3 +108,18 @@ def test_an_unhashable_type_expression_is_not_cached():
     with pytest.raises(Exception) as direct:
         attributes.base(Unhashable())  # type: ignore[arg-type]
     assert type(cached.value) is type(direct.value)
+
+
+def test_a_function_returning_a_function_reads_back():
+    xdsl_patches.apply()
+    text = (
+        "func.func @compose(%f: (i32) -> i32) -> ((i32) -> i32) {\n"
+        "  func.return %f : (i32) -> i32\n}"
+    )
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(Func)
+    module = Parser(ctx, text).parse_module()
+    printed = str(module)
+    assert "-> ((i32) -> i32) {" in printed
+    assert str(Parser(ctx, printed).parse_module()) == printed
