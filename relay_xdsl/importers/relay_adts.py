@@ -290,12 +290,16 @@ def parse_match(parser: _RelayParser, scope: _Scope) -> SSAValue:
         parser.expect("=", "before '=>' in a match clause")
         parser.expect(">", "in '=>'")
         parser.block = block
-        if parser.at("{"):
-            parser.next()
-            result = parser.parse_body(clause_scope)
-            parser.expect("}", "to close the clause")
-        else:
-            result = parser.value_of(parser.parse_expr(clause_scope), pattern_token)
+        parser.one_region_depth += 1
+        try:
+            if parser.at("{"):
+                parser.next()
+                result = parser.parse_body(clause_scope)
+                parser.expect("}", "to close the clause")
+            else:
+                result = parser.value_of(parser.parse_expr(clause_scope), pattern_token)
+        finally:
+            parser.one_region_depth -= 1
         block.add_op(MatchYieldOp(result))
         parser.block = outer
         clauses.append((pattern, Region(block)))

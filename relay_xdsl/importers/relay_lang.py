@@ -230,7 +230,11 @@ def build_function(
             arg.location = param.location
         inner.names[param.token.text] = arg
     parser.expect("{", "to open the function body")
-    result = parser.parse_body_into(block, inner, declared)
+    parser.one_region_depth += 1
+    try:
+        result = parser.parse_body_into(block, inner, declared)
+    finally:
+        parser.one_region_depth -= 1
     parser.expect("}", "to close the function body")
     block.add_op(relay.ReturnOp(result))
     parser.type_vars.pop()
@@ -302,9 +306,10 @@ def is_generic(func: FuncOp) -> bool:
 def call_generic_global(
     parser: _RelayParser, func: FuncOp, args: list[SSAValue], token: Token
 ) -> SSAValue:
-    """``@f(args)`` of a generic global: ``relay.call`` of its ``relay.global``,
-    whose result type is the declared one with the type parameters the
-    arguments bind."""
+    """``@f(args)`` of a generic global (or of any global inside a match clause
+    or function value, see ``one_region_depth``): ``relay.call`` of its
+    ``relay.global``, whose result type is the declared one with the type
+    parameters the arguments bind."""
     signature = func.function_type
     callee = relay.GlobalOp(func.sym_name.data, signature)
     parser.insert(callee)

@@ -211,6 +211,10 @@ class _RelayParser:
         # The type parameters in scope, innermost last (``fn [A](...)``).
         self.type_vars: list[frozenset[str]] = []
         self.adts = relay_adts.AdtTable()
+        # Match clauses and function-value bodies around the expression: upstream
+        # MLIR resolves no func.call symbol from inside an unregistered op with
+        # one region, so a global called there is a relay.call of relay.global.
+        self.one_region_depth = 0
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
@@ -762,7 +766,7 @@ class _RelayParser:
                         callee.token,
                         f"argument #{index} of @{callee.name} has type {_relay_type(arg.type)}, expected {_relay_type(type_)}",
                     )
-            if relay_lang.is_generic(func):
+            if relay_lang.is_generic(func) or self.one_region_depth:
                 return relay_lang.call_generic_global(self, func, args, callee.token)
             op = CallOp(callee.name, args, func.function_type.outputs.data)
             self.annotate(op, callee.token)
