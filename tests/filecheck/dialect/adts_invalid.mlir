@@ -160,5 +160,4 @@ func.func @f(%l: !relay.adt<"L", [tensor<f32>]>) -> tensor<f32> {
 // CHECK: Operation does not verify: 'relay.match_yield' expects parent op 'relay.match'
 func.func @f(%x: tensor<f32>) {
   "relay.match_yield"(%x) : (tensor<f32>) -> ()
-  func.return
 }
