@@ -40,6 +40,7 @@ from relay_xdsl.dialects.relay.adts import (
     PatternVarAttr,
     PatternWildcardAttr,
     TypeDefOp,
+    agrees,
     bind_type_vars,
     compatible,
     constructor_field_types,
@@ -152,6 +153,9 @@ def _parse_type_def(parser: _RelayParser) -> TypeDefOp:
                 parser.error(
                     token, f"a constructor with the name `{token.text}` was previously defined"
                 )
+            if token.text in table.arity:
+                # TVM's parser refuses a constructor named like a type too.
+                parser.error(token, f"`{token.text}` names both a type and a constructor")
             constructor = ConstructorAttr(token.text, fields)
             constructors.append(constructor)
             table.constructors[token.text] = (op, constructor)
@@ -242,6 +246,13 @@ def parse_construct(parser: _RelayParser, scope: _Scope) -> SSAValue:
     return op.result
 
 
+def returned(value: SSAValue, declared: Attribute) -> SSAValue | None:
+    """`value` as a body's result of the `declared` return type (see `refine`);
+    None when it has another type."""
+    refined = refine(value, declared)
+    return refined if refined is not None and agrees(refined.type, declared) else None
+
+
 def refine(value: SSAValue, type_: Attribute) -> SSAValue | None:
     """`value`, given the better known `type_` where its op allows it (a
     constructor application or a match, whose uses are updated); None when
@@ -297,7 +308,10 @@ def parse_match(parser: _RelayParser, scope: _Scope) -> SSAValue:
                 result = parser.parse_body(clause_scope)
                 parser.expect("}", "to close the clause")
             else:
-                result = parser.value_of(parser.parse_expr(clause_scope), pattern_token)
+                # TVM's ParseExpr: bindings may precede the clause's value.
+                result = parser.value_of(
+                    parser.parse_sequence(clause_scope, nested=False), pattern_token
+                )
         finally:
             parser.one_region_depth -= 1
         block.add_op(MatchYieldOp(result))

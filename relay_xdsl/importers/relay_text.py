@@ -540,7 +540,7 @@ class _RelayParser:
         self.block = block
         result = self.parse_body(scope)
         if return_type is not None:
-            refined = relay_adts.refine(result, return_type)
+            refined = relay_adts.returned(result, return_type)
             if refined is None:
                 self.error(
                     self.peek(),
@@ -766,7 +766,7 @@ class _RelayParser:
                         callee.token,
                         f"argument #{index} of @{callee.name} has type {_relay_type(arg.type)}, expected {_relay_type(type_)}",
                     )
-            if relay_lang.is_generic(func) or self.one_region_depth:
+            if relay_lang.calls_as_value(self, func, args):
                 return relay_lang.call_generic_global(self, func, args, callee.token)
             op = CallOp(callee.name, args, func.function_type.outputs.data)
             self.annotate(op, callee.token)

@@ -169,3 +169,44 @@ def test_tvm_parser_adt_programs_round_trip(text: str):
 def test_tvm_parser_duplicate_adt_definition_is_an_error():
     with pytest.raises(RelayTextError, match="duplicate definition of type List"):
         parse_relay(HEADER + TVM_LIST + TVM_LIST, "bad.relay")
+
+
+def test_tvm_parser_constructor_named_like_a_type_is_an_error():
+    # TVM v0.19 test_ir_parser.py's test_duplicate_adt_cons_defn.
+    with pytest.raises(RelayTextError, match="`Lmao` names both a type and a constructor"):
+        parse_relay(HEADER + "type Ayy { Lmao }\ntype Lmao { Ayy }\n", "bad.relay")
+
+
+@pytest.mark.parametrize(
+    ("text", "call"),
+    [
+        # TVM v0.19 test_pass_defunctionalization.py: generic functions passed
+        # as values; their type parameters are solved with the callee's.
+        (
+            LIST + "def @id[A](%x: A) -> A {\n  %x\n}\n"
+            "def @map[A, B](%f: fn(A) -> B, %xs: List[A]) -> List[B] {\n  match (%xs) {\n"
+            "    Cons(%x, %rest) => Cons(%f(%x), @map(%f, %rest)),\n    Nil => Nil,\n  }\n}\n"
+            "def @main(%l: List[float32]) -> List[float32] {\n  @map(@id, %l)\n}\n",
+            "@map(@id, %l) /* ty=List[float32] */",
+        ),
+        (
+            "def @simple[A, B](%f: fn(A) -> B, %xs: A) -> B {\n  %f(%xs)\n}\n"
+            "def @main(%l: Tensor[(5, 5), float32]) -> Tensor[(5, 5), float32] {\n"
+            "  %0 = fn[A](%x: A) -> A {\n    %x\n  };\n  @simple(%0, %l)\n}\n",
+            "@simple(%0, %l) /* ty=Tensor[(5, 5), float32] */",
+        ),
+        (
+            # A binding before a clause's value, and a generic global passed
+            # where a monomorphic function is expected.
+            LIST + "def @sum(%f: fn(int32) -> int32, %k: List[int32]) -> int32 {\n"
+            "  match (%k) {\n    Cons(%x, %rest) => %0 = fn(%n) {\n      %x + %f(%n)\n    };\n"
+            "    @sum(%0, %rest),\n    Nil => %f(0),\n  }\n}\n"
+            "def @id[A](%x: A) -> A {\n  %x\n}\n"
+            "def @main(%l: List[int32]) -> int32 {\n  @sum(@id, %l)\n}\n",
+            "@sum(@id, %l) /* ty=int32 */",
+        ),
+    ],
+)
+def test_generic_functions_as_values(text: str, call: str):
+    _, printed = _round_trip(HEADER + text)
+    assert call in printed

@@ -20,7 +20,7 @@ is accepted. Type inference fills the unknown parts in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, StringAttr, TupleType, UnitAttr
@@ -185,6 +185,17 @@ def _same_head(a: Attribute, b: Attribute) -> bool:
     return isinstance(a, RefType)
 
 
+def agrees(a: Attribute, b: Attribute) -> bool:
+    """Whether `a` and `b` are equal where both are known: ``!relay.incomplete``
+    stands for any type, a type parameter only for itself (unlike `compatible`)."""
+    if a == b or isinstance(a, IncompleteType) or isinstance(b, IncompleteType):
+        return True
+    a_children, b_children = _children(a), _children(b)
+    if a_children is None or b_children is None or not _same_head(a, b):
+        return False
+    return all(agrees(x, y) for x, y in zip(a_children, b_children))
+
+
 def join(a: Attribute, b: Attribute) -> Attribute:
     """The type that knows what either of two compatible types knows."""
     if isinstance(a, IncompleteType):
@@ -203,6 +214,77 @@ def join(a: Attribute, b: Attribute) -> Attribute:
     if isinstance(a, RefType) and isinstance(b, RefType):
         return RefType(join(a.value_type, b.value_type))
     return a
+
+
+def instantiate(
+    declared: FunctionType, actual_inputs: Sequence[Attribute], rigid: Collection[str]
+) -> list[Attribute]:
+    """The result types of a call of a generic function of type `declared`
+    with arguments of types `actual_inputs`, by unification.
+
+    The function's type parameters are unknowns, and so are the type
+    parameters in the arguments' types that are not in scope at the call (not
+    in `rigid`): those of a generic function passed as a value (``@map(@id,
+    %l)``). A type parameter of the function that nothing determines is
+    ``!relay.incomplete`` in the result.
+    """
+    callee_vars: set[str] = set()
+    for type_ in (*declared.inputs.data, *declared.outputs.data):
+        _collect_type_vars(type_, callee_vars)
+    # The callee's parameters get names no Relay text can spell, so that they
+    # differ from the caller's even when spelt alike.
+    renaming = {name: TypeVarType(name + "'") for name in callee_vars}
+    bound: dict[str, Attribute] = {}
+
+    def is_unknown(type_: Attribute) -> bool:
+        return isinstance(type_, TypeVarType) and (
+            type_.var_name.data.endswith("'") or type_.var_name.data not in rigid
+        )
+
+    def resolve(type_: Attribute) -> Attribute:
+        while isinstance(type_, TypeVarType) and type_.var_name.data in bound:
+            type_ = bound[type_.var_name.data]
+        return type_
+
+    def applied(type_: Attribute) -> Attribute:
+        for _ in range(len(bound) + 1):
+            next_type = substitute(type_, bound)
+            if next_type == type_:
+                break
+            type_ = next_type
+        return type_
+
+    def unify(expected: Attribute, actual: Attribute) -> None:
+        expected, actual = resolve(expected), resolve(actual)
+        if expected == actual:
+            return
+        for unknown, other in ((expected, actual), (actual, expected)):
+            if is_unknown(unknown):
+                assert isinstance(unknown, TypeVarType)
+                names: set[str] = set()
+                _collect_type_vars(applied(other), names)
+                if unknown.var_name.data not in names:
+                    bound[unknown.var_name.data] = other
+                return
+        expected_children, actual_children = _children(expected), _children(actual)
+        if expected_children is None or actual_children is None:
+            return
+        if _same_head(expected, actual):
+            for e, a in zip(expected_children, actual_children):
+                unify(e, a)
+
+    for type_, actual in zip(declared.inputs.data, actual_inputs):
+        unify(substitute(type_, renaming), actual)
+    outputs = [applied(substitute(t, renaming)) for t in declared.outputs.data]
+    unknown = {name + "'": IncompleteType() for name in callee_vars}
+    return [substitute(t, unknown) for t in outputs]
+
+
+def _collect_type_vars(type_: Attribute, names: set[str]) -> None:
+    if isinstance(type_, TypeVarType):
+        names.add(type_.var_name.data)
+    for child in _children(type_) or ():
+        _collect_type_vars(child, names)
 
 
 def is_complete(type_: Attribute) -> bool:
