@@ -190,9 +190,11 @@ def test_tvm_parser_constructor_named_like_a_type_is_an_error():
             "@map(@id, %l) /* ty=List[float32] */",
         ),
         (
-            "def @simple[A, B](%f: fn(A) -> B, %xs: A) -> B {\n  %f(%xs)\n}\n"
-            "def @main(%l: Tensor[(5, 5), float32]) -> Tensor[(5, 5), float32] {\n"
-            "  %0 = fn[A](%x: A) -> A {\n    %x\n  };\n  @simple(%0, %l)\n}\n",
+            (
+                "def @simple[A, B](%f: fn(A) -> B, %xs: A) -> B {\n  %f(%xs)\n}\n"
+                "def @main(%l: Tensor[(5, 5), float32]) -> Tensor[(5, 5), float32] {\n"
+                "  %0 = fn[A](%x: A) -> A {\n    %x\n  };\n  @simple(%0, %l)\n}\n"
+            ),
             "@simple(%0, %l) /* ty=Tensor[(5, 5), float32] */",
         ),
         (
