@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import Func
 from xdsl.dialects.utils import format as func_format
 from xdsl.irdl import attributes
+from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
 from xdsl.parser import Parser, attribute_parser
 from xdsl.utils.mlir_lexer import MLIRLexer
 
@@ -42,6 +43,10 @@ def unpatched_xdsl(monkeypatch: pytest.MonkeyPatch):
     if func_format._print_func_outputs is xdsl_patches.print_func_outputs:
         monkeypatch.setattr(
             func_format, "_print_func_outputs", xdsl_patches._XDSL_PRINT_FUNC_OUTPUTS[0]
+        )
+    if FunctionalTypeDirective.print is xdsl_patches.print_functional_type:
+        monkeypatch.setattr(
+            FunctionalTypeDirective, "print", xdsl_patches._XDSL_PRINT_FUNCTIONAL_TYPE[0]
         )
 
 
@@ -122,4 +127,22 @@ def test_a_function_returning_a_function_reads_back():
     module = Parser(ctx, text).parse_module()
     printed = str(module)
     assert "-> ((i32) -> i32) {" in printed
+    assert str(Parser(ctx, printed).parse_module()) == printed
+
+
+def test_a_call_returning_a_function_reads_back():
+    xdsl_patches.apply()
+    text = (
+        "func.func @compose(%f: (i32) -> i32) -> ((i32) -> i32) {\n"
+        "  func.return %f : (i32) -> i32\n}\n"
+        "func.func @use(%f: (i32) -> i32) -> ((i32) -> i32) {\n"
+        "  %g = func.call @compose(%f) : ((i32) -> i32) -> ((i32) -> i32)\n"
+        "  func.return %g : (i32) -> i32\n}"
+    )
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(Func)
+    module = Parser(ctx, text).parse_module()
+    printed = str(module)
+    assert ": ((i32) -> i32) -> ((i32) -> i32)" in printed
     assert str(Parser(ctx, printed).parse_module()) == printed
