@@ -27,8 +27,8 @@ func.func @zip(%xs: !relay.adt<"List", [tensor<f32>]>, %ys: !relay.adt<"List", [
       relay.match_yield %l : !relay.adt<"List", [tuple<tensor<f32>, tensor<f32>>]>
     }
     case _ {
-      %n = relay.construct "Nil"() : () -> !relay.adt<"List", [!relay.incomplete]>
-      relay.match_yield %n : !relay.adt<"List", [!relay.incomplete]>
+      %n = relay.construct "Nil"() : () -> !relay.adt<"List", [tuple<tensor<f32>, tensor<f32>>]>
+      relay.match_yield %n : !relay.adt<"List", [tuple<tensor<f32>, tensor<f32>>]>
     }
   }
   func.return %r : !relay.adt<"List", [tuple<tensor<f32>, tensor<f32>>]>
@@ -63,8 +63,8 @@ func.func @values(%xs: !relay.adt<"List", [tensor<f32>]>) -> !relay.adt<"List", 
 // CHECK-NEXT:         relay.match_yield %l : !relay.adt<"List", [tuple<tensor<f32>, tensor<f32>>]>
 // CHECK-NEXT:       }
 // CHECK-NEXT:       case _ {
-// CHECK-NEXT:         %n = relay.construct "Nil"() : () -> !relay.adt<"List", [!relay.incomplete]>
-// CHECK-NEXT:         relay.match_yield %n : !relay.adt<"List", [!relay.incomplete]>
+// CHECK-NEXT:         %n = relay.construct "Nil"() : () -> !relay.adt<"List", [tuple<tensor<f32>, tensor<f32>>]>
+// CHECK-NEXT:         relay.match_yield %n : !relay.adt<"List", [tuple<tensor<f32>, tensor<f32>>]>
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:     func.return %r : !relay.adt<"List", [tuple<tensor<f32>, tensor<f32>>]>
