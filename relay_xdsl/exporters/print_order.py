@@ -99,7 +99,7 @@ def schedule(
         and owner.parent is block
         and id(owner) not in walk.visited
         and result.has_one_use()
-        and not isinstance(owner, relay.LetOp | relay.ConstantOp)
+        and type(owner) not in _ATOMIC
         and not own_binding(owner)
     ):
         yield from walk.visit(owner)
@@ -141,8 +141,8 @@ class _Walk:
     def inputs(self, op: Operation) -> Sequence[SSAValue]:
         """What `op` reads from this block: its operands, then the values its regions capture."""
         if not op.regions or op.has_trait(IsolatedFromAbove):
-            return op.operands
-        inputs = list(op.operands)
+            return _operands(op)
+        inputs = list(_operands(op))
         seen = set(inputs)
         for inner in walk_ops(op):
             if inner is op:
@@ -196,7 +196,7 @@ class _Walk:
         if op.regions:
             return None
         block, visited, bound = self.block, self.visited, self.bound
-        operands = op.operands
+        operands = _operands(op)
         for value in operands:
             owner = value.owner
             if owner.parent is block and id(owner) not in visited:
@@ -232,5 +232,13 @@ class _Walk:
         yield Step.VISIT, op
 
 
-_ATOMIC = (relay.ConstantOp, relay.GlobalOp, relay.LetOp)
-"""Ops printed where they are used (a constant, a global function as a value) or bound where they stand (a let)."""
+def _operands(op: Operation) -> Sequence[SSAValue]:
+    """`op`'s operands in the order TVM prints them: a call's arguments before its callee."""
+    if type(op) is relay.CallOp:
+        return (*op.args, op.callee)
+    return op.operands
+
+
+_ATOMIC = (relay.ConstantOp, relay.GlobalOp, relay.ConstructorRefOp, relay.LetOp)
+"""Ops printed where they are used (a constant, a global function or a constructor as a
+value) or bound where they stand (a let)."""

@@ -62,7 +62,7 @@ from relay_xdsl.dialects.relay.bindings import (
 )
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
-from relay_xdsl.exporters import relay_lang
+from relay_xdsl.exporters import relay_adts, relay_lang
 from relay_xdsl.exporters.print_order import Step, schedule
 from relay_xdsl.relay_text.metadata import decode_metadata, encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
@@ -274,6 +274,9 @@ class _RelayPrinter:
             for value in decode_metadata(self.kept_metadata):
                 self.meta_values.setdefault(value, len(self.meta_values))
         for op in module.ops:
+            if isinstance(op, relay.TypeDefOp):
+                parts.append(relay_adts.type_def_text(op) + "\n")
+                continue
             if not isinstance(op, FuncOp):
                 raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
             parts.append(_FunctionPrinter(self).function(op))
@@ -383,7 +386,7 @@ class _FunctionPrinter:
     def block(self, block: Block, lines: list[str], indent: str) -> None:
         """Print the bindings of `block` in TVM's order (print_order.py), then its result."""
         terminator = block.last_op
-        if not isinstance(terminator, FuncReturnOp | relay.ReturnOp):
+        if not isinstance(terminator, FuncReturnOp | relay.ReturnOp | relay.MatchYieldOp):
             raise RelayExportError("a function body must end with a return")
         results = terminator.operands
         if len(results) != 1:
@@ -412,6 +415,8 @@ class _FunctionPrinter:
                     # An atom, printed where it is used.
                     callee = _checked(op.callee.root_reference.data, "function name")
                     self.names[op.result] = "@" + callee
+                elif isinstance(op, relay.ConstructorRefOp):
+                    self.names[op.result] = op.constructor.data  # an atom, like @f
                 else:
                     expressions[id(op)] = self.expression(op, lines, indent)
             elif step is Step.BIND:
@@ -501,6 +506,8 @@ class _FunctionPrinter:
             args = [self.ref(a) for a in op.args]
             return f"{callee}({', '.join(args)}){comment}"
         text = relay_lang.expression(self, op, indent, comment)
+        if text is None:
+            text = relay_adts.expression(self, op, indent, comment)
         if text is None:
             raise RelayExportError(f"'{op.name}' has no Relay equivalent")
         return text

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -33,15 +33,15 @@ from xdsl.dialects.builtin import (
     FunctionType,
     ModuleOp,
     StringAttr,
-    TupleType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.adts import instantiate
 from relay_xdsl.dialects.relay.names import set_relay_name
-from relay_xdsl.dialects.relay.types import is_complete
+from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.relay_text.lexer import Kind, Token
 from relay_xdsl.relay_text.metadata import other_node_kinds
 
@@ -232,7 +232,11 @@ def build_function(
             arg.location = param.location
         inner.names[param.token.text] = arg
     parser.expect("{", "to open the function body")
-    result = parser.parse_body_into(block, inner, declared)
+    parser.one_region_depth += 1
+    try:
+        result = parser.parse_body_into(block, inner, declared)
+    finally:
+        parser.one_region_depth -= 1
     parser.expect("}", "to close the function body")
     block.add_op(relay.ReturnOp(result))
     parser.type_vars.pop()
@@ -248,60 +252,42 @@ def build_function(
     return op.result
 
 
-def instantiated_outputs(
-    signature: FunctionType, args: Sequence[SSAValue]
-) -> tuple[Attribute, ...]:
-    """The result types of a call of a function of `signature` with `args`:
-    type parameters bound by the arguments' types are replaced by them."""
-    bound: dict[str, Attribute] = {}
-    for declared, arg in zip(signature.inputs.data, args):
-        _bind(declared, arg.type, bound)
-    return tuple(_substitute(t, bound) for t in signature.outputs.data)
-
-
-def _bind(declared: Attribute, actual: Attribute, bound: dict[str, Attribute]) -> None:
-    if isinstance(declared, relay.TypeVarType):
-        bound.setdefault(declared.var_name.data, actual)
-    elif isinstance(declared, TupleType) and isinstance(actual, TupleType):
-        for d, a in zip(declared.types.data, actual.types.data):
-            _bind(d, a, bound)
-    elif isinstance(declared, FunctionType) and isinstance(actual, FunctionType):
-        for parameter, argument in zip(
-            (*declared.inputs.data, *declared.outputs.data),
-            (*actual.inputs.data, *actual.outputs.data),
-        ):
-            _bind(parameter, argument, bound)
-
-
-def _substitute(type_: Attribute, bound: dict[str, Attribute]) -> Attribute:
-    if isinstance(type_, relay.TypeVarType):
-        return bound.get(type_.var_name.data, type_)
-    if isinstance(type_, TupleType):
-        fields = [cast(TypeAttribute, _substitute(t, bound)) for t in type_.types.data]
-        return TupleType(ArrayAttr(fields))
-    if isinstance(type_, FunctionType):
-        return FunctionType.from_lists(
-            [_substitute(t, bound) for t in type_.inputs.data],
-            [_substitute(t, bound) for t in type_.outputs.data],
-        )
-    return type_
-
-
 def is_generic(func: FuncOp) -> bool:
     """Whether `func` has type parameters (``def @f[A](...)``)."""
     return relay.TYPE_PARAMS in func.attributes
 
 
+def calls_as_value(parser: _RelayParser, func: FuncOp, args: Sequence[SSAValue]) -> bool:
+    """Whether ``@f(args)`` is a ``relay.call`` of ``@f``'s ``relay.global``
+    rather than a ``func.call``: for a generic global; inside a match clause or
+    function value (see ``one_region_depth``); or when the arguments' types
+    only fit the declared ones, which ``func.call`` needs equal (an unknown
+    type, ``_``, is the type solver's to unify)."""
+    inputs = func.function_type.inputs.data
+    return (
+        is_generic(func)
+        or parser.one_region_depth > 0
+        or any(
+            arg.type != type_
+            and not isinstance(type_, IncompleteType)
+            and not isinstance(arg.type, IncompleteType)
+            for arg, type_ in zip(args, inputs)
+        )
+    )
+
+
 def call_generic_global(
     parser: _RelayParser, func: FuncOp, args: list[SSAValue], token: Token
 ) -> SSAValue:
-    """``@f(args)`` of a generic global: ``relay.call`` of its ``relay.global``,
-    whose result type is the declared one with the type parameters the
-    arguments bind."""
+    """``@f(args)`` as `calls_as_value` says: ``relay.call`` of its
+    ``relay.global``, whose result type is the declared one with the type
+    parameters the arguments bind."""
     signature = func.function_type
     callee = relay.GlobalOp(func.sym_name.data, signature)
     parser.insert(callee)
-    op = relay.CallOp(callee, args, instantiated_outputs(signature, args)[0])
+    in_scope = frozenset().union(*parser.type_vars)
+    (output,) = instantiate(signature, [a.type for a in args], in_scope)
+    op = relay.CallOp(callee, args, output)
     parser.annotate(op, token, check=False)
     return op.result
 

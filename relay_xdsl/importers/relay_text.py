@@ -17,6 +17,7 @@ How Relay constructs become IR:
 * a function literal called in place (``%0 = fn ...; %0(%x)``) becomes one
   ``relay.fn`` at every call site; functions used as values, ``if``,
   references and let-bound functions are read by relay_lang.py;
+* type definitions, constructor applications and ``match``: relay_adts.py;
 * ``meta[relay.Constant][i]`` → ``relay.constant`` with the value from the
   ``#[metadata]`` section when there is one, else an opaque ``meta_index``;
 * types come from parameter annotations and ``/* ty=... */`` comments; a
@@ -79,7 +80,7 @@ from relay_xdsl.dialects.relay.type_solver import (
     rejection,
 )
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
-from relay_xdsl.importers import relay_lang
+from relay_xdsl.importers import relay_adts, relay_lang
 from relay_xdsl.importers.relay_lang import LetFunction
 from relay_xdsl.importers.relay_types import RelayTypeParser, describe
 from relay_xdsl.importers.unknown_operators import untyped_operator_message
@@ -125,13 +126,6 @@ def _parse_module(parser: _RelayParser) -> ModuleOp:
             f"expression nested too deeply to import (more than {MAX_NESTING} levels)",
             token.end,
         ) from None
-
-
-_UNSUPPORTED = {
-    "match": "'match' expressions (ADTs)",
-    "type": "type definitions (ADTs)",
-    "extern": "extern type definitions",
-}
 
 
 _BINARY_OPERATORS = {
@@ -227,6 +221,11 @@ class _RelayParser(RelayTypeParser):
         # The signatures of the globals being parsed, for recursive calls.
         self.signatures: dict[str, FunctionType] = {}
         self.literals_shared = 0  # function literals called more than once so far
+        self.adts = relay_adts.AdtTable()
+        # Match clauses and function-value bodies around the expression: upstream
+        # MLIR resolves no func.call symbol from inside an unregistered op with
+        # one region, so a global called there is a relay.call of relay.global.
+        self.one_region_depth = 0
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
@@ -262,6 +261,7 @@ class _RelayParser(RelayTypeParser):
             )
             sub.tensor_types = self.tensor_types
             sub.type_vars = self.type_vars
+            sub.type_arity = self.type_arity
             type_ = sub.parse_type()
             if sub.peek().kind is not Kind.EOF:
                 sub.error(
@@ -285,11 +285,14 @@ class _RelayParser(RelayTypeParser):
                     f'unsupported text format version {version.value}; expected "0.0.5"',
                 )
         self.find_definitions()
+        type_defs = relay_adts.parse_type_defs(self)
         order: list[str] = []
         while True:
             token = self.peek()
             if token.kind in (Kind.EOF, Kind.METADATA):
                 break
+            if relay_adts.skip_type_def(self):
+                continue
             if token.kind is Kind.IDENT and token.text == "def":
                 self.next()
                 name_token = self.expect_kind(Kind.GLOBAL, "a global function name")
@@ -300,8 +303,6 @@ class _RelayParser(RelayTypeParser):
                 else:
                     self.parse_definition(name, name_token)
                 continue
-            if token.kind is Kind.IDENT and token.text in _UNSUPPORTED:
-                self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
             if order:
                 self.error(
                     token,
@@ -315,7 +316,7 @@ class _RelayParser(RelayTypeParser):
             if token.kind not in (Kind.EOF, Kind.METADATA):
                 self.error(token, f"expected the end of the program, found {describe(token)}")
             break
-        module = ModuleOp([self.functions[name] for name in order])
+        module = ModuleOp([*type_defs, *(self.functions[name] for name in order)])
         if len(self.tokens) > 1 and self.tokens[-2].kind is Kind.METADATA:
             relay_lang.keep_metadata(self, module, self.tokens[-2])
         if self.incomplete:
@@ -520,17 +521,14 @@ class _RelayParser(RelayTypeParser):
         saved = self.block
         self.block = block
         result = self.parse_body(scope)
-        if return_type is not None and _clash(result.type, self.known(return_type)):
-            self.error(
-                self.peek(),
-                f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
-            )
-        terminator = (
-            FuncReturnOp
-            if not isinstance(scope.parent, _Scope) or scope.parent is None
-            else relay.ReturnOp
-        )
-        del terminator
+        if return_type is not None:
+            refined = relay_adts.returned(result, self.known(return_type))
+            if refined is None:
+                self.error(
+                    self.peek(),
+                    f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
+                )
+            result = refined
         self.block = saved
         return result
 
@@ -651,8 +649,10 @@ class _RelayParser(RelayTypeParser):
                 return relay_lang.parse_if(self, scope)
             if relay_lang.is_reference_op(token):
                 return relay_lang.parse_reference(self, scope)
-            if token.text in _UNSUPPORTED:
-                self.error(token, f"unsupported construct: {_UNSUPPORTED[token.text]}")
+            if token.text == "match":
+                return relay_adts.parse_match(self, scope)
+            if relay_adts.is_constructor(self, token):
+                return relay_adts.parse_construct(self, scope)
             if token.text in ("let", "def", "free_var"):
                 self.error(token, f"'{token.text}' is not allowed here")
             return self.parse_operator_name()
@@ -751,7 +751,7 @@ class _RelayParser(RelayTypeParser):
                         callee.token,
                         f"argument #{index} of @{callee.name} has type {_relay_type(arg.type)}, expected {_relay_type(type_)}",
                     )
-            if relay_lang.is_generic(func):
+            if relay_lang.calls_as_value(self, func, args):
                 return relay_lang.call_generic_global(self, func, args, callee.token)
             op = CallOp(callee.name, args, func.function_type.outputs.data)
             if not all(map(is_complete, [*expected, *op.result_types])):
@@ -1029,8 +1029,6 @@ class _RelayParser(RelayTypeParser):
         if kind is Kind.META:
             return relay.MetaRefAttr(*meta_reference(token))
         self.error(token, f"expected an attribute value, found {describe(token)}")
-
-    # -- types --------------------------------------------------------------
 
 
 _FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}

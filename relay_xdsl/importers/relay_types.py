@@ -13,6 +13,8 @@ them, the helpers to read them, and the type grammar of TVM v0.19's parser
 * ``fn (T1, T2) -> R``: a function type;
 * ``ref(T)``: a reference type, as TVM prints it in ``ty=`` comments;
 * a name bound by the enclosing ``[A, B]`` type parameters: a type variable;
+* a name defined by a ``type`` definition, with ``[T1, ...]`` for each of its
+  type parameters: an algebraic data type, ``!relay.adt``;
 * ``_``: an unknown type, ``!relay.incomplete``, which type inference fills
   in where the program determines it.
 """
@@ -31,7 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, TypeAttribute
 
 from relay_xdsl.dialects.relay import dtypes
-from relay_xdsl.dialects.relay.types import IncompleteType, RefType, TypeVarType
+from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 from relay_xdsl.relay_text.lexer import Kind, Token
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import MAX_NESTING
@@ -49,6 +51,8 @@ class RelayTypeParser:
         self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
         # The type parameters in scope, innermost last (``fn [A](...)``).
         self.type_vars: list[frozenset[str]] = []
+        # The type definitions of the text: name → number of type parameters.
+        self.type_arity: dict[str, int] = {}
 
     # -- token helpers ------------------------------------------------------
 
@@ -155,9 +159,27 @@ class RelayTypeParser:
         if token.kind is Kind.IDENT and any(token.text in names for names in self.type_vars):
             self.next()
             return TypeVarType(token.text)
+        if token.kind is Kind.IDENT and token.text in self.type_arity:
+            return self.adt_type()
         if token.kind is Kind.IDENT:
             return self.tensor_type(self.parse_dtype(), [])
         self.error(token, f"expected a type, found {describe(token)}")
+
+    def adt_type(self) -> AdtType:
+        """A defined type's name and its ``[args]``: the next token is the name."""
+        token = self.next()
+        arity = self.type_arity[token.text]
+        args: list[Attribute] = []
+        if arity and self.at("["):
+            self.next()
+            while not self.at("]"):
+                args.append(self.parse_type())
+                if not self.accept(","):
+                    break
+            self.expect("]", "to close the type arguments")
+        if len(args) != arity:
+            self.error(token, f"type {token.text} takes {arity} type argument(s), got {len(args)}")
+        return AdtType(token.text, args)
 
     def tensor_type(self, element: Attribute, shape: list[int]) -> TensorType:
         key = (element, tuple(shape))

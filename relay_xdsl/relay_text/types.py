@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, TensorType, Tuple
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
-from relay_xdsl.dialects.relay.types import IncompleteType, RefType, TypeVarType
+from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 from relay_xdsl.support.memo import memoised
 
 
@@ -20,7 +20,7 @@ class RelayExportError(ValueError):
 @memoised(maxsize=1024)
 def relay_type(type_: Attribute) -> str:
     """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``,
-    ``fn (T1) -> R``, ``_`` (unknown), ``A`` (a type parameter), ``ref(T)``.
+    ``fn (T1) -> R``, ``_`` (unknown), ``A`` (a type parameter), ``ref(T)``, ``List[A]``.
 
     Memoised: a module spells the same few types thousands of times.
     """
@@ -44,6 +44,9 @@ def relay_type(type_: Attribute) -> str:
         return "_"
     if isinstance(type_, TypeVarType):
         return type_.var_name.data
+    if isinstance(type_, AdtType):
+        args = [relay_type(t) for t in type_.args.data]
+        return type_.type_name.data + (f"[{', '.join(args)}]" if args else "")
     if isinstance(type_, RefType):
         # TVM's printer spells it so; its parser reads no reference types.
         return f"ref({relay_type(type_.value_type)})"

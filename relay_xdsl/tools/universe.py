@@ -131,6 +131,13 @@ class RelayTextFrontend(Frontend):
 
 
 @dataclass(frozen=True)
+class RelayLibraryFrontend(RelayTextFrontend):
+    """Reads the `.rly` files of TVM's Relay standard library (prelude.rly, ...)."""
+
+    name: ClassVar[str] = "rly"
+
+
+@dataclass(frozen=True)
 class RelayTextTarget(Target):
     """Prints the module as TVM Relay text (`-t relay`)."""
 
@@ -241,6 +248,8 @@ RELAY_UNIVERSE = Universe(
     },
     all_frontends={
         "relay": lambda: _loaded(RelayTextFrontend),
+        # TVM's Relay standard library (prelude.rly, ...) uses this extension.
+        "rly": lambda: _loaded(RelayLibraryFrontend),
         "upstream-mlir": lambda: _loaded(UpstreamMLIRFrontend),
     },
     all_targets={

@@ -1,6 +1,6 @@
-"""Three changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
+"""Four changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
 
-docs/upstream-xdsl.md proposes them upstream: the problem with a
+docs/upstream-xdsl.md proposes the first three upstream: the problem with a
 reproducer, the change to xDSL's code, and why it is correct.
 
 * **String literals in exponential time.** ``MLIRLexer`` matches string
@@ -21,8 +21,15 @@ reproducer, the change to xDSL's code, and why it is correct.
   through ``.`` and ``:`` (`apply_pipeline_words`). It changes only
   pipelines that xDSL rejected, and it is applied separately: in
   ``xdsl-opt`` as soon as the command line names relay (xdsl-opt reads
-  ``-p`` before it loads any pass), where the other two wait for relay to
+  ``-p`` before it loads any pass), where the others wait for relay to
   be loaded.
+* **A function returning a function does not read back.** ``func.func``'s
+  custom syntax prints a single result type bare, so ``-> (A) -> C``
+  reads back as a function returning ``A``... and fails. MLIR's grammar (and
+  xDSL's own ``print_function_type``) parenthesises a single function-typed
+  result: ``-> ((A) -> C)``. Relay's generic functions return closures
+  (``@compose``). The same holds for ``functional-type(...)`` in declarative
+  assembly formats, which ``func.call`` uses.
 
 Importing this module changes nothing. `apply` installs the changes; it is
 called by the ``relay-xdsl`` command, by the ``upstream-mlir`` frontend, and
@@ -87,10 +94,48 @@ def cached_base(irdl: Any) -> Any:
         return attributes.base(irdl)
 
 
+def print_func_outputs(printer: Any, outputs: Any, res_attrs: Any) -> None:
+    """xDSL's ``_print_func_outputs``, parenthesising a single function-typed result."""
+    from xdsl.dialects.builtin import FunctionType
+
+    if len(outputs) == 1 and res_attrs is None and isinstance(outputs[0], FunctionType):
+        printer.print_string(" -> (")
+        printer.print_attribute(outputs[0])
+        printer.print_string(")")
+        return
+    _XDSL_PRINT_FUNC_OUTPUTS[0](printer, outputs, res_attrs)
+
+
+_XDSL_PRINT_FUNC_OUTPUTS: list[Any] = []
+
+
+def print_functional_type(self: Any, printer: Any, state: Any, op: Any) -> None:
+    """xDSL's ``FunctionalTypeDirective.print``, parenthesising a single
+    function-typed result."""
+    from xdsl.dialects.builtin import FunctionType
+
+    result_types = self.result_typeable_directive.get_types(op)
+    if len(result_types) == 1 and isinstance(result_types[0], FunctionType):
+        state.print_whitespace(printer)
+        with printer.in_parens():
+            printer.print_list(
+                self.operand_typeable_directive.get_types(op), printer.print_attribute
+            )
+        printer.print_string(" -> (")
+        printer.print_attribute(result_types[0])
+        printer.print_string(")")
+        return
+    _XDSL_PRINT_FUNCTIONAL_TYPE[0](self, printer, state, op)
+
+
+_XDSL_PRINT_FUNCTIONAL_TYPE: list[Any] = []
+
+
 def apply() -> frozenset[str]:
-    """Install the lexer and dense-literal changes that fit the installed xDSL; the names
-    of the changes in effect."""
+    """Install the changes that fit the installed xDSL; the names of those in effect."""
+    from xdsl.dialects.utils import format as func_format
     from xdsl.irdl import attributes
+    from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
     from xdsl.utils.mlir_lexer import MLIRLexer
 
@@ -99,6 +144,17 @@ def apply() -> frozenset[str]:
             MLIRLexer._unescaped_characters_regex = LINEAR_STRING_LITERAL
         if attribute_parser.base is attributes.base:
             attribute_parser.base = cached_base
+        original = func_format._print_func_outputs
+        if original is not print_func_outputs and original.__module__ == func_format.__name__:
+            _XDSL_PRINT_FUNC_OUTPUTS[:] = [original]
+            func_format._print_func_outputs = print_func_outputs
+        printer = FunctionalTypeDirective.print
+        if (
+            printer is not print_functional_type
+            and printer.__module__ == FunctionalTypeDirective.__module__
+        ):
+            _XDSL_PRINT_FUNCTIONAL_TYPE[:] = [printer]
+            FunctionalTypeDirective.print = print_functional_type  # type: ignore[method-assign]
     return applied()
 
 
@@ -124,7 +180,9 @@ def apply_pipeline_words() -> bool:
 
 def applied() -> frozenset[str]:
     """The names of the changes in effect: ``string-literal``, ``dense-literal-type``,
-    ``pipeline-words``."""
+    ``pipeline-words``, ``function-result``."""
+    from xdsl.dialects.utils import format as func_format
+    from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
     from xdsl.utils import arg_spec
     from xdsl.utils.mlir_lexer import MLIRLexer
@@ -136,4 +194,9 @@ def applied() -> frozenset[str]:
         names.add("string-literal")
     if attribute_parser.base is cached_base:
         names.add("dense-literal-type")
+    if (
+        func_format._print_func_outputs is print_func_outputs
+        and FunctionalTypeDirective.print is print_functional_type
+    ):
+        names.add("function-result")
     return frozenset(names)

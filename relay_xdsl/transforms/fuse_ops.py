@@ -650,12 +650,13 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
 
 def _fuse_function_body(block: Block, fuse_opt_level: int, max_depth: int) -> None:
     # Composite and other plain function literals are optimised inside too,
-    # and each branch of an `if` on its own: nothing fuses across control
-    # flow. Function values (relay.function) are left as written.
+    # and each branch of an `if` and each clause of a `match` on its own:
+    # nothing fuses across control flow. Function values (relay.function)
+    # are left as written.
     for op in list(block.ops):
         if isinstance(op, relay.FnOp) and fusable(op.attributes):
             _fuse_function_body(op.body.block, fuse_opt_level, max_depth)
-        elif isinstance(op, relay.IfOp):
+        elif isinstance(op, relay.IfOp | relay.MatchOp):
             for region in op.regions:
                 _fuse_function_body(region.block, fuse_opt_level, max_depth)
     fuse_block(block, fuse_opt_level, max_depth)

@@ -302,9 +302,9 @@ def _error(text: str) -> str:
             "expected ')' to close the argument list, found '}'",
         ),
         (
-            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  match (%x) {}\n}',
-            "3:3",
-            "unsupported construct: 'match' expressions (ADTs)",
+            '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  match (%x) { Nil => %x }\n}',
+            "3:16",
+            "undefined constructor name `Nil`; a pattern variable is written `%Nil`",
         ),
         (
             '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  ref_read(%x)\n}',
@@ -312,9 +312,9 @@ def _error(text: str) -> str:
             "'ref_read' needs a reference, got a Tensor[(2), float32]",
         ),
         (
-            '#[version = "0.0.5"]\ntype List[A] { Nil }',
-            "2:1",
-            "unsupported construct: type definitions (ADTs)",
+            '#[version = "0.0.5"]\ntype List[A] { Nil }\ntype Option[A] { Nil }',
+            "3:18",
+            "a constructor with the name `Nil` was previously defined",
         ),
         (
             '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  nn.conv2d(%x, %x, stride=[1, 1])\n}',
@@ -384,3 +384,16 @@ def test_deep_nesting_imports_and_too_deep_nesting_is_a_clean_error():
     assert sum(isinstance(op, relay.ReluOp) for op in module.walk()) == 5000
     with pytest.raises(RelayTextError, match="nested too deeply"):
         parse_relay(nested(MAX_NESTING + 1))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Formerly refused as unsupported ADT constructs.
+        '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  match (%x) {}\n}',
+        '#[version = "0.0.5"]\ntype List[A] { Nil }',
+    ],
+)
+def test_adt_constructs_round_trip(text: str):
+    printed = _round_trip(text, "adt.relay")
+    assert ("match (%x) {" in printed) or ("type List[A] {\n  Nil,\n}" in printed)

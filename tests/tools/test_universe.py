@@ -78,4 +78,4 @@ def test_loading_relay_in_xdsl_opt_brings_the_diagnostics_and_the_fixes(in_xdsl_
     assert sys.excepthook is not excepthook
     from relay_xdsl.tools import xdsl_patches
 
-    assert xdsl_patches.applied() == {"string-literal", "dense-literal-type"}
+    assert xdsl_patches.applied() == {"string-literal", "dense-literal-type", "function-result"}

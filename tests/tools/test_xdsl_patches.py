@@ -13,9 +13,20 @@ import re
 import time
 
 import pytest
-from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType, RankedStructure
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Builtin,
+    ComplexType,
+    IndexType,
+    IntegerType,
+    RankedStructure,
+)
+from xdsl.dialects.func import Func
+from xdsl.dialects.utils import format as func_format
 from xdsl.irdl import attributes
-from xdsl.parser import attribute_parser
+from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
+from xdsl.parser import Parser, attribute_parser
 from xdsl.utils import arg_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.utils.mlir_lexer import MLIRLexer
@@ -40,6 +51,14 @@ def unpatched_xdsl(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", XDSL_STRING_LITERAL)
     monkeypatch.setattr(attribute_parser, "base", attributes.base)
     monkeypatch.setattr(arg_spec, "_lexer_rules", XDSL_PIPELINE_RULES)
+    if func_format._print_func_outputs is xdsl_patches.print_func_outputs:
+        monkeypatch.setattr(
+            func_format, "_print_func_outputs", xdsl_patches._XDSL_PRINT_FUNC_OUTPUTS[0]
+        )
+    if FunctionalTypeDirective.print is xdsl_patches.print_functional_type:
+        monkeypatch.setattr(
+            FunctionalTypeDirective, "print", xdsl_patches._XDSL_PRINT_FUNCTIONAL_TYPE[0]
+        )
 
 
 def test_the_replaced_code_is_xdsls():
@@ -47,11 +66,11 @@ def test_the_replaced_code_is_xdsls():
     assert attribute_parser.base in (attributes.base, xdsl_patches.cached_base)
 
 
-def test_apply_installs_both_once(unpatched_xdsl):
+def test_apply_installs_them_once(unpatched_xdsl):
     assert xdsl_patches.applied() == frozenset()
-    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type"}
+    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type", "function-result"}
     regex, base = MLIRLexer._unescaped_characters_regex, attribute_parser.base
-    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type"}
+    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type", "function-result"}
     assert (MLIRLexer._unescaped_characters_regex, attribute_parser.base) == (regex, base)
 
 
@@ -67,7 +86,7 @@ def test_code_changed_by_someone_else_is_left_alone(
 ):
     theirs = re.compile(r'"[^"]*"')
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", theirs)
-    assert xdsl_patches.apply() == {"dense-literal-type"}
+    assert xdsl_patches.apply() == {"dense-literal-type", "function-result"}
     assert MLIRLexer._unescaped_characters_regex is theirs
 
 
@@ -111,9 +130,14 @@ def test_an_unhashable_type_expression_is_not_cached():
 
 
 def test_pipeline_words_are_applied_on_their_own(unpatched_xdsl):
-    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type"}
+    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type", "function-result"}
     assert xdsl_patches.apply_pipeline_words()
-    assert xdsl_patches.applied() == {"string-literal", "dense-literal-type", "pipeline-words"}
+    assert xdsl_patches.applied() == {
+        "string-literal",
+        "dense-literal-type",
+        "function-result",
+        "pipeline-words",
+    }
     rules = arg_spec._lexer_rules
     assert xdsl_patches.apply_pipeline_words() and arg_spec._lexer_rules is rules
 
@@ -168,3 +192,36 @@ def test_bare_words_with_dots_and_colons(unpatched_xdsl, pipeline: str, paramete
     xdsl_patches.apply_pipeline_words()
     ((_, parsed),) = _parsed(pipeline)
     assert parsed == parameters
+
+
+def test_a_function_returning_a_function_reads_back():
+    xdsl_patches.apply()
+    text = (
+        "func.func @compose(%f: (i32) -> i32) -> ((i32) -> i32) {\n"
+        "  func.return %f : (i32) -> i32\n}"
+    )
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(Func)
+    module = Parser(ctx, text).parse_module()
+    printed = str(module)
+    assert "-> ((i32) -> i32) {" in printed
+    assert str(Parser(ctx, printed).parse_module()) == printed
+
+
+def test_a_call_returning_a_function_reads_back():
+    xdsl_patches.apply()
+    text = (
+        "func.func @compose(%f: (i32) -> i32) -> ((i32) -> i32) {\n"
+        "  func.return %f : (i32) -> i32\n}\n"
+        "func.func @use(%f: (i32) -> i32) -> ((i32) -> i32) {\n"
+        "  %g = func.call @compose(%f) : ((i32) -> i32) -> ((i32) -> i32)\n"
+        "  func.return %g : (i32) -> i32\n}"
+    )
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(Func)
+    module = Parser(ctx, text).parse_module()
+    printed = str(module)
+    assert ": ((i32) -> i32) -> ((i32) -> i32)" in printed
+    assert str(Parser(ctx, printed).parse_module()) == printed

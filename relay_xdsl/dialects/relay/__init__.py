@@ -32,12 +32,25 @@ row. The modules:
 * ``closures``: function values and their calls;
 * ``control``: ``relay.if``;
 * ``references``: reference cells;
+* ``adts``: type definitions, constructors and ``match``;
 * ``inference``: the type relations the rows name;
 * ``layouts``: data layouts (``NCHW4c``) and shape conversion between them;
 * ``relax_mapping``: how a row's Relax operator converts;
 * ``dialect``: the ``Relay`` dialect and the name → op class tables.
 """
 
+from relay_xdsl.dialects.relay.adts import (
+    ConstructOp,
+    ConstructorAttr,
+    ConstructorRefOp,
+    MatchOp,
+    MatchYieldOp,
+    PatternConstructorAttr,
+    PatternTupleAttr,
+    PatternVarAttr,
+    PatternWildcardAttr,
+    TypeDefOp,
+)
 from relay_xdsl.dialects.relay.attributes import (
     AttrKind,
     OpPattern,
@@ -93,6 +106,9 @@ __all__ = [
     "AttrKind",
     "CallOp",
     "ConstantOp",
+    "ConstructOp",
+    "ConstructorAttr",
+    "ConstructorRefOp",
     "FnOp",
     "FunctionOp",
     "GenericOperatorOp",
@@ -100,11 +116,17 @@ __all__ = [
     "IfOp",
     "IncompleteType",
     "LetOp",
+    "MatchOp",
+    "MatchYieldOp",
     "MetaRefAttr",
     "NoRelax",
     "OpPattern",
     "Operator",
     "OperatorOp",
+    "PatternConstructorAttr",
+    "PatternTupleAttr",
+    "PatternVarAttr",
+    "PatternWildcardAttr",
     "RefOp",
     "RefReadOp",
     "RefType",
@@ -115,6 +137,7 @@ __all__ = [
     "ReturnOp",
     "TupleGetItemOp",
     "TupleOp",
+    "TypeDefOp",
     "TypeVarType",
     "attr_value",
     "compatible",

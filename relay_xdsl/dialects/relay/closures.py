@@ -42,7 +42,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.structure import ReturnOp
 from relay_xdsl.dialects.relay.syntax import parse_call_operands
-from relay_xdsl.dialects.relay.types import IncompleteType, TypeVarType
+from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 
 TYPE_PARAMS = "type_params"
 """The attribute of a ``relay.function`` or ``func.func`` listing its type
@@ -59,7 +59,8 @@ def compatible(declared: Attribute, actual: Attribute) -> bool:
     """Whether a value of type `actual` may stand where `declared` is expected.
 
     Equal types are; a type not yet inferred (``!relay.incomplete``) or a type
-    parameter matches anything, also inside tuples and function types.
+    parameter matches anything, also inside tuples, function types, ADTs and
+    references.
     """
     if declared == actual:
         return True
@@ -77,6 +78,14 @@ def compatible(declared: Attribute, actual: Attribute) -> bool:
             and all(map(compatible, declared.inputs.data, actual.inputs.data))
             and all(map(compatible, declared.outputs.data, actual.outputs.data))
         )
+    if isinstance(declared, AdtType) and isinstance(actual, AdtType):
+        return (
+            declared.type_name == actual.type_name
+            and len(declared.args) == len(actual.args)
+            and all(map(compatible, declared.args.data, actual.args.data))
+        )
+    if isinstance(declared, RefType) and isinstance(actual, RefType):
+        return compatible(declared.value_type, actual.value_type)
     return False
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from relay_xdsl.dialects.relay import operators
+from relay_xdsl.dialects.relay.adts import ADT_ATTRS, ADT_OPS
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.closures import CallOp, FunctionOp, GlobalOp
 from relay_xdsl.dialects.relay.control import IfOp
@@ -67,6 +68,7 @@ Relay = Dialect(
         RefOp,
         RefReadOp,
         RefWriteOp,
+        *ADT_OPS,
     ],
-    [*RELAY_TYPES, MetaRefAttr],
+    [*RELAY_TYPES, MetaRefAttr, *ADT_ATTRS],
 )

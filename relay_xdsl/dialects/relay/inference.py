@@ -138,10 +138,13 @@ class Call:
         schema: Mapping[str, RelayAttr],
         arg_types: Sequence[Attribute],
         attributes: Mapping[str, Attribute],
+        result_type: Attribute | None = None,
     ):
         self.schema = schema
         self.args = list(arg_types)
         self.attributes = attributes
+        self.result_type = result_type
+        """The call's result type where it is known (an interpreter kernel's call)."""
 
     def attr(self, name: str) -> Any:
         if name in self.attributes:

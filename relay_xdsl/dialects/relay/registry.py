@@ -2,8 +2,8 @@
 
 An :class:`Operator` row holds all that the project knows about one
 operator: its name, operands, attribute schema, fusion pattern, type
-relation, Relax mapping and summary, its backward type relation, plus slots that later work fills (an
-interpreter kernel, a lowering rule). The rows
+relation, Relax mapping and summary, its backward type relation, its
+interpreter kernel, plus a slot that later work fills (a lowering rule). The rows
 live in :mod:`relay_xdsl.dialects.relay.operators`, grouped by family; the
 op class of each operator (``Conv2DOp`` for ``nn.conv2d``) is generated from
 its row by :func:`operator_class`, so nothing about an operator is written
@@ -59,6 +59,18 @@ def no_relax(reason: str) -> NoRelax:
     return NoRelax(reason)
 
 
+@dataclass(frozen=True)
+class NoKernel:
+    """Why an operator has no interpreter kernel: running it is an error that says so."""
+
+    reason: str
+
+
+def no_kernel(reason: str) -> NoKernel:
+    """The documented absence of an interpreter kernel."""
+    return NoKernel(reason)
+
+
 # Rows compare by identity (eq=False): hashing one is then as cheap as hashing
 # a name, which matters to the memoised type inference keyed by row.
 @dataclass(frozen=True, eq=False)
@@ -87,8 +99,14 @@ class Operator:
     backward: BackwardRelation | None = None
     """The backward type relation: the argument types the call's data,
     attributes and result determine (see :mod:`~relay_xdsl.dialects.relay.backward`)."""
-    kernel: Callable[..., Any] | None = None
-    """The interpreter kernel; not yet written."""
+    kernel: str | NoKernel | None = None
+    """The interpreter kernel, as ``"module:function"`` in
+    :mod:`relay_xdsl.interpreter.kernels` (kernels need numpy, which the
+    dialect does not: it names its kernel rather than importing it), or why
+    there is none. The kernel takes the call's
+    :class:`~relay_xdsl.dialects.relay.inference.Call` (argument types,
+    attributes, ``result_type``) and the argument arrays, and returns the result array
+    (a tuple of arrays for a tuple result)."""
     lowering: Callable[..., Any] | None = None
     """The lowering rule; not yet written."""
     schema: dict[str, RelayAttr] = field(init=False, repr=False)

@@ -109,6 +109,18 @@ INT4 = t("4x4", "i32")
 FLOAT4 = t("4x4")
 PAD_WIDTH_NCHW = f"[{ints(0, 0)}, {ints(0, 0)}, {ints(1, 1)}, {ints(1, 1)}]"
 
+LIST_T = '!relay.adt<"List", [tensor<4xf32>]>'
+NAT = '!relay.adt<"nat">'
+A = '!relay.type_var<"A">'
+
+MODULE_DEFINITIONS = f"""\
+relay.type_def "List" ["A"] {{Cons({A}, !relay.adt<"List", [{A}]>), Nil}}
+relay.type_def "nat" {{zero, succ({NAT})}}
+relay.type_def extern "Storage"
+"""
+"""Module-level definitions the examples use: type definitions, which only
+exist at module level."""
+
 # ---------------------------------------------------------------------------
 # The examples: op name -> (function parameters, function body)
 # ---------------------------------------------------------------------------
@@ -275,6 +287,63 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 %cell = relay.ref %x : {t("4")}
 %done = relay.ref_write %cell, %y : !relay.ref<{t("4")}>, {t("4")}
 %v = relay.ref_read %cell : !relay.ref<{t("4")}>
+""",
+    ),
+    # -- algebraic data types ----------------------------------------------
+    "relay.type_def": (
+        f'%xs: {LIST_T}, %n: {NAT}, %storage: !relay.adt<"Storage">',
+        f"""
+%nil = relay.construct "Nil"() : () -> {LIST_T}
+""",
+    ),
+    "relay.construct": (
+        f"%x: {t('4')}",
+        f"""
+%nil = relay.construct "Nil"() : () -> {LIST_T}
+%list = relay.construct "Cons"(%x, %nil) : ({t("4")}, {LIST_T}) -> {LIST_T}
+%zero = relay.construct "zero"() : () -> {NAT}
+%one = relay.construct "succ"(%zero) : ({NAT}) -> {NAT}
+%unknown = relay.construct "Nil"() : () -> !relay.adt<"List", [!relay.incomplete]>
+""",
+    ),
+    "relay.constructor": (
+        f"%x: {t('4')}, %xs: {LIST_T}",
+        f"""
+%cons = relay.constructor "Cons" : ({t("4")}, {LIST_T}) -> {LIST_T}
+%l = relay.call %cons(%x, %xs) : (({t("4")}, {LIST_T}) -> {LIST_T}, {t("4")}, {LIST_T}) -> {LIST_T}
+""",
+    ),
+    "relay.match": (
+        f"%xs: {LIST_T}, %n: {NAT}",
+        f"""
+%head = relay.match partial %xs : {LIST_T} -> {t("4")} {{
+  case Cons(%x : {t("4")}, _) {{
+    relay.match_yield %x : {t("4")}
+  }}
+}}
+%pair = relay.tuple(%xs, %n) : tuple<{LIST_T}, {NAT}>
+%second = relay.match %pair : tuple<{LIST_T}, {NAT}> -> {LIST_T} {{
+  case (Cons(_, Cons(%y : {t("4")}, %rest : {LIST_T})), succ(_)) {{
+    %l = relay.construct "Cons"(%y, %rest) : ({t("4")}, {LIST_T}) -> {LIST_T}
+    relay.match_yield %l : {LIST_T}
+  }}
+  case (%other : {LIST_T}, _) {{
+    relay.match_yield %other : {LIST_T}
+  }}
+}}
+""",
+    ),
+    "relay.match_yield": (
+        f"%n: {NAT}",
+        f"""
+%r = relay.match %n : {NAT} -> {NAT} {{
+  case succ(%m : {NAT}) {{
+    relay.match_yield %m : {NAT}
+  }}
+  case zero {{
+    relay.match_yield %n : {NAT}
+  }}
+}}
 """,
     ),
     # -- nn: convolutions and dense layers ---------------------------------
@@ -830,9 +899,11 @@ def _print(op) -> str:
 def _function(name: str, params: str, body: str) -> str:
     """The function for one example, with results inferred, in printed form."""
     lines = [line for line in body.strip("\n").splitlines()]
-    draft = "\n".join([f"func.func @{name}({params}) {{", *lines, "func.return", "}"])
+    draft = "\n".join(
+        [MODULE_DEFINITIONS, f"func.func @{name}({params}) {{", *lines, "func.return", "}"]
+    )
     module = Parser(_context(), draft, name).parse_module()
-    func = module.body.block.first_op
+    func = module.body.block.last_op
     assert isinstance(func, FuncOp)
     # Results: the top-level values no later op uses, in definition order.
     unused = [
@@ -854,9 +925,9 @@ def _function(name: str, params: str, body: str) -> str:
             "}",
         ]
     )
-    module = Parser(_context(), text, name).parse_module()
+    module = Parser(_context(), MODULE_DEFINITIONS + text, name).parse_module()
     module.verify()
-    printed = _print(module.body.block.first_op)
+    printed = _print(module.body.block.last_op)
     written = [line.strip() for line in text.splitlines()]
     got = [line.strip() for line in printed.splitlines()]
     if written != got:
@@ -884,6 +955,11 @@ def render() -> str:
             f"ops without an example: {missing}; examples of no op: {unknown}"
         )
     out = [HEADER]
+    module = Parser(_context(), MODULE_DEFINITIONS, "definitions").parse_module()
+    for op in module.ops:
+        printed = _print(op).splitlines()
+        out.extend(f"// CHECK-NEXT:    {_escape(line.strip())}" for line in printed)
+    out.append(MODULE_DEFINITIONS)
     for name, (params, body) in EXAMPLES.items():
         printed = _function(name, params, body).splitlines()
         out.append(f"// CHECK-LABEL: {_escape(printed[0].strip())}")

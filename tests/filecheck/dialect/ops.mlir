@@ -8,6 +8,13 @@
 
 // CHECK: builtin.module {
 
+// CHECK-NEXT:    relay.type_def "List" ["A"] {Cons(!relay.type_var<"A">, !relay.adt<"List", [!relay.type_var<"A">]>), Nil}
+// CHECK-NEXT:    relay.type_def "nat" {zero, succ(!relay.adt<"nat">)}
+// CHECK-NEXT:    relay.type_def extern "Storage"
+relay.type_def "List" ["A"] {Cons(!relay.type_var<"A">, !relay.adt<"List", [!relay.type_var<"A">]>), Nil}
+relay.type_def "nat" {zero, succ(!relay.adt<"nat">)}
+relay.type_def extern "Storage"
+
 // CHECK-LABEL: func.func @relay.constant() -> (tensor<f32>, tensor<3xf32>, tensor<2xi64>, tensor<64x3x7x7xf32>, tensor<?x64xf32>, tensor<64xf32>) {
 // CHECK-NEXT:    %scalar = relay.constant dense<1.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %bias = relay.constant dense<[1.000000e-01, -2.000000e-01, 3.000000e-01]> : tensor<3xf32>
@@ -276,6 +283,103 @@ func.func @relay.ref_write(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tuple<>, te
   %done = relay.ref_write %cell, %y : !relay.ref<tensor<4xf32>>, tensor<4xf32>
   %v = relay.ref_read %cell : !relay.ref<tensor<4xf32>>
   func.return %done, %v : tuple<>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.type_def(%xs: !relay.adt<"List", [tensor<4xf32>]>, %n: !relay.adt<"nat">, %storage: !relay.adt<"Storage">) -> !relay.adt<"List", [tensor<4xf32>]> {
+// CHECK-NEXT:    %nil = relay.construct "Nil"() : () -> !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    func.return %nil : !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    }
+func.func @relay.type_def(%xs: !relay.adt<"List", [tensor<4xf32>]>, %n: !relay.adt<"nat">, %storage: !relay.adt<"Storage">) -> !relay.adt<"List", [tensor<4xf32>]> {
+  %nil = relay.construct "Nil"() : () -> !relay.adt<"List", [tensor<4xf32>]>
+  func.return %nil : !relay.adt<"List", [tensor<4xf32>]>
+}
+
+// CHECK-LABEL: func.func @relay.construct(%x: tensor<4xf32>) -> (!relay.adt<"List", [tensor<4xf32>]>, !relay.adt<"nat">, !relay.adt<"List", [!relay.incomplete]>) {
+// CHECK-NEXT:    %nil = relay.construct "Nil"() : () -> !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    %list = relay.construct "Cons"(%x, %nil) : (tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    %zero = relay.construct "zero"() : () -> !relay.adt<"nat">
+// CHECK-NEXT:    %one = relay.construct "succ"(%zero) : (!relay.adt<"nat">) -> !relay.adt<"nat">
+// CHECK-NEXT:    %unknown = relay.construct "Nil"() : () -> !relay.adt<"List", [!relay.incomplete]>
+// CHECK-NEXT:    func.return %list, %one, %unknown : !relay.adt<"List", [tensor<4xf32>]>, !relay.adt<"nat">, !relay.adt<"List", [!relay.incomplete]>
+// CHECK-NEXT:    }
+func.func @relay.construct(%x: tensor<4xf32>) -> (!relay.adt<"List", [tensor<4xf32>]>, !relay.adt<"nat">, !relay.adt<"List", [!relay.incomplete]>) {
+  %nil = relay.construct "Nil"() : () -> !relay.adt<"List", [tensor<4xf32>]>
+  %list = relay.construct "Cons"(%x, %nil) : (tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>
+  %zero = relay.construct "zero"() : () -> !relay.adt<"nat">
+  %one = relay.construct "succ"(%zero) : (!relay.adt<"nat">) -> !relay.adt<"nat">
+  %unknown = relay.construct "Nil"() : () -> !relay.adt<"List", [!relay.incomplete]>
+  func.return %list, %one, %unknown : !relay.adt<"List", [tensor<4xf32>]>, !relay.adt<"nat">, !relay.adt<"List", [!relay.incomplete]>
+}
+
+// CHECK-LABEL: func.func @relay.constructor(%x: tensor<4xf32>, %xs: !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]> {
+// CHECK-NEXT:    %cons = relay.constructor "Cons" : (tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    %l = relay.call %cons(%x, %xs) : ((tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>, tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    func.return %l : !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    }
+func.func @relay.constructor(%x: tensor<4xf32>, %xs: !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]> {
+  %cons = relay.constructor "Cons" : (tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>
+  %l = relay.call %cons(%x, %xs) : ((tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>, tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>
+  func.return %l : !relay.adt<"List", [tensor<4xf32>]>
+}
+
+// CHECK-LABEL: func.func @relay.match(%xs: !relay.adt<"List", [tensor<4xf32>]>, %n: !relay.adt<"nat">) -> (tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) {
+// CHECK-NEXT:    %head = relay.match partial %xs : !relay.adt<"List", [tensor<4xf32>]> -> tensor<4xf32> {
+// CHECK-NEXT:    case Cons(%x : tensor<4xf32>, _) {
+// CHECK-NEXT:    relay.match_yield %x : tensor<4xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %pair = relay.tuple(%xs, %n) : tuple<!relay.adt<"List", [tensor<4xf32>]>, !relay.adt<"nat">>
+// CHECK-NEXT:    %second = relay.match %pair : tuple<!relay.adt<"List", [tensor<4xf32>]>, !relay.adt<"nat">> -> !relay.adt<"List", [tensor<4xf32>]> {
+// CHECK-NEXT:    case (Cons(_, Cons(%y : tensor<4xf32>, %rest : !relay.adt<"List", [tensor<4xf32>]>)), succ(_)) {
+// CHECK-NEXT:    %l = relay.construct "Cons"(%y, %rest) : (tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    relay.match_yield %l : !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    case (%other : !relay.adt<"List", [tensor<4xf32>]>, _) {
+// CHECK-NEXT:    relay.match_yield %other : !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %head, %second : tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>
+// CHECK-NEXT:    }
+func.func @relay.match(%xs: !relay.adt<"List", [tensor<4xf32>]>, %n: !relay.adt<"nat">) -> (tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) {
+  %head = relay.match partial %xs : !relay.adt<"List", [tensor<4xf32>]> -> tensor<4xf32> {
+    case Cons(%x : tensor<4xf32>, _) {
+      relay.match_yield %x : tensor<4xf32>
+    }
+  }
+  %pair = relay.tuple(%xs, %n) : tuple<!relay.adt<"List", [tensor<4xf32>]>, !relay.adt<"nat">>
+  %second = relay.match %pair : tuple<!relay.adt<"List", [tensor<4xf32>]>, !relay.adt<"nat">> -> !relay.adt<"List", [tensor<4xf32>]> {
+    case (Cons(_, Cons(%y : tensor<4xf32>, %rest : !relay.adt<"List", [tensor<4xf32>]>)), succ(_)) {
+      %l = relay.construct "Cons"(%y, %rest) : (tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>) -> !relay.adt<"List", [tensor<4xf32>]>
+      relay.match_yield %l : !relay.adt<"List", [tensor<4xf32>]>
+    }
+    case (%other : !relay.adt<"List", [tensor<4xf32>]>, _) {
+      relay.match_yield %other : !relay.adt<"List", [tensor<4xf32>]>
+    }
+  }
+  func.return %head, %second : tensor<4xf32>, !relay.adt<"List", [tensor<4xf32>]>
+}
+
+// CHECK-LABEL: func.func @relay.match_yield(%n: !relay.adt<"nat">) -> !relay.adt<"nat"> {
+// CHECK-NEXT:    %r = relay.match %n : !relay.adt<"nat"> -> !relay.adt<"nat"> {
+// CHECK-NEXT:    case succ(%m : !relay.adt<"nat">) {
+// CHECK-NEXT:    relay.match_yield %m : !relay.adt<"nat">
+// CHECK-NEXT:    }
+// CHECK-NEXT:    case zero {
+// CHECK-NEXT:    relay.match_yield %n : !relay.adt<"nat">
+// CHECK-NEXT:    }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %r : !relay.adt<"nat">
+// CHECK-NEXT:    }
+func.func @relay.match_yield(%n: !relay.adt<"nat">) -> !relay.adt<"nat"> {
+  %r = relay.match %n : !relay.adt<"nat"> -> !relay.adt<"nat"> {
+    case succ(%m : !relay.adt<"nat">) {
+      relay.match_yield %m : !relay.adt<"nat">
+    }
+    case zero {
+      relay.match_yield %n : !relay.adt<"nat">
+    }
+  }
+  func.return %r : !relay.adt<"nat">
 }
 
 // CHECK-LABEL: func.func @relay.nn.conv2d(%data: tensor<1x3x224x224xf32>, %weight: tensor<64x3x7x7xf32>) -> tensor<1x64x112x112xf32> {
