@@ -50,6 +50,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from relay_xdsl.dialects.relay.syntax import parse_relay_type
+
 BINDING_BLOCK = "relax.binding_block"
 """On a function or ``relay.fn``: its body is a Relax binding block, not a dataflow block."""
 DATAFLOW = "relax.dataflow"
@@ -112,7 +114,7 @@ class LetOp(IRDLOperation):
         operand = parser.parse_unresolved_operand()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        type_ = parser.parse_type()
+        type_ = parse_relay_type(parser)
         op = cls(parser.resolve_operand(operand, type_), dataflow=dataflow)
         op.attributes |= attributes
         return op

@@ -32,10 +32,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr, accepts, attr_value
 from relay_xdsl.dialects.relay.syntax import (
+    parse_attributes_and_signature,
     parse_call_operands,
-    parse_extra_attributes,
-    parse_signature,
-    print_signature,
+    print_attributes_and_signature,
     verify_relay_type,
 )
 
@@ -145,8 +144,7 @@ class OperatorOp(IRDLOperation, ABC):
         printer.print_string("(")
         printer.print_list(self.args, printer.print_operand)
         printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        print_signature(printer, self.args, self.result.type)
+        print_attributes_and_signature(printer, self.attributes, self.args, self.result.type)
 
     def print(self, printer: Printer) -> None:
         self._print_call(printer)
@@ -155,8 +153,7 @@ class OperatorOp(IRDLOperation, ABC):
     def parse(cls, parser: Parser) -> OperatorOp:
         pos = parser.pos
         operands = parse_call_operands(parser)
-        attributes = parser.parse_optional_attr_dict()
-        args, result_type = parse_signature(parser, operands, pos)
+        attributes, args, result_type = parse_attributes_and_signature(parser, operands, pos, ())
         return cls(args, result_type, attributes)
 
 
@@ -216,14 +213,16 @@ class GenericOperatorOp(OperatorOp):
         printer.print_string("(")
         printer.print_list(self.args, printer.print_operand)
         printer.print_string(")")
-        printer.print_op_attributes(dict(self.relay_attributes()))
-        print_signature(printer, self.args, self.result.type)
+        print_attributes_and_signature(
+            printer, dict(self.relay_attributes()), self.args, self.result.type
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> GenericOperatorOp:
         pos = parser.pos
         op_name = parser.parse_str_literal()
         operands = parse_call_operands(parser)
-        attributes = parse_extra_attributes(parser, ("op_name",))
-        args, result_type = parse_signature(parser, operands, pos)
+        attributes, args, result_type = parse_attributes_and_signature(
+            parser, operands, pos, ("op_name",)
+        )
         return cls(op_name, args, result_type, attributes)

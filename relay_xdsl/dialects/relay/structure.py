@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
+    DictionaryAttr,
     IntegerAttr,
     IntegerType,
     TensorType,
@@ -42,7 +43,14 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
-from relay_xdsl.dialects.relay.syntax import parse_call_operands, parse_extra_attributes
+from relay_xdsl.dialects.relay.syntax import (
+    parse_call_operands,
+    parse_dense_literal,
+    parse_extra_attributes,
+    parse_relay_type,
+    reuse_line_tail,
+    reuse_printed,
+)
 from relay_xdsl.dialects.relay.types import IncompleteType, OrIncomplete
 
 BLOB_THRESHOLD = 16
@@ -134,10 +142,10 @@ class ConstantOp(IRDLOperation):
             index = parser.parse_integer(allow_boolean=False, allow_negative=False)
             parser.parse_punctuation("]")
             parser.parse_punctuation(":")
-            op = cls(parser.parse_type(), meta_index=index)
+            op = cls(parse_relay_type(parser), meta_index=index)
         else:
             pos = parser.pos
-            value = parser.parse_attribute()
+            value = parse_dense_literal(parser)
             if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
                 parser.raise_error("expected a dense or dense_resource value", pos, parser.pos)
             op = cls(value.type, value=value)
@@ -366,10 +374,15 @@ class FnOp(IRDLOperation):
                 lambda pair: self._print_binding(printer, *pair),
             )
         printer.print_string(") -> ")
-        printer.print_attribute(self.result.type)
-        if self.attributes:
-            printer.print_string(" attributes")
-            printer.print_op_attributes(self.attributes)
+
+        def print_result_and_attributes() -> None:
+            printer.print_attribute(self.result.type)
+            if self.attributes:
+                printer.print_string(" attributes")
+                printer.print_op_attributes(self.attributes)
+
+        key = (self.result.type, tuple(self.attributes.items()))
+        reuse_printed(printer, key, print_result_and_attributes)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
 
@@ -390,14 +403,18 @@ class FnOp(IRDLOperation):
             parser.parse_punctuation("=")
             operand = parser.parse_unresolved_operand()
             parser.parse_punctuation(":")
-            return param, operand, parser.parse_type()
+            return param, operand, parse_relay_type(parser)
+
+        def parse_result_and_attributes() -> tuple[Attribute, DictionaryAttr | None]:
+            parser.parse_punctuation("->")
+            return parser.parse_type(), parser.parse_optional_attr_dict_with_keyword()
 
         bindings = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_binding)
         types = [t for _, _, t in bindings]
         args = parser.resolve_operands([o for _, o, _ in bindings], types, pos)
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        attributes = parser.parse_optional_attr_dict_with_keyword()
+        result_type, attributes = reuse_line_tail(
+            parser, parse_result_and_attributes, before_region=True
+        )
         params = [p.resolve(t) for (p, _, _), t in zip(bindings, types)]
         body = parser.parse_region(params)
         return cls(args, result_type, body, attributes.data if attributes else None)

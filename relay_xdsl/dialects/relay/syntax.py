@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+import json
+import math
+import re
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar, cast
 
-from xdsl.dialects.builtin import FunctionType, TensorType, TupleType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IntegerType,
+    TensorType,
+    TupleType,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -65,6 +78,203 @@ def parse_signature(
         parser.raise_error("expected exactly one result type", pos, parser.pos)
     args = parser.resolve_operands(operands, signature.inputs.data, pos)
     return args, signature.outputs.data[0]
+
+
+def parse_attributes_and_signature(
+    parser: Parser, operands: Sequence[UnresolvedOperand], pos: int, reserved: tuple[str, ...]
+) -> tuple[dict[str, Attribute], Sequence[SSAValue], Attribute]:
+    """An operator call's `` {attributes} : (arg types) -> result type``
+    (see `parse_extra_attributes`), with the operands resolved."""
+
+    def parse() -> tuple[dict[str, Attribute], FunctionType]:
+        attributes = parse_extra_attributes(parser, reserved)
+        parser.parse_punctuation(":")
+        signature = parser.parse_function_type()
+        if len(signature.outputs.data) != 1:
+            parser.raise_error("expected exactly one result type", pos, parser.pos)
+        return attributes, signature
+
+    attributes, signature = reuse_line_tail(parser, parse)
+    args = parser.resolve_operands(operands, signature.inputs.data, pos)
+    return dict(attributes), args, signature.outputs.data[0]
+
+
+_Parsed = TypeVar("_Parsed")
+
+
+def reuse_line_tail(
+    parser: Parser, parse: Callable[[], _Parsed], before_region: bool = False
+) -> _Parsed:
+    """`parse()`, or what it gave before on the same text.
+
+    A graph repeats the same attributes and signatures on thousands of lines,
+    and lexing them is most of the time spent parsing it. When `parse`
+    consumes exactly the rest of the current line (up to the ``{`` that ends
+    it, with `before_region`), its result is kept for the rest of this input,
+    keyed by that text, and the next line ending in the same text skips to
+    its end instead. A result is shared: it must be immutable (attributes
+    are; copy a dictionary). Text that `parse` does not end there is parsed
+    every time.
+    """
+    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
+    content = state.lexer.input.content
+    start = parser.pos
+    end = content.find("\n", start)
+    if end < 0:
+        return parse()
+    if before_region:
+        end = content.rfind("{", start, end)
+        if end < 0:
+            return parse()
+    cache: dict[tuple[str, bool], object] = state.__dict__.setdefault("relay_line_tails", {})
+    key = (content[start:end], before_region)
+    if key in cache:
+        parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
+        return cache[key]  # type: ignore[return-value]
+    result = parse()
+    if parser.pos == end if before_region else content[end : parser.pos].isspace():
+        cache[key] = result
+    return result
+
+
+_TENSOR_TYPE = re.compile(r"tensor<[0-9x?]*[a-z]+[0-9]*>")
+"""A ranked tensor type without encoding: its text alone decides the type."""
+
+
+def parse_relay_type(parser: Parser) -> Attribute:
+    """``parser.parse_type()``, reusing the types of this input that are
+    spelled the same (see `reuse_line_tail`)."""
+    match = _TENSOR_TYPE.match(_content(parser), parser.pos)
+    if match is None:
+        return parser.parse_type()
+    type_ = _tensor_type(parser, match.group())
+    parser._resume_from(match.end())  # pyright: ignore[reportPrivateUsage]
+    return type_
+
+
+def _content(parser: Parser) -> str:
+    return parser._parser_state.lexer.input.content  # pyright: ignore[reportPrivateUsage]
+
+
+def _tensor_type(parser: Parser, text: str) -> Attribute:
+    """The type `text` (matched by ``_TENSOR_TYPE``) spells, parsed once an input."""
+    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
+    cache: dict[str, Attribute] = state.__dict__.setdefault("relay_tensor_types", {})
+    type_ = cache.get(text)
+    if type_ is None:
+        type_ = cache[text] = Parser(parser.ctx, text).parse_type()
+    return type_
+
+
+_DENSE_LITERAL = re.compile(
+    r'dense<(?:"0x(?P<hex>[0-9A-Fa-f]*)"|(?P<list>[-+0-9.eE\[\], ]*))>'
+    r" : (?P<type>tensor<[0-9x]*[a-z]+[0-9]*>)"
+)
+"""``dense<...> : tensor<...>`` with hex data or a list of plain numbers."""
+
+
+def parse_dense_literal(parser: Parser) -> Attribute:
+    """``parser.parse_attribute()`` for a dense literal, reading the two
+    spellings of tensor data xDSL and MLIR print, hex and lists of numbers,
+    without the generic lexer; anything else is left to the generic parser.
+
+    A module's weights are most of its text. The result is the attribute the
+    generic parser builds: the same bytes, checked against the type's shape.
+    """
+    match = _DENSE_LITERAL.match(_content(parser), parser.pos)
+    if match is not None:
+        type_ = _tensor_type(parser, match.group("type"))
+        value = _dense_value(type_, match.group("hex"), match.group("list"))
+        if value is not None:
+            parser._resume_from(match.end())  # pyright: ignore[reportPrivateUsage]
+            return value
+    return parser.parse_attribute()
+
+
+def _dense_value(type_: Attribute, hex_data: str | None, literal: str | None) -> Attribute | None:
+    """The dense attribute of `type_` and data, or None where the generic
+    parser must decide (a splat, a shape mismatch, an error to report)."""
+    if not isinstance(type_, TensorType) or not isinstance(
+        element := type_.element_type, AnyFloat | IntegerType
+    ):
+        return None
+    count = math.prod(type_.get_shape())
+    if hex_data is not None:
+        data = bytes.fromhex(hex_data) if len(hex_data) % 2 == 0 else b""
+        attr = DenseIntOrFPElementsAttr(type_, BytesAttr(data))
+        return attr if data and len(attr) == count else None
+    try:
+        nested = json.loads(literal or "")
+    except ValueError:
+        return None
+    flat: list[int | float] = []
+    if _shape_of(nested, flat) != list(type_.get_shape()) or len(flat) != count:
+        return None
+    if isinstance(element, IntegerType):
+        width = element.width.data
+        if width == 1 or not all(
+            type(v) is int and -(1 << (width - 1)) <= v < (1 << width) for v in flat
+        ):
+            return None
+        ints = cast(list[int], flat)
+        return DenseIntOrFPElementsAttr.from_list(TensorType(element, type_.shape), ints)
+    if not all(type(v) is float for v in flat):
+        return None
+    return DenseIntOrFPElementsAttr.from_list(TensorType(element, type_.shape), flat)
+
+
+def _shape_of(nested: object, flat: list[int | float]) -> list[int] | None:
+    """The shape of a nested list of numbers, appending them to `flat`; None
+    for a ragged list."""
+    if not isinstance(nested, list):
+        if type(nested) in (int, float):
+            flat.append(nested)  # type: ignore[arg-type]
+            return []
+        return None
+    shapes = [_shape_of(item, flat) for item in nested]
+    if not shapes or any(s is None or s != shapes[0] for s in shapes):
+        return None if shapes else [0]
+    return [len(nested), *shapes[0]]  # type: ignore[misc]
+
+
+def print_attributes_and_signature(
+    printer: Printer, attributes: dict[str, Attribute], args: Sequence[SSAValue], result: Attribute
+) -> None:
+    """`` {attributes} : (arg types) -> result type``, the text
+    `parse_attributes_and_signature` reads."""
+    arg_types = tuple(a.type for a in args)
+
+    def print_text() -> None:
+        printer.print_op_attributes(attributes)
+        print_signature(printer, args, result)
+
+    reuse_printed(printer, (tuple(attributes.items()), arg_types, result), print_text)
+
+
+def reuse_printed(printer: Printer, key: Hashable, print_text: Callable[[], None]) -> None:
+    """`print_text()`, or the text it printed before for the same `key`.
+
+    The printing side of `reuse_line_tail`: a graph's ops repeat the same
+    attributes and types, and printing them piece by piece is most of the
+    time spent printing it. `key` must determine the text (the attributes
+    and types printed); text that spans lines is printed every time.
+    """
+    cache: dict[Hashable, str] = printer.__dict__.setdefault("relay_printed", {})
+    text = cache.get(key)
+    if text is not None:
+        printer.print_string(text)
+        return
+    stream = printer.stream
+    buffer = io.StringIO()
+    printer.stream = buffer
+    try:
+        print_text()
+    finally:
+        printer.stream = stream
+    text = buffer.getvalue()
+    printer._write(text)  # pyright: ignore[reportPrivateUsage]  (already counted)
+    if "\n" not in text:
+        cache[key] = text
 
 
 def print_signature(printer: Printer, args: Sequence[SSAValue], result: Attribute) -> None:

@@ -1,0 +1,90 @@
+"""The relay ops' parsing shortcuts read exactly what xDSL's generic parser reads."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin
+from xdsl.parser import Parser
+
+from relay_xdsl.dialects.relay.dialect import Relay
+from relay_xdsl.dialects.relay.syntax import parse_dense_literal, parse_relay_type
+
+
+def _context() -> Context:
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    return ctx
+
+
+LITERALS = [
+    'dense<"0x0000803F00000040"> : tensor<2xf32>',
+    'dense<"0x0000803F"> : tensor<2xf32>',  # a splat in hex
+    'dense<"0x"> : tensor<0xf32>',
+    "dense<[[1.5, 2.0]]> : tensor<1x2xf32>",
+    "dense<[1.5e+00, -2.0]> : tensor<2xf16>",
+    "dense<[1.0, 2.0]> : tensor<2xbf16>",
+    "dense<[200, -3]> : tensor<2xi8>",
+    "dense<[255]> : tensor<1xui8>",
+    "dense<[1, 2]> : tensor<2xf32>",  # integers for floats: left to xDSL
+    "dense<1.0> : tensor<4xf32>",  # a splat
+    "dense<[[1.0], [2.0, 3.0]]> : tensor<2x2xf32>",  # ragged
+    "dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<4xf32>",  # another shape
+    "dense<[true, false]> : tensor<2xi1>",
+    "dense<[[1, 2, 3], [4, 5, 6]]> : tensor<3x2xi32>",
+]
+
+
+@pytest.mark.parametrize("text", LITERALS)
+def test_dense_literals_read_as_xdsl_reads_them(text: str):
+    def read(parse) -> object:
+        parser = Parser(_context(), text + " next")
+        try:
+            value = parse(parser)
+        except Exception as error:  # the same error either way
+            return type(error)
+        return value, parser.pos
+
+    assert read(parse_dense_literal) == read(lambda p: p.parse_attribute())
+
+
+@pytest.mark.parametrize(
+    "text", ["tensor<1x8x?xf32>", "tensor<f64>", "tensor<4xf32, 1 : i32>", "tuple<tensor<2xi64>>"]
+)
+def test_types_read_as_xdsl_reads_them(text: str):
+    ctx = _context()
+    fast, generic = Parser(ctx, f"{text} {text} x"), Parser(ctx, f"{text} {text} x")
+    assert [parse_relay_type(fast), parse_relay_type(fast)] == [
+        generic.parse_type(),
+        generic.parse_type(),
+    ]
+    assert fast.pos == generic.pos
+
+
+def test_repeated_lines_reuse_what_was_read_and_nothing_else():
+    ctx = _context()
+    ctx.load_dialect(Relay)
+    text = """builtin.module {
+  %0 = relay.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %1 = relay.nn.softmax(%0) {axis = 0 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+  %2 = relay.nn.softmax(%1) {axis = 0 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+  %3 = relay.nn.softmax(%2) {axis = -1 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+  %4 = relay.nn.softmax(%3) {axis = 0 : i32} : (tensor<2xf32>) -> tensor<2xf32> %5 = relay.nn.relu(%4) : (tensor<2xf32>) -> tensor<2xf32>
+  %6 = relay.nn.softmax(%5) {axis = 0 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+}
+"""
+    module = Parser(ctx, text).parse_module()
+    ops = list(module.ops)
+    assert [op.attributes.get("axis") for op in ops[1:5]] == [
+        op.attributes.get("axis") for op in Parser(ctx, text).parse_module().ops
+    ][1:5]
+    assert [op.name for op in ops] == ["relay.constant"] + ["relay.nn.softmax"] * 4 + [
+        "relay.nn.relu",
+        "relay.nn.softmax",
+    ]
+    # Each op owns its attribute dictionary: changing one leaves the others.
+    ops[1].attributes["axis"] = ops[3].attributes["axis"]
+    assert ops[2].attributes["axis"] != ops[3].attributes["axis"]
+    assert str(module) == str(Parser(ctx, text).parse_module()).replace(
+        "%1 = relay.nn.softmax(%0) {axis = 0", "%1 = relay.nn.softmax(%0) {axis = -1"
+    )
