@@ -6,6 +6,7 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
 
 from relay_xdsl.dialects.relay.dialect import Relay
 from relay_xdsl.dialects.relay.syntax import parse_dense_literal, parse_relay_type
@@ -41,7 +42,7 @@ def test_dense_literals_read_as_xdsl_reads_them(text: str):
         parser = Parser(_context(), text + " next")
         try:
             value = parse(parser)
-        except Exception as error:  # the same error either way
+        except (ParseError, ValueError) as error:  # the same error either way
             return type(error)
         return value, parser.pos
 
