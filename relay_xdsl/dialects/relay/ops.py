@@ -105,6 +105,22 @@ class OperatorOp(IRDLOperation, ABC):
         ]
 
     def verify_(self) -> None:
+        # What this checks depends only on the key: a graph repeats the same
+        # call thousands of times, and verifies twice around each pass.
+        key = (
+            type(self),
+            tuple(a.type for a in self.args),
+            self.result.type,
+            tuple(self.attributes.items()),
+        )
+        if key in _VERIFIED:
+            return
+        self._verify_call()
+        if len(_VERIFIED) >= _VERIFIED_LIMIT:
+            _VERIFIED.clear()
+        _VERIFIED.add(key)
+
+    def _verify_call(self) -> None:
         if self.ARITY is not None and len(self.args) != self.ARITY:
             raise VerifyException(
                 f"'{self.RELAY_NAME}' expects {self.ARITY} argument(s), got {len(self.args)}"
@@ -155,6 +171,11 @@ class OperatorOp(IRDLOperation, ABC):
         operands = parse_call_operands(parser)
         attributes, args, result_type = parse_attributes_and_signature(parser, operands, pos, ())
         return cls(args, result_type, attributes)
+
+
+_VERIFIED: set[tuple[object, ...]] = set()
+"""Operator calls (op class, argument and result types, attributes) that verified."""
+_VERIFIED_LIMIT = 100_000
 
 
 class RegisteredOperatorOp(OperatorOp, ABC):

@@ -435,10 +435,27 @@ class ReturnOp(IRDLOperation):
 
     traits = traits_def(IsTerminator(), ReturnLike())
 
-    assembly_format = "$value attr-dict `:` type($value)"
-
     def __init__(self, value: SSAValue | Operation):
         super().__init__(operands=[value])
+
+    # As the assembly format ``$value attr-dict `:` type($value)`` would read
+    # and write it; by hand, because the generic format reader is slow and
+    # every relay.fn ends with one.
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReturnOp:
+        operand = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(parser.resolve_operand(operand, parse_relay_type(parser)))
+        op.attributes |= attributes
+        return op
 
     def verify_(self) -> None:
         parent = self.parent_op()
