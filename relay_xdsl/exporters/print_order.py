@@ -2,7 +2,7 @@
 
 TVM's printer (``src/relay/printer/relay_text_printer.cc``) walks the body
 from its result: a post-order depth-first search over the dataflow graph
-(``ExpandDataflow``), the callee first and then the arguments left to right,
+(``ExpandDataflow``), a call's arguments left to right and then its callee,
 each node visited once. Visiting a node prints it: it binds each of its
 arguments that is not yet bound and not atomic to the next ``%N`` temp (the
 literal of a called function after the arguments, as TVM prints the callee
@@ -191,17 +191,23 @@ class _Walk:
                 )
 
     def ready(self, op: Operation) -> list[tuple[Step, Operation | None]] | None:
-        """The steps of visiting `op` if every input is visited already (as in
-        A-normal form, where this is every op), without the walk; else None."""
+        """The steps of visiting `op` if every input is visited already or is
+        an atom (as in A-normal form, where this is every op), without the
+        walk; else None."""
         if op.regions:
             return None
         block, visited, bound = self.block, self.visited, self.bound
         operands = _operands(op)
+        steps: list[tuple[Step, Operation | None]] = []
         for value in operands:
             owner = value.owner
             if owner.parent is block and id(owner) not in visited:
-                return None
-        steps: list[tuple[Step, Operation | None]] = []
+                if type(owner) not in _ATOMIC or owner.operands:
+                    for _, atom in steps:  # undo: the walk visits them in its turn
+                        visited.discard(id(atom))
+                    return None
+                visited.add(id(owner))  # the DFS's leaf, before its user
+                steps.append((Step.VISIT, owner))
         for value in operands:
             owner = value.owner
             if owner.parent is block and id(owner) not in bound and type(owner) not in _ATOMIC:

@@ -142,6 +142,27 @@ def _integer(value: int, type_: Attribute) -> str:
     return str(value) if width == 32 else f"{value}i{width}"
 
 
+def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
+    """The operator name of a call and its attributes as Relay keyword
+    arguments: those that differ from TVM's defaults, and the required ones
+    not given as ``None``, in the schema's order."""
+    if isinstance(op, relay.GenericOperatorOp):
+        attributes = op.relay_attributes()
+    else:
+        attributes = op.non_default_attributes()
+        attributes += [
+            (a.name, UnitAttr())
+            for a in op.RELAY_ATTRS
+            if a.required and a.name not in op.attributes
+        ]
+        order = {a.name: i for i, a in enumerate(op.RELAY_ATTRS)}
+        attributes.sort(key=lambda item: order[item[0]])
+    if isinstance(op, relay.RegisteredOperatorOp):
+        _check_inferable(op, attributes)
+    parts = [f"{_checked(k, 'attribute name')}={attribute_value(v)}" for k, v in attributes]
+    return _checked(op.operator_name, "operator name", dotted=True), ", ".join(parts)
+
+
 def _check_inferable(
     op: relay.RegisteredOperatorOp, attributes: list[tuple[str, Attribute]]
 ) -> None:
@@ -264,6 +285,9 @@ class _RelayPrinter:
         # TVM's parser keeps one table of %N temps for the whole text, so
         # temps are numbered across functions, never restarted.
         self.next_temp = 0
+        # An operator call's name and attributes in Relay text, by what decides
+        # them: a graph repeats the same calls thousands of times.
+        self.call_texts: dict[tuple[object, ...], tuple[str, str]] = {}
 
     def program_text(self, module: ModuleOp, header: bool) -> str:
         """The module's functions; records the constants the metadata holds."""
@@ -331,6 +355,12 @@ class _FunctionPrinter:
 
     def function(self, func: FuncOp) -> str:
         lines: list[str] = []
+        if len(func.body.blocks) != 1:
+            # The relay region ops verify that they have one block; func.func does not.
+            raise RelayExportError(
+                f"@{func.sym_name.data} has {len(func.body.blocks)} blocks; "
+                "a Relay function body is one block"
+            )
         params = self.params(func.body.block.args, func.arg_attrs)
         attributes = _function_attributes(
             {
@@ -469,27 +499,20 @@ class _FunctionPrinter:
         if isinstance(op, relay.ConstantOp):
             return self.module_printer.constant(op) + comment
         if isinstance(op, relay.OperatorOp):
-            args = [self.ref(a) for a in op.args]
-            if isinstance(op, relay.GenericOperatorOp):
-                attributes = op.relay_attributes()
-            else:
-                attributes = op.non_default_attributes()
-                present = {k for k, _ in attributes}
-                attributes += [
-                    (a.name, UnitAttr())
-                    for a in op.RELAY_ATTRS
-                    if a.required and a.name not in op.attributes
-                ]
-                order = {a.name: i for i, a in enumerate(op.RELAY_ATTRS)}
-                attributes.sort(key=lambda item: order[item[0]])
-                del present
-            if isinstance(op, relay.RegisteredOperatorOp):
-                _check_inferable(op, attributes)
-            parts = args + [
-                f"{_checked(k, 'attribute name')}={attribute_value(v)}" for k, v in attributes
-            ]
-            name = _checked(op.operator_name, "operator name", dotted=True)
-            return f"{name}({', '.join(parts)}){comment}"
+            arguments = ", ".join([self.ref(a) for a in op.args])
+            key = (
+                type(op),
+                tuple(op.attributes.items()),
+                tuple(a.type for a in op.args),
+                op.result.type,
+            )
+            call_texts = self.module_printer.call_texts
+            call = call_texts.get(key)
+            if call is None:
+                call = call_texts[key] = _call_text(op)
+            name, attributes_text = call
+            separator = ", " if arguments and attributes_text else ""
+            return f"{name}({arguments}{separator}{attributes_text}){comment}"
         if isinstance(op, relay.TupleOp):
             fields = [self.ref(f) for f in op.fields]
             return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")" + comment

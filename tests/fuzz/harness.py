@@ -191,8 +191,11 @@ def check_relay_text(text: str, name: str = "fuzz.relay") -> ModuleOp | None:
     return module
 
 
-def check_module(module: ModuleOp, what: str) -> str | None:
-    """`module` verifies, and its Relay text (if it has one) is a print/parse fixpoint."""
+def check_module(module: ModuleOp, what: str, settled: bool = True) -> str | None:
+    """`module` verifies, and its Relay text (if it has one) is a print/parse fixpoint.
+
+    Without `settled`, from its first reprint on: MLIR may leave types
+    unknown that importing the printout infers (``!relay.incomplete``)."""
     try:
         module.verify()
     except Exception as error:  # noqa: BLE001
@@ -207,6 +210,9 @@ def check_module(module: ModuleOp, what: str) -> str | None:
         again = parse_relay(printed, "printed.relay")
         again.verify()
         reprinted = print_relay(again)
+        if not settled:
+            printed = reprinted
+            reprinted = print_relay(parse_relay(printed, "printed.relay"))
     except Exception as error:  # noqa: BLE001
         raise Crash(
             f"the printout of {what} does not import back: {error}\n--- printout:\n{printed}"
@@ -292,7 +298,7 @@ def check_mlir_text(text: str, name: str = "fuzz.mlir") -> None:
             if located is None and not isinstance(error, DiagnosticException):
                 raise _unexpected(error, "verifying MLIR (and no op to blame)") from None
             return
-        check_module(module, "the loaded MLIR")
+        check_module(module, "the loaded MLIR", settled=False)
 
     try:
         run_deep(load)
