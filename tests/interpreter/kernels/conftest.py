@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import TensorType, TupleType
 
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
@@ -36,8 +37,9 @@ def run_kernel(text: str, *inputs: np.ndarray) -> Any:
     # The result has the call's type: shape and dtype.
     expected = op.results[0].type
     results = result if isinstance(result, tuple) else (result,)
-    types = expected.types.data if isinstance(result, tuple) else (expected,)
+    types = expected.types.data if isinstance(expected, TupleType) else (expected,)
     for array, type_ in zip(results, types, strict=True):
+        assert isinstance(type_, TensorType)
         assert list(array.shape) == list(type_.get_shape()), (array.shape, type_)
         assert array.dtype == numpy_dtype(type_.get_element_type()), (array.dtype, type_)
     return result

@@ -13,7 +13,7 @@ from relay_xdsl.interpreter.kernels.layouts import KernelError
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
-TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
+TOLERANCE = 1e-4
 
 
 def tensor(shape: tuple[int, ...], dtype: str = "float32") -> str:
@@ -38,7 +38,7 @@ def t(array: np.ndarray) -> Any:
 def close(actual: np.ndarray, expected: Any) -> None:
     expected = expected.numpy() if hasattr(expected, "numpy") else expected
     assert actual.shape == expected.shape
-    np.testing.assert_allclose(actual, expected, **TOLERANCE)
+    np.testing.assert_allclose(actual, expected, rtol=TOLERANCE, atol=TOLERANCE)
 
 
 def attrs(**values: Any) -> str:
