@@ -257,3 +257,106 @@ def crop_and_resize(
     extrapolation = _F32(call.attr("extrapolation_value"))
     result = np.where(outside, extrapolation, images)
     return to_layout(result.astype(result_dtype(call)), "NCHW", layout)
+
+
+def _unnormalize(coordinate: np.ndarray, size: int, align_corners: bool) -> np.ndarray:
+    """A grid coordinate in [-1, 1] as a pixel coordinate: -1 and 1 are the
+    centres of the corner pixels when aligning corners, else their outer edges."""
+    if align_corners:
+        return (coordinate + 1) * (size - 1) / 2
+    return -0.5 + (coordinate + 1) * size / 2
+
+
+def _reflect(coordinate: np.ndarray, size: int, align_corners: bool) -> np.ndarray:
+    """`coordinate` reflected into [0, size - 1] (aligning corners) or
+    [-0.5, size - 0.5], as often as needed."""
+    low, span = (0.0, size - 1) if align_corners else (-0.5, size)
+    if span <= 0:
+        return np.zeros_like(coordinate)
+    distance = np.abs(coordinate - low)
+    flips = np.trunc(distance) // span
+    extra = distance - flips * span
+    reflected = np.where(flips % 2 == 0, low + extra, low + span - extra)
+    inside = (coordinate >= low) & (coordinate <= low + span)
+    return np.where(inside, coordinate, reflected).astype(coordinate.dtype)
+
+
+def _bound(coordinate: np.ndarray, size: int, padding_mode: str, align_corners: bool) -> np.ndarray:
+    """The coordinate moved into the image for the border and reflection padding modes."""
+    if padding_mode == "reflection":
+        coordinate = _reflect(coordinate, size, align_corners)
+    if padding_mode in ("border", "reflection"):
+        coordinate = np.clip(coordinate, 0, size - 1)
+    return coordinate
+
+
+def _pixels(data: np.ndarray, indices: Sequence[np.ndarray]) -> np.ndarray:
+    """``data[n, :, *indices]`` for each grid point (N, *out), zero outside the
+    image; the channel axis comes second."""
+    sizes = data.shape[2:]
+    inside = np.ones(indices[0].shape, bool)
+    clamped = []
+    for index, size in zip(indices, sizes):
+        inside &= (index >= 0) & (index < size)
+        clamped.append(np.clip(index, 0, size - 1))
+    batch = np.arange(data.shape[0]).reshape((-1,) + (1,) * (indices[0].ndim - 1))
+    values = data[(batch, slice(None), *clamped)]  # (N, *out, C): advanced axes first
+    values = values * inside[..., None].astype(data.dtype)
+    return np.moveaxis(values, -1, 1)
+
+
+def grid_sample(call: Call, data: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """Samples `data` (NCHW or NCDHW) at the points of `grid` ((N, 2, H, W)
+    or (N, 3, D, H, W); channel 0 is x, the last axis), given in [-1, 1].
+
+    Points outside the image read zeros (``zeros``), the nearest border
+    pixel (``border``), or are reflected into the image (``reflection``).
+    Nearest rounds half to even; bicubic (2D only) uses alpha -0.75 and pads
+    its taps like the points. This is topi's (and PyTorch's) grid_sample."""
+    dims = data.ndim - 2
+    canon = "NC" + spatial_axes(dims)
+    if call.attr("layout") != canon or dims not in (2, 3):
+        raise KernelError(f"grid_sample in layout {call.attr('layout')!r} (TVM computes {canon})")
+    method, padding_mode = call.attr("method"), call.attr("padding_mode")
+    align_corners = bool(call.attr("align_corners"))
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise KernelError(f"grid_sample padding_mode {padding_mode!r}")
+    sizes = data.shape[2:]
+    # Grid channel 0 is the last spatial axis (x), channel 1 the one before (y), ...
+    points = [
+        _unnormalize(grid[:, dims - 1 - i].astype(data.dtype), size, align_corners)
+        for i, size in enumerate(sizes)
+    ]
+    if method == "bicubic" and dims == 2:
+        return _bicubic_grid_sample(data, points, padding_mode, align_corners)
+    points = [_bound(p, size, padding_mode, align_corners) for p, size in zip(points, sizes)]
+    if method == "nearest":
+        return _pixels(data, [np.rint(p).astype(np.int64) for p in points])
+    if method != "bilinear":
+        raise KernelError(f"grid_sample method {method!r} in {dims}D")
+    floors = [np.floor(p) for p in points]
+    result = np.zeros((*data.shape[:2], *points[0].shape[1:]), data.dtype)
+    for corner in np.ndindex(*(2,) * dims):
+        weight = np.ones_like(points[0])
+        for p, f, bit in zip(points, floors, corner):
+            weight = weight * (p - f if bit else 1 - (p - f))
+        indices = [f.astype(np.int64) + bit for f, bit in zip(floors, corner)]
+        result += _pixels(data, indices) * weight[:, None]
+    return result
+
+
+def _bicubic_grid_sample(
+    data: np.ndarray, points: list[np.ndarray], padding_mode: str, align_corners: bool
+) -> np.ndarray:
+    y, x = points
+    height, width = data.shape[2:]
+    y0, x0 = np.floor(y), np.floor(x)
+    wy = _cubic_weights(y - y0, -0.75)
+    wx = _cubic_weights(x - x0, -0.75)
+    result = np.zeros((*data.shape[:2], *y.shape[1:]), data.dtype)
+    for i in range(4):
+        row = _bound(y0 - 1 + i, height, padding_mode, align_corners).astype(np.int64)
+        for j in range(4):
+            column = _bound(x0 - 1 + j, width, padding_mode, align_corners).astype(np.int64)
+            result += _pixels(data, [row, column]) * (wy[i] * wx[j])[:, None]
+    return result

@@ -263,3 +263,39 @@ def test_crop_and_resize(run: Any, method: str, layout: str) -> None:
     if layout == "NHWC":
         expected = expected.transpose(0, 2, 3, 1)
     close(result, expected)
+
+
+@pytest.mark.parametrize("method", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [True, False])
+def test_grid_sample(run: Any, method: str, padding_mode: str, align_corners: bool) -> None:
+    """TVM's grid is PyTorch's with the (x, y) pair as the second axis; points reach past the image."""
+    data = random((2, 3, 5, 6), 1)
+    grid = np.random.default_rng(2).uniform(-1.6, 1.6, (2, 4, 7, 2)).astype(np.float32)
+    call = (
+        f'image.grid_sample(%a, %b, method="{method}", padding_mode="{padding_mode}", '
+        f"align_corners={align_corners})"
+    )
+    tvm_grid = grid.transpose(0, 3, 1, 2)
+    result = run(program(call, data.shape, tvm_grid.shape), data, tvm_grid)
+    expected = F.grid_sample(
+        t(data), t(grid), mode=method, padding_mode=padding_mode, align_corners=align_corners
+    )
+    close(result, expected)
+
+
+@pytest.mark.parametrize("method", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_3d(run: Any, method: str, padding_mode: str) -> None:
+    data = random((1, 2, 3, 4, 5), 1)
+    grid = np.random.default_rng(2).uniform(-1.4, 1.4, (1, 2, 3, 4, 3)).astype(np.float32)
+    call = (
+        f'image.grid_sample(%a, %b, method="{method}", padding_mode="{padding_mode}", '
+        'layout="NCDHW", align_corners=False)'
+    )
+    tvm_grid = grid.transpose(0, 4, 1, 2, 3)
+    result = run(program(call, data.shape, tvm_grid.shape), data, tvm_grid)
+    expected = F.grid_sample(
+        t(data), t(grid), mode=method, padding_mode=padding_mode, align_corners=False
+    )
+    close(result, expected)

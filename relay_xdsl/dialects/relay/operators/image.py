@@ -15,7 +15,7 @@ from relay_xdsl.dialects.relay.attributes import (
     string,
 )
 from relay_xdsl.dialects.relay.layouts import spatial_axes
-from relay_xdsl.dialects.relay.registry import Operator, no_kernel, no_relax
+from relay_xdsl.dialects.relay.registry import Operator, no_relax
 
 
 def _resize_attrs(dims: int) -> tuple[RelayAttr, ...]:
@@ -77,8 +77,7 @@ IMAGE: tuple[Operator, ...] = (
             boolean("align_corners", True)
         ),  # TVM's GridSampleAttrs
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.grid_sample,
-        kernel=no_kernel("not written yet: TVM's grid_sample (grid of shape (N, 2, H, W), "
-                         "padding modes, bicubic) has no numpy kernel"),
+        kernel="image:grid_sample",
         relax=no_relax("not mapped yet: relax.image.grid_sample defaults align_corners to False "
                        "where Relay's is True")),
 )
