@@ -3,11 +3,14 @@ normalizations and data movement, on random inputs and edge cases."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 from typing import Any
 
 import numpy as np
 import pytest
 
+from relay_xdsl.dialects.relay.operators import image, nn, pooling
 from relay_xdsl.interpreter.kernels.layouts import KernelError
 
 torch = pytest.importorskip("torch")
@@ -601,3 +604,28 @@ def test_depth_to_space_nhwc(run: Any) -> None:
     text = program('nn.depth_to_space(%a, block_size=2, layout="NHWC", mode="CRD")', (1, 2, 3, 8))
     result = run(text, data.transpose(0, 2, 3, 1))
     close(result, F.pixel_shuffle(t(data), 2).permute(0, 2, 3, 1))
+
+
+def test_rows_of_the_families_name_kernels_of_their_arity() -> None:
+    """Every nn, pooling and image row names a kernel taking the call and its arguments."""
+    families = (
+        *nn.CONVOLUTION_AND_DENSE,
+        *nn.ACTIVATIONS,
+        *nn.NORMALIZATION,
+        *nn.DATA_MOVEMENT,
+        *pooling.POOLING,
+        *image.IMAGE,
+    )
+    for row in families:
+        assert isinstance(row.kernel, str), row.name
+        module, function = row.kernel.split(":")
+        kernel = getattr(
+            importlib.import_module(f"relay_xdsl.interpreter.kernels.{module}"), function
+        )
+        assert len(inspect.signature(kernel).parameters) == 1 + (row.arity or 0), row.name
+
+
+def test_blocked_layout_is_an_error(run: Any) -> None:
+    text = program('nn.conv2d(%a, %b, data_layout="NCHW4c")', (1, 1, 4, 4, 4), (4, 4, 3, 3))
+    with pytest.raises(KernelError, match="blocked"):
+        run(text, random((1, 1, 4, 4, 4)), random((4, 4, 3, 3)))
