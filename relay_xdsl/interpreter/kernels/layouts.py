@@ -1,14 +1,16 @@
 """Helpers the nn, pooling and image kernels share: layouts, padding, result dtypes.
 
 Kernels compute in a canonical layout (``NC<spatial>`` for data,
-``OI<spatial>`` for weights) and transpose in and out of the call's layouts.
-Only layouts of primal axes (``NHWC``, ``HWIO``) are transposed; a blocked
-layout (``NCHW4c``) is an error naming it, never a wrong answer.
+``OI<spatial>`` for weights) and transpose in and out of the call's layouts,
+merging and splitting the sub-axes of blocked layouts (``NCHW4c``,
+``OIHW4i4o``) as TVM's ``BijectiveLayout`` does; a primal axis that does not
+divide into its blocks is an error, never a wrong answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType, TupleType
@@ -16,26 +18,80 @@ from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.inference import Call
+from relay_xdsl.dialects.relay.layouts import LayoutError, parse_layout
 
 
 class KernelError(NotImplementedError):
     """A call the kernel does not compute (a blocked layout, an unknown mode)."""
 
 
+def _axes(layout: str) -> list[tuple[str, int]]:
+    try:
+        return parse_layout(layout)
+    except LayoutError as error:
+        raise KernelError(f"layout {layout!r}: {error}") from error
+
+
+def primal_layout(layout: str) -> str:
+    """The primal axes of `layout`, in its order (``NCHW`` for ``NCHW4c``)."""
+    return "".join(letter for letter, block in _axes(layout) if not block)
+
+
+def _unblock(array: np.ndarray, layout: str) -> np.ndarray:
+    """`array` in layout `layout` with each sub-axis merged into its primal
+    axis (``NCHW4c`` -> ``NCHW``: channel ``c * 4 + i`` from block ``c``, lane ``i``)."""
+    axes = _axes(layout)
+    if array.ndim != len(axes):
+        raise KernelError(f"a rank-{array.ndim} array in layout {layout!r}")
+    order: list[int] = []
+    shape: list[int] = []
+    for position, (letter, block) in enumerate(axes):
+        if block:
+            continue
+        subs = [i for i, (a, b) in enumerate(axes) if b and a == letter.lower()]
+        order += [position, *subs]
+        shape.append(prod(array.shape[i] for i in [position, *subs]))
+    return np.transpose(array, order).reshape(shape)
+
+
+def _block(array: np.ndarray, layout: str) -> np.ndarray:
+    """`array`, in the primal layout of `layout`, split into its sub-axes."""
+    axes = _axes(layout)
+    primal = [position for position, (_, block) in enumerate(axes) if not block]
+    if array.ndim != len(primal):
+        raise KernelError(f"a rank-{array.ndim} array in the primal axes of {layout!r}")
+    tokens: list[int] = []  # the layout position of each axis of the split array
+    shape: list[int] = []
+    for extent, position in zip(array.shape, primal):
+        letter = axes[position][0]
+        subs = [i for i, (a, b) in enumerate(axes) if b and a == letter.lower()]
+        inner = prod(axes[i][1] for i in subs)
+        if extent % inner:
+            raise KernelError(f"an axis of {extent} does not split into blocks of {inner}")
+        tokens += [position, *subs]
+        shape += [extent // inner, *(axes[i][1] for i in subs)]
+    split = array.reshape(shape)
+    return np.transpose(split, [tokens.index(i) for i in range(len(axes))])
+
+
 def permutation(src: str, dst: str) -> list[int]:
-    """The axes of a `src`-layout array in the order of layout `dst` (same letters)."""
-    if not (src.isalpha() and src.isupper() and dst.isalpha() and dst.isupper()):
-        raise KernelError(f"layout {src!r} or {dst!r} is blocked; only primal layouts are computed")
-    if sorted(src) != sorted(dst):
+    """The axes of a `src`-layout array in the order of layout `dst`, both
+    primal layouts of the same letters."""
+    if sorted(src) != sorted(dst) or not (src.isalpha() and src.isupper()):
         raise KernelError(f"layout {src!r} does not have the axes of {dst!r}")
     return [src.index(letter) for letter in dst]
 
 
 def to_layout(array: np.ndarray, src: str, dst: str) -> np.ndarray:
-    """`array`, in layout `src`, transposed to layout `dst`."""
+    """`array`, in layout `src`, in layout `dst` (sub-axes such as the ``4c``
+    of ``NCHW4c`` are merged into or split from their primal axes)."""
     if src == dst:
         return array
-    return np.transpose(array, permutation(src, dst))
+    primal_src, primal_dst = primal_layout(src), primal_layout(dst)
+    if primal_src != src:
+        array = _unblock(array, src)
+    array = np.transpose(array, permutation(primal_src, primal_dst))
+    return _block(array, dst) if primal_dst != dst else array
 
 
 def pad_pairs(padding: Sequence[int], ndim: int) -> list[tuple[int, int]]:
@@ -72,7 +128,6 @@ def result_dtype(call: Call, index: int = 0) -> np.dtype:
 
 def spatial_positions(layout: str, spatial: str) -> list[int]:
     """The positions of the spatial letters in a primal layout."""
-    permutation(layout, layout)  # rejects blocked layouts
     try:
         return [layout.index(letter) for letter in spatial]
     except ValueError as error:

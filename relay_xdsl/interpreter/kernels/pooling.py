@@ -12,11 +12,12 @@ They follow TVM v0.19's topi (``pool_impl_nd``, ``adaptive_pool_impl``):
 * Adaptive windows along an axis of n inputs and m outputs run from
   ``floor(i*n/m)`` to ``ceil((i+1)*n/m)``.
 * Integer data divides with truncation, as TVM's ``div`` does.
+* A blocked layout (``NCHW16c``) pools its primal axes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -25,7 +26,9 @@ from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.interpreter.kernels.layouts import (
     KernelError,
     pad_pairs,
+    primal_layout,
     spatial_positions,
+    to_layout,
     windows,
 )
 
@@ -46,8 +49,22 @@ def _divide(total: np.ndarray, count: np.ndarray, dtype: np.dtype) -> np.ndarray
     return (total / count.astype(dtype)).astype(dtype)
 
 
+def _in_primal_layout(
+    call: Call, data: np.ndarray, compute: Callable[[np.ndarray, str], np.ndarray]
+) -> np.ndarray:
+    """`compute` on `data` in the primal axes of the call's layout (the
+    channels of ``NCHW16c`` merged), its result back in the call's layout."""
+    layout = call.attr("layout")
+    primal = primal_layout(layout)
+    return to_layout(compute(to_layout(data, layout, primal), primal), primal, layout)
+
+
 def _pool(call: Call, data: np.ndarray, dims: int, kind: str) -> np.ndarray:
-    axes = spatial_positions(call.attr("layout"), spatial_axes(dims))
+    return _in_primal_layout(call, data, lambda x, layout: _pool_in(call, x, layout, dims, kind))
+
+
+def _pool_in(call: Call, data: np.ndarray, layout: str, dims: int, kind: str) -> np.ndarray:
+    axes = spatial_positions(layout, spatial_axes(dims))
     window, strides = call.ints("pool_size"), call.ints("strides")
     dilation = call.ints("dilation")
     # The attribute's padding, and the ceil-mode padding after it.
@@ -136,19 +153,32 @@ def _output_size(call: Call, data: np.ndarray, axes: Sequence[int]) -> list[int]
     return result
 
 
+def _global(call: Call, data: np.ndarray, kind: str) -> np.ndarray:
+    def compute(x: np.ndarray, layout: str) -> np.ndarray:
+        return _adaptive(x, spatial_positions(layout, "HW"), (1, 1), kind)
+
+    return _in_primal_layout(call, data, compute)
+
+
+def _adaptive_call(call: Call, data: np.ndarray, kind: str) -> np.ndarray:
+    def compute(x: np.ndarray, layout: str) -> np.ndarray:
+        axes = spatial_positions(layout, "HW")
+        return _adaptive(x, axes, _output_size(call, x, axes), kind)
+
+    return _in_primal_layout(call, data, compute)
+
+
 def global_avg_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
-    return _adaptive(data, spatial_positions(call.attr("layout"), "HW"), (1, 1), "avg")
+    return _global(call, data, "avg")
 
 
 def global_max_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
-    return _adaptive(data, spatial_positions(call.attr("layout"), "HW"), (1, 1), "max")
+    return _global(call, data, "max")
 
 
 def adaptive_avg_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
-    axes = spatial_positions(call.attr("layout"), "HW")
-    return _adaptive(data, axes, _output_size(call, data, axes), "avg")
+    return _adaptive_call(call, data, "avg")
 
 
 def adaptive_max_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
-    axes = spatial_positions(call.attr("layout"), "HW")
-    return _adaptive(data, axes, _output_size(call, data, axes), "max")
+    return _adaptive_call(call, data, "max")

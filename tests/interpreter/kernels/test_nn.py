@@ -625,7 +625,27 @@ def test_rows_of_the_families_name_kernels_of_their_arity() -> None:
         assert len(inspect.signature(kernel).parameters) == 1 + (row.arity or 0), row.name
 
 
-def test_blocked_layout_is_an_error(run: Any) -> None:
-    text = program('nn.conv2d(%a, %b, data_layout="NCHW4c")', (1, 1, 4, 4, 4), (4, 4, 3, 3))
-    with pytest.raises(KernelError, match="blocked"):
-        run(text, random((1, 1, 4, 4, 4)), random((4, 4, 3, 3)))
+def block_channels(array: np.ndarray, lanes: int) -> np.ndarray:
+    """NCHW as NCHW<lanes>c."""
+    n, c, h, w = array.shape
+    return array.reshape(n, c // lanes, lanes, h, w).transpose(0, 1, 3, 4, 2)
+
+
+def test_conv2d_blocked_layouts(run: Any) -> None:
+    data, weight = random((1, 8, 5, 5), 1), random((8, 8, 3, 3), 2)
+    # OIHW as OIHW4i4o: (O/4, I/4, KH, KW, 4i, 4o)
+    blocked_weight = weight.reshape(2, 4, 2, 4, 3, 3).transpose(0, 2, 4, 5, 3, 1)
+    call = (
+        f"nn.conv2d(%a, %b{attrs(padding=[1, 1], data_layout='NCHW4c', kernel_layout='OIHW4i4o')})"
+    )
+    text = program(call, (1, 2, 5, 5, 4), blocked_weight.shape)
+    result = run(text, block_channels(data, 4), blocked_weight)
+    expected = F.conv2d(t(data), t(weight), padding=1).numpy()
+    close(result, block_channels(expected, 4))
+
+
+def test_blocked_layout_of_an_indivisible_axis_is_an_error(run: Any) -> None:
+    """TVM's layouts round a blocked axis up; its padding lanes have no values here."""
+    text = program('nn.conv2d(%a, %b, out_layout="NCHW4c")', (1, 3, 4, 4), (6, 3, 1, 1))
+    with pytest.raises(KernelError, match="does not split"):
+        run(text, random((1, 3, 4, 4)), random((6, 3, 1, 1)))

@@ -221,3 +221,24 @@ def test_adaptive_avg_pool2d_nhwc_and_empty_output_size(run: Any) -> None:
     expected = F.adaptive_avg_pool2d(t(data.transpose(0, 3, 1, 2)), (4, 3)).permute(0, 2, 3, 1)
     close(run(program(call, data.shape), data), expected)
     close(run(program("nn.adaptive_max_pool2d(%a)", data.shape), data), data)
+
+
+def test_pools_in_a_blocked_layout(run: Any) -> None:
+    data = random((1, 8, 6, 6), 1)
+    blocked = data.reshape(1, 2, 4, 6, 6).transpose(0, 1, 3, 4, 2)
+    for call, reference in (
+        (
+            'nn.max_pool2d(%a, pool_size=[2, 2], strides=[2, 2], layout="NCHW4c")',
+            F.max_pool2d(t(data), 2, 2),
+        ),
+        (
+            'nn.adaptive_avg_pool2d(%a, output_size=[4, 3], layout="NCHW4c")',
+            F.adaptive_avg_pool2d(t(data), (4, 3)),
+        ),
+    ):
+        expected = reference.numpy()
+        n, _, h, w = expected.shape
+        close(
+            run(program(call, blocked.shape), blocked),
+            expected.reshape(n, 2, 4, h, w).transpose(0, 1, 3, 4, 2),
+        )
