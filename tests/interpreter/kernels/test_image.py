@@ -299,3 +299,16 @@ def test_grid_sample_3d(run: Any, method: str, padding_mode: str) -> None:
         t(data), t(grid), mode=method, padding_mode=padding_mode, align_corners=False
     )
     close(result, expected)
+
+
+def test_resize3d_reads_the_roi_in_topis_order(run: Any) -> None:
+    """topi's resize3d reads a tf_crop_and_resize roi as [x, y, z] starts, then ends."""
+    data = random((1, 1, 3, 4, 5), 1)
+    roi = "[0f, 0f, 0f, 0.5f, 1f, 1f]"  # x crops to its first half; y and z stay whole
+    call = f'image.resize3d(%a, size=[3, 4, 5], roi={roi}, coordinate_transformation_mode="tf_crop_and_resize")'
+    result = run(program(call, data.shape), data)
+    source = np.arange(5) * 0.5 * 4 / 4  # x * (end - start) * (width - 1) / (target - 1)
+    left = np.floor(source).astype(int)
+    right = np.minimum(left + 1, 4)
+    expected = data[..., left] * (1 - (source - left)) + data[..., right] * (source - left)
+    close(result, expected.astype(np.float32))
