@@ -22,7 +22,8 @@ from relay_xdsl.dialects.relay.layouts import LayoutError, parse_layout
 
 
 class KernelError(NotImplementedError):
-    """A call the kernel does not compute (a blocked layout, an unknown mode)."""
+    """A call the kernel does not compute (an axis that does not divide into its
+    blocks, an unknown mode, a type TVM gives but does not compute)."""
 
 
 def _axes(layout: str) -> list[tuple[str, int]]:
