@@ -94,6 +94,7 @@ def _conv(dims: int, summary: str, *, transposed: bool = False) -> Operator:
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.conv(spatial_axes(dims), transposed=transposed),
         backward=backward.conv(spatial_axes(dims), transposed=transposed),
+        kernel=f"nn:conv{dims}d" + ("_transpose" if transposed else ""),
         relax=_relax_conv(dims, transposed),
     )
 
@@ -113,6 +114,7 @@ def _softmax(name: str, summary: str, *, mapped: bool) -> Operator:
         attrs=(integer("axis", -1),),
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.with_axis_check,
+        kernel=f"nn:{short}",
         relax=relax,
     )
 
@@ -160,6 +162,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         "Fully connected layer: Y = X * W^T, with data (..., K) and weight (units, K).",
         attrs=(integer("units", required=True), dtype("out_dtype", "")),  # TVM's DenseAttrs
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=True),
+        kernel="nn:dense",
         backward=backward.matmul(dense=True),
         relax=no_relax("Relax has no dense; its matmul has NumPy semantics and imports as "
                        "relax.matmul")),
@@ -171,6 +174,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
             boolean("transpose_b", False)
         ),  # TVM's MatmulAttrs
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=False),
+        kernel="nn:matmul",
         backward=backward.matmul(dense=False),
         relax=no_relax("Relax's matmul has NumPy semantics and no transpose flags; it imports as "
                        "relax.matmul")),
@@ -182,6 +186,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
             dtype("out_dtype", ""), boolean("transpose_a", False), boolean("transpose_b", False)
         ),  # TVM's BatchMatmulAttrs
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.batch_matmul,
+        kernel="nn:batch_matmul",
         relax=no_relax("Relax has no batch_matmul; its matmul has NumPy semantics and imports as "
                        "relax.matmul")),
     Operator("nn.bias_add",
@@ -189,6 +194,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         "dimensions).",
         attrs=(integer("axis", 1),),  # TVM's BiasAddAttrs
         arity=2, pattern=OpPattern.BROADCAST, infer=inference.bias_add, backward=backward.bias_add,
+        kernel="nn:bias_add",
         relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast")),
 )
 # fmt: on
@@ -197,10 +203,12 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
 # fmt: off
 ACTIVATIONS: tuple[Operator, ...] = (
     Operator("nn.relu", "Elementwise rectified linear unit max(x, 0).", pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type, backward=backward.same_type, relax=RelaxOp("relax.nn.relu")),
+        infer=inference.same_type, backward=backward.same_type, kernel="nn:relu",
+        relax=RelaxOp("relax.nn.relu")),
     Operator("nn.leaky_relu", "Elementwise x if x > 0 else alpha * x.",
         attrs=(floating("alpha", 0.25),),  # TVM's LeakyReluAttrs
         pattern=OpPattern.ELEMWISE, infer=inference.same_type, backward=backward.same_type,
+        kernel="nn:leaky_relu",
         relax=RelaxOp(
             "relax.nn.leakyrelu", "relax.attrs.LeakyReluAttrs", (Field("alpha", Kind.FLOAT),)
         )),
@@ -208,7 +216,7 @@ ACTIVATIONS: tuple[Operator, ...] = (
         "Parametric ReLU: x if x > 0 else alpha[c] * x, with a learned 1D alpha tensor indexed "
         "along `axis`.",
         attrs=(integer("axis", 1),),  # TVM's PReluAttrs
-        arity=2, pattern=OpPattern.BROADCAST, infer=inference.same_type,
+        arity=2, pattern=OpPattern.BROADCAST, infer=inference.same_type, kernel="nn:prelu",
         relax=RelaxOp("relax.nn.prelu", "relax.attrs.PReluAttrs", (Field("axis", Kind.INT),))),
     _softmax("nn.softmax", "Softmax normalization along `axis`: exp(x) / sum(exp(x)).",
         mapped=True),
@@ -227,7 +235,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "SimplifyInference.",
         attrs=_norm_attrs(1),  # TVM's BatchNormAttrs
         arity=5, returns_tuple=True, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.batch_norm, backward=backward.batch_norm,
+        infer=inference.batch_norm, backward=backward.batch_norm, kernel="nn:batch_norm",
         relax=RelaxOp(
             "relax.nn.batch_norm",
             "relax.attrs.BatchNormAttrs",
@@ -240,6 +248,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta).",
         attrs=_norm_attrs(-1),  # TVM's LayerNormAttrs
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
+        kernel="nn:layer_norm",
         relax=RelaxOp(
             "relax.nn.layer_norm",
             "relax.attrs.LayerNormAttrs",
@@ -255,12 +264,14 @@ NORMALIZATION: tuple[Operator, ...] = (
         "(data, gamma, beta).",
         attrs=_norm_attrs(1),  # TVM's InstanceNormAttrs
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
+        kernel="nn:instance_norm",
         relax=_no_relax_norm("instance_norm")),
     Operator("nn.group_norm",
         "Group normalization: splits channels (along axis) into num_groups groups and normalizes "
         "within each, inputs (data, gamma, beta).",
         attrs=(integer("num_groups", 0), *_norm_attrs(1)),  # TVM's GroupNormAttrs
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
+        kernel="nn:group_norm",
         relax=_no_relax_norm("group_norm")),
     Operator("nn.lrn",
         "Local response normalization across `size` neighbouring channels along `axis`.",
@@ -268,18 +279,19 @@ NORMALIZATION: tuple[Operator, ...] = (
             integer("size", 5), integer("axis", 1), floating("bias", 2.0),
             floating("alpha", 0.0001), floating("beta", 0.75)
         ),  # TVM's LRNAttrs
-        pattern=OpPattern.OPAQUE, infer=inference.same_type, relax=no_relax("Relax has no lrn")),
+        pattern=OpPattern.OPAQUE, infer=inference.same_type, kernel="nn:lrn",
+        relax=no_relax("Relax has no lrn")),
     Operator("nn.l2_normalize",
         "Divides data by the L2 norm computed over `axis` (with lower bound eps).",
         # TVM's L2NormalizeAttrs
         attrs=(floating("eps", required=True), ints("axis", required=True)),
-        pattern=OpPattern.OPAQUE, infer=inference.same_type,
+        pattern=OpPattern.OPAQUE, infer=inference.same_type, kernel="nn:l2_normalize",
         relax=no_relax("Relax has no l2_normalize")),
     Operator("nn.dropout",
         "Dropout; returns a 2-tuple (output, mask). It is an identity at inference and is removed "
         "by SimplifyInference.",
         attrs=(floating("rate", 0.5),),  # TVM's DropoutAttrs
-        returns_tuple=True, pattern=OpPattern.OPAQUE, infer=inference.dropout,
+        returns_tuple=True, pattern=OpPattern.OPAQUE, infer=inference.dropout, kernel="nn:dropout",
         relax=RelaxOp(
             "relax.nn.dropout", "relax.attrs.DropoutAttrs", (Field("rate", Kind.FLOAT),)
         )),
@@ -291,20 +303,20 @@ NORMALIZATION: tuple[Operator, ...] = (
 DATA_MOVEMENT: tuple[Operator, ...] = (
     Operator("nn.batch_flatten",
         "Flattens all dimensions except the first: (N, d1, d2, ...) -> (N, d1*d2*...).",
-        pattern=OpPattern.INJECTIVE, infer=inference.batch_flatten,
+        pattern=OpPattern.INJECTIVE, infer=inference.batch_flatten, kernel="nn:batch_flatten",
         relax=RelaxOp("relax.nn.batch_flatten")),
     Operator("nn.pad",
         "Pads data; 2 inputs (data, pad_value scalar tensor); pad_width is ((before_0, after_0), "
         "...) per axis; pad_mode constant/edge/reflect.",
         # TVM's PadAttrs
         attrs=(anything("pad_width", required=True), string("pad_mode", "constant")), arity=2,
-        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=False),
+        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=False), kernel="nn:pad",
         relax=no_relax("Relax's pad takes pad_value as a float attribute, Relay's as a tensor "
                        "argument")),
     Operator("nn.mirror_pad", "Pads data by mirroring (mode SYMMETRIC or REFLECT); one input.",
         # TVM's MirrorPadAttrs
         attrs=(string("mode", "SYMMETRIC"), anything("pad_width", required=True)),
-        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=True),
+        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=True), kernel="nn:mirror_pad",
         relax=no_relax("Relax has no mirror_pad")),
     Operator("nn.upsampling",
         "Upsamples H and W by scale_h / scale_w using nearest_neighbor, bilinear or bicubic "
@@ -315,6 +327,7 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
             boolean("align_corners", False)
         ),  # TVM's UpSamplingAttrs
         pattern=OpPattern.INJECTIVE, infer=inference.upsampling("HW", ("scale_h", "scale_w")),
+        kernel="nn:upsampling",
         relax=no_relax("Relax has no upsampling; it resizes with image.resize2d")),
     Operator("nn.upsampling3d", "Upsamples D, H and W by scale_d/scale_h/scale_w.",
         attrs=(
@@ -325,16 +338,18 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
         ),  # TVM's UpSampling3DAttrs
         pattern=OpPattern.INJECTIVE,
         infer=inference.upsampling("DHW", ("scale_d", "scale_h", "scale_w")),
+        kernel="nn:upsampling3d",
         relax=no_relax("Relax has no upsampling3d; it resizes with image.resize3d")),
     Operator("nn.depth_to_space",
         "Rearranges blocks of channel data into spatial blocks (block_size), DCR or CDR ordering.",
         attrs=_SUB_PIXEL_ATTRS, pattern=OpPattern.INJECTIVE,
-        infer=inference.sub_pixel(to_space=True),
+        infer=inference.sub_pixel(to_space=True), kernel="nn:depth_to_space",
         relax=no_relax("Relax has no depth_to_space; its nn.pixel_shuffle is the NCHW, CRD-mode "
                        "case only")),
     Operator("nn.space_to_depth",
         "Rearranges spatial blocks of size block_size into the channel dimension.",
         attrs=_SUB_PIXEL_ATTRS, pattern=OpPattern.INJECTIVE,
-        infer=inference.sub_pixel(to_space=False), relax=no_relax("Relax has no space_to_depth")),
+        infer=inference.sub_pixel(to_space=False), kernel="nn:space_to_depth",
+        relax=no_relax("Relax has no space_to_depth")),
 )
 # fmt: on

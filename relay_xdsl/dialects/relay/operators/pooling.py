@@ -58,6 +58,7 @@ def _pool(kind: str, dims: int, summary: str) -> Operator:
         attrs=_pool_attrs(kind, dims),
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.pool(spatial_axes(dims)),
+        kernel=f"pooling:{kind}_pool{dims}d",
         relax=_relax_pool(kind, dims),
     )
 
@@ -90,18 +91,19 @@ POOLING: tuple[Operator, ...] = (
     Operator("nn.global_avg_pool2d",
         "Averages each channel over the whole H x W plane, producing spatial size 1x1.",
         attrs=_GLOBAL_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.global_pool,
+        infer=inference.global_pool, kernel="pooling:global_avg_pool2d",
         relax=no_relax("Relax has no global pooling; its frontends use adaptive_avg_pool2d with "
                        "output size 1")),
     Operator("nn.global_max_pool2d",
         "Takes the maximum of each channel over the whole H x W plane, producing spatial size 1x1.",
         attrs=_GLOBAL_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.global_pool, relax=no_relax("Relax has no global or adaptive max pooling")),
+        infer=inference.global_pool, kernel="pooling:global_max_pool2d",
+        relax=no_relax("Relax has no global or adaptive max pooling")),
     Operator("nn.adaptive_avg_pool2d",
         "Average pooling whose windows are chosen so the output has spatial size output_size "
         "(empty output_size keeps the input size).",
         attrs=_ADAPTIVE_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.adaptive_pool("HW"),
+        infer=inference.adaptive_pool("HW"), kernel="pooling:adaptive_avg_pool2d",
         relax=RelaxOp(
             "relax.nn.adaptive_avg_pool2d",
             "relax.attrs.AdaptivePool2DAttrs",
@@ -113,6 +115,7 @@ POOLING: tuple[Operator, ...] = (
     Operator("nn.adaptive_max_pool2d",
         "Max pooling whose windows are chosen so the output has spatial size output_size.",
         attrs=_ADAPTIVE_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.adaptive_pool("HW"), relax=no_relax("Relax has no adaptive max pooling")),
+        infer=inference.adaptive_pool("HW"), kernel="pooling:adaptive_max_pool2d",
+        relax=no_relax("Relax has no adaptive max pooling")),
 )
 # fmt: on
