@@ -185,3 +185,24 @@ def test_deep_recursion_has_room_and_an_error_passes_up_quickly():
     with pytest.raises(InterpreterError, match="no clause matches") as raised:
         run(failing, {"n": np.array(3000, np.int32)})
     assert not getattr(raised.value, "__notes__", None)  # the module is not printed into it
+
+
+def test_constants_from_the_metadata_section():
+    from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType, f32, i64
+
+    from relay_xdsl.relay_text.metadata import encode_metadata
+
+    weights = DenseIntOrFPElementsAttr(
+        TensorType(f32, [2]), BytesAttr(np.float32([1, 2]).tobytes())
+    )
+    index = DenseIntOrFPElementsAttr(
+        TensorType(i64, [3]), BytesAttr(np.int64([5, -1, 7]).tobytes())
+    )
+    module = program(
+        "def @main(%x: Tensor[(2), float32]) {\n"
+        "  %0 = add(%x, meta[relay.Constant][0]);\n"
+        "  (%0, meta[relay.Constant][1])\n"
+        "}\n#[metadata]\n" + "".join(encode_metadata([weights, index]))
+    )
+    total, indices = run(module, {"x": A})
+    assert total.tolist() == [2, 0] and indices.tolist() == [5, -1, 7]
