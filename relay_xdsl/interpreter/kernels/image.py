@@ -17,7 +17,8 @@ import numpy as np
 
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.layouts import spatial_axes
-from relay_xdsl.interpreter.kernels.layouts import KernelError, result_dtype, to_layout
+from relay_xdsl.interpreter.kernels.common import result_dtype
+from relay_xdsl.interpreter.kernels.layouts import KernelError, to_layout
 
 _F32 = np.float32
 

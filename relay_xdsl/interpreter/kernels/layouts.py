@@ -13,15 +13,12 @@ from collections.abc import Sequence
 from math import prod
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, TupleType
-from xdsl.ir import Attribute
 
-from relay_xdsl.dialects.relay import dtypes
-from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.layouts import LayoutError, parse_layout
+from relay_xdsl.interpreter.errors import InterpreterError
 
 
-class KernelError(NotImplementedError):
+class KernelError(InterpreterError):
     """A call the kernel does not compute (an axis that does not divide into its
     blocks, an unknown mode, a type TVM gives but does not compute)."""
 
@@ -106,25 +103,6 @@ def pad_pairs(padding: Sequence[int], ndim: int) -> list[tuple[int, int]]:
     if len(padding) == 2 * ndim:
         return [(padding[i], padding[i + ndim]) for i in range(ndim)]
     raise KernelError(f"padding {padding} has neither 1, {ndim} nor {2 * ndim} entries")
-
-
-def numpy_dtype(element: Attribute) -> np.dtype:
-    """The numpy dtype of an element type."""
-    name = dtypes.dtype_name(element)
-    try:
-        return np.dtype(name)
-    except TypeError as error:
-        raise KernelError(f"no numpy dtype for {name}") from error
-
-
-def result_dtype(call: Call, index: int = 0) -> np.dtype:
-    """The numpy dtype of the call's result (of field `index` of a tuple result)."""
-    type_ = call.result_type
-    if isinstance(type_, TupleType):
-        type_ = type_.types.data[index]
-    if not isinstance(type_, TensorType):
-        raise KernelError(f"the call's result type {type_} is not a tensor")
-    return numpy_dtype(type_.get_element_type())
 
 
 def spatial_positions(layout: str, spatial: str) -> list[int]:

@@ -18,14 +18,9 @@ from xdsl.dialects.builtin import TensorType
 
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.layouts import spatial_axes
+from relay_xdsl.interpreter.kernels.common import result_dtype
 from relay_xdsl.interpreter.kernels.image import resample
-from relay_xdsl.interpreter.kernels.layouts import (
-    KernelError,
-    pad_pairs,
-    result_dtype,
-    to_layout,
-    windows,
-)
+from relay_xdsl.interpreter.kernels.layouts import KernelError, pad_pairs, to_layout, windows
 
 # ---------------------------------------------------------------------------
 # Convolutions and dense layers

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import TensorType, TupleType
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.importers.relay_text import parse_relay
-from relay_xdsl.interpreter.kernels.layouts import numpy_dtype
+from relay_xdsl.interpreter.arrays import numpy_dtype
 
 RunKernel = Callable[..., Any]
 
