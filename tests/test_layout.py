@@ -18,6 +18,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"support"}),
     frozenset({"dialects"}),
     frozenset({"relay_text"}),
+    frozenset({"interpreter"}),
     frozenset({"importers", "exporters", "transforms", "viz"}),
     frozenset({"tvm"}),
     frozenset({"tools"}),

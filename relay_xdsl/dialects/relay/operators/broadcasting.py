@@ -14,7 +14,7 @@ def _binary(
     name: str, summary: str, relax: RelaxOp | NoRelax, infer: Relation = inference.broadcast
 ) -> Operator:
     """Two arguments broadcast together (``BROADCAST``); by default the result
-    keeps their element type."""
+    keeps their element type. The kernel is ``broadcasting:<name>``."""
     return Operator(
         name,
         summary,
@@ -23,6 +23,7 @@ def _binary(
         infer=infer,
         backward=backward.broadcast,
         relax=relax,
+        kernel=f"broadcasting:{name}",
     )
 
 

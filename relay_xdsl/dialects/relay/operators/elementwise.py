@@ -18,9 +18,14 @@ INIT_OP_ATTRS = (
 
 
 def unary(
-    name: str, summary: str, relax: RelaxOp | NoRelax, infer: Relation = inference.same_type
+    name: str,
+    summary: str,
+    relax: RelaxOp | NoRelax,
+    infer: Relation = inference.same_type,
+    kernel: str | None = None,
 ) -> Operator:
-    """One argument (``ELEMWISE``); by default the result has its type, both ways."""
+    """One argument (``ELEMWISE``); by default the result has its type, both
+    ways, and the kernel is ``elementwise:<name>``."""
     return Operator(
         name,
         summary,
@@ -28,6 +33,7 @@ def unary(
         infer=infer,
         backward=backward.same_type if infer is inference.same_type else None,
         relax=relax,
+        kernel=kernel or f"elementwise:{name}",
     )
 
 
@@ -53,6 +59,7 @@ def _init(name: str, summary: str) -> Operator:
         pattern=OpPattern.ELEMWISE,
         infer=inference.init,
         relax=_no_relax_init(name),
+        kernel=f"elementwise:{name}",
     )
 
 
@@ -115,27 +122,30 @@ CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
         pattern=OpPattern.ELEMWISE, infer=inference.same_type,
         relax=RelaxOp(
             "relax.clip", args=(TENSOR, Arg(ArgRole.PRIM, "a_min"), Arg(ArgRole.PRIM, "a_max"))
-        )),
+        ),
+        kernel="elementwise:clip"),
     Operator("cast", "Converts the elements to data type `dtype`.", attrs=_CAST_ATTRS,
         pattern=OpPattern.ELEMWISE, infer=inference.cast,
-        relax=RelaxOp("relax.astype", "relax.attrs.AstypeAttrs", (Field("dtype", Kind.DTYPE),))),
+        relax=RelaxOp("relax.astype", "relax.attrs.AstypeAttrs", (Field("dtype", Kind.DTYPE),)),
+        kernel="elementwise:cast"),
     Operator("cast_like", "Converts data to the dtype of the second tensor.", arity=2,
         pattern=OpPattern.ELEMWISE, infer=inference.cast_like,
-        relax=no_relax("Relax has no cast_like")),
+        relax=no_relax("Relax has no cast_like"), kernel="elementwise:cast_like"),
     Operator("reinterpret", "Bitwise reinterpretation of the elements as `dtype` (same bit width).",
         attrs=_CAST_ATTRS, pattern=OpPattern.ELEMWISE, infer=inference.cast,
-        relax=no_relax("Relax has no reinterpret")),
+        relax=no_relax("Relax has no reinterpret"), kernel="elementwise:reinterpret"),
     Operator("full",
         "Creates a tensor of `shape` / `dtype` filled with the scalar tensor input fill_value (1 "
         "input).",
         attrs=INIT_OP_ATTRS, pattern=OpPattern.ELEMWISE, infer=inference.full,
-        relax=_no_relax_init("full")),
+        relax=_no_relax_init("full"), kernel="elementwise:full"),
     Operator("full_like", "Tensor shaped like data filled with the scalar fill_value (2 inputs).",
         arity=2, pattern=OpPattern.ELEMWISE, infer=inference.full_like,
-        relax=_relax_init_like("full_like")),
+        relax=_relax_init_like("full_like"), kernel="elementwise:full_like"),
     _init("zeros", "Creates a tensor of zeros of given shape and dtype; takes no tensor inputs."),
     _init("ones", "Creates a tensor of ones of given shape and dtype; takes no tensor inputs."),
     Operator("where", "Elementwise select: condition ? x : y, all three broadcast together.",
-        arity=3, pattern=OpPattern.BROADCAST, infer=inference.where, relax=RelaxOp("relax.where")),
+        arity=3, pattern=OpPattern.BROADCAST, infer=inference.where, relax=RelaxOp("relax.where"),
+        kernel="elementwise:where"),
 )
 # fmt: on

@@ -1,0 +1,119 @@
+"""Tensors as numpy arrays: dtypes, constants' values, and checked inputs.
+
+A Relay tensor is a ``numpy.ndarray`` of the tensor type's shape and dtype
+(a scalar is a 0-d array; ``bool`` is numpy's ``bool_``). ``bfloat16`` has
+no numpy dtype and is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.ir import Attribute
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.interpreter.errors import InterpreterError
+
+_NUMPY_DTYPES = {name: np.dtype(code) for name, code in dtypes.NUMPY_DTYPES.items()}
+
+
+def numpy_dtype(element: Attribute) -> np.dtype:
+    """The numpy dtype of an MLIR element type."""
+    try:
+        name = dtypes.dtype_name(element)
+    except dtypes.UnknownDTypeError as error:
+        raise InterpreterError(str(error)) from None
+    dtype = _NUMPY_DTYPES.get(name)
+    if dtype is None:
+        raise InterpreterError(f"dtype {name} has no numpy counterpart")
+    return dtype
+
+
+def tensor_dtype(type_: Attribute) -> np.dtype:
+    """The numpy dtype of a tensor type."""
+    if not isinstance(type_, TensorType):
+        raise InterpreterError(f"expected a tensor type, got {type_}")
+    return numpy_dtype(type_.get_element_type())
+
+
+def describe(type_: TensorType) -> str:
+    """`type_` as a shape and dtype: ``(1, 3) float32``."""
+    dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in type_.get_shape())
+    comma = "," if len(type_.get_shape()) == 1 else ""
+    return f"({dims}{comma}) {dtypes.dtype_name(type_.get_element_type())}"
+
+
+def fits(array: np.ndarray, type_: TensorType) -> bool:
+    """Whether `array` has the shape (``?`` matching any size) and dtype of `type_`."""
+    shape = type_.get_shape()
+    return (
+        array.dtype == tensor_dtype(type_)
+        and array.ndim == len(shape)
+        and all(d == DYNAMIC_INDEX or d == n for d, n in zip(shape, array.shape))
+    )
+
+
+def dense_array(value: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """The contents of a dense attribute, shaped like its type (a splat is broadcast)."""
+    type_ = value.get_type()
+    dtype = tensor_dtype(type_)
+    shape = tuple(type_.get_shape())
+    array = np.frombuffer(value.data.data, dtype=np.uint8 if dtype == np.bool_ else dtype)
+    if dtype == np.bool_:
+        array = array != 0  # MLIR text parses `true` as 0xff
+    if array.size == 1 and int(np.prod(shape)) != 1:
+        return np.full(shape, array[0], dtype=dtype)
+    return array.reshape(shape).copy()
+
+
+def random_constants(module: ModuleOp, seed: int) -> dict[int, np.ndarray]:
+    """Random values for the constants known only by ``meta[relay.Constant][i]``, by index.
+
+    The values are drawn as the Relax exporter draws them for the same seed
+    (``numpy.random.RandomState(seed)``, in index order: floats uniform in
+    [-1, 1), integers in [0, 8), bools 0 or 1), so both see the same program.
+    """
+    types: dict[int, TensorType] = {}
+    for op in module.walk():
+        if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
+            index = op.meta_index.value.data
+            if not isinstance(op.result.type, TensorType):
+                raise InterpreterError(f"meta[relay.Constant][{index}] has an unknown type")
+            if types.setdefault(index, op.result.type) != op.result.type:
+                raise InterpreterError(f"meta[relay.Constant][{index}] is used with two types")
+    rng = np.random.RandomState(seed)
+    values = {}
+    for index in sorted(types):
+        type_ = types[index]
+        shape = tuple(type_.get_shape())
+        dtype = tensor_dtype(type_)
+        if dtype == np.bool_:
+            values[index] = rng.randint(0, 2, size=shape).astype(bool)
+        elif dtype.kind in "iu":
+            values[index] = rng.randint(0, 8, size=shape).astype(dtype)
+        else:
+            values[index] = rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
+    return values
+
+
+def random_inputs(types: Iterable[tuple[str, Attribute]], seed: int) -> dict[str, np.ndarray]:
+    """Random arrays for parameters of tensor type, drawn like `random_constants`."""
+    rng = np.random.RandomState(seed)
+    values = {}
+    for name, type_ in types:
+        if not isinstance(type_, TensorType):
+            raise InterpreterError(f"parameter %{name} is not a tensor ({type_})")
+        shape = tuple(type_.get_shape())
+        if DYNAMIC_INDEX in shape:
+            raise InterpreterError(f"parameter %{name} has a dynamic shape {describe(type_)}")
+        dtype = tensor_dtype(type_)
+        if dtype == np.bool_:
+            values[name] = rng.randint(0, 2, size=shape).astype(bool)
+        elif dtype.kind in "iu":
+            values[name] = rng.randint(0, 8, size=shape).astype(dtype)
+        else:
+            values[name] = rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
+    return values
