@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from typing import Any, cast
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -102,7 +103,8 @@ def scalar_constant(element: Attribute, number: float) -> relay.ConstantOp:
     else:
         data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
     type_ = TensorType(element, [])
-    return relay.ConstantOp(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(data)))
+    value = DenseIntOrFPElementsAttr(cast(TensorType[Any], type_), BytesAttr(data))
+    return relay.ConstantOp(type_, value)
 
 
 def expand_bias_to_match_axis(
