@@ -59,6 +59,8 @@ def fits(array: np.ndarray, type_: TensorType) -> bool:
 def dense_array(value: DenseIntOrFPElementsAttr) -> np.ndarray:
     """The contents of a dense attribute, shaped like its type (a splat is broadcast)."""
     type_ = value.get_type()
+    if not isinstance(type_, TensorType):
+        raise InterpreterError(f"a dense value of type {type_} is not a tensor")
     dtype = tensor_dtype(type_)
     shape = tuple(type_.get_shape())
     array = np.frombuffer(value.data.data, dtype=np.uint8 if dtype == np.bool_ else dtype)

@@ -12,7 +12,11 @@ relay-xdsl and xDSL this is):
   Relay texts the same up to whitespace, comments and temp numbering? Exit
   status 0 if so, else 1 and a diff;
 * ``view FILE [B] [-o OUT.svg|.html|.dot] [--collapse] [--explorer]``: a
-  picture of the module's fused groups, or two side by side (see view.py).
+  picture of the module's fused groups, or two side by side (see view.py);
+* ``run FILE [--input NAME=FILE.npy ...] [--random-inputs SEED]
+  [--random-constants SEED] [-o OUT.npz]``: run a function with the
+  reference interpreter and print (or save) its outputs (see run.py; needs
+  numpy, the ``interp`` extra).
 
 Input and output as in MLIR tools: ``-`` reads stdin, ``-o -`` (the
 default, except for ``import-torch``) writes stdout. Whether the input is
@@ -343,6 +347,30 @@ def _argument_parser() -> argparse.ArgumentParser:
         "--no-browser", action="store_true", help="start Model Explorer without opening a browser"
     )
     command.set_defaults(run=_view)
+
+    command = commands.add_parser("run", help="run a program with the reference interpreter")
+    _add_input(command, "a .relay or .mlir file")
+    command.add_argument(
+        "--function", default="main", help="the global function to run (default: main)"
+    )
+    command.add_argument(
+        "--input",
+        dest="inputs",
+        action="append",
+        default=[],
+        type=_input_spec,
+        metavar="NAME=FILE.npy",
+        help="the array of parameter NAME (repeat for each parameter)",
+    )
+    command.add_argument(
+        "--random-inputs",
+        type=int,
+        metavar="SEED",
+        help="give the parameters without --input random arrays drawn from SEED",
+    )
+    _add_random_constants(command)
+    _add_output(command, "save the outputs to an .npz file", "print them")
+    command.set_defaults(run=_run_program, default_format="mlir")
 
     command = commands.add_parser(
         "import-torch", help="a torchvision model through TVM Relax into the relay dialect"
@@ -782,6 +810,18 @@ def _text_diff(expected: _Source, actual: _Source) -> str:
                 f"bad #[metadata] section: {error.message}",
             ) from None
     return relay_text_diff(expected.text, actual.text)
+
+
+def _input_spec(text: str) -> tuple[str, str]:
+    from relay_xdsl.tools.run import input_spec
+
+    return input_spec(text)
+
+
+def _run_program(args: argparse.Namespace) -> None:
+    from relay_xdsl.tools.run import run_program
+
+    run_program(args)
 
 
 def _view(args: argparse.Namespace) -> None:

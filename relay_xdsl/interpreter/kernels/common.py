@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType, TupleType
+from xdsl.dialects.builtin import TensorType, TupleType, i32
+from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.interpreter.arrays import tensor_dtype
@@ -15,6 +16,8 @@ from relay_xdsl.interpreter.errors import InterpreterError
 def result_dtype(call: Call, index: int | None = None) -> np.dtype:
     """The numpy dtype of the call's result (of field `index` of a tuple result)."""
     type_ = call.result_type
+    if type_ is None:
+        raise InterpreterError("the call has no result type")
     if index is not None:
         if not isinstance(type_, TupleType):
             raise InterpreterError("expected a tuple result")
@@ -48,3 +51,21 @@ def axes(indices: Iterable[int], rank: int) -> tuple[int, ...]:
 def as_array(value: object, dtype: np.dtype) -> np.ndarray:
     """`value` as an array of `dtype` (a kernel's result, never a numpy scalar)."""
     return np.asarray(value).astype(dtype, copy=False)
+
+
+def output_shape(
+    call: Call, relation: Callable[[Call], Attribute], *arrays: np.ndarray
+) -> tuple[int, ...]:
+    """The call's result shape: the result type's when static, else what the
+    operator's type `relation` gives for the arrays' actual shapes."""
+    type_ = call.result_type
+    if isinstance(type_, TensorType) and all(d >= 0 for d in type_.get_shape()):
+        return tuple(type_.get_shape())
+    types = [
+        TensorType(t.get_element_type() if isinstance(t, TensorType) else i32, a.shape)
+        for t, a in zip(call.args, arrays)
+    ]
+    result = relation(Call(call.schema, types, call.attributes))
+    if not isinstance(result, TensorType):
+        raise InterpreterError("the type relation gave no tensor type")
+    return tuple(result.get_shape())

@@ -57,6 +57,7 @@ def _reduce(name: str, summary: str, *, mapped: bool = True) -> Operator:
         pattern=OpPattern.COMM_REDUCE,
         infer=inference.reduce,
         relax=_relax_reduce(name) if mapped else no_relax(f"Relax has no {name}"),
+        kernel=f"reductions:{name}",
     )
 
 
@@ -71,6 +72,7 @@ def _arg_reduce(name: str, summary: str) -> Operator:
         relax=no_relax(
             f"Relax's {name} returns int64 indices along at most one axis; Relay's returns int32"
         ),
+        kernel=f"reductions:{name}",
     )
 
 
@@ -86,6 +88,7 @@ def _sort(name: str, summary: str, infer: Relation) -> Operator:
         relax=no_relax(
             f"not mapped yet: Relax's {name} has `descending` where Relay's has `is_ascend`"
         ),
+        kernel=f"sorting:{name}",
     )
 
 
@@ -109,7 +112,8 @@ REDUCTIONS: tuple[Operator, ...] = (
         ),  # TVM's VarianceAttrs
         arity=2, pattern=OpPattern.COMM_REDUCE, infer=inference.variance,
         relax=no_relax("Relax's variance computes the mean itself; Relay's takes it as a second "
-                       "argument")),
+                       "argument"),
+        kernel="reductions:variance"),
 )
 # fmt: on
 
@@ -126,6 +130,7 @@ SORTING: tuple[Operator, ...] = (
             boolean("is_ascend", False), dtype("dtype", "")
         ),  # TVM's TopKAttrs
         returns_tuple=None, pattern=OpPattern.OPAQUE, infer=inference.topk,
-        relax=no_relax("not mapped yet: Relax's topk has `largest` where Relay's has `is_ascend`")),
+        relax=no_relax("not mapped yet: Relax's topk has `largest` where Relay's has `is_ascend`"),
+        kernel="sorting:topk"),
 )
 # fmt: on

@@ -1,0 +1,50 @@
+"""Kernels of the Relax-only operators, with Relax's semantics.
+
+* ``relax.matmul`` is numpy's ``matmul`` (1-D operands promoted and the
+  promoted axis dropped, batch dimensions broadcast), in ``out_dtype``;
+* ``relax.strided_slice`` slices the listed ``axes`` only, bounds
+  canonicalised as in Relay's ``strided_slice`` (absent strides are 1);
+* ``relax.nn.gelu`` is ``x * Phi(x)`` with the exact normal CDF
+  ``0.5 * (1 + erf(x / sqrt(2)))``; ``relax.nn.gelu_tanh`` its tanh
+  approximation; ``relax.nn.silu`` is ``x * sigmoid(x)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from relay_xdsl.dialects.relay.inference import Call
+from relay_xdsl.interpreter.kernels import elementwise
+from relay_xdsl.interpreter.kernels.common import axis as normal_axis
+from relay_xdsl.interpreter.kernels.common import result_dtype
+from relay_xdsl.interpreter.kernels.shape import slice_of
+
+
+def matmul(call: Call, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    dtype = result_dtype(call)
+    return np.matmul(a.astype(dtype, copy=False), b.astype(dtype, copy=False))
+
+
+def strided_slice(call: Call, x: np.ndarray) -> np.ndarray:
+    axes = call.ints("axes")
+    begin, end = call.ints("begin"), call.ints("end")
+    strides = call.optional_ints("strides") or [1] * len(axes)
+    index = [slice(None)] * x.ndim
+    for axis, start, stop, stride in zip(axes, begin, end, strides):
+        axis = normal_axis(axis, x.ndim)
+        index[axis] = slice_of(start, stop, stride, x.shape[axis])
+    return x[tuple(index)]
+
+
+def gelu(call: Call, x: np.ndarray) -> np.ndarray:
+    cdf = 0.5 * (1.0 + elementwise.erf(call, x.astype(np.float64) / np.sqrt(2.0)))
+    return x * cdf.astype(x.dtype)
+
+
+def gelu_tanh(call: Call, x: np.ndarray) -> np.ndarray:
+    inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)
+    return 0.5 * x * (1.0 + np.tanh(inner))
+
+
+def silu(call: Call, x: np.ndarray) -> np.ndarray:
+    return x * elementwise.sigmoid(call, x)

@@ -1,0 +1,118 @@
+"""``relay-xdsl run``: run a Relay program with the reference interpreter.
+
+    relay-xdsl run FILE [--function NAME] [--input NAME=file.npy ...]
+                        [--random-inputs SEED] [--random-constants SEED] [-o out.npz]
+
+Each parameter of the function (``main`` by default) takes the array of
+its ``--input`` (a ``.npy`` file, of the parameter's shape and dtype) or,
+with ``--random-inputs SEED``, a random one: floats uniform in [-1, 1),
+integers in [0, 8), drawn from SEED in parameter order.
+``--random-constants SEED`` gives constants without values
+(``meta[relay.Constant][i]`` without ``#[metadata]``) random values, as
+``export --to relax-script`` does. The outputs are the result's tensors
+(a tuple's in order), named ``output0``, ``output1``, ...: printed with
+their shape and dtype (numpy's printing, big arrays summarised), or saved
+with ``-o out.npz``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import zipfile
+from collections.abc import Iterable
+from typing import Any, cast
+
+import numpy as np
+from xdsl.ir import Attribute
+
+from relay_xdsl.interpreter import InterpreterError, parameters, run
+from relay_xdsl.interpreter.arrays import random_inputs
+from relay_xdsl.tools.cli import STDIO, CommandError, load_module
+
+PRINT_THRESHOLD = 200
+"""Arrays with more elements print summarised (their first and last few)."""
+
+
+def input_spec(text: str) -> tuple[str, str]:
+    """``NAME=file.npy`` as (name, path); argparse reports a bad one."""
+    name, equals, path = text.partition("=")
+    if not equals or not name or not path:
+        raise argparse.ArgumentTypeError(f"expected NAME=FILE.npy, got '{text}'")
+    return name.lstrip("%"), path
+
+
+def run_program(args: argparse.Namespace) -> None:
+    module = load_module(args.input, args.input_format)
+    try:
+        params = parameters(module, args.function)
+        inputs = _inputs(args.inputs, params, args.random_inputs)
+        outputs = run(module, inputs, args.function, args.random_constants)
+    except InterpreterError as error:
+        raise CommandError(str(error)) from None
+    names = [f"output{i}" for i in range(len(outputs))]
+    if args.output is None or args.output == STDIO:
+        sys.stdout.write(format_outputs(zip(names, outputs)))
+        sys.stdout.flush()
+    else:
+        _save(args.output, dict(zip(names, outputs)))
+
+
+def _inputs(
+    specs: list[tuple[str, str]], params: list[tuple[str, Attribute]], seed: int | None
+) -> dict[str, np.ndarray]:
+    names = {name for name, _ in params}
+    inputs: dict[str, np.ndarray] = {}
+    for name, path in specs:
+        if name not in names:
+            raise CommandError(
+                f"--input {name}: the function has no parameter {name} "
+                f"(its parameters: {', '.join(n for n, _ in params) or 'none'})"
+            )
+        if name in inputs:
+            raise CommandError(f"--input {name} is given twice")
+        inputs[name] = _load_npy(name, path)
+    missing = [(name, type_) for name, type_ in params if name not in inputs]
+    if missing and seed is not None:
+        inputs |= random_inputs(missing, seed)
+    elif missing:
+        raise CommandError(
+            f"missing input {missing[0][0]}: give --input {missing[0][0]}=FILE.npy "
+            "or --random-inputs SEED"
+        )
+    return inputs
+
+
+def _load_npy(name: str, path: str) -> np.ndarray:
+    try:
+        array = np.load(path, allow_pickle=False)
+    except OSError as error:
+        raise CommandError(
+            f"--input {name}: cannot read {path}: {error.strerror or error}"
+        ) from None
+    except (ValueError, EOFError, zipfile.BadZipFile):
+        raise CommandError(f"--input {name}: {path} is not a .npy file") from None
+    if not isinstance(array, np.ndarray):
+        array.close()
+        raise CommandError(f"--input {name}: {path} is an .npz archive, not a .npy file")
+    return array
+
+
+def format_outputs(outputs: Iterable[tuple[str, np.ndarray]]) -> str:
+    """Each output as ``name: (shape) dtype`` and its values, numpy's printing."""
+    pieces = []
+    for name, array in outputs:
+        shape = ", ".join(map(str, array.shape)) + ("," if array.ndim == 1 else "")
+        dtype = "bool" if array.dtype == np.bool_ else str(array.dtype)
+        values = np.array2string(array, threshold=PRINT_THRESHOLD, edgeitems=3, max_line_width=100)
+        pieces.append(f"{name}: ({shape}) {dtype}\n{values}\n")
+    return "".join(pieces)
+
+
+def _save(path: str, arrays: dict[str, np.ndarray]) -> None:
+    try:
+        with open(path, "wb") as file:
+            # numpy's stub reads the keywords as savez's own `allow_pickle`.
+            cast(Any, np.savez)(file, **arrays)
+    except OSError as error:
+        raise CommandError(f"cannot write {path}: {error.strerror}") from None

@@ -1,0 +1,121 @@
+"""The shape kernels: TVM's reshape values, slicing bounds, layouts, against numpy/PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+
+@pytest.mark.parametrize(
+    ("newshape", "shape"),
+    [
+        ("[6, 4]", (6, 4)),
+        ("[0, -1]", (2, 12)),  # 0 copies a dimension, -1 infers one
+        ("[-2]", (2, 3, 4)),  # -2 copies the remaining dimensions
+        ("[-3, 4]", (6, 4)),  # -3 merges two dimensions
+        ("[-4, 1, 2, -2]", (1, 2, 3, 4)),  # -4 splits one into the next two
+        ("[2, -4, -1, 3, 4]", (2, 1, 3, 4)),
+    ],
+)
+def test_reshape_special_values(evaluate, newshape, shape):
+    result = evaluate(f"reshape(%x, newshape={newshape})", x=X)
+    np.testing.assert_array_equal(result, X.reshape(shape))
+
+
+def test_squeeze_expand_dims_and_reshape_like(evaluate):
+    y = X.reshape(2, 1, 3, 1, 4)
+    assert evaluate("squeeze(%y)", y=y).shape == (2, 3, 4)
+    assert evaluate("squeeze(%y, axis=[-2])", y=y).shape == (2, 1, 3, 4)
+    assert evaluate("expand_dims(%x, axis=-1, num_newaxis=2)", x=X).shape == (2, 3, 4, 1, 1)
+    assert evaluate("expand_dims(%x, axis=1)", x=X).shape == (2, 1, 3, 4)
+    like = np.zeros((4, 6), np.int8)
+    np.testing.assert_array_equal(evaluate("reshape_like(%x, %l)", x=X, l=like), X.reshape(4, 6))
+
+
+def test_transpose(evaluate):
+    np.testing.assert_array_equal(evaluate("transpose(%x)", x=X), X.transpose())
+    result = evaluate("transpose(%x, axes=[1, -1, 0])", x=X)
+    np.testing.assert_array_equal(result, torch.from_numpy(X).permute(1, 2, 0).numpy())
+
+
+def test_concatenate_and_stack(evaluate):
+    y = X + 100
+    np.testing.assert_array_equal(
+        evaluate("concatenate((%x, %y), axis=-1)", x=X, y=y), np.concatenate((X, y), -1)
+    )
+    np.testing.assert_array_equal(
+        evaluate("stack((%x, %y), axis=-1)", x=X, y=y),
+        torch.stack((torch.from_numpy(X), torch.from_numpy(y)), -1).numpy(),
+    )
+
+
+def test_split_sections_and_indices(evaluate):
+    parts = evaluate("split(%x, indices_or_sections=2, axis=-1)", x=X)
+    for part, expected in zip(parts, np.split(X, 2, -1)):
+        np.testing.assert_array_equal(part, expected)
+    parts = evaluate("split(%x, indices_or_sections=[1, 3], axis=2)", x=X)
+    assert [p.shape for p in parts] == [(2, 3, 1), (2, 3, 2), (2, 3, 1)]
+
+
+@pytest.mark.parametrize(
+    ("attrs", "expected"),
+    [
+        ("begin=[0, 1], end=[2, 3], strides=[1, 1]", X[0:2, 1:3]),
+        ("begin=[1, -1], end=[2, -4], strides=[1, -1]", X[1:2, 2:-4:-1]),
+        ("begin=[0, 0, 3], end=[2, 3, -5], strides=[1, 1, -2]", X[:, :, 3::-2]),
+        ("begin=[-100], end=[100], strides=[1]", X),
+        ('begin=[0, 2], end=[-1, 1], strides=[1], slice_mode="size"', X[:, 2:3]),
+        ("begin=[1], end=[3], strides=[2], axes=[2]", X[:, :, 1:3:2]),
+        # A missing end of a negative stride is 0, exclusive (TVM's defaults).
+        ("begin=[2], end=[], strides=[-1]", X[2:0:-1]),
+    ],
+)
+def test_strided_slice(evaluate, attrs, expected):
+    np.testing.assert_array_equal(evaluate(f"strided_slice(%x, {attrs})", x=X), expected)
+
+
+def test_slice_like(evaluate):
+    like = np.zeros((1, 2, 3), np.float32)
+    np.testing.assert_array_equal(evaluate("slice_like(%x, %l)", x=X, l=like), X[:1, :2, :3])
+    result = evaluate("slice_like(%x, %l, axes=[-1])", x=X, l=like)
+    np.testing.assert_array_equal(result, X[:, :, :3])
+
+
+def test_repetition_and_reversal(evaluate):
+    np.testing.assert_array_equal(
+        evaluate("tile(%x, reps=[2, 1, 1, 2])", x=X), np.tile(X, (2, 1, 1, 2))
+    )
+    np.testing.assert_array_equal(
+        evaluate("repeat(%x, repeats=2, axis=-2)", x=X),
+        torch.repeat_interleave(torch.from_numpy(X), 2, -2).numpy(),
+    )
+    np.testing.assert_array_equal(evaluate("reverse(%x, axis=-1)", x=X), X[:, :, ::-1])
+
+
+def test_broadcasting_to_a_shape(evaluate):
+    v = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(
+        evaluate("broadcast_to(%v, shape=[2, 3, 4])", v=v), np.broadcast_to(v, (2, 3, 4))
+    )
+    np.testing.assert_array_equal(
+        evaluate("broadcast_to_like(%v, %x)", v=v, x=X), np.broadcast_to(v, (2, 3, 4))
+    )
+
+
+def test_shape_of(evaluate):
+    assert evaluate('shape_of(%x, dtype="int32")', x=X).tolist() == [2, 3, 4]
+    assert evaluate('shape_of(%x, dtype="int64")', x=X).dtype == np.int64
+
+
+def test_layout_transform(evaluate):
+    data = np.arange(2 * 8 * 3 * 3, dtype=np.float32).reshape(2, 8, 3, 3)
+    nhwc = evaluate('layout_transform(%d, src_layout="NCHW", dst_layout="NHWC")', d=data)
+    np.testing.assert_array_equal(nhwc, data.transpose(0, 2, 3, 1))
+    blocked = evaluate('layout_transform(%d, src_layout="NCHW", dst_layout="NCHW4c")', d=data)
+    np.testing.assert_array_equal(blocked, data.reshape(2, 2, 4, 3, 3).transpose(0, 1, 3, 4, 2))
+    back = evaluate('layout_transform(%b, src_layout="NCHW4c", dst_layout="NHWC")', b=blocked)
+    np.testing.assert_array_equal(back, data.transpose(0, 2, 3, 1))
