@@ -99,3 +99,22 @@ def test_calls_without_a_kernel_stay_with_a_warning(monkeypatch: pytest.MonkeyPa
         RelayFoldConstantPass().apply(Context(), module)
     assert _operators(module) == Counter({"negative": 1})
     assert fold_constant.NOT_FOLDED  # the module is the one patched
+
+
+def test_folded_subgraphs_compute_the_same():
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 3), float32]) {
+  %0 = full(3f, shape=[2, 3], dtype="float32");
+  %1 = mean(%0, axis=[1], keepdims=True);
+  %2 = expand_dims(%1, axis=0);
+  %3 = squeeze(%2, axis=[0]);
+  %4 = multiply(%x, %3);
+  %5 = sqrt(%0);
+  %6 = transpose(%5, axes=[1, 0]);
+  %7 = reshape(%6, newshape=[2, 3]);
+  add(%4, %7)
+}
+"""
+    before, after = _folded(text)
+    assert _operators(after) == Counter({"multiply": 1, "add": 1})
+    assert_same_outputs(before, after)

@@ -18,7 +18,7 @@ from relay_xdsl.transforms.simplify_inference import (
     simplify_inference,
 )
 
-from .interpreted import assert_same_outputs
+from .interpreted import assert_same_outputs, outputs
 
 TESTS = Path(__file__).resolve().parents[1]
 CASES = TESTS / "filecheck" / "transforms" / "simplify_inference"
@@ -85,3 +85,39 @@ def @main(%x, %g, %b) {
     )
     assert simplify_inference(module) == 0
     assert _operators(module) == Counter({"nn.layer_norm": 1})
+
+
+def _normalised(x: np.ndarray, axes: tuple[int, ...], eps: float) -> np.ndarray:
+    mean = x.mean(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(x.var(axis=axes, keepdims=True) + eps)
+
+
+def test_simplified_norms_compute_the_normalisations():
+    """The arithmetic alone (no normalisation kernel) against numpy's formulas."""
+    _, after = _simplified((CASES / "norms.relay").read_text())
+    inputs = _inputs(after)
+    x, g, b, h, c = (inputs[name] for name in "xgbhc")
+    layer, instance, group, l2, dropped = outputs(after, inputs)
+    channel = (slice(None), None, None)
+    np.testing.assert_allclose(layer, _normalised(x, (3,), 1e-5) * h + c, rtol=1e-5, atol=1e-5)
+    expected = _normalised(x, (2, 3), 1e-5) * g[channel] + b[channel]
+    np.testing.assert_allclose(instance, expected, rtol=1e-5, atol=1e-5)
+    grouped = _normalised(x.reshape(2, 3, 2, 4, 4), (2, 3, 4), 1e-5).reshape(x.shape)
+    expected = grouped * g[channel] + b[channel]
+    np.testing.assert_allclose(group, expected, rtol=1e-5, atol=1e-5)
+    norm = np.sqrt(np.maximum((x * x).sum(axis=1, keepdims=True), 1e-10))
+    np.testing.assert_allclose(l2, x / norm, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(dropped, x)
+
+
+def test_simplified_batch_norm_computes_the_batch_norm():
+    text = (CASES / "batch_norm.relay").read_text()
+    text = text.replace("  %4 = %0.1;\n", "").replace("(%1, %3, %4)", "(%1, %3)")
+    _, after = _simplified(text)
+    inputs = _inputs(after)
+    x, y, g, b, m, v = (inputs[name] for name in "xygbmv")
+    first, last_axis = outputs(after, inputs)
+    channel = (slice(None), None, None)
+    expected = (x - m[channel]) / np.sqrt(v[channel] + 1e-3) * g[channel] + b[channel]
+    np.testing.assert_allclose(first, expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(last_axis, (y - m) / np.sqrt(v + 1e-5), rtol=1e-5, atol=1e-5)
