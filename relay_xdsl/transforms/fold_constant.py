@@ -10,8 +10,9 @@ chains fold whole:
   result);
 * ``shape_of(x)`` and ``ndarray_size(x)`` of a static shape become
   constants of their ``dtype`` whatever ``x`` is;
-* a projection of a ``relay.tuple`` becomes the projected field, and a
-  ``relay.let`` of a constant the constant.
+* a projection of a ``relay.tuple`` becomes the projected field, a
+  ``relay.let`` of a constant the constant, and a ``relay.if`` whose
+  condition is a constant with a value the branch it takes.
 
 Left alone, as in TVM: calls with no arguments (``zeros(shape=...)``),
 calls of functions (``relay.fn``, ``func.call``, closures), the stateful
@@ -152,6 +153,9 @@ class ConstantFolder:
             if isinstance(tuple_op, relay.TupleOp):
                 self.replace(op, tuple_op.operands[op.index.value.data])
             return
+        if isinstance(op, relay.IfOp):
+            self.fold_if(op)
+            return
         if not isinstance(op, relay.RegisteredOperatorOp) or not op.operands:
             return
         name = op.operator_name
@@ -174,6 +178,23 @@ class ConstantFolder:
             if value is None:
                 return
             self.replace(op, value)
+
+    def fold_if(self, op: relay.IfOp) -> None:
+        """An ``if`` on a constant condition becomes the branch it takes."""
+        condition = op.condition.owner
+        if not isinstance(condition, relay.ConstantOp):
+            return
+        if not isinstance(condition.value, DenseIntOrFPElementsAttr):
+            return
+        # TVM reads the condition's first byte.
+        taken = op.then_region if condition.value.data.data[0] else op.else_region
+        block = taken.block
+        terminator = block.last_op
+        assert isinstance(terminator, relay.ReturnOp)
+        for inner in list(block.ops)[:-1]:
+            inner.detach()
+            Rewriter.insert_op(inner, InsertPoint.before(op))
+        self.replace(op, terminator.value)
 
     def fold_shape(self, op: relay.RegisteredOperatorOp) -> None:
         """TVM's ``EvaluateShapeOf`` and ``EvaluateNdarraySize``."""

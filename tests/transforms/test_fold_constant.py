@@ -118,3 +118,21 @@ def @main(%x: Tensor[(2, 3), float32]) {
     before, after = _folded(text)
     assert _operators(after) == Counter({"multiply": 1, "add": 1})
     assert_same_outputs(before, after)
+
+
+def test_an_if_on_a_constant_becomes_its_branch():
+    text = """#[version = "0.0.5"]
+def @main(%x: float32) {
+  %0 = less(1f, 2f);
+  if (%0) {
+    let %y = add(%x, add(1f, 1f));
+    %y
+  } else {
+    %x
+  }
+}
+"""
+    before, after = _folded(text)
+    assert not any(isinstance(op, relay.IfOp) for op in after.walk())
+    assert _operators(after) == Counter({"add": 1})
+    assert_same_outputs(before, after)
