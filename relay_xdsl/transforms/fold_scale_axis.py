@@ -25,10 +25,12 @@ broadcasting along the channel axes, which is divided by ``s``) is folded
 into that layer's weights on the input-channel axis (output-channel for a
 depthwise convolution).
 
-Like TVM, the pass handles layouts without blocked axes (``NCHW``,
-``NHWC``, ``OIHW``, ``HWIO``, ...); a blocked layout (``NCHW4c``) keeps its
-scale here, where TVM also folds it. A chain with a dynamic dimension where
-a scale must be reshaped keeps its scale. A function carrying ``Compiler``
+As in TVM, convolutions in simple layouts (``NCHW``, ``NHWC``, ``OIHW``,
+``HWIO``, ...) take the scale through ``expand_dims``, and those blocked on
+both channel axes (``NCHW4c`` with ``OIHW4i4o``) through a ``reshape``
+to the weight's blocked axes; other layouts and grouped (not depthwise)
+convolutions keep their scales. A chain with a dynamic dimension where a
+scale must be reshaped keeps its scale. A function carrying ``Compiler``
 or a nonzero ``Extern`` or ``SkipOptimization`` is left alone; every other
 function and function literal is folded separately.
 
@@ -53,6 +55,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.layouts import LayoutError, convert_layout, parse_layout
 from relay_xdsl.support.depth import walk_ops
 from relay_xdsl.transforms.building import (
     BuildError,
@@ -167,41 +170,81 @@ def all_positive_constant(value: SSAValue) -> bool:
 
 @dataclass(frozen=True)
 class _ConvLayout:
-    """Where a simple-layout convolution keeps its channels."""
+    """Where a convolution keeps its channels: each primal axis, with its
+    sub-axis in a blocked layout (``NCHW4c``, ``OIHW4i4o``)."""
 
-    channel: int  # 'C' in the output (backward) or data (forward) layout
-    kernel_out: int  # 'O' in the kernel layout
-    kernel_in: int  # 'I' in the kernel layout
+    channel: tuple[int, ...]  # C (and c) in the output (backward) or data (forward) layout
+    kernel_out: tuple[int, ...]  # O (and o) in the kernel layout
+    kernel_in: tuple[int, ...]  # I (and i) in the kernel layout
     kernel_ndim: int
     depthwise: bool
 
+    @property
+    def simple(self) -> bool:
+        return len(self.channel) == 1
+
+
+def _axes(layout: list[str], letter: str) -> tuple[int, ...] | None:
+    """Where primal axis `letter` and its sub-axis, if any, are in `layout`
+    (TVM's ``IndexOf``); None without the primal axis."""
+    if letter not in layout:
+        return None
+    primal = layout.index(letter)
+    return (primal, layout.index(letter.lower())) if letter.lower() in layout else (primal,)
+
 
 def _conv_layout(op: relay.OperatorOp, output_side: bool) -> _ConvLayout | None:
-    """The convolution's channel axes, if it is a full or depthwise convolution
-    in simple layouts (TVM folds blocked layouts too)."""
+    """The convolution's channel axes, if it is a full or depthwise
+    convolution whose layouts are simple or blocked on every channel axis
+    (TVM's ``ConvForwardPrep`` and ``ConvBackwardPrep``)."""
     data_layout = str(op.relay_attr("data_layout"))
-    layout = data_layout
+    layout_name = data_layout
     if output_side:
-        layout = str(op.relay_attr("out_layout") or "") or data_layout
-    kernel_layout = str(op.relay_attr("kernel_layout"))
-    if any(c.islower() for c in layout + kernel_layout) or "C" not in layout:
-        return None
-    if "O" not in kernel_layout or "I" not in kernel_layout:
-        return None
+        layout_name = str(op.relay_attr("out_layout") or "") or data_layout
+    kernel_name = str(op.relay_attr("kernel_layout"))
     weight = _shape(op.operands[1])
-    if weight is None or len(weight) != len(kernel_layout):
+    if weight is None:
+        return None
+    try:
+        layout = [a for a, _ in parse_layout(layout_name)]
+        kernel = [a for a, _ in parse_layout(kernel_name)]
+        oihw = "OIDHW" if op.operator_name == "nn.conv3d" else "OIHW"
+        out_channels, in_channels = convert_layout(weight, kernel_name, oihw)[:2]
+    except LayoutError:
+        return None
+    channel, out, in_ = _axes(layout, "C"), _axes(kernel, "O"), _axes(kernel, "I")
+    if channel is None or out is None or in_ is None:
         return None
     groups = int(op.relay_attr("groups"))
-    out, in_ = kernel_layout.index("O"), kernel_layout.index("I")
-    depthwise = weight[out] == groups and weight[in_] == 1
+    depthwise = out_channels == groups and in_channels == 1
     if groups != 1 and not depthwise:
         return None
-    return _ConvLayout(layout.index("C"), out, in_, len(kernel_layout), depthwise)
+    if not len(channel) == len(out) == len(in_):  # simple, or blocked throughout
+        return None
+    return _ConvLayout(channel, out, in_, len(kernel), depthwise)
 
 
 def _conv_message(op: relay.OperatorOp, output_side: bool) -> Message | None:
     layout = _conv_layout(op, output_side)
-    return None if layout is None else Message((layout.channel,))
+    return None if layout is None else Message(layout.channel)
+
+
+def _weight_scale(
+    builder: ExpressionBuilder,
+    scale: SSAValue,
+    weight: SSAValue,
+    layout: _ConvLayout,
+    axes: tuple[int, ...],
+) -> SSAValue:
+    """`scale` shaped to multiply the weight along `axes`: ``expand_dims`` for
+    a simple layout, a ``reshape`` for a blocked one (TVM's ``ReshapeToMatchAxis``)."""
+    if layout.simple:
+        return expand_bias_to_match_axis(builder, scale, layout.kernel_ndim, axes)
+    shape = _shape(weight)
+    if shape is None or any(shape[i] < 0 for i in axes):
+        raise _CannotFold
+    newshape = [extent if i in axes else 1 for i, extent in enumerate(shape)]
+    return builder.call("reshape", scale, newshape=newshape)
 
 
 def _rebuild(
@@ -294,11 +337,10 @@ class _BackwardFolder:
         if name in ("nn.conv2d", "nn.conv3d"):
             layout = _conv_layout(op, output_side=True)
             assert layout is not None
-            wscale = expand_bias_to_match_axis(
-                build, scale, layout.kernel_ndim, [layout.kernel_out]
-            )
-            weight = build.call("multiply", op.operands[1], wscale)
-            return _rebuild(build, op, [op.operands[0], weight])
+            weight = op.operands[1]
+            wscale = _weight_scale(build, scale, weight, layout, layout.kernel_out)
+            new_weight = build.call("multiply", weight, wscale)
+            return _rebuild(build, op, [op.operands[0], new_weight])
         if name == "nn.dense":
             wscale = expand_bias_to_match_axis(build, scale, 2, [0])
             weight = build.call("multiply", op.operands[1], wscale)
@@ -475,8 +517,8 @@ class _ForwardFolder:
                 layout = _conv_layout(op, output_side=False)
                 if layout is None:
                     raise _CannotFold
-                axis = layout.kernel_out if layout.depthwise else layout.kernel_in
-                wscale = expand_bias_to_match_axis(build, scaled.scale, layout.kernel_ndim, [axis])
+                axes = layout.kernel_out if layout.depthwise else layout.kernel_in
+                wscale = _weight_scale(build, scaled.scale, weight, layout, axes)
                 new_weight = build.call("multiply", weight, wscale)
             result.replace_all_uses_with(_rebuild(build, op, [scaled.value, new_weight]))
             self.replaced.append(op)
