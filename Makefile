@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet torch==2.14.1 torchvision==0.29.1
-	$(BIN)/pip install --quiet -e '.[dev,tvm,torch,viz]'
+	$(BIN)/pip install --quiet -e '.[dev,interp,tvm,torch,viz]'
 	touch $(STAMP)
 
 # Debian packages the pictures and the browser tests need: Graphviz's `dot`

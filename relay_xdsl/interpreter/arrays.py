@@ -90,14 +90,7 @@ def random_constants(module: ModuleOp, seed: int) -> dict[int, np.ndarray]:
     values = {}
     for index in sorted(types):
         type_ = types[index]
-        shape = tuple(type_.get_shape())
-        dtype = tensor_dtype(type_)
-        if dtype == np.bool_:
-            values[index] = rng.randint(0, 2, size=shape).astype(bool)
-        elif dtype.kind in "iu":
-            values[index] = rng.randint(0, 8, size=shape).astype(dtype)
-        else:
-            values[index] = rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
+        values[index] = _draw(rng, tuple(type_.get_shape()), tensor_dtype(type_))
     return values
 
 
@@ -111,11 +104,16 @@ def random_inputs(types: Iterable[tuple[str, Attribute]], seed: int) -> dict[str
         shape = tuple(type_.get_shape())
         if DYNAMIC_INDEX in shape:
             raise InterpreterError(f"parameter %{name} has a dynamic shape {describe(type_)}")
-        dtype = tensor_dtype(type_)
-        if dtype == np.bool_:
-            values[name] = rng.randint(0, 2, size=shape).astype(bool)
-        elif dtype.kind in "iu":
-            values[name] = rng.randint(0, 8, size=shape).astype(dtype)
-        else:
-            values[name] = rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
+        values[name] = _draw(rng, shape, tensor_dtype(type_))
     return values
+
+
+def _draw(rng: np.random.RandomState, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """Random values: bools 0 or 1, integers in [0, 8), floats uniform in [-1, 1)."""
+    if dtype == np.bool_:
+        drawn = rng.randint(0, 2, size=shape).astype(bool)
+    elif dtype.kind in "iu":
+        drawn = rng.randint(0, 8, size=shape).astype(dtype)
+    else:
+        drawn = rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
+    return np.asarray(drawn)  # a 0-d array, not a numpy scalar, for a scalar

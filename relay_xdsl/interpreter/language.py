@@ -91,7 +91,7 @@ class LanguageFunctions(InterpreterFunctions):
         free = self._free.get(op)
         if free is None:
             free = self._free[op] = free_values(op)
-        return (Closure(op, interpreter.get_values(free)),)
+        return (Closure(op, free, interpreter.get_values(free)),)
 
     def call_closure(
         self, interpreter: Interpreter, closure: Closure, args: PythonValues
@@ -101,7 +101,7 @@ class LanguageFunctions(InterpreterFunctions):
             args = (closure, *args)
         interpreter.push_scope("relay.function")
         try:
-            interpreter.set_values(zip(self._free[function], closure.captured))
+            interpreter.set_values(zip(closure.free, closure.captured))
             return interpreter.run_ssacfg_region(function.body, args, "relay.function")
         finally:
             interpreter.pop_scope()

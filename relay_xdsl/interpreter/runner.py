@@ -1,4 +1,13 @@
-"""Running a function of a module: the interpreter, its inputs and its outputs."""
+"""Running a function of a module: the interpreter, its inputs and its outputs.
+
+The interpreter is xDSL's, with one change: an error raised while an op
+runs passes up unchanged. xDSL's adds to it a note holding the whole
+module, printed, at each op it passes through, and an op that runs a region
+(a call, an ``if``) passes it on, so an error at recursion depth d printed
+the module d times: minutes for a deep recursion. The interpreter's own
+errors name the operator or the op instead. A run has room for deep
+recursion (`run_deep`).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +16,16 @@ from collections.abc import Mapping
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.interpreter import Interpreter
+from xdsl.interpreter import (
+    Interpreter,
+    OpImplResult,
+    PythonValues,
+    _InterpreterFunctionImpls,  # xDSL's implementation table, to run without its notes
+)
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import InterpretationError
 
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.interpreter.arrays import describe, fits
@@ -20,6 +35,19 @@ from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.language import LanguageFunctions
 from relay_xdsl.interpreter.structure import StructureFunctions
 from relay_xdsl.interpreter.values import flatten
+from relay_xdsl.support.depth import NestingTooDeepError, run_deep
+
+
+class _Implementations(_InterpreterFunctionImpls):
+    """xDSL's table of op implementations, running them without adding the
+    module to their errors (see the module docstring)."""
+
+    def run(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> OpImplResult:
+        entry = self._impl_dict.get(type(op))
+        if entry is None:
+            raise InterpreterError(f"the interpreter cannot run '{op.name}'")
+        functions, implementation = entry
+        return implementation(functions, interpreter, op, args)
 
 
 def make_interpreter(module: ModuleOp, random_constants: int | None = None) -> Interpreter:
@@ -27,7 +55,7 @@ def make_interpreter(module: ModuleOp, random_constants: int | None = None) -> I
 
     `random_constants` is the seed of the values of constants that have none
     (``meta[relay.Constant][i]`` without a ``#[metadata]`` section)."""
-    interpreter = Interpreter(module)
+    interpreter = Interpreter(module, _impls=_Implementations())
     values = None if random_constants is None else draw_random_constants(module, random_constants)
     interpreter.register_implementations(StructureFunctions(values))
     interpreter.register_implementations(LanguageFunctions())
@@ -69,9 +97,11 @@ def run(
     args = check_inputs(params, inputs)
     interpreter = make_interpreter(module, random_constants)
     try:
-        results = interpreter.call_op(func, tuple(args))
-    except InterpreterError as error:
-        raise InterpreterError(str(error)) from None  # without xDSL's notes (the whole module)
+        results = run_deep(interpreter.call_op, func, tuple(args))
+    except NestingTooDeepError:
+        raise InterpreterError("the program recursed too deeply") from None
+    except InterpretationError as error:  # xDSL's own: an external function, say
+        raise InterpreterError(str(error)) from None
     return [np.asarray(array) for value in results for array in flatten(value)]
 
 

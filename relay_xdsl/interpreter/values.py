@@ -15,16 +15,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from xdsl.ir import SSAValue
+
 from relay_xdsl.dialects import relay
 from relay_xdsl.interpreter.errors import InterpreterError
 
 
 @dataclass(frozen=True, eq=False)
 class Closure:
-    """A ``relay.function`` value: the op, and the values from outside its
-    body that the body uses, as they were when the function was made."""
+    """A ``relay.function`` value: the op, the SSA values from outside its
+    body that the body uses (`free`), and their values when the function was
+    made (`captured`)."""
 
     function: relay.FunctionOp
+    free: tuple[SSAValue, ...]
     captured: tuple[Any, ...]
 
 

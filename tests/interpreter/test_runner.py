@@ -168,3 +168,41 @@ def test_constants_without_values_need_a_seed():
     np.testing.assert_array_equal(first, again)
     constant = np.random.RandomState(7).uniform(-1.0, 1.0, size=(2,)).astype(np.float32)
     np.testing.assert_array_equal(first, A + constant)
+
+
+def test_deep_recursion_has_room_and_an_error_passes_up_quickly():
+    module = program(
+        LIST + "def @build(%n: int32) -> List[int32] {\n"
+        "  if (%n == 0) { Nil } else { Cons(%n, @build(%n - 1)) }\n}\n"
+        "def @main(%n: int32) { @sum(@build(%n)) }"
+    )
+    assert run(module, {"n": np.array(3000, np.int32)})[0].tolist() == 3000 * 3001 // 2
+    failing = program(
+        LIST + "def @down(%n: int32) -> int32 {\n"
+        "  if (%n == 0) { match? (Nil) { Cons(%x, _) => %x, } } else { @down(%n - 1) }\n}\n"
+        "def @main(%n: int32) { @down(%n) }"
+    )
+    with pytest.raises(InterpreterError, match="no clause matches") as raised:
+        run(failing, {"n": np.array(3000, np.int32)})
+    assert not getattr(raised.value, "__notes__", None)  # the module is not printed into it
+
+
+def test_constants_from_the_metadata_section():
+    from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType, f32, i64
+
+    from relay_xdsl.relay_text.metadata import encode_metadata
+
+    weights = DenseIntOrFPElementsAttr(
+        TensorType(f32, [2]), BytesAttr(np.float32([1, 2]).tobytes())
+    )
+    index = DenseIntOrFPElementsAttr(
+        TensorType(i64, [3]), BytesAttr(np.int64([5, -1, 7]).tobytes())
+    )
+    module = program(
+        "def @main(%x: Tensor[(2), float32]) {\n"
+        "  %0 = add(%x, meta[relay.Constant][0]);\n"
+        "  (%0, meta[relay.Constant][1])\n"
+        "}\n#[metadata]\n" + "".join(encode_metadata([weights, index]))
+    )
+    total, indices = run(module, {"x": A})
+    assert total.tolist() == [2, 0] and indices.tolist() == [5, -1, 7]

@@ -36,9 +36,9 @@ def _bounded(indices: np.ndarray, extent: int, mode: str) -> np.ndarray:
         return np.mod(indices, extent)
     if mode == "fast":
         if indices.size and (indices.min() < -extent or indices.max() >= extent):
-            raise InterpreterError(f"take: an index out of range for an axis of {extent}")
+            raise InterpreterError(f"an index out of range for an axis of {extent}")
         return np.where(indices < 0, indices + extent, indices)
-    raise InterpreterError(f"take: unknown mode '{mode}'")
+    raise InterpreterError(f"unknown mode '{mode}'")
 
 
 def take(call: Call, data: np.ndarray, indices: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ and ``exclude`` reduces the axes *not* listed. ``keepdims`` keeps the
 reduced axes with size 1. Further semantics:
 
 * ``mean`` is ``sum / count``; on integers the division truncates (TVM's
-  ``divide``);
+  ``divide``); float16 means and variances are summed in float32, as TVM does;
 * ``argmax``/``argmin`` over several axes give the row-major flat index
   into the reduced axes; ties give the first index, or the last with
   ``select_last_index``; the result is int32;
@@ -55,11 +55,17 @@ def sum(call: Call, x: np.ndarray) -> np.ndarray:
     return _reduce(call, x, lambda a, axis: np.sum(a, axis=axis, dtype=a.dtype))
 
 
+def _wide(x: np.ndarray) -> np.ndarray:
+    """`x`, in float32 if it is float16: TVM sums float16 means and variances in float32."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
 def mean(call: Call, x: np.ndarray) -> np.ndarray:
-    """``sum / count``: truncated on integers."""
+    """``sum / count``: truncated on integers; float16 summed in float32."""
     axes = reduced_axes(call, x.ndim)
-    total = np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
-    count = np.asarray(int(np.prod([x.shape[a] for a in axes])), x.dtype)
+    wide = _wide(x)
+    total = np.asarray(np.sum(wide, axis=axes, dtype=wide.dtype))
+    count = np.asarray(int(np.prod([x.shape[a] for a in axes])), wide.dtype)
     return _keep(call, divide(call, total, count), x.shape, axes)
 
 
@@ -108,6 +114,7 @@ def variance(call: Call, x: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """``sum((x - mean)**2) / (count - unbiased)``."""
     axes = reduced_axes(call, x.ndim)
     diff = x - mean
-    total = np.asarray(np.sum(diff * diff, axis=axes, dtype=x.dtype))
+    square = _wide(diff * diff)
+    total = np.asarray(np.sum(square, axis=axes, dtype=square.dtype))
     count = int(np.prod([x.shape[a] for a in axes])) - int(bool(call.attr("unbiased")))
-    return _keep(call, divide(call, total, np.asarray(count, x.dtype)), x.shape, axes)
+    return _keep(call, divide(call, total, np.asarray(count, square.dtype)), x.shape, axes)

@@ -87,7 +87,7 @@ def _canonical(index: int, extent: int, stride: int) -> int:
 def slice_of(begin: int, end: int, stride: int, extent: int) -> slice:
     """The Python slice of `begin:end:stride` on an axis of `extent`, bounds canonical as TVM's."""
     if stride == 0:
-        raise InterpreterError("strided_slice: a stride of 0")
+        raise InterpreterError("a stride of 0")
     start, stop = _canonical(begin, extent, stride), _canonical(end, extent, stride)
     return slice(start, None if stop < 0 else stop, stride)
 
@@ -149,7 +149,7 @@ def layout_transform(call: Call, x: np.ndarray) -> np.ndarray:
         raise InterpreterError(f"layout {call.attr('src_layout')} does not fit rank {x.ndim}")
     primal = [letter for letter, block in src if not block]
     if sorted(primal) != sorted(letter for letter, block in dst if not block):
-        raise InterpreterError("layout_transform between layouts of different primal axes")
+        raise InterpreterError("the layouts have different primal axes")
     # Unblock: each primal axis followed by its sub-axis, then merged.
     order, merged = [], []
     for letter in primal:

@@ -64,3 +64,11 @@ def test_one_hot_against_torch(evaluate, axis):
     hot = torch.nn.functional.one_hot(torch.from_numpy(indices).long(), 4)[..., :3].numpy()
     expected = np.moveaxis(np.where(hot == 1, 5.0, -1.0), -1, axis).astype(np.float32)
     np.testing.assert_array_equal(result, expected)
+
+
+def test_an_index_out_of_range_in_fast_mode_is_an_error_naming_the_operator(evaluate):
+    from relay_xdsl.interpreter import InterpreterError
+
+    data = np.arange(4, dtype=np.float32)
+    with pytest.raises(InterpreterError, match="^take: an index out of range for an axis of 4$"):
+        evaluate('take(%d, %i, mode="fast")', d=data, i=np.array([4], np.int32))

@@ -91,3 +91,9 @@ def test_variance_against_torch(evaluate, unbiased):
     actual = evaluate(f"variance(%x, %m, axis=[0, 2], unbiased={flag})", x=X, m=mean)
     expected = torch.var(torch.from_numpy(X), (0, 2), correction=int(unbiased)).numpy()
     np.testing.assert_allclose(actual, expected, rtol=1e-5)
+
+
+def test_float16_mean_sums_in_float32(evaluate):
+    h = np.full((4096,), 1000, np.float16)  # the float16 sum would overflow to inf
+    assert evaluate("mean(%h)", h=h).tolist() == 1000
+    assert evaluate("variance(%h, %m)", h=h, m=np.float16([1000])).tolist() == 0

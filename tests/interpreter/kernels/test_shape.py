@@ -119,3 +119,13 @@ def test_layout_transform(evaluate):
     np.testing.assert_array_equal(blocked, data.reshape(2, 2, 4, 3, 3).transpose(0, 1, 3, 4, 2))
     back = evaluate('layout_transform(%b, src_layout="NCHW4c", dst_layout="NHWC")', b=blocked)
     np.testing.assert_array_equal(back, data.transpose(0, 2, 3, 1))
+
+
+def test_layout_transform_of_weights_and_padding_to_a_block(evaluate):
+    weight = np.arange(4 * 3 * 2 * 2, dtype=np.float32).reshape(4, 3, 2, 2)
+    hwio = evaluate('layout_transform(%w, src_layout="OIHW", dst_layout="HWIO")', w=weight)
+    np.testing.assert_array_equal(hwio, weight.transpose(2, 3, 1, 0))
+    data = np.arange(6, dtype=np.float32).reshape(1, 6, 1, 1)
+    blocked = evaluate('layout_transform(%d, src_layout="NCHW", dst_layout="NCHW4c")', d=data)
+    assert blocked.shape == (1, 2, 1, 1, 4)
+    assert blocked.ravel().tolist() == [0, 1, 2, 3, 4, 5, 0, 0]  # padded with zeros
