@@ -1,24 +1,33 @@
 """`make demo`: the seed's DefuseOps pipeline, on Relay text and on a live resnet18.
 
-1. The seed's own texts: the fused module TVM printed (MergeComposite +
-   PartitionGraph output of resnet18's first layers) is imported, defused
-   with ``relay-defuse`` and checked against TVM's ``DefuseOps`` output.
+1. The seed's own texts: its original module (resnet18's first layers with
+   batch norms, as TVM printed it) goes through ``relay-simplify-inference``,
+   ``relay-fold-scale-axis``, ``relay-fold-constant`` and
+   ``relay-merge-composite``, with the operator counts after each, and is
+   checked against the fused module TVM printed (MergeComposite +
+   PartitionGraph output); that is defused with ``relay-defuse`` and checked
+   against TVM's ``DefuseOps`` output.
 2. The seed's pipeline on TVM as it is today (Relax): torchvision resnet18 →
    TVM Relax → conv2d(+add)(+relu) fused by TVM's ``FuseOpsByPattern`` →
    relay dialect → ``relay-defuse`` → Relax again, checked for structural
    equality with the unfused module in TVM and for numerics against PyTorch.
+3. The inference passes on resnet18 with its batch norms (as TVM Relax
+   imports it), run by the reference interpreter: the folded module against
+   the unfolded one and PyTorch.
 
 The MLIR before and after defusing is written to ``build/demo/``.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections import Counter
 from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
@@ -27,8 +36,12 @@ from relay_xdsl.relay_text.equivalence import relay_text_diff
 from relay_xdsl.support.gc_pause import gc_paused, with_gc_paused
 from relay_xdsl.support.timing import Steps
 from relay_xdsl.transforms.defuse import RelayDefusePass
+from relay_xdsl.transforms.fold_constant import RelayFoldConstantPass
+from relay_xdsl.transforms.fold_scale_axis import RelayFoldScaleAxisPass
+from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+from relay_xdsl.transforms.simplify_inference import RelaySimplifyInferencePass
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "examples" / "seed"
 OUTPUT = ROOT / "build" / "demo"
 MODEL = "resnet18"
@@ -38,11 +51,50 @@ def _count(module: ModuleOp, op_type: type) -> int:
     return sum(isinstance(op, op_type) for op in module.walk())
 
 
+def _operator_counts(module: ModuleOp) -> str:
+    kinds = Counter(op.operator_name for op in module.walk() if isinstance(op, relay.OperatorOp))
+    counts = ", ".join(f"{name} {count}" for name, count in kinds.most_common())
+    fns = _count(module, relay.FnOp)
+    return f"{counts}; relay.fn {fns}" if fns else counts
+
+
+INFERENCE_PASSES: tuple[type[ModulePass], ...] = (
+    RelaySimplifyInferencePass,
+    RelayFoldScaleAxisPass,
+    RelayFoldConstantPass,
+)
+
+
+def seed_original_pipeline() -> bool:
+    original_text = (SEED / "original.relay").read_text()
+    fused_text = (SEED / "fused.relay").read_text()
+    print("== 1. The seed's original module (TVM, batch norms) ==")
+    print(original_text)
+    module = parse_relay(original_text, "original.relay")
+    print(f"operators: {_operator_counts(module)}")
+    steps = Steps()
+    passes: tuple[type[ModulePass], ...] = (*INFERENCE_PASSES, RelayMergeCompositePass)
+    for pass_class in passes:
+        pass_ = pass_class()
+        steps.time(pass_.name, functools.partial(pass_.apply, Context(), module))
+        module.verify()
+        milliseconds = steps.seconds[pass_.name] * 1e3
+        print(f"after {pass_.name} ({milliseconds:.1f} ms): {_operator_counts(module)}")
+    fused = print_relay(module)
+    print("== after relay-merge-composite ==")
+    print(fused)
+    diff = relay_text_diff(fused_text, fused)
+    if diff:
+        print("MISMATCH against the fused module TVM printed:\n" + diff)
+        return False
+    print("matches the fused module TVM printed (up to whitespace, comments and temp numbering)\n")
+    return True
+
+
 def seed_text_pipeline() -> bool:
     fused_text = (SEED / "fused.relay").read_text()
     expected = (SEED / "defused.relay").read_text()
-    print("== 1. The seed's fused module (TVM MergeComposite + PartitionGraph) ==")
-    print(fused_text)
+    print("== The seed's fused module (TVM MergeComposite + PartitionGraph) ==")
     steps = Steps()
     module = steps.time("import", lambda: parse_relay(fused_text, "fused.relay"))
     fns = _count(module, relay.FnOp)
@@ -122,11 +174,47 @@ def resnet_pipeline() -> bool:
     return structural == "OK" and max_error <= 1e-4
 
 
+def resnet_inference_pipeline() -> bool:
+    import numpy as np
+
+    from relay_xdsl.importers.relax import import_relax
+    from relay_xdsl.interpreter import InterpreterError, run
+    from relay_xdsl.tvm import models as tvm_models
+
+    print(f"== 3. The inference passes on {MODEL} with its batch norms, run by the interpreter ==")
+    relax_module = tvm_models.relax_module(MODEL)
+    before, after = import_relax(relax_module), import_relax(relax_module)
+    print(f"operators: {_operator_counts(after)}")
+    steps = Steps()
+    for pass_class in INFERENCE_PASSES:
+        pass_ = pass_class()
+        steps.time(pass_.name, functools.partial(with_gc_paused(pass_.apply), Context(), after))
+        after.verify()
+        milliseconds = steps.seconds[pass_.name] * 1e3
+        print(f"after {pass_.name} ({milliseconds:.1f} ms): {_operator_counts(after)}")
+    inputs = {"x": tvm_models.example_input().numpy()}
+    try:
+        (unfolded,) = run(before, inputs)
+        (folded,) = steps.time("interpreter", lambda: run(after, inputs))
+    except InterpreterError as error:
+        print(f"not run: {error}")
+        return True
+    seconds = steps.seconds["interpreter"]
+    error_unfolded = float(np.max(np.abs(folded - unfolded)))
+    error_torch = float(np.max(np.abs(folded - tvm_models.torch_output(MODEL))))
+    print(f"interpreter run of the folded module: {seconds:.2f} s")
+    print(f"max abs error against the unfolded module: {error_unfolded:.3g}")
+    print(f"max abs error against PyTorch: {error_torch:.3g}")
+    return max(error_unfolded, error_torch) <= 1e-4
+
+
 def main() -> int:
     # relay-xdsl's steps run with the collector paused, as the relay-xdsl command runs them.
     with gc_paused():
-        ok = seed_text_pipeline()
+        ok = seed_original_pipeline()
+        ok = seed_text_pipeline() and ok
     ok = resnet_pipeline() and ok
+    ok = resnet_inference_pipeline() and ok
     return 0 if ok else 1
 
 

@@ -107,6 +107,24 @@ def _infer_type_pass() -> type[ModulePass]:
     return _run_by_xdsl_opt(RelayInferTypePass)
 
 
+def _simplify_inference_pass() -> type[ModulePass]:
+    from relay_xdsl.transforms.simplify_inference import RelaySimplifyInferencePass
+
+    return _run_by_xdsl_opt(RelaySimplifyInferencePass)
+
+
+def _fold_scale_axis_pass() -> type[ModulePass]:
+    from relay_xdsl.transforms.fold_scale_axis import RelayFoldScaleAxisPass
+
+    return _run_by_xdsl_opt(RelayFoldScaleAxisPass)
+
+
+def _fold_constant_pass() -> type[ModulePass]:
+    from relay_xdsl.transforms.fold_constant import RelayFoldConstantPass
+
+    return _run_by_xdsl_opt(RelayFoldConstantPass)
+
+
 def _fuse_ops_pass() -> type[ModulePass]:
     from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
@@ -245,6 +263,9 @@ RELAY_UNIVERSE = Universe(
         "relay-merge-composite": _merge_composite_pass,
         "relay-fuse-ops": _fuse_ops_pass,
         "relay-infer-type": _infer_type_pass,
+        "relay-simplify-inference": _simplify_inference_pass,
+        "relay-fold-scale-axis": _fold_scale_axis_pass,
+        "relay-fold-constant": _fold_constant_pass,
     },
     all_frontends={
         "relay": lambda: _loaded(RelayTextFrontend),

@@ -57,7 +57,8 @@ def test_an_unknown_pass_lists_the_valid_ones():
     error = check_pass_pipeline("foo", {**RELAY_UNIVERSE.all_passes, "cse": lambda: type})
     assert error is not None
     assert (
-        "unknown pass 'foo' (valid passes: relay-defuse, relay-fuse-ops, relay-infer-type, relay-merge-composite, "
+        "unknown pass 'foo' (valid passes: relay-defuse, relay-fold-constant, relay-fold-scale-axis, "
+        "relay-fuse-ops, relay-infer-type, relay-merge-composite, relay-simplify-inference, "
         "and 1 of xDSL's, listed by `xdsl-opt --help`)"
     ) in str(error)
 

@@ -1,0 +1,38 @@
+"""Numeric checks of rewrites: a module and its rewrite, run by the interpreter on the same random inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+
+from relay_xdsl.interpreter import InterpreterError, parameters, run
+from relay_xdsl.interpreter.arrays import random_inputs
+
+
+def outputs(module: ModuleOp, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """`module`'s outputs on `inputs`; the test is skipped while an operator it
+    uses has no kernel yet."""
+    try:
+        return run(module, inputs)
+    except InterpreterError as error:
+        if "no kernel" in str(error):
+            pytest.skip(f"the interpreter cannot run it yet: {error}")
+        raise
+
+
+def assert_same_outputs(
+    before: ModuleOp,
+    after: ModuleOp,
+    inputs: dict[str, np.ndarray] | None = None,
+    tolerance: float = 1e-5,
+) -> None:
+    """`before` and `after` compute the same outputs, within `tolerance`, on
+    `inputs` (default: random ones)."""
+    if inputs is None:
+        inputs = random_inputs(parameters(before), seed=0)
+    expected, actual = outputs(before, inputs), outputs(after, inputs)
+    assert len(expected) == len(actual)
+    for want, got in zip(expected, actual):
+        assert want.shape == got.shape and want.dtype == got.dtype
+        np.testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance)

@@ -1,0 +1,70 @@
+"""The seed's first step: its original module through TVM's inference passes and
+MergeComposite; and the same passes on resnet18 with its batch norms."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.exporters.relay_text import print_relay
+from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.relay_text.equivalence import relay_text_diff
+from relay_xdsl.tools.graph_equivalence import graph_diff
+from relay_xdsl.transforms.defuse import RelayDefusePass
+from relay_xdsl.transforms.fold_constant import RelayFoldConstantPass
+from relay_xdsl.transforms.fold_scale_axis import RelayFoldScaleAxisPass
+from relay_xdsl.transforms.merge_composite import RelayMergeCompositePass
+from relay_xdsl.transforms.simplify_inference import RelaySimplifyInferencePass
+
+from .interpreted import assert_same_outputs, outputs
+
+SEED = Path(__file__).resolve().parents[2] / "examples" / "seed"
+
+
+def test_original_module_gives_tvms_fused_then_defused_module():
+    module = parse_relay((SEED / "original.relay").read_text(), "original.relay")
+    for pass_ in (
+        RelaySimplifyInferencePass(),
+        RelayFoldScaleAxisPass(),
+        RelayFoldConstantPass(),
+        RelayMergeCompositePass(),
+    ):
+        pass_.apply(Context(), module)
+    module.verify()
+    fused = parse_relay((SEED / "fused.relay").read_text(), "fused.relay")
+    assert graph_diff(fused, module, ("fused.relay", "pipeline")) == ""
+    assert relay_text_diff((SEED / "fused.relay").read_text(), print_relay(module)) == ""
+    RelayDefusePass().apply(Context(), module)
+    defused = parse_relay((SEED / "defused.relay").read_text(), "defused.relay")
+    assert graph_diff(defused, module, ("defused.relay", "pipeline")) == ""
+
+
+@pytest.mark.tvm
+@pytest.mark.slow
+def test_resnet18_with_its_batch_norms_folds_to_the_same_outputs():
+    """resnet18 with its batch norms (random statistics) as TVM Relax imports it:
+    after the inference simplifications no batch norm and no multiply is left
+    (every scale went into a convolution's weights), and the interpreter gives
+    the outputs of the unfolded module and of PyTorch."""
+    pytest.importorskip("tvm")
+    pytest.importorskip("torchvision")
+    from relay_xdsl.importers.relax import import_relax
+    from relay_xdsl.tvm import models as tvm_models
+
+    relax_module = tvm_models.relax_module("resnet18")
+    before, after = import_relax(relax_module), import_relax(relax_module)
+    for pass_ in (RelaySimplifyInferencePass(), RelayFoldScaleAxisPass(), RelayFoldConstantPass()):
+        pass_.apply(Context(), after)
+    after.verify()
+    operators = Counter(op.operator_name for op in after.walk() if isinstance(op, relay.OperatorOp))
+    assert operators["nn.conv2d"] == 20
+    assert not {"nn.batch_norm", "multiply", "sqrt", "divide"} & set(operators)
+    inputs = {"x": tvm_models.example_input().numpy()}
+    assert_same_outputs(before, after, inputs, tolerance=1e-4)
+    (logits,) = outputs(after, inputs)
+    np.testing.assert_allclose(logits, tvm_models.torch_output("resnet18"), rtol=1e-4, atol=1e-4)
