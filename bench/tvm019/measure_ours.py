@@ -4,7 +4,7 @@ The counterpart of measure_tvm.py, in relay-xdsl's venv:
 
     python -m bench.tvm019.measure_ours time TEXT [--gc]
     python -m bench.tvm019.measure_ours print TEXT OUT_PREFIX
-    python -m bench.tvm019.measure_ours profile TEXT STEP [--top N]
+    python -m bench.tvm019.measure_ours profile TEXT STEP [--top N] [--sort cumulative]
 
 ``time`` runs every step once untimed (warm-up: lazy imports), then, with
 relay-xdsl's memo tables emptied and garbage collected before each, once
@@ -24,8 +24,9 @@ library call does.
 
 ``print`` writes relay-xdsl's printout of the text and of its relay-fuse-ops
 result (``OUT_PREFIX.relay``, ``OUT_PREFIX.fused.relay``), for measure_tvm.py's
-round trip. ``profile`` prints cProfile's top functions (by own time) of one
-step.
+round trip. ``profile`` prints cProfile's top functions of one step, by own
+(``--sort tottime``, the default) or cumulative CPU time; cProfile's own cost
+per call inflates the total several times, so read it as proportions.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from xdsl.dialects.builtin import ModuleOp
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.support.depth import run_deep
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.support.memo import clear_memos
 from relay_xdsl.transforms.defuse import RelayDefusePass
@@ -117,17 +119,19 @@ def write_printouts(path: str, prefix: str) -> None:
     Path(f"{prefix}.fused.relay").write_text(print_relay(fused(module.clone())))
 
 
-def profile(path: str, step: str, top: int) -> str:
+def profile(path: str, step: str, top: int, sort: str = "tottime") -> str:
     run, fresh = step_work(Path(path).read_text(), path)[step]
     run(fresh())
     argument = fresh()
     clear_memos()
     gc.collect()
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.process_time)  # CPU time: the machine may be loaded
     with gc_paused():
-        profiler.runcall(run, argument)
+        # parse_relay and print_relay work on a thread of their own (run_deep),
+        # which cProfile would not see; inside one, they run in place.
+        run_deep(profiler.runcall, run, argument)
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    pstats.Stats(profiler, stream=out).sort_stats(sort).print_stats(top)
     return out.getvalue()
 
 
@@ -138,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("extra", nargs="?", help="OUT_PREFIX for print, STEP for profile")
     parser.add_argument("--gc", action="store_true", help="leave the garbage collector on")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--sort", default="tottime", choices=("tottime", "cumulative"))
     args = parser.parse_args(argv)
     if args.command == "time":
         print(json.dumps(time_steps(args.text, pause_gc=not args.gc)))
@@ -146,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if args.extra not in STEPS:
             parser.error(f"STEP must be one of {', '.join(STEPS)}")
-        print(profile(args.text, args.extra, args.top))
+        print(profile(args.text, args.extra, args.top, args.sort))
     return 0
 
 
