@@ -9,6 +9,10 @@ Options:
 * ``--runs N``: exactly N runs per measurement (default: 5 for runs under
   0.5 s, 3 otherwise, and no more than fit in ``--budget`` seconds);
 * ``--no-e2e``, ``--no-memory``: skip the xdsl-opt/mlir-opt and memory parts;
+* ``--no-tvm019``: skip the comparison with TVM v0.19 on real Relay texts
+  (``python -m bench.tvm019``; it skips itself where TVM 0.19 is not installed;
+  ``--quick`` runs it on resnet50 once, ``--graphs`` on the models it names,
+  ``--runs N`` sets its rounds);
 * ``--tvm-at-100k``: also run TVM's counterparts (``FuseOpsByPattern``,
   ``InlinePrivateFunctions``, ``FuseOps`` with its untimed ``LegalizeOps``)
   on the 100k graphs; off by default, since they take several minutes there.
@@ -48,6 +52,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         "--no-memory", action="store_true", help="skip the import memory measurement"
     )
     parser.add_argument(
+        "--no-tvm019", action="store_true", help="skip the comparison with TVM 0.19"
+    )
+    parser.add_argument(
         "--tvm-at-100k", action="store_true", help="all TVM counterparts on 100k graphs too"
     )
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="Markdown results file")
@@ -73,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     from bench import graphs, report
     from bench.e2e import run as run_e2e
     from bench.suite import CheckFailed, GraphBench, Options
+    from bench.tvm019.compare import MODELS as TVM019_MODELS
+    from bench.tvm019.compare import section as tvm019_section
     from relay_xdsl.support.timing import Policy
 
     policy = Policy(budget=args.budget)
@@ -80,6 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         policy = Policy.exactly(args.runs)
     options = Options(policy=policy, tvm_at_100k=args.tvm_at_100k)
     names = args.graphs.split(",") if args.graphs else graphs.graph_names(args.quick)
+    if args.graphs:
+        tvm019_models = [name for name in names if name in TVM019_MODELS]
+    else:
+        tvm019_models = ["resnet50"] if args.quick else list(TVM019_MODELS)
+    # gpt2 is a Relay text of the TVM-0.19 comparison only, not a graph of the suite.
+    names = [name for name in names if name in graphs.MODELS or name not in TVM019_MODELS]
     e2e_graphs = {"chain-1k", "resnet18"} if args.quick else {"chain-10k", "resnet50"}
     environment = _environment()
     print(
@@ -142,6 +157,13 @@ def main(argv: list[str] | None = None) -> int:
     for graph in models:
         bench_graph(graph)
 
+    tvm019 = None
+    if tvm019_models and not args.no_tvm019:
+        tvm019 = tvm019_section(
+            runs=args.runs or (1 if args.quick else 5), models=tvm019_models, log=log
+        )
+        failures.extend(tvm019.failures)
+
     elapsed = time.perf_counter() - started
     sections = [
         f"# relay-xdsl benchmarks ({'quick' if args.quick else 'full'})",
@@ -170,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if memory:
         sections.append("## Memory: import_relax\n\n" + report.memory_table(memory))
+    if tvm019 is not None:
+        sections.append(tvm019.text)
     if failures:
         sections.append("## Check failures\n\n" + "\n".join(f"- {f}" for f in failures))
     text = "\n\n".join(sections) + "\n"
