@@ -8,23 +8,11 @@ from relay_xdsl.dialects.relay import operators
 from relay_xdsl.dialects.relay.registry import NoKernel, Operator
 from relay_xdsl.interpreter.dispatch import resolve
 
-# Until the nn/pooling/image kernels land, their rows may still have no kernel.
-_PENDING_FAMILIES = {
-    "Neural network: convolution and dense layers",
-    "Neural network: activations",
-    "Neural network: pooling",
-    "Neural network: normalization and dropout",
-    "Neural network: data movement",
-    "Image",
-}
-
 ROWS = [(group.title, row) for group in operators.GROUPS for row in group.rows]
 
 
 @pytest.mark.parametrize(("family", "row"), ROWS, ids=[row.name for _, row in ROWS])
 def test_row_has_a_kernel(family: str, row: Operator):
-    if row.kernel is None and family in _PENDING_FAMILIES:
-        pytest.skip("until the nn/pooling/image kernels land")
     assert row.kernel is not None, f"{row.name} has neither a kernel nor no_kernel(reason)"
     if isinstance(row.kernel, NoKernel):
         assert row.kernel.reason, f"{row.name}: no_kernel needs a reason"
