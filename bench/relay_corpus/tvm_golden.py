@@ -45,6 +45,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
@@ -106,13 +107,21 @@ def first_error(error: BaseException, diagnostics: str = "") -> str:
     return lines[0] if lines else type(error).__name__
 
 
-def parse(entry: dict[str, Any], text: str) -> tuple[tvm.IRModule, bool]:
-    """The module TVM's test built from ``text``, and whether a version header was added."""
-    if entry["kind"] == "expression":
+def parse(
+    entry: dict[str, Any], text: str, meta_table: dict[str, Any] | None = None
+) -> tuple[tvm.IRModule, bool]:
+    """The module TVM's test built from ``text``, and whether a version header was added.
+
+    ``meta_table`` stands in for the ``init_meta_table`` a test passed.
+    """
+    if entry["kind"] == "expression" and meta_table and text.lstrip().startswith("fn"):
+        # parse_expr takes no meta table; a function read as @main is the
+        # module from_expr makes of it.
+        text = "def @main" + text.lstrip().removeprefix("fn")
+    elif entry["kind"] == "expression":
         return tvm.IRModule.from_expr(relay.parse_expr(text)), False
-    if "#[version" not in text:
-        return relay.parse(SEMVER + text), True
-    return relay.parse(text), False
+    added = "#[version" not in text
+    return relay.parse(SEMVER + text if added else text, init_meta_table=meta_table), added
 
 
 def calls_an_operator(mod: tvm.IRModule) -> bool:
@@ -165,11 +174,10 @@ def golden(entry: dict[str, Any], text: str, name: str) -> dict[str, Any]:
         fused = attempt(
             lambda: infer(relay.transform.FuseOps(fuse_opt_level=FUSE_OPT_LEVEL)(typed))
         )
-        defused = (
-            fused
-            if isinstance(fused, str)
-            else attempt(lambda: infer(relay.transform.DefuseOps()(fused)))
-        )
+        if isinstance(fused, str):
+            record["fuse"] = fused
+            return record
+        defused = attempt(lambda: infer(relay.transform.DefuseOps()(fused)))
         if isinstance(defused, str):
             record["fuse"] = defused
         else:
@@ -179,16 +187,19 @@ def golden(entry: dict[str, Any], text: str, name: str) -> dict[str, Any]:
     return record
 
 
-def isolated(entry: dict[str, Any], text: str, name: str) -> dict[str, Any]:
-    """``golden`` in a forked child: TVM crashes hard (a segfault) on some texts."""
+def isolated(action: Callable[[], dict[str, Any]], crashed: dict[str, Any]) -> dict[str, Any]:
+    """``action()`` in a forked child, as TVM crashes hard (a segfault) on some texts.
+
+    A child that dies answers ``crashed`` with the reason under ``"crash"``.
+    """
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
         try:
-            record = golden(entry, text, name)
+            record = action()
         except BaseException as error:  # noqa: BLE001 - reported to the parent
-            record = {"kind": entry["kind"], "parse": f"crash: {first_error(error)}"}
+            record = {**crashed, "crash": first_error(error)}
         with os.fdopen(write_end, "w") as pipe:
             pipe.write(json.dumps(record))
         os._exit(0)
@@ -197,9 +208,10 @@ def isolated(entry: dict[str, Any], text: str, name: str) -> dict[str, Any]:
         answer = pipe.read()
     _, status = os.waitpid(pid, 0)
     if answer:
-        return json.loads(answer)
-    crash = f"crash: TVM died with signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else ""
-    return {"kind": entry["kind"], "parse": crash or f"crash: exit status {status}"}
+        return dict(json.loads(answer))
+    if os.WIFSIGNALED(status):
+        return {**crashed, "crash": f"TVM died with signal {os.WTERMSIG(status)}"}
+    return {**crashed, "crash": f"exit status {status}"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -215,7 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     index = json.loads(INDEX.read_text()) if args.only and INDEX.exists() else {}
     for entry in entries:
         name = entry["name"]
-        index[name] = isolated(entry, (CORPUS / f"{name}.relay").read_text(), name)
+        text = (CORPUS / f"{name}.relay").read_text()
+        record = isolated(partial(golden, entry, text, name), {"kind": entry["kind"]})
+        if "crash" in record:
+            record["parse"] = f"crash: {record.pop('crash')}"
+        index[name] = record
         print(name, index[name], file=sys.stderr, flush=True)
     index = dict(sorted(index.items()))
     INDEX.write_text(json.dumps(index, indent=1) + "\n")

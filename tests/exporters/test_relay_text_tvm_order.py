@@ -1,0 +1,54 @@
+"""``print_relay`` against TVM v0.19's own printer, on the golden printouts.
+
+TVM v0.19 printed every corpus text it parses, after ``InferType``
+(``tests/relay_corpus/tvm_v0.19_printed``, made by
+``bench/relay_corpus/tvm_golden.py``). Importing such a text and printing it
+must give TVM's text back, up to spaces at line ends and blank lines at the end
+(``bench.relay_corpus.tvm_printed.normalise``). The texts that do not yet are
+listed with their first difference in ``tests/relay_corpus/tvm_printed_xfail.txt``
+(``python -m bench.relay_corpus.tvm_printed --update``); they are strict
+expected failures, so one that starts to match fails until it leaves the list.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.relay_corpus.tvm_printed import PRINTED, first_difference, golden_names, read_xfail
+
+ROOT = Path(__file__).resolve().parents[2]
+READBACK = ROOT / "tests" / "relay_corpus" / "tvm_readback.json"
+EXPECTED_TO_DIFFER = read_xfail()
+
+
+def _cases() -> list[object]:
+    cases: list[object] = []
+    for name in golden_names():
+        reason = EXPECTED_TO_DIFFER.get(name)
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason is not None else []
+        cases.append(pytest.param(name, marks=marks, id=name))
+    return cases
+
+
+def test_the_golden_files_are_there():
+    assert len(golden_names()) > 200
+    assert set(EXPECTED_TO_DIFFER) <= set(golden_names())
+
+
+@pytest.mark.parametrize("name", _cases())
+def test_prints_tvm_text_back_as_tvm_printed_it(name: str):
+    difference = first_difference((PRINTED / f"{name}.relay").read_text(), name)
+    assert difference is None, difference
+
+
+def test_seed_reads_back_in_tvm_as_the_same_program():
+    """Recorded by ``bench/relay_corpus/tvm_readback.py`` under TVM v0.19."""
+    seed = json.loads(READBACK.read_text())["seed"]
+    assert {name: entry["result"] for name, entry in seed.items()} == {
+        "original": "equal",
+        "fused": "equal",
+        "defused": "equal",
+    }
