@@ -105,14 +105,12 @@ def meta_table(original: str, printed: str | None) -> dict[str, Any] | None:
             tvm.target.VirtualDevice(tvm.cpu(i)) for i in range(max(devices) + 1)
         ]
     if "meta[relay.Constant]" in original and printed is not None:
-        types = {}
+        types: dict[int, tuple[tuple[int, ...], str]] = {}
         for index, shape, dtype, scalar in _CONSTANT.findall(printed):
             dims = tuple(int(d) for d in shape.split(",") if d.strip()) if shape else ()
             types[int(index)] = (dims, dtype or scalar)
         if types and set(types) == set(range(max(types) + 1)):
-            table["relay.Constant"] = [
-                relay.const(np.zeros(dims, dtype)) for dims, dtype in map(types.get, sorted(types))
-            ]
+            table["relay.Constant"] = [relay.const(np.zeros(*types[i])) for i in sorted(types)]
     return table or None
 
 
