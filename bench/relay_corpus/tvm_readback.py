@@ -20,7 +20,8 @@ with ``tvm.ir.structural_equal(map_free_vars=True)``. Each text is run in a
 forked child, since TVM segfaults on a few. It writes
 ``tests/relay_corpus/tvm_readback.json``: per text ``result`` (``equal``,
 ``not equal`` with TVM's first structural mismatch, ``TVM rejects ours`` with
-TVM's first error line, ``TVM rejects the original``, ``we reject the
+TVM's first error line and whether TVM reads its own golden printout of the
+text, ``tests/relay_corpus/tvm_v0.19_printed``, back, ``TVM rejects the original``, ``we reject the
 original``) and whether the compared modules were typed.
 
 Without a mode it runs ``ours`` into a temporary directory, then ``tvm`` with
@@ -45,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "relay_corpus" / "tvm_v0.19"
 SEED = ROOT / "examples" / "seed"
 SEED_TEXTS = ("original", "fused", "defused")
+PRINTED = ROOT / "tests" / "relay_corpus" / "tvm_v0.19_printed"
 RESULT = ROOT / "tests" / "relay_corpus" / "tvm_readback.json"
 RELAY_PY = "/work/tvm019/relay_py"
 
@@ -114,7 +116,9 @@ def meta_table(original: str, printed: str | None) -> dict[str, Any] | None:
     return table or None
 
 
-def _compare(entry: dict[str, Any], original: str, printed: str | None) -> dict[str, Any]:
+def _compare(
+    entry: dict[str, Any], original: str, printed: str | None, tvm_printed: str | None
+) -> dict[str, Any]:
     """TVM's half for one text (runs in a forked child)."""
     import tvm
     from tvm import relay
@@ -132,7 +136,11 @@ def _compare(entry: dict[str, Any], original: str, printed: str | None) -> dict[
         return {"result": "we reject the original", **record}
     mine = attempt(lambda: relay.parse(printed, init_meta_table=table))
     if isinstance(mine, str):
-        return {"result": "TVM rejects ours", "error": mine, **record}
+        record = {"result": "TVM rejects ours", "error": mine, **record}
+        if tvm_printed is not None:  # is TVM's own printout any better?
+            own = attempt(lambda: relay.parse(tvm_printed, init_meta_table=table))
+            record["tvm_reads_its_own_printout"] = own if isinstance(own, str) else True
+        return record
     infer = relay.transform.InferType()
     theirs_typed, mine_typed = attempt(lambda: infer(theirs)), attempt(lambda: infer(mine))
     if isinstance(theirs_typed, str) or isinstance(mine_typed, str):
@@ -167,7 +175,10 @@ def tvm_half(out: Path) -> None:
         printed_path = out / f"{name}.relay"
         original = path.read_text()
         printed = printed_path.read_text() if name not in rejected else None
-        record = isolated(partial(_compare, entry, original, printed), {"result": "crash"})
+        golden = PRINTED / f"{name}.relay"
+        tvm_printed = golden.read_text() if golden.exists() else None
+        compare = partial(_compare, entry, original, printed, tvm_printed)
+        record = isolated(compare, {"result": "crash"})
         if name in rejected:
             record["our_error"] = rejected[name]
         results[name] = record
