@@ -4,7 +4,8 @@
 
 For every golden text of ``tests/relay_corpus/tvm_v0.19_printed`` (what TVM
 v0.19 printed after parsing a corpus text and running ``InferType``, see
-``bench/relay_corpus/tvm_golden.py``) it imports the text with ``parse_relay``,
+``bench/relay_corpus/tvm_golden.py``) and of ``tests/relay_corpus/tvm_v0.19_fused``
+(TVM's ``FuseOps`` and ``DefuseOps`` of it) it imports the text with ``parse_relay``,
 prints it with ``print_relay`` and compares the two texts.
 
 The comparison ignores only layout that carries nothing: spaces at the end of
@@ -34,6 +35,7 @@ from relay_xdsl.importers.relay_text import parse_relay
 
 ROOT = Path(__file__).resolve().parents[2]
 PRINTED = ROOT / "tests" / "relay_corpus" / "tvm_v0.19_printed"
+FUSED = ROOT / "tests" / "relay_corpus" / "tvm_v0.19_fused"
 XFAIL = ROOT / "tests" / "relay_corpus" / "tvm_printed_xfail.txt"
 TIMEOUT = 120  # seconds per text
 
@@ -103,8 +105,10 @@ def read_xfail(path: Path = XFAIL) -> dict[str, str]:
     return entries
 
 
-def golden_names() -> list[str]:
-    return sorted(p.name.removesuffix(".relay") for p in PRINTED.glob("*.relay"))
+def golden_texts() -> dict[str, Path]:
+    """Every golden printout by name: ``NAME`` (after InferType), ``NAME.fused``, ``NAME.defused``."""
+    paths = sorted(PRINTED.glob("*.relay")) + sorted(FUSED.glob("*.relay"))
+    return {p.name.removesuffix(".relay"): p for p in paths}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,13 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="only the texts whose name contains this")
     parser.add_argument("--update", action="store_true", help=f"rewrite {XFAIL.name}")
     args = parser.parse_args(argv)
-    names = [n for n in golden_names() if not args.only or args.only in n]
+    texts = golden_texts()
+    names = [n for n in texts if not args.only or args.only in n]
     signal.signal(signal.SIGALRM, _on_alarm)
     differences: dict[str, str] = {}
     for name in names:
         signal.alarm(TIMEOUT)
         try:
-            difference = first_difference((PRINTED / f"{name}.relay").read_text(), name)
+            difference = first_difference(texts[name].read_text(), name)
         except _Timeout:
             difference = f"no answer in {TIMEOUT} s"
         finally:
@@ -128,8 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {difference}")
     print(f"{len(names) - len(differences)} of {len(names)} golden texts print back as TVM printed")
     weaker = sum(
-        first_difference((PRINTED / f"{name}.relay").read_text(), name, False) is None
-        for name in differences
+        first_difference(texts[name].read_text(), name, False) is None for name in differences
     )
     print(
         f"{len(names) - len(differences) + weaker} once the /* ty=T */ TVM repeats after"

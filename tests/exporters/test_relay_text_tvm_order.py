@@ -2,7 +2,8 @@
 
 TVM v0.19 printed every corpus text it parses, after ``InferType``
 (``tests/relay_corpus/tvm_v0.19_printed``, made by
-``bench/relay_corpus/tvm_golden.py``). Importing such a text and printing it
+``bench/relay_corpus/tvm_golden.py``), and its ``FuseOps`` and ``DefuseOps``
+of those (``tests/relay_corpus/tvm_v0.19_fused``). Importing such a text and printing it
 must give TVM's text back, up to spaces at line ends and blank lines at the end
 (``bench.relay_corpus.tvm_printed.normalise``). The texts that do not yet are
 listed with their first difference in ``tests/relay_corpus/tvm_printed_xfail.txt``
@@ -17,16 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from bench.relay_corpus.tvm_printed import PRINTED, first_difference, golden_names, read_xfail
+from bench.relay_corpus.tvm_printed import first_difference, golden_texts, read_xfail
 
 ROOT = Path(__file__).resolve().parents[2]
 READBACK = ROOT / "tests" / "relay_corpus" / "tvm_readback.json"
 EXPECTED_TO_DIFFER = read_xfail()
+GOLDEN = golden_texts()
 
 
 def _cases() -> list[object]:
     cases: list[object] = []
-    for name in golden_names():
+    for name in GOLDEN:
         reason = EXPECTED_TO_DIFFER.get(name)
         marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason is not None else []
         cases.append(pytest.param(name, marks=marks, id=name))
@@ -34,13 +36,13 @@ def _cases() -> list[object]:
 
 
 def test_the_golden_files_are_there():
-    assert len(golden_names()) > 200
-    assert set(EXPECTED_TO_DIFFER) <= set(golden_names())
+    assert len(GOLDEN) > 400
+    assert set(EXPECTED_TO_DIFFER) <= set(GOLDEN)
 
 
 @pytest.mark.parametrize("name", _cases())
 def test_prints_tvm_text_back_as_tvm_printed_it(name: str):
-    difference = first_difference((PRINTED / f"{name}.relay").read_text(), name)
+    difference = first_difference(GOLDEN[name].read_text(), name)
     assert difference is None, difference
 
 
