@@ -15,6 +15,9 @@ the bindings) must be TVM's.
 
 Prints the first difference of each text that does not match, how many match,
 and how many match once ``drop_variable_type_comments`` is applied to TVM's text.
+``--passes`` also runs ``relay-fuse-ops`` and ``relay-defuse`` on the import of
+each text TVM fused and compares them with TVM's ``FuseOps`` and ``DefuseOps``
+(``pass_differences``).
 ``--update`` rewrites ``tests/relay_corpus/tvm_printed_xfail.txt``, the texts
 expected not to match yet with their first difference, which
 ``tests/relay_corpus/test_tvm_printed.py`` checks strictly: a text that starts
@@ -87,6 +90,44 @@ def first_difference(tvm_text: str, name: str, variable_types: bool = True) -> s
     return None
 
 
+_FUNCTION_TYPE_COMMENT = re.compile(r"^(\s*)\} /\* ty=[^*]*\*/", re.MULTILINE)
+
+
+def drop_printer_differences(text: str) -> str:
+    """``drop_variable_type_comments``, and the ``/* ty=fn ... */`` TVM puts after a ``fn``'s ``}``."""
+    return _FUNCTION_TYPE_COMMENT.sub(r"\1}", drop_variable_type_comments(text))
+
+
+def pass_differences(name: str, texts: dict[str, Path]) -> dict[str, str | None]:
+    """Our ``relay-fuse-ops`` and ``relay-defuse`` against TVM's ``FuseOps`` and ``DefuseOps``.
+
+    Starts from the import of TVM's printout of the text, and compares our
+    printout after each pass with TVM's, both with ``drop_printer_differences``
+    applied to TVM's (the printer's differences are measured without passes).
+    Answers, per pass, None when the texts agree, else the first difference.
+    """
+    from xdsl.context import Context
+
+    from relay_xdsl.transforms.defuse import RelayDefusePass
+    from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
+
+    module = parse_relay(texts[name].read_text(), f"{name}.relay")
+    answers: dict[str, str | None] = {}
+    for stage, apply in (("fused", RelayFuseOpsPass()), ("defused", RelayDefusePass())):
+        apply.apply(Context(), module)
+        theirs = normalise(drop_printer_differences(texts[f"{name}.{stage}"].read_text()))
+        ours = normalise(print_relay(module))
+        answers[stage] = next(
+            (
+                f"line {i + 1}: TVM {_short(a.strip())!r} / ours {_short(b.strip())!r}"
+                for i, (a, b) in enumerate(zip(theirs, ours, strict=False))
+                if a != b
+            ),
+            None if len(theirs) == len(ours) else f"TVM has {len(theirs)} lines, ours {len(ours)}",
+        )
+    return answers
+
+
 class _Timeout(Exception):
     pass
 
@@ -115,9 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.relay_corpus.tvm_printed")
     parser.add_argument("--only", help="only the texts whose name contains this")
     parser.add_argument("--update", action="store_true", help=f"rewrite {XFAIL.name}")
+    parser.add_argument(
+        "--passes", action="store_true", help="also compare relay-fuse-ops/relay-defuse with TVM's"
+    )
     args = parser.parse_args(argv)
     texts = golden_texts()
     names = [n for n in texts if not args.only or args.only in n]
+    if args.passes:
+        names = [n for n in names if not n.endswith(("fused", "defused"))]
     signal.signal(signal.SIGALRM, _on_alarm)
     differences: dict[str, str] = {}
     for name in names:
@@ -139,6 +185,27 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(names) - len(differences) + weaker} once the /* ty=T */ TVM repeats after"
         " a variable annotated : T is dropped"
     )
+    if args.passes:
+        agree = {"fused": 0, "defused": 0}
+        tried = 0
+        for name in names:
+            if f"{name}.fused" not in texts:
+                continue
+            tried += 1
+            try:
+                answers = pass_differences(name, texts)
+            except Exception as error:  # noqa: BLE001 - the failure is the finding
+                print(f"{name}: passes: {str(error).strip().splitlines()[0]}")
+                continue
+            for stage, difference in answers.items():
+                if difference is None:
+                    agree[stage] += 1
+                else:
+                    print(f"{name}: {stage}: {difference}")
+        print(
+            f"of {tried} texts TVM fused, relay-fuse-ops agrees with FuseOps on {agree['fused']},"
+            f" relay-defuse after it with DefuseOps on {agree['defused']}"
+        )
     if args.update and not args.only:
         XFAIL.write_text(
             "# Golden TVM printouts (tests/relay_corpus/tvm_v0.19_printed) that relay-xdsl does\n"
