@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from bench.relay_corpus.tvm_printed import first_difference, golden_texts, read_xfail
+from relay_xdsl.exporters.relay_text import print_relay
+from relay_xdsl.importers.relay_text import parse_relay
 
 ROOT = Path(__file__).resolve().parents[2]
 READBACK = ROOT / "tests" / "relay_corpus" / "tvm_readback.json"
@@ -54,3 +56,10 @@ def test_seed_reads_back_in_tvm_as_the_same_program():
         "fused": "equal",
         "defused": "equal",
     }
+
+
+@pytest.mark.parametrize("literal", ["42i16", "-42i16", "7i64", "3", "True", "1.5f16"])
+def test_scalars_print_inline_as_tvm_prints_them(literal: str):
+    """TVM's printer writes every int16/32/64, float16/32/64 and bool scalar inline."""
+    module = parse_relay(f"def @main() {{ {literal} }}", "scalar.relay")
+    assert f"  {literal} /* ty=" in print_relay(module)
