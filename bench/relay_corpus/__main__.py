@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.relay_corpus.check import STAGES, Outcome, check_text
+from bench.relay_corpus.tvm_printed import PRINTED, golden_texts, read_xfail
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "relay_corpus" / "tvm_v0.19"
@@ -35,6 +36,7 @@ LIT_DIR = ROOT / "tests" / "filecheck" / "relay_corpus"
 # The texts that are lit tests (tests/filecheck/relay_corpus/lit.local.cfg).
 LIT_FILES = ("tests/python/relay/test_ir_parser.py", "tests/python/relay/test_ir_text_printer.py")
 TIMEOUT = 120  # seconds per text
+READBACK = ROOT / "tests" / "relay_corpus" / "tvm_readback.json"
 
 
 class _Timeout(Exception):
@@ -142,6 +144,7 @@ def report(
             message = outcome.message.replace("|", "\\|")
             tvm = e["expect"] + "".join(f", with {c}" for c in e.get("context", []))
             lines.append(f"| `{e['name']}` | {tvm} | {outcome.stage} | {message} |")
+    lines += against_tvm()
     if skipped:
         lines += ["", "## Parser calls not in the corpus", ""]
         lines += [
@@ -154,6 +157,60 @@ def report(
             file = s["file"].removeprefix("tests/python/")
             lines.append(f"| `{file}` | {s['line']} | `{s['function']}` | `{reason}` |")
     return "\n".join(lines) + "\n"
+
+
+def against_tvm() -> list[str]:
+    """The section on TVM v0.19 itself, from the committed golden results (TVM is not run)."""
+    if not READBACK.exists():
+        return []
+    golden = {p.name.removesuffix(".relay") for p in PRINTED.glob("*.relay")}
+    passes = set(golden_texts()) - golden
+    differing = set(read_xfail())
+    readback = json.loads(READBACK.read_text())
+    texts: dict[str, dict[str, Any]] = readback["texts"]
+    lines = ["", "## Against TVM v0.19 itself", ""]
+    lines += [
+        "From the golden files TVM v0.19 wrote (`bench/relay_corpus/tvm_golden.py`,",
+        "`bench/relay_corpus/tvm_readback.py`; CI cannot run TVM v0.19, so they are committed).",
+        "",
+        f"- TVM's printout after `InferType`: {len(golden)} golden texts",
+        "  (`tests/relay_corpus/tvm_v0.19_printed`; TVM does not parse the other texts",
+        "  without the `init_meta_table` of their test). Imported and printed by relay-xdsl,",
+        f"  **{len(golden - differing)}** come out exactly as TVM printed them",
+        "  (`tests/exporters/test_relay_text_tvm_order.py`; the others, with their first",
+        "  difference, in `tests/relay_corpus/tvm_printed_xfail.txt`).",
+        f"- TVM's `FuseOps` and `DefuseOps` of those: {len(passes)} golden texts",
+        (
+            f"  (`tests/relay_corpus/tvm_v0.19_fused`), of which **{len(passes - differing)}**"
+            " come out exactly."
+        ),
+        "- Read back: TVM v0.19 parses the original text and relay-xdsl's printout of it and",
+        "  compares them with `tvm.ir.structural_equal(map_free_vars=True)` after `InferType`",
+        f"  (`tests/relay_corpus/tvm_readback.json`), over {len(texts)} texts:",
+        "",
+        "| result | texts |",
+        "|---|---:|",
+    ]
+    lines += [f"| {result} | {n} |" for result, n in readback["counts"].items()]
+    typed = sum(e["result"] == "equal" and e.get("typed", False) for e in texts.values())
+    stand_in = sum("meta_table" in e for e in texts.values())
+    lines += [
+        "",
+        f"{typed} of the equal texts are compared after `InferType` (it fails on one side of",
+        "the others). TVM read a text that refers to `meta[...]` without a `#[metadata]`",
+        f"section with a stand-in for its test's `init_meta_table` ({stand_in} texts, see",
+        "`tvm_readback.meta_table`).",
+    ]
+    seed = ", ".join(f"{name}: {entry['result']}" for name, entry in readback["seed"].items())
+    lines += ["", f"The seed (`examples/seed/*.relay`): {seed}.", ""]
+    lines += ["| text | result | TVM's first error or mismatch |", "|---|---|---|"]
+    for name, entry in texts.items():
+        if entry["result"] in ("TVM rejects ours", "not equal", "crash"):
+            detail = entry.get("error") or entry.get("mismatch") or entry.get("crash", "")
+            if entry.get("tvm_reads_its_own_printout") not in (None, True):
+                detail += " (TVM does not read its own printout of it either)"
+            lines.append(f"| `{name}` | {entry['result']} | {detail.replace('|', '/')} |")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

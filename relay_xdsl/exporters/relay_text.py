@@ -253,6 +253,7 @@ _SCALAR_FORMATS = {
     "float32": "<f",
     "float64": "<d",
     "float16": "<e",
+    "int16": "<h",  # TVM's printer writes int16, int32 and int64 scalars inline
     "int32": "<i",
     "int64": "<q",
     "bool": "<?",
