@@ -118,3 +118,12 @@ def variance(call: Call, x: np.ndarray, mean: np.ndarray) -> np.ndarray:
     total = np.asarray(np.sum(square, axis=axes, dtype=square.dtype))
     count = int(np.prod([x.shape[a] for a in axes])) - int(bool(call.attr("unbiased")))
     return _keep(call, divide(call, total, np.asarray(count, square.dtype)), x.shape, axes)
+
+
+def collapse_sum_like(call: Call, x: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """Sums `x` over the axes along which `like` broadcasts to it: the leading
+    axes `like` lacks, and those where `like` has extent 1."""
+    leading = x.ndim - like.ndim
+    summed = np.sum(x, axis=tuple(range(leading))) if leading else x
+    ones = tuple(i for i, n in enumerate(like.shape) if n == 1 and summed.shape[i] != 1)
+    return np.sum(summed, axis=ones, keepdims=True) if ones else summed

@@ -30,7 +30,7 @@ from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.layouts import parse_layout
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
-from relay_xdsl.interpreter.kernels.common import output_shape, result_dtype
+from relay_xdsl.interpreter.kernels.common import output_shape, result_dtype, result_shape
 
 _INT64_MAX = 2**63 - 1
 
@@ -176,3 +176,9 @@ def layout_transform(call: Call, x: np.ndarray) -> np.ndarray:
             positions[letter] = len(shape)
             shape.append(full.shape[i])
     return np.transpose(full.reshape(shape), [positions[a] for a, _ in dst])
+
+
+def reshape_tensor(call: Call, x: np.ndarray, shape: np.ndarray) -> np.ndarray:
+    """The VM's ``reshape_tensor``: `x` with the result's shape (``newshape``;
+    the shape tensor carries the same values at run time)."""
+    return np.reshape(x, result_shape(call))
