@@ -30,7 +30,9 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    FileLineColLoc,
     FunctionType,
+    IntAttr,
     ModuleOp,
     StringAttr,
 )
@@ -455,11 +457,18 @@ def _let(
     """``let %x = e;``: a ``relay.let`` of `bound`."""
     value = parser.value_of(bound, name)
     if declared is not None and not relay.compatible(declared, value.type):
-        parser.error(
-            name,
-            f"{name.text} is declared as {parser.type_text(declared)} but bound to a "
-            f"{parser.type_text(value.type)}",
+        # TVM's parser keeps the declared type unchecked (bindings.py): only
+        # type inference rejects the binding, at the let.
+        let = relay.LetOp(value, declared=parser.known(declared))
+        line, column = parser.source.line_col(name.start)
+        let.location = FileLineColLoc(
+            StringAttr(parser.source.name), IntAttr(line), IntAttr(column)
         )
+        parser.insert(let)
+        parser.op_tokens[let] = name
+        set_relay_name(let.result, name.text[1:])
+        scope.names[name.text] = let.result
+        return
     let = relay.LetOp(value)
     parser.insert(let)
     parser.op_tokens[let] = name

@@ -326,7 +326,7 @@ class _RelayParser(RelayTypeParser):
     def solve(self, module: ModuleOp) -> None:
         """Type what the eager inference left incomplete (type_solver.py)."""
         try:
-            infer_types(module)
+            infer_types(module, check_declarations=False)
         except TypeInferenceError as error:
             op = error.op
             while op is not None and op not in self.op_tokens:

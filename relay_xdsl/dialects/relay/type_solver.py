@@ -58,6 +58,7 @@ from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.backward import RESULT_DRIVEN
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.inference import Call, Reject, infer_type
+from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.structure import (
     ConstantOp,
@@ -157,7 +158,9 @@ Relation = Callable[[], bool]
 class TypeSolver:
     """Terms of SSA values, their unifications and relations (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, check_declarations: bool = True) -> None:
+        # Whether an ``unchecked`` let's declared type must be its value's (see `infer_types`).
+        self.check_declarations = check_declarations
         self.terms: dict[SSAValue, Term] = {}
         self.relations: list[Relation] = []
         self.functions: dict[str, tuple[list[Term], Term]] = {}
@@ -318,9 +321,14 @@ class TypeSolver:
                 op.function_type = FunctionType.from_lists([a.type for a in block.args], outputs)
 
 
-def infer_types(module: ModuleOp) -> None:
-    """Solve the types of `module` in place (see the module docstring)."""
-    solver = TypeSolver()
+def infer_types(module: ModuleOp, check_declarations: bool = True) -> None:
+    """Solve the types of `module` in place (see the module docstring).
+
+    Without `check_declarations`, the declared type of an ``unchecked``
+    ``relay.let`` is not unified with its value's: the importer solves so,
+    since TVM's parser does not check them; ``relay-infer-type`` does.
+    """
+    solver = TypeSolver(check_declarations)
     for op in module.ops:
         if isinstance(op, FuncOp):
             inputs = [solver.term(a) for a in op.args] if not op.is_declaration else []
@@ -555,6 +563,19 @@ def _tuple_get_item_rule(op: TupleGetItemOp, solver: TypeSolver) -> None:
 
 @typing_rule(LetOp)
 def _let_rule(op: LetOp, solver: TypeSolver) -> None:
+    if op.unchecked is not None:
+        if not solver.check_declarations:
+            return
+        try:
+            solver.unify(solver.term(op.result), solver.term(op.value))
+        except _Mismatch:
+            name = relay_name(op.result)
+            raise TypeInferenceError(
+                f"{'%' + name if name else 'a let-bound variable'} is declared as "
+                f"{type_text(op.result.type)} but bound to a {type_text(op.value.type)}",
+                op,
+            ) from None
+        return
     solver.unify_values(op, op.result, solver.term(op.value), "a let-bound variable and its value")
 
 

@@ -207,6 +207,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 %alias = relay.let %x : {t("4")}
 %t = relay.tuple(%y, %alias) : tuple<{t("4")}, {t("4")}>
 %lv = relay.let dataflow %t : tuple<{t("4")}, {t("4")}>
+%b = relay.let unchecked %t : tuple<{t("4")}, {t("4")}> to {t("", "i1")}
 """,
     ),
     "relay.on_device": (

@@ -135,21 +135,23 @@ func.func @relay.return(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %r : tensor<4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
+// CHECK-LABEL: func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tuple<tensor<4xf32>, tensor<4xf32>>, tensor<i1>) {
 // CHECK-NEXT:    %s = relay.add(%x, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    %y = relay.let %s : tensor<4xf32>
 // CHECK-NEXT:    %alias = relay.let %x : tensor<4xf32>
 // CHECK-NEXT:    %t = relay.tuple(%y, %alias) : tuple<tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:    %lv = relay.let dataflow %t : tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:    func.return %lv : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:    %b = relay.let unchecked %t : tuple<tensor<4xf32>, tensor<4xf32>> to tensor<i1>
+// CHECK-NEXT:    func.return %lv, %b : tuple<tensor<4xf32>, tensor<4xf32>>, tensor<i1>
 // CHECK-NEXT:    }
-func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
+func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tuple<tensor<4xf32>, tensor<4xf32>>, tensor<i1>) {
   %s = relay.add(%x, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %y = relay.let %s : tensor<4xf32>
   %alias = relay.let %x : tensor<4xf32>
   %t = relay.tuple(%y, %alias) : tuple<tensor<4xf32>, tensor<4xf32>>
   %lv = relay.let dataflow %t : tuple<tensor<4xf32>, tensor<4xf32>>
-  func.return %lv : tuple<tensor<4xf32>, tensor<4xf32>>
+  %b = relay.let unchecked %t : tuple<tensor<4xf32>, tensor<4xf32>> to tensor<i1>
+  func.return %lv, %b : tuple<tensor<4xf32>, tensor<4xf32>>, tensor<i1>
 }
 
 // CHECK-LABEL: func.func @relay.on_device(%x: tensor<4xf32>) -> tensor<4xf32> {
