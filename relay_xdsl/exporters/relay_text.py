@@ -29,13 +29,14 @@ import itertools
 import math
 import re
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     FileLineColLoc,
     FloatAttr,
     FunctionType,
@@ -378,6 +379,17 @@ class _FunctionPrinter:
         """A function's Relay attributes as ``key=value``, in TVM's order."""
         return _function_attributes(attributes)
 
+    def call_arguments(self, op: Operation, args: Sequence[SSAValue]) -> str:
+        """``%a, %b, k=v, attrs_type_key="..."``: a call's arguments and its
+        ``relay.call_attrs``, whose type key TVM prints last."""
+        parts = [self.ref(a) for a in args]
+        attrs = op.attributes.get(relay.CALL_ATTRS)
+        if isinstance(attrs, DictionaryAttr):
+            items = [(k, v) for k, v in attrs.data.items() if k != "attrs_type_key"]
+            items.append(("attrs_type_key", attrs.data["attrs_type_key"]))
+            parts += [f"{_checked(k, 'attribute name')}={attribute_value(v)}" for k, v in items]
+        return ", ".join(parts)
+
     def temp(self) -> str:
         name = f"%{self.module_printer.next_temp}"
         self.module_printer.next_temp += 1
@@ -415,6 +427,9 @@ class _FunctionPrinter:
                     # An atom, printed where it is used.
                     callee = _checked(op.callee.root_reference.data, "function name")
                     self.names[op.result] = "@" + callee
+                elif isinstance(op, relay.OperatorRefOp):
+                    # An atom, printed where it is used.
+                    self.names[op.result] = _checked(op.op_name.data, "operator name", dotted=True)
                 elif isinstance(op, relay.ConstructorRefOp):
                     self.names[op.result] = op.constructor.data  # an atom, like @f
                 else:
@@ -498,13 +513,11 @@ class _FunctionPrinter:
         if isinstance(op, CallOp):
             if len(op.results) != 1:
                 raise RelayExportError(f"call of @{op.callee.string_value()} must have one result")
-            args = [self.ref(a) for a in op.arguments]
             callee = _checked(op.callee.string_value(), "function name")
-            return f"@{callee}({', '.join(args)}){comment}"
+            return f"@{callee}({self.call_arguments(op, op.arguments)}){comment}"
         if isinstance(op, relay.FnOp):
             callee = self.literal_names[self.shared_literals.get(op, op.body)]
-            args = [self.ref(a) for a in op.args]
-            return f"{callee}({', '.join(args)}){comment}"
+            return f"{callee}({self.call_arguments(op, op.args)}){comment}"
         text = relay_lang.expression(self, op, indent, comment)
         if text is None:
             text = relay_adts.expression(self, op, indent, comment)

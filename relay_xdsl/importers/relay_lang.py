@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -317,6 +317,28 @@ def call_value(
     op = relay.CallOp(callee, args)
     parser.annotate(op, token, check=False)
     return op.result
+
+
+def set_call_attrs(
+    parser: _RelayParser, result: SSAValue, attributes: dict[str, Attribute], token: Token
+) -> None:
+    """Record the attributes of the call of anything but an operator that
+    gave `result` (``relay.call_attrs``). TVM's parser takes them only with
+    an ``attrs_type_key``, and none at all when that is empty."""
+    key = attributes.get("attrs_type_key")
+    if not isinstance(key, StringAttr):
+        parser.error(
+            token,
+            "unable to determine the 'attrs_type_key' with which to represent the call "
+            "attributes: a call of anything but an operator takes attributes only with "
+            'attrs_type_key="..."',
+        )
+    if not key.data:
+        return
+    owner = result.owner
+    if not isinstance(owner, relay.FnOp | relay.CallOp | CallOp):
+        parser.error(token, "attributes on this kind of call are not supported")
+    owner.attributes[relay.CALL_ATTRS] = DictionaryAttr(attributes)
 
 
 def parse_if(parser: _RelayParser, scope: _Scope) -> SSAValue:

@@ -68,7 +68,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
@@ -166,9 +166,10 @@ class _OperatorRef:
     token: Token
 
 
-_Binding = SSAValue | _FnLiteral | LetFunction
-_Callee = _Binding | _GlobalRef | _OperatorRef
-"""What an expression denotes: a value, or something only a call may use."""
+_Binding = SSAValue | _FnLiteral | LetFunction | _OperatorRef
+_Callee = _Binding | _GlobalRef
+"""What an expression denotes: a value, or something only a call may use
+(an operator used as a value is a ``relay.operator_ref`` there)."""
 
 
 @dataclass(eq=False)
@@ -524,6 +525,8 @@ class _RelayParser(RelayTypeParser):
         if return_type is not None:
             refined = relay_adts.returned(result, self.known(return_type))
             if refined is None:
+                refined = _generalised(result, return_type)
+            if refined is None:
                 self.error(
                     self.peek(),
                     f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
@@ -543,8 +546,6 @@ class _RelayParser(RelayTypeParser):
 
     def parse_binding_value(self, scope: _Scope) -> _Binding:
         value = self.parse_expr(scope)
-        if isinstance(value, _OperatorRef):
-            self.error(value.token, "binding an operator to a variable is not supported")
         if isinstance(value, _GlobalRef):
             return self.value_of(value, value.token)
         return value
@@ -704,7 +705,10 @@ class _RelayParser(RelayTypeParser):
             op = relay.GlobalOp(value.name, func.function_type)
             self.insert(op)
             return op.result
-        self.error(value.token, "an operator can only be called here, not used as a value")
+        ref = relay.OperatorRefOp(value.name)
+        self.op_tokens[ref] = value.token
+        self.insert(ref)
+        return ref.result
 
     def parse_call(self, callee: _Callee, scope: _Scope) -> SSAValue:
         open_token = self.expect("(")
@@ -733,8 +737,15 @@ class _RelayParser(RelayTypeParser):
         close = self.expect(")", "to close the argument list")
         if isinstance(callee, _OperatorRef):
             return self.operator_call(callee, args, attributes, close, attribute_tokens)
+        result = self.function_call(callee, args, open_token, close)
         if attributes:
-            self.error(open_token, "only operator calls take attributes")
+            relay_lang.set_call_attrs(self, result, attributes, open_token)
+        return result
+
+    def function_call(
+        self, callee: _Callee, args: list[SSAValue], open_token: Token, close: Token
+    ) -> SSAValue:
+        """A call of anything but an operator."""
         if isinstance(callee, _FnLiteral):
             return self.fn_call(callee, args, close)
         if isinstance(callee, _GlobalRef):
@@ -1075,6 +1086,26 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
 def _clash(left: Attribute, right: Attribute) -> bool:
     """Two complete types that differ; incomplete ones are left to the solver."""
     return left != right and is_complete(left) and is_complete(right)
+
+
+def _generalised(value: SSAValue, declared: Attribute) -> SSAValue | None:
+    """`value` (an op's tensor result) retyped to the `declared` return type
+    that has ``?`` where `value`'s type has sizes: TVM's type solver unifies
+    a size with ``?`` to ``?``, so the function's body takes the declared
+    type. None when `value` does not fit `declared` that way."""
+    actual = value.type
+    if not (
+        isinstance(value, OpResult)
+        and isinstance(actual, TensorType)
+        and isinstance(declared, TensorType)
+        and actual.element_type == declared.element_type
+        and len(actual.shape) == len(declared.shape)
+        and all(
+            d == DYNAMIC_INDEX or d == a for a, d in zip(actual.get_shape(), declared.get_shape())
+        )
+    ):
+        return None
+    return Rewriter.replace_value_with_new_type(value, declared)
 
 
 def _is_static(type_: Attribute) -> bool:

@@ -33,8 +33,6 @@ UNSUPPORTED_EXPRESSIONS = {
     "tuple_proj_1": "a value of type float32 is not a function",
     # A global that the module does not define.
     "vars_2": "unknown global function @foo",
-    "vars_3": "an operator can only be called here, not used as a value",
-    "vars_4": "an operator can only be called here, not used as a value",
 }
 
 
@@ -94,10 +92,25 @@ def test_expression_imports_or_is_refused_cleanly(path: Path):
         _round_trip(text, str(path))
 
 
+def test_call_attributes_of_a_function_call_round_trip():
+    # TVM's parser takes attributes on a call of anything but an operator
+    # with the attrs_type_key of their TVM type, and prints the key last.
+    path = HERE / "unsupported" / "parser_call_attrs_1.relay"
+    printed = _round_trip(path.read_text(), str(path))
+    assert '%2(%p0, %p1, name="func_call_attrs", attrs_type_key="attrs.TestAttrs")' in printed
+    (fn,) = [op for op in parse_relay(printed).walk() if isinstance(op, relay.FnOp)]
+    assert list(fn.attributes[relay.CALL_ATTRS].data) == ["name", "attrs_type_key"]
+
+
+def test_call_attributes_need_a_type_key():
+    text = '#[version = "0.0.5"]\ndef @f(%x: int32) { %x }\ndef @main() { @f(1, name="n") }'
+    with pytest.raises(RelayTextError, match="unable to determine the 'attrs_type_key'"):
+        parse_relay(text, "attrs.relay")
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("parser_call_attrs_1", "only operator calls take attributes"),
         ("parser_init_module_and_metatable_2", "unknown global function @f"),
     ],
 )
@@ -406,3 +419,26 @@ def test_integer_suffixes(text: str, value: int, width: int):
     (constant,) = [op for op in module.walk() if isinstance(op, relay.ConstantOp)]
     assert constant.result.type.get_element_type().width.data == width
     assert int.from_bytes(constant.value.data.data, "little", signed=True) == value
+
+
+def test_body_takes_a_declared_return_type_with_dynamic_dimensions():
+    # TVM's type solver unifies a size with `?` to `?`: TVM v0.19 prints this
+    # module (test_pass_lower_te.py) with the body typed as the declared
+    # Tensor[(?, ?), float32] (its output, spans left out, below).
+    text = """#[version = "0.0.5"]
+def @main(%a: Tensor[(5, 7), float32]) -> Tensor[(?, ?), float32] {
+  @my_dyn(%a, %a)
+}
+def @my_dyn(%x : Tensor[(5, 7), float32], %y : Tensor[(5, 7), float32], Extern=1) -> Tensor[(?, ?), float32] {
+  add(%x, %y)
+}
+"""
+    printed_by_tvm = """#[version = "0.0.5"]
+def @main(%a: Tensor[(5, 7), float32]) -> Tensor[(?, ?), float32] {
+  @my_dyn(%a, %a) /* ty=Tensor[(?, ?), float32] */
+}
+def @my_dyn(%x: Tensor[(5, 7), float32], %y: Tensor[(5, 7), float32], Extern=1) -> Tensor[(?, ?), float32] {
+  add(%x, %y) /* ty=Tensor[(?, ?), float32] */
+}
+"""
+    assert relay_text_diff(printed_by_tvm, _round_trip(text, "dyn.relay")) == ""

@@ -269,6 +269,14 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 %r = relay.call %g(%x) : (({t("4")}) -> {t("4")}, {t("4")}) -> {t("4")}
 """,
     ),
+    "relay.operator_ref": (
+        f"%x: {t('4')}",
+        f"""
+%f = relay.operator_ref "nn.relu" : !relay.incomplete
+%g = relay.let %f : !relay.incomplete
+%r = relay.call %g(%x) : (!relay.incomplete, {t("4")}) -> !relay.incomplete
+""",
+    ),
     "relay.ref": (
         f"%x: {t('4')}",
         f"""

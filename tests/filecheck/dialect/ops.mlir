@@ -254,6 +254,19 @@ func.func @relay.global(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %r : tensor<4xf32>
 }
 
+// CHECK-LABEL: func.func @relay.operator_ref(%x: tensor<4xf32>) -> !relay.incomplete {
+// CHECK-NEXT:    %f = relay.operator_ref "nn.relu" : !relay.incomplete
+// CHECK-NEXT:    %g = relay.let %f : !relay.incomplete
+// CHECK-NEXT:    %r = relay.call %g(%x) : (!relay.incomplete, tensor<4xf32>) -> !relay.incomplete
+// CHECK-NEXT:    func.return %r : !relay.incomplete
+// CHECK-NEXT:    }
+func.func @relay.operator_ref(%x: tensor<4xf32>) -> !relay.incomplete {
+  %f = relay.operator_ref "nn.relu" : !relay.incomplete
+  %g = relay.let %f : !relay.incomplete
+  %r = relay.call %g(%x) : (!relay.incomplete, tensor<4xf32>) -> !relay.incomplete
+  func.return %r : !relay.incomplete
+}
+
 // CHECK-LABEL: func.func @relay.ref(%x: tensor<4xf32>) -> !relay.ref<tensor<4xf32>> {
 // CHECK-NEXT:    %cell = relay.ref %x : tensor<4xf32>
 // CHECK-NEXT:    func.return %cell : !relay.ref<tensor<4xf32>>
