@@ -743,7 +743,11 @@ class _RelayParser(RelayTypeParser):
         return result
 
     def function_call(
-        self, callee: _Callee, args: list[SSAValue], open_token: Token, close: Token
+        self,
+        callee: SSAValue | _FnLiteral | LetFunction | _GlobalRef,
+        args: list[SSAValue],
+        open_token: Token,
+        close: Token,
     ) -> SSAValue:
         """A call of anything but an operator."""
         if isinstance(callee, _FnLiteral):
