@@ -287,6 +287,9 @@ class _RelayParser(RelayTypeParser):
                 )
         self.find_definitions()
         type_defs = relay_adts.parse_type_defs(self)
+        storage = relay_adts.implicit_storage(self)
+        if storage is not None:
+            type_defs.insert(0, storage)
         order: list[str] = []
         while True:
             token = self.peek()

@@ -504,6 +504,8 @@ def _operator_rule(op: RegisteredOperatorOp, solver: TypeSolver) -> None:
         if not all(is_complete(a) for a in args):
             return False
         inferred = infer_type(operator, args, attributes)
+        if isinstance(inferred, IncompleteType):
+            return True  # the relation leaves the result to an annotation
         if inferred is None:
             if is_complete(result):
                 return True  # annotated: the annotation stands, as when importing

@@ -864,6 +864,26 @@ EXAMPLES: dict[str, tuple[str, str]] = {
             name="%indices",
         ),
     ),
+    # -- reductions (appended) ---------------------------------------------------------------------
+    "relay.collapse_sum_like": binary("collapse_sum_like", t("2x3x4"), t("3x1"), t("3x1")),
+    # -- memory and VM -----------------------------------------------------------------------------
+    "relay.memory.alloc_storage": op_example(
+        "memory.alloc_storage",
+        [("%size", t("", "i64")), ("%shape", t("2", "i64")), ("%alignment", t("", "i64"))],
+        '!relay.adt<"Storage">',
+        'virtual_device = #relay.meta<"VirtualDevice", 0>',
+    ),
+    "relay.memory.alloc_tensor": op_example(
+        "memory.alloc_tensor",
+        [("%storage", '!relay.adt<"Storage">'), ("%offset", t("", "i64")), ("%shape", t("2", "i64"))],
+        t("3x2"),
+        'const_shape = #relay.meta<"relay.Constant", 0>, assert_shape = []',
+    ),
+    "relay.memory.kill": unary("memory.kill", t("4"), "tuple<>"),
+    "relay.vm.shape_of": unary("vm.shape_of", t("2x8"), t("2", "i64"), 'dtype = "int64"'),
+    "relay.vm.reshape_tensor": binary(
+        "vm.reshape_tensor", t("2x8"), t("3", "i64"), t("2x4x2"), f"newshape = {ints(2, 4, 2)}"
+    ),
     # -- Relax-only operators ----------------------------------------------------------------------
     "relay.relax.matmul": binary(
         "relax.matmul", t("2x3x4"), t("4x5"), t("2x3x5"), 'out_dtype = "float32"'
