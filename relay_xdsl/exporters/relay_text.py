@@ -280,7 +280,10 @@ class _RelayPrinter:
                 continue
             if not isinstance(op, FuncOp):
                 raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
-            parts.append(_FunctionPrinter(self).function(op))
+            if relay.EXPRESSION in op.attributes:
+                parts.append(_FunctionPrinter(self).expression_text(op))
+            else:
+                parts.append(_FunctionPrinter(self).function(op))
             parts.append("\n")
         return "".join(parts)
 
@@ -350,6 +353,18 @@ class _FunctionPrinter:
         lines.append(header)
         self.block(func.body.block, lines, "  ")
         lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def expression_text(self, func: FuncOp) -> str:
+        """A function read from a bare expression whose types were left
+        unchecked (``relay.expression``), as that expression: its parameters
+        as ``free_var`` declarations, then its body, as TVM prints an
+        expression."""
+        lines: list[str] = []
+        for arg in func.body.block.args:
+            name = self.fresh_name(arg)
+            lines.append(f"free_var {name}{relay_lang.annotation(arg.type)};")
+        self.block(func.body.block, lines, "")
         return "\n".join(lines) + "\n"
 
     def params(

@@ -300,6 +300,11 @@ def call_value(
     """``%f(args)`` of a function-typed value: ``relay.call``."""
     type_ = callee.type
     if not isinstance(type_, FunctionType | relay.IncompleteType):
+        if parser.expression:
+            op = relay.CallOp(callee, args, relay.IncompleteType())
+            op.location = defer(parser, token)
+            parser.annotate(op, token, check=False)
+            return op.result
         parser.error(token, f"a value of type {parser.type_text(type_)} is not a function")
     if isinstance(type_, FunctionType):
         inputs = type_.inputs.data
@@ -316,6 +321,31 @@ def call_value(
                 )
     op = relay.CallOp(callee, args)
     parser.annotate(op, token, check=False)
+    return op.result
+
+
+def defer(parser: _RelayParser, token: Token) -> FileLineColLoc:
+    """Leave a contradiction at `token` of a bare expression unchecked, as
+    TVM's ``parse_expr`` does (it runs no type inference): the function is
+    marked ``relay.expression`` and the op gets this location, where
+    ``relay-infer-type`` reports it."""
+    parser.deferred = True
+    line, column = parser.source.line_col(token.start)
+    return FileLineColLoc(StringAttr(parser.source.name), IntAttr(line), IntAttr(column))
+
+
+def undefined_in_expression(parser: _RelayParser, name: str) -> bool:
+    """Whether global `name`, which the text does not define, is named in a
+    bare expression (TVM's ``parse_expr`` makes it a global of no type)."""
+    return parser.expression and name not in parser.def_starts and name not in parser.functions
+
+
+def undefined_global(parser: _RelayParser, name: str, token: Token) -> SSAValue:
+    """``relay.global @name`` of unknown type, for a global the text names but
+    does not define (`undefined_in_expression`)."""
+    op = relay.GlobalOp(name, relay.IncompleteType())
+    op.location = defer(parser, token)
+    parser.insert(op)
     return op.result
 
 

@@ -233,6 +233,10 @@ class _RelayParser(RelayTypeParser):
         # Where each op came from, for the type solver's errors.
         self.op_tokens: dict[Operation, Token] = {}
         self.incomplete = False  # whether some type is left for the solver
+        # A bare expression, which TVM's parse_expr reads without type
+        # inference: contradictions are kept unchecked (relay_lang.defer).
+        self.expression = False
+        self.deferred = False  # whether some check was left to relay-infer-type
 
     # -- token helpers ------------------------------------------------------
 
@@ -330,7 +334,7 @@ class _RelayParser(RelayTypeParser):
     def solve(self, module: ModuleOp) -> None:
         """Type what the eager inference left incomplete (type_solver.py)."""
         try:
-            infer_types(module, check_declarations=False)
+            infer_types(module, strict=False)
         except TypeInferenceError as error:
             op = error.op
             while op is not None and op not in self.op_tokens:
@@ -445,6 +449,7 @@ class _RelayParser(RelayTypeParser):
             return
         scope = _Scope(isolated=True)
         block = Block()
+        self.expression = True
         while self.at("free_var"):
             self.next()
             name_token = self.expect_kind(Kind.LOCAL, "a variable name")
@@ -455,11 +460,14 @@ class _RelayParser(RelayTypeParser):
             self.expect(";", "after a free variable declaration")
         result = self.parse_body_into(block, scope, None)
         block.add_op(FuncReturnOp(result))
-        self.functions["main"] = FuncOp(
+        main = FuncOp(
             "main",
             FunctionType.from_lists([a.type for a in block.args], [result.type]),
             Region(block),
         )
+        if self.deferred:
+            main.attributes[relay.EXPRESSION] = UnitAttr()
+        self.functions["main"] = main
 
     # -- functions ----------------------------------------------------------
 
@@ -704,6 +712,8 @@ class _RelayParser(RelayTypeParser):
         if isinstance(value, _FnLiteral):
             return relay_lang.build_function(self, value.start, value.scope, None, None)
         if isinstance(value, _GlobalRef):
+            if relay_lang.undefined_in_expression(self, value.name):
+                return relay_lang.undefined_global(self, value.name, value.token)
             func = self.function(value.name, value.token)
             op = relay.GlobalOp(value.name, func.function_type)
             self.insert(op)
@@ -755,6 +765,9 @@ class _RelayParser(RelayTypeParser):
         """A call of anything but an operator."""
         if isinstance(callee, _FnLiteral):
             return self.fn_call(callee, args, close)
+        if isinstance(callee, _GlobalRef) and relay_lang.undefined_in_expression(self, callee.name):
+            function = relay_lang.undefined_global(self, callee.name, callee.token)
+            return relay_lang.call_value(self, function, args, open_token)
         if isinstance(callee, _GlobalRef):
             func = self.function(callee.name, callee.token)
             expected = func.function_type.inputs.data
@@ -820,9 +833,12 @@ class _RelayParser(RelayTypeParser):
         if op_class is not None and complete:
             operator = op_class.OPERATOR
             inferred, problem = infer_checked(operator, arg_types, attributes)
-            if inferred is None and type_ is None:
+            if self.expression and (problem is not None or (inferred is None and type_ is None)):
+                deferred_at = relay_lang.defer(self, callee.token)
+                location = location or deferred_at
+            elif inferred is None and type_ is None:
                 self.error(callee.token, rejection(operator, arg_types, attributes))
-            if problem is not None:
+            elif problem is not None:
                 self.error(callee.token, problem)
         if (
             type_ is not None

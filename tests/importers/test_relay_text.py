@@ -22,18 +22,9 @@ SEED = HERE.parents[1] / "examples" / "seed"
 MODULE_TEXTS = sorted(HERE.glob("fixtures/*.relay")) + sorted(SEED.glob("*.relay"))
 EXPRESSIONS = sorted(HERE.glob("expressions/*.relay"))
 
-# TVM parser-test expressions that are not graph programs, and why they are refused.
-UNSUPPORTED_EXPRESSIONS = {
-    # `1 < 1 == 1` compares a bool with an int32, which TVM's type checker rejects too.
-    "op_assoc_1": "equal: the arguments have different dtypes (bool and int32)",
-    "op_assoc_2": "equal: the arguments have different dtypes (bool and int32)",
-    "op_assoc_3": "equal: the arguments have different dtypes (int32 and bool)",
-    "op_assoc_4": "equal: the arguments have different dtypes (int32 and bool)",
-    # Calls a float32 variable, which TVM's type checker rejects too.
-    "tuple_proj_1": "a value of type float32 is not a function",
-    # A global that the module does not define.
-    "vars_2": "unknown global function @foo",
-}
+# TVM parser-test expressions that are refused, and why: none since TVM's
+# parse_expr, which runs no type inference, reads every one of them.
+UNSUPPORTED_EXPRESSIONS: dict[str, str] = {}
 
 
 def _round_trip(text: str, name: str) -> str:
@@ -442,3 +433,35 @@ def @my_dyn(%x: Tensor[(5, 7), float32], %y: Tensor[(5, 7), float32], Extern=1) 
 }
 """
     assert relay_text_diff(printed_by_tvm, _round_trip(text, "dyn.relay")) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1 < 1 == 1", "equal: the arguments have different dtypes (bool and int32)"),
+        ("free_var %x: float32; %x(%x)", "a value of type float32 is not a function"),
+        ("@foo", "@foo is not defined in the module"),
+    ],
+)
+def test_expression_is_read_unchecked_as_tvm_parse_expr_reads_it(text: str, message: str):
+    # TVM's parse_expr runs no type inference: the expression imports, prints
+    # back as an expression, and relay-infer-type rejects it where it is wrong.
+    from xdsl.context import Context
+
+    from relay_xdsl.transforms.diagnostics import PassFailedAtError
+    from relay_xdsl.transforms.infer_type import RelayInferTypePass
+
+    printed = _round_trip(text, "expr.relay")
+    assert "def @main" not in printed
+    module = parse_relay(text, "expr.relay")
+    (main,) = module.ops
+    assert relay.EXPRESSION in main.attributes
+    with pytest.raises(PassFailedAtError, match=re.escape(message)) as error:
+        RelayInferTypePass().apply(Context(), module)
+    assert str(error.value).startswith("expr.relay:1:")
+
+
+def test_a_module_is_checked_as_tvm_parse_checks_it():
+    text = '#[version = "0.0.5"]\ndef @main() { 1 < 1 == 1 }'
+    with pytest.raises(RelayTextError, match="equal: the arguments have different dtypes"):
+        parse_relay(text, "module.relay")

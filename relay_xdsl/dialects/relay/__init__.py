@@ -60,6 +60,7 @@ from relay_xdsl.dialects.relay.attributes import (
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.closures import (
     ARG_ATTRS,
+    EXPRESSION,
     TYPE_PARAMS,
     CallOp,
     FunctionOp,
@@ -97,6 +98,7 @@ __all__ = [
     "ARG_ATTRS",
     "BLOB_THRESHOLD",
     "CALL_ATTRS",
+    "EXPRESSION",
     "LITERAL",
     "METADATA",
     "OPERATORS",

@@ -31,10 +31,12 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TupleType,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
+    base,
     irdl_op_definition,
     operand_def,
     region_def,
@@ -257,6 +259,23 @@ class FunctionOp(IRDLOperation):
         return cls(function_type, body, attributes.data if attributes else None)
 
 
+EXPRESSION = "relay.expression"
+"""On ``func.func @main``: the function is a bare Relay expression as TVM's
+``parse_expr`` reads it, without type inference, and some of its types are
+left unchecked (a call whose operator's relation rejects its arguments, a
+call of a value that is not a function, a global the module does not
+define); the printer writes it back as a bare expression and
+``relay-infer-type`` reports what is wrong with it."""
+
+
+def in_expression(op: Operation) -> bool:
+    """Whether `op` is in a function marked ``relay.expression``."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent is not None and EXPRESSION in parent.attributes
+
+
 @irdl_op_definition
 class CallOp(IRDLOperation):
     """Calls a function-typed value: Relay's ``%f(%x)`` where ``%f`` is not a literal.
@@ -298,6 +317,8 @@ class CallOp(IRDLOperation):
         if isinstance(type_, IncompleteType):
             return
         if not isinstance(type_, FunctionType):
+            if in_expression(self):
+                return  # left unchecked, as TVM's parse_expr leaves it (EXPRESSION)
             raise VerifyException(f"'relay.call' calls a value of type {type_}, not a function")
         inputs = type_.inputs.data
         if len(inputs) != len(self.args):
@@ -355,7 +376,9 @@ class GlobalOp(IRDLOperation):
     Used where ``func.call`` cannot stand: a global passed, returned or bound
     as a value, and a call of a generic global (``def @id[A](%x: A) -> A``),
     whose argument types are instances of its parameter types; such a call is
-    a ``relay.call`` of this value. The result type is the global's type.
+    a ``relay.call`` of this value. The result type is the global's type, or
+    ``!relay.incomplete`` for a global a bare expression names without the
+    module defining it (TVM's ``parse_expr`` of ``@f``).
 
     Syntax::
 
@@ -364,11 +387,11 @@ class GlobalOp(IRDLOperation):
 
     name = "relay.global"
     callee = attr_def(FlatSymbolRefAttr)
-    result = result_def(FunctionType)
+    result = result_def(base(FunctionType) | base(IncompleteType))
 
     traits = traits_def(Pure())
 
-    def __init__(self, callee: str, function_type: FunctionType):
+    def __init__(self, callee: str, function_type: FunctionType | IncompleteType):
         super().__init__(
             result_types=[function_type], attributes={"callee": FlatSymbolRefAttr(callee)}
         )
@@ -385,7 +408,9 @@ class GlobalOp(IRDLOperation):
         callee = parser.parse_symbol_name()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        type_ = parser.parse_function_type()
+        type_ = parser.parse_type()
+        if not isinstance(type_, FunctionType | IncompleteType):
+            parser.raise_error(f"expected a function type or !relay.incomplete, got {type_}")
         op = cls(callee.data, type_)
         op.attributes |= attributes
         return op
