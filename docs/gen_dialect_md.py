@@ -221,7 +221,10 @@ def constraints(op: Operator) -> list[str]:
         items.append("(C4) `result` may be a tensor or a tuple: nothing is checked beyond (C3).")
     else:
         kind = "a tuple" if op.returns_tuple else "a tensor"
-        items.append(f"(C4) `result` is {kind}. Error: {code(f'{name} returns {kind}, got T')}.")
+        items.append(
+            f"(C4) `result` is {kind}, or `!relay.incomplete` until type inference "
+            f"determines it. Error: {code(f'{name} returns {kind}, got T')}."
+        )
     schema = op.attrs
     if not schema:
         items.append(
@@ -251,7 +254,7 @@ def constraints(op: Operator) -> list[str]:
         )
     if op.tuple_input:
         items.append(
-            "(C8) The single argument is a tuple. "
+            "(C8) The single argument is a tuple (or `!relay.incomplete`). "
             f"Error: {code(f'{name} takes a single tuple argument')}."
         )
     return items

@@ -20,6 +20,7 @@ import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from xdsl.context import Context
 
@@ -54,6 +55,14 @@ def _crash(error: BaseException) -> str:
     frame = traceback.extract_tb(error.__traceback__)[-1]
     where = f"{Path(frame.filename).name}:{frame.lineno}"
     return f"{type(error).__name__} at {where}: {_first_line(error)}"
+
+
+def expected_outcome(entry: dict[str, Any]) -> str:
+    """What the corpus expects of the text of index entry `entry`: ``error``
+    when TVM's test expects its parser to reject it, or when TVM's parser
+    rejects the text alone, without the context the test gives it (``alone``);
+    ``parse`` otherwise."""
+    return "error" if "alone" in entry else entry["expect"]
 
 
 def check_text(text: str, name: str, expect: str = "parse") -> Outcome:

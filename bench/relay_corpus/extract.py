@@ -24,7 +24,11 @@ A text counts as expected to fail when its parser call sits inside a
 ``with pytest.raises(...)`` block (directly or inside the helper that was
 called). A text is an expression when TVM reads it with ``parse_expr``, and a
 module otherwise. Python-side context TVM's call also received (an
-``init_meta_table`` or ``init_module`` argument) is recorded.
+``init_meta_table`` or ``init_module`` argument) is recorded. A module text
+that calls a global function it does not define, which its test's
+``init_module`` supplies, is rejected by TVM's parser without that module (an
+undefined global fails its type inference): its ``alone`` says so, and the
+corpus measures it as a text TVM rejects.
 
 Every string literal of the test suite that mentions ``#[version``, ``def @`` or
 ``fn (`` but reaches no parser is listed under ``unreached`` in the index.
@@ -43,6 +47,7 @@ import argparse
 import ast
 import itertools
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -621,6 +626,33 @@ def legacy_names() -> dict[str, list[str]]:
     return names
 
 
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+_GLOBAL_USE = re.compile(r"@([A-Za-z_][\w.]*)")
+_GLOBAL_DEF = re.compile(r"\bdef\s+@([A-Za-z_][\w.]*)")
+
+
+def undefined_globals(text: str) -> list[str]:
+    """The global functions a module text uses but does not define, in order."""
+    code = _COMMENT.sub(" ", text)
+    defined = set(_GLOBAL_DEF.findall(code))
+    used = dict.fromkeys(_GLOBAL_USE.findall(code))
+    return [name for name in used if name not in defined]
+
+
+def rejected_alone(kind: str, context: list[str], text: str) -> str | None:
+    """Why TVM's parser rejects `text` without its test's ``init_module``, or None."""
+    if kind != "module" or "init_module" not in context:
+        return None
+    missing = undefined_globals(text)
+    if not missing:
+        return None
+    names = ", ".join(f"@{name}" for name in missing)
+    return (
+        f"uses {names}, which the test's init_module defines; TVM's parser rejects the text "
+        "alone (an undefined global)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.relay_corpus.extract")
     parser.add_argument("repo", help="git directory of a TVM clone (a bare mirror is fine)")
@@ -679,6 +711,9 @@ def main(argv: list[str] | None = None) -> int:
                 }
                 if item.context:
                     entry["context"] = item.context
+                alone = rejected_alone(item.kind, item.context, text)
+                if alone is not None and item.expect == "parse":
+                    entry["alone"] = alone
                 if len(item.texts) > 1:
                     entry["variant_of"] = f"{len(item.texts)} texts from one call site"
                 if text in legacy:

@@ -12,7 +12,7 @@ import subprocess
 import lit.formats
 import lit.Test
 
-from bench.relay_corpus.check import check_text
+from bench.relay_corpus.check import check_text, expected_outcome
 from bench.relay_corpus.extract import DEFAULT_OUT as CORPUS
 
 # The test files whose texts are lit tests; the rest of the corpus is measured only.
@@ -25,7 +25,7 @@ class RelayCorpusFormat(lit.formats.TestFormat):
     def __init__(self, xfail_list):
         with open(os.path.join(str(CORPUS), "index.json")) as index:
             texts = json.load(index)["texts"]
-        self.expect = {t["name"]: t["expect"] for t in texts if t["file"] in SELECTED}
+        self.expect = {t["name"]: expected_outcome(t) for t in texts if t["file"] in SELECTED}
         with open(xfail_list) as xfails:
             self.xfails = {ln.strip() for ln in xfails if ln.strip() and not ln.startswith("#")}
 

@@ -245,6 +245,12 @@ def _operands(op: Operation) -> Sequence[SSAValue]:
     return op.operands
 
 
-_ATOMIC = (relay.ConstantOp, relay.GlobalOp, relay.ConstructorRefOp, relay.LetOp)
-"""Ops printed where they are used (a constant, a global function or a constructor as a
-value) or bound where they stand (a let)."""
+_ATOMIC = (
+    relay.ConstantOp,
+    relay.GlobalOp,
+    relay.ConstructorRefOp,
+    relay.OperatorRefOp,
+    relay.LetOp,
+)
+"""Ops printed where they are used (a constant, a global function, a constructor or an
+operator as a value) or bound where they stand (a let)."""

@@ -77,8 +77,7 @@ def expression(printer: _FunctionPrinter, op: Operation, indent: str, comment: s
     if isinstance(op, relay.FunctionOp):
         return function(printer, op, indent)
     if isinstance(op, relay.CallOp):
-        args = ", ".join(printer.ref(a) for a in op.args)
-        return f"{printer.ref(op.callee)}({args}){comment}"
+        return f"{printer.ref(op.callee)}({printer.call_arguments(op, op.args)}){comment}"
     if isinstance(op, relay.IfOp):
         inner = _inner(indent)
         then_lines: list[str] = []

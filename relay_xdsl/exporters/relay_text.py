@@ -29,13 +29,14 @@ import itertools
 import math
 import re
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     FileLineColLoc,
     FloatAttr,
     FunctionType,
@@ -304,7 +305,10 @@ class _RelayPrinter:
                 continue
             if not isinstance(op, FuncOp):
                 raise RelayExportError(f"'{op.name}' at module level has no Relay equivalent")
-            parts.append(_FunctionPrinter(self).function(op))
+            if relay.EXPRESSION in op.attributes:
+                parts.append(_FunctionPrinter(self).expression_text(op))
+            else:
+                parts.append(_FunctionPrinter(self).function(op))
             parts.append("\n")
         return "".join(parts)
 
@@ -382,6 +386,18 @@ class _FunctionPrinter:
         lines.append("}")
         return "\n".join(lines) + "\n"
 
+    def expression_text(self, func: FuncOp) -> str:
+        """A function read from a bare expression whose types were left
+        unchecked (``relay.expression``), as that expression: its parameters
+        as ``free_var`` declarations, then its body, as TVM prints an
+        expression."""
+        lines: list[str] = []
+        for arg in func.body.block.args:
+            name = self.fresh_name(arg)
+            lines.append(f"free_var {name}{relay_lang.annotation(arg.type)};")
+        self.block(func.body.block, lines, "")
+        return "\n".join(lines) + "\n"
+
     def params(
         self, args: tuple[BlockArgument, ...], arg_attrs: Attribute | None = None
     ) -> list[str]:
@@ -408,6 +424,17 @@ class _FunctionPrinter:
     def attribute_list(self, attributes: dict[str, Attribute]) -> list[str]:
         """A function's Relay attributes as ``key=value``, in TVM's order."""
         return _function_attributes(attributes)
+
+    def call_arguments(self, op: Operation, args: Sequence[SSAValue]) -> str:
+        """``%a, %b, k=v, attrs_type_key="..."``: a call's arguments and its
+        ``relay.call_attrs``, whose type key TVM prints last."""
+        parts = [self.ref(a) for a in args]
+        attrs = op.attributes.get(relay.CALL_ATTRS)
+        if isinstance(attrs, DictionaryAttr):
+            items = [(k, v) for k, v in attrs.data.items() if k != "attrs_type_key"]
+            items.append(("attrs_type_key", attrs.data["attrs_type_key"]))
+            parts += [f"{_checked(k, 'attribute name')}={attribute_value(v)}" for k, v in items]
+        return ", ".join(parts)
 
     def temp(self) -> str:
         name = f"%{self.module_printer.next_temp}"
@@ -446,6 +473,9 @@ class _FunctionPrinter:
                     # An atom, printed where it is used.
                     callee = _checked(op.callee.root_reference.data, "function name")
                     self.names[op.result] = "@" + callee
+                elif isinstance(op, relay.OperatorRefOp):
+                    # An atom, printed where it is used.
+                    self.names[op.result] = _checked(op.op_name.data, "operator name", dotted=True)
                 elif isinstance(op, relay.ConstructorRefOp):
                     self.names[op.result] = op.constructor.data  # an atom, like @f
                 else:
@@ -522,13 +552,11 @@ class _FunctionPrinter:
         if isinstance(op, CallOp):
             if len(op.results) != 1:
                 raise RelayExportError(f"call of @{op.callee.string_value()} must have one result")
-            args = [self.ref(a) for a in op.arguments]
             callee = _checked(op.callee.string_value(), "function name")
-            return f"@{callee}({', '.join(args)}){comment}"
+            return f"@{callee}({self.call_arguments(op, op.arguments)}){comment}"
         if isinstance(op, relay.FnOp):
             callee = self.literal_names[self.shared_literals.get(op, op.body)]
-            args = [self.ref(a) for a in op.args]
-            return f"{callee}({', '.join(args)}){comment}"
+            return f"{callee}({self.call_arguments(op, op.args)}){comment}"
         text = relay_lang.expression(self, op, indent, comment)
         if text is None:
             text = relay_adts.expression(self, op, indent, comment)

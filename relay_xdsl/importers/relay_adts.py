@@ -17,7 +17,12 @@ How the constructs become IR (see ``dialects/relay/adts.py``):
   ``relay.constructor``;
 * ``match (e) { p => e, ... }`` and ``match?`` → ``relay.match`` with one
   region per clause; the pattern's variables are the region's block
-  arguments.
+  arguments;
+* a text that uses ``Storage`` (a ``Storage[]`` type, a
+  ``memory.alloc_storage`` call) without defining it gets the definition
+  TVM's ``core.rly`` gives, ``extern type Storage``, first among its type
+  definitions: TVM's memory operators type their storage with it, and TVM's
+  tests parse such texts with ``core.rly`` as their module.
 """
 
 from __future__ import annotations
@@ -115,6 +120,23 @@ def parse_type_defs(parser: _RelayParser) -> list[TypeDefOp]:
         parser.adts.ends[start] = parser.pos
     parser.pos = saved
     return ops
+
+
+def implicit_storage(parser: _RelayParser) -> TypeDefOp | None:
+    """``extern type Storage`` for a text that uses ``Storage`` without
+    defining it (see the module docstring); None otherwise."""
+    if "Storage" in parser.type_arity or not (
+        "Storage" in parser.source.text or "alloc_storage" in parser.source.text
+    ):
+        return None
+    if not any(
+        (token.kind is Kind.IDENT and token.text in ("Storage", "alloc_storage"))
+        or (token.kind is Kind.COMMENT and "Storage" in token.text)
+        for token in parser.tokens
+    ):
+        return None
+    parser.type_arity["Storage"] = 0
+    return TypeDefOp("Storage", extern=True)
 
 
 def skip_type_def(parser: _RelayParser) -> bool:

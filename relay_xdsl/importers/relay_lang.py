@@ -30,11 +30,13 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    FileLineColLoc,
     FunctionType,
+    IntAttr,
     ModuleOp,
     StringAttr,
 )
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -298,6 +300,11 @@ def call_value(
     """``%f(args)`` of a function-typed value: ``relay.call``."""
     type_ = callee.type
     if not isinstance(type_, FunctionType | relay.IncompleteType):
+        if parser.expression:
+            op = relay.CallOp(callee, args, relay.IncompleteType())
+            op.location = defer(parser, token)
+            parser.annotate(op, token, check=False)
+            return op.result
         parser.error(token, f"a value of type {parser.type_text(type_)} is not a function")
     if isinstance(type_, FunctionType):
         inputs = type_.inputs.data
@@ -315,6 +322,53 @@ def call_value(
     op = relay.CallOp(callee, args)
     parser.annotate(op, token, check=False)
     return op.result
+
+
+def defer(parser: _RelayParser, token: Token) -> FileLineColLoc:
+    """Leave a contradiction at `token` of a bare expression unchecked, as
+    TVM's ``parse_expr`` does (it runs no type inference): the function is
+    marked ``relay.expression`` and the op gets this location, where
+    ``relay-infer-type`` reports it."""
+    parser.deferred = True
+    line, column = parser.source.line_col(token.start)
+    return FileLineColLoc(StringAttr(parser.source.name), IntAttr(line), IntAttr(column))
+
+
+def undefined_in_expression(parser: _RelayParser, name: str) -> bool:
+    """Whether global `name`, which the text does not define, is named in a
+    bare expression (TVM's ``parse_expr`` makes it a global of no type)."""
+    return parser.expression and name not in parser.def_starts and name not in parser.functions
+
+
+def undefined_global(parser: _RelayParser, name: str, token: Token) -> SSAValue:
+    """``relay.global @name`` of unknown type, for a global the text names but
+    does not define (`undefined_in_expression`)."""
+    op = relay.GlobalOp(name, relay.IncompleteType())
+    op.location = defer(parser, token)
+    parser.insert(op)
+    return op.result
+
+
+def set_call_attrs(
+    parser: _RelayParser, result: SSAValue, attributes: dict[str, Attribute], token: Token
+) -> None:
+    """Record the attributes of the call of anything but an operator that
+    gave `result` (``relay.call_attrs``). TVM's parser takes them only with
+    an ``attrs_type_key``, and none at all when that is empty."""
+    key = attributes.get("attrs_type_key")
+    if not isinstance(key, StringAttr):
+        parser.error(
+            token,
+            "unable to determine the 'attrs_type_key' with which to represent the call "
+            "attributes: a call of anything but an operator takes attributes only with "
+            'attrs_type_key="..."',
+        )
+    if not key.data:
+        return
+    owner = result.owner
+    if not isinstance(owner, relay.FnOp | relay.CallOp | CallOp):
+        parser.error(token, "attributes on this kind of call are not supported")
+    owner.attributes[relay.CALL_ATTRS] = DictionaryAttr(attributes)
 
 
 def parse_if(parser: _RelayParser, scope: _Scope) -> SSAValue:
@@ -455,11 +509,18 @@ def _let(
     """``let %x = e;``: a ``relay.let`` of `bound`."""
     value = parser.value_of(bound, name)
     if declared is not None and not relay.compatible(declared, value.type):
-        parser.error(
-            name,
-            f"{name.text} is declared as {parser.type_text(declared)} but bound to a "
-            f"{parser.type_text(value.type)}",
+        # TVM's parser keeps the declared type unchecked (bindings.py): only
+        # type inference rejects the binding, at the let.
+        let = relay.LetOp(value, declared=parser.known(declared))
+        line, column = parser.source.line_col(name.start)
+        let.location = FileLineColLoc(
+            StringAttr(parser.source.name), IntAttr(line), IntAttr(column)
         )
+        parser.insert(let)
+        parser.op_tokens[let] = name
+        set_relay_name(let.result, name.text[1:])
+        scope.names[name.text] = let.result
+        return
     let = relay.LetOp(value)
     parser.insert(let)
     parser.op_tokens[let] = name

@@ -68,7 +68,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.func import ReturnOp as FuncReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
@@ -166,9 +166,10 @@ class _OperatorRef:
     token: Token
 
 
-_Binding = SSAValue | _FnLiteral | LetFunction
-_Callee = _Binding | _GlobalRef | _OperatorRef
-"""What an expression denotes: a value, or something only a call may use."""
+_Binding = SSAValue | _FnLiteral | LetFunction | _OperatorRef
+_Callee = _Binding | _GlobalRef
+"""What an expression denotes: a value, or something only a call may use
+(an operator used as a value is a ``relay.operator_ref`` there)."""
 
 
 @dataclass(eq=False)
@@ -232,6 +233,10 @@ class _RelayParser(RelayTypeParser):
         # Where each op came from, for the type solver's errors.
         self.op_tokens: dict[Operation, Token] = {}
         self.incomplete = False  # whether some type is left for the solver
+        # A bare expression, which TVM's parse_expr reads without type
+        # inference: contradictions are kept unchecked (relay_lang.defer).
+        self.expression = False
+        self.deferred = False  # whether some check was left to relay-infer-type
 
     # -- token helpers ------------------------------------------------------
 
@@ -286,6 +291,9 @@ class _RelayParser(RelayTypeParser):
                 )
         self.find_definitions()
         type_defs = relay_adts.parse_type_defs(self)
+        storage = relay_adts.implicit_storage(self)
+        if storage is not None:
+            type_defs.insert(0, storage)
         order: list[str] = []
         while True:
             token = self.peek()
@@ -326,7 +334,7 @@ class _RelayParser(RelayTypeParser):
     def solve(self, module: ModuleOp) -> None:
         """Type what the eager inference left incomplete (type_solver.py)."""
         try:
-            infer_types(module)
+            infer_types(module, strict=False)
         except TypeInferenceError as error:
             op = error.op
             while op is not None and op not in self.op_tokens:
@@ -441,6 +449,7 @@ class _RelayParser(RelayTypeParser):
             return
         scope = _Scope(isolated=True)
         block = Block()
+        self.expression = True
         while self.at("free_var"):
             self.next()
             name_token = self.expect_kind(Kind.LOCAL, "a variable name")
@@ -451,11 +460,14 @@ class _RelayParser(RelayTypeParser):
             self.expect(";", "after a free variable declaration")
         result = self.parse_body_into(block, scope, None)
         block.add_op(FuncReturnOp(result))
-        self.functions["main"] = FuncOp(
+        main = FuncOp(
             "main",
             FunctionType.from_lists([a.type for a in block.args], [result.type]),
             Region(block),
         )
+        if self.deferred:
+            main.attributes[relay.EXPRESSION] = UnitAttr()
+        self.functions["main"] = main
 
     # -- functions ----------------------------------------------------------
 
@@ -524,6 +536,8 @@ class _RelayParser(RelayTypeParser):
         if return_type is not None:
             refined = relay_adts.returned(result, self.known(return_type))
             if refined is None:
+                refined = _generalised(result, return_type)
+            if refined is None:
                 self.error(
                     self.peek(),
                     f"function body has type {_relay_type(result.type)} but the declared return type is {_relay_type(return_type)}",
@@ -543,8 +557,6 @@ class _RelayParser(RelayTypeParser):
 
     def parse_binding_value(self, scope: _Scope) -> _Binding:
         value = self.parse_expr(scope)
-        if isinstance(value, _OperatorRef):
-            self.error(value.token, "binding an operator to a variable is not supported")
         if isinstance(value, _GlobalRef):
             return self.value_of(value, value.token)
         return value
@@ -700,11 +712,16 @@ class _RelayParser(RelayTypeParser):
         if isinstance(value, _FnLiteral):
             return relay_lang.build_function(self, value.start, value.scope, None, None)
         if isinstance(value, _GlobalRef):
+            if relay_lang.undefined_in_expression(self, value.name):
+                return relay_lang.undefined_global(self, value.name, value.token)
             func = self.function(value.name, value.token)
             op = relay.GlobalOp(value.name, func.function_type)
             self.insert(op)
             return op.result
-        self.error(value.token, "an operator can only be called here, not used as a value")
+        ref = relay.OperatorRefOp(value.name)
+        self.op_tokens[ref] = value.token
+        self.insert(ref)
+        return ref.result
 
     def parse_call(self, callee: _Callee, scope: _Scope) -> SSAValue:
         open_token = self.expect("(")
@@ -733,10 +750,24 @@ class _RelayParser(RelayTypeParser):
         close = self.expect(")", "to close the argument list")
         if isinstance(callee, _OperatorRef):
             return self.operator_call(callee, args, attributes, close, attribute_tokens)
+        result = self.function_call(callee, args, open_token, close)
         if attributes:
-            self.error(open_token, "only operator calls take attributes")
+            relay_lang.set_call_attrs(self, result, attributes, open_token)
+        return result
+
+    def function_call(
+        self,
+        callee: SSAValue | _FnLiteral | LetFunction | _GlobalRef,
+        args: list[SSAValue],
+        open_token: Token,
+        close: Token,
+    ) -> SSAValue:
+        """A call of anything but an operator."""
         if isinstance(callee, _FnLiteral):
             return self.fn_call(callee, args, close)
+        if isinstance(callee, _GlobalRef) and relay_lang.undefined_in_expression(self, callee.name):
+            function = relay_lang.undefined_global(self, callee.name, callee.token)
+            return relay_lang.call_value(self, function, args, open_token)
         if isinstance(callee, _GlobalRef):
             func = self.function(callee.name, callee.token)
             expected = func.function_type.inputs.data
@@ -802,9 +833,12 @@ class _RelayParser(RelayTypeParser):
         if op_class is not None and complete:
             operator = op_class.OPERATOR
             inferred, problem = infer_checked(operator, arg_types, attributes)
-            if inferred is None and type_ is None:
+            if self.expression and (problem is not None or (inferred is None and type_ is None)):
+                deferred_at = relay_lang.defer(self, callee.token)
+                location = location or deferred_at
+            elif inferred is None and type_ is None:
                 self.error(callee.token, rejection(operator, arg_types, attributes))
-            if problem is not None:
+            elif problem is not None:
                 self.error(callee.token, problem)
         if (
             type_ is not None
@@ -1075,6 +1109,26 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
 def _clash(left: Attribute, right: Attribute) -> bool:
     """Two complete types that differ; incomplete ones are left to the solver."""
     return left != right and is_complete(left) and is_complete(right)
+
+
+def _generalised(value: SSAValue, declared: Attribute) -> SSAValue | None:
+    """`value` (an op's tensor result) retyped to the `declared` return type
+    that has ``?`` where `value`'s type has sizes: TVM's type solver unifies
+    a size with ``?`` to ``?``, so the function's body takes the declared
+    type. None when `value` does not fit `declared` that way."""
+    actual = value.type
+    if not (
+        isinstance(value, OpResult)
+        and isinstance(actual, TensorType)
+        and isinstance(declared, TensorType)
+        and actual.element_type == declared.element_type
+        and len(actual.shape) == len(declared.shape)
+        and all(
+            d == DYNAMIC_INDEX or d == a for a, d in zip(actual.get_shape(), declared.get_shape())
+        )
+    ):
+        return None
+    return Rewriter.replace_value_with_new_type(value, declared)
 
 
 def _is_static(type_: Attribute) -> bool:

@@ -170,7 +170,7 @@ class RelayTypeParser:
         token = self.next()
         arity = self.type_arity[token.text]
         args: list[Attribute] = []
-        if arity and self.at("["):
+        if self.at("["):  # `nat[]` as TVM prints a definition without parameters
             self.next()
             while not self.at("]"):
                 args.append(self.parse_type())

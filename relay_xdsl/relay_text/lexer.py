@@ -326,10 +326,11 @@ def _number(source: SourceFile, start: int) -> Token:
             end,
         )
     value = -int(body) if negative else int(body)
-    if suffix == "i":
+    if width is not None:
         if width not in (8, 16, 32, 64):
             raise SourceError(source, start, f"invalid integer width suffix 'i{width_text}'", end)
     else:
+        # No width (no suffix, or a bare ``i``) is int32, and int64 when out of its range.
         width = 32 if -(2**31) <= value < 2**31 else 64
     if not -(2 ** (width - 1)) <= value < 2 ** (width - 1):
         raise SourceError(source, start, f"integer {value} does not fit in {width} bits", end)

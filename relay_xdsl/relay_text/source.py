@@ -40,6 +40,12 @@ class SourceFile:
         line = bisect_right(self._line_starts, offset) - 1
         return line + 1, offset - self._line_starts[line] + 1
 
+    def offset(self, line: int, col: int) -> int:
+        """The offset of 1-based `line` and `col` (IndexError past the last line)."""
+        if line < 1:
+            raise IndexError(line)
+        return self._line_starts[line - 1] + col - 1
+
     def line_text(self, line: int) -> str:
         start = self._line_starts[line - 1]
         end = self.text.find("\n", start)

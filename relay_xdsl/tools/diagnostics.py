@@ -41,6 +41,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 
 from relay_xdsl.relay_text.source import SourceError, SourceFile, format_diagnostic
 from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, walk_ops
+from relay_xdsl.transforms.diagnostics import PassFailedAtError
 
 if TYPE_CHECKING:
     from xdsl.utils.arg_spec import PipelineLexer, SpecToken
@@ -581,6 +582,8 @@ def describe_xdsl_opt_error(
             f"{_input_name(argv)}: error: the program nests too deeply for xdsl-opt's stack; "
             f"relay-xdsl handles up to {MAX_NESTING} levels"
         )
+    if isinstance(error, PassFailedAtError):
+        return _at_position(error)
     if isinstance(error, DiagnosticException):
         located = _locate_in_input(error, argv)
         return located or describe_diagnostic(error, _input_name(argv))
@@ -603,6 +606,16 @@ def describe_xdsl_opt_error(
     if isinstance(error, ValueError) and str(error).startswith("Unrecognized file extension"):
         return f"error: {str(error).lower()}; use -f to choose a frontend"
     return None
+
+
+def _at_position(error: PassFailedAtError) -> str:
+    """`error` with the line it points at, when its file can be read."""
+    try:
+        source = SourceFile(Path(error.file).read_text(encoding="utf-8"), error.file)
+        start = source.offset(error.line, error.column)
+    except (OSError, UnicodeDecodeError, IndexError):
+        return str(error)
+    return str(SourceError(source, start, error.message))
 
 
 def _raised_in_verifier(tb: TracebackType | None) -> bool:

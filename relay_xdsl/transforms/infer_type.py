@@ -9,7 +9,9 @@ global functions, across the whole module (see
 ``!relay.incomplete``. Known types never change, but they are checked: a
 contradiction (an operator whose arguments do not fit its relation, a call
 whose result type is not what its arguments give) fails the pass with the
-operator's own explanation.
+operator's own explanation, at the op's place in the input when its
+location records one (``file:line:col: error: ...``). An ``unchecked``
+``relay.let`` (a declared type TVM's parser did not check) is checked here.
 
 The importer runs the same solver when the Relay text leaves types unknown;
 the pass is for IR edited or written by hand since.
@@ -25,6 +27,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from relay_xdsl.dialects.relay.type_solver import TypeInferenceError, infer_types
+from relay_xdsl.transforms.diagnostics import PassFailedAtError, source_position
 
 
 @dataclass(frozen=True)
@@ -37,5 +40,8 @@ class RelayInferTypePass(ModulePass):
         try:
             infer_types(op)
         except TypeInferenceError as error:
+            position = source_position(error.op)
+            if position is not None:
+                raise PassFailedAtError(f"relay-infer-type: {error.message}", *position) from None
             where = f" ('{error.op.name}' at {error.op.location})" if error.op is not None else ""
             raise PassFailedException(f"relay-infer-type: {error.message}{where}") from None

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bench.relay_corpus.__main__ import reason_key
-from bench.relay_corpus.check import check_text
-from bench.relay_corpus.extract import extract_file
+from bench.relay_corpus.check import check_text, expected_outcome
+from bench.relay_corpus.extract import extract_file, rejected_alone, undefined_globals
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "relay_corpus" / "tvm_v0.19"
@@ -131,3 +131,15 @@ def test_check_text_stages():
     assert check_text(bad, "bad.relay", expect="error").ok
     outcome = check_text(good, "good.relay", expect="error")
     assert not outcome.ok and "TVM's test expects a parse error" in outcome.message
+
+
+def test_texts_that_need_their_init_module():
+    text = '#[version = "0.0.5"]\ndef @main(%x) { add(@f(%x), @main) /* @g */ }\n'
+    assert undefined_globals(text) == ["f"]
+    reason = rejected_alone("module", ["init_module", "init_meta_table"], text)
+    assert reason is not None and "@f" in reason
+    assert rejected_alone("module", ["init_meta_table"], text) is None
+    assert rejected_alone("expression", ["init_module"], "@f") is None
+    entry = {"expect": "parse", "alone": reason}
+    assert expected_outcome(entry) == "error"
+    assert expected_outcome({"expect": "parse"}) == "parse"

@@ -22,27 +22,9 @@ SEED = HERE.parents[1] / "examples" / "seed"
 MODULE_TEXTS = sorted(HERE.glob("fixtures/*.relay")) + sorted(SEED.glob("*.relay"))
 EXPRESSIONS = sorted(HERE.glob("expressions/*.relay"))
 
-# TVM parser-test expressions that are not graph programs, and why they are refused.
-UNSUPPORTED_EXPRESSIONS = {
-    "int_literal_7": "invalid integer width suffix 'i'",
-    # `1 < 1 == 1` compares a bool with an int32, which TVM's type checker rejects too.
-    "op_assoc_1": "equal: the arguments have different dtypes (bool and int32)",
-    "op_assoc_2": "equal: the arguments have different dtypes (bool and int32)",
-    "op_assoc_3": "equal: the arguments have different dtypes (int32 and bool)",
-    "op_assoc_4": "equal: the arguments have different dtypes (int32 and bool)",
-    # A tensor-typed variable bound to (): TVM's parse_expr does not type-check,
-    # but its InferType (which tvm.relay.parse runs) rejects these too.
-    "tensor_type_1": "%_ is declared as float32 but bound to a ()",
-    "tensor_type_2": "%_ is declared as Tensor[(1), float32] but bound to a ()",
-    "tensor_type_3": "is declared as Tensor[(1, 1), float32]",
-    "tensor_type_4": "is declared as Tensor[(?, 1), float32]",
-    # Calls a float32 variable, which TVM's type checker rejects too.
-    "tuple_proj_1": "a value of type float32 is not a function",
-    # A global that the module does not define.
-    "vars_2": "unknown global function @foo",
-    "vars_3": "an operator can only be called here, not used as a value",
-    "vars_4": "an operator can only be called here, not used as a value",
-}
+# TVM parser-test expressions that are refused, and why: none since TVM's
+# parse_expr, which runs no type inference, reads every one of them.
+UNSUPPORTED_EXPRESSIONS: dict[str, str] = {}
 
 
 def _round_trip(text: str, name: str) -> str:
@@ -101,10 +83,25 @@ def test_expression_imports_or_is_refused_cleanly(path: Path):
         _round_trip(text, str(path))
 
 
+def test_call_attributes_of_a_function_call_round_trip():
+    # TVM's parser takes attributes on a call of anything but an operator
+    # with the attrs_type_key of their TVM type, and prints the key last.
+    path = HERE / "unsupported" / "parser_call_attrs_1.relay"
+    printed = _round_trip(path.read_text(), str(path))
+    assert '%2(%p0, %p1, name="func_call_attrs", attrs_type_key="attrs.TestAttrs")' in printed
+    (fn,) = [op for op in parse_relay(printed).walk() if isinstance(op, relay.FnOp)]
+    assert list(fn.attributes[relay.CALL_ATTRS].data) == ["name", "attrs_type_key"]
+
+
+def test_call_attributes_need_a_type_key():
+    text = '#[version = "0.0.5"]\ndef @f(%x: int32) { %x }\ndef @main() { @f(1, name="n") }'
+    with pytest.raises(RelayTextError, match="unable to determine the 'attrs_type_key'"):
+        parse_relay(text, "attrs.relay")
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("parser_call_attrs_1", "only operator calls take attributes"),
         ("parser_init_module_and_metatable_2", "unknown global function @f"),
     ],
 )
@@ -397,3 +394,74 @@ def test_deep_nesting_imports_and_too_deep_nesting_is_a_clean_error():
 def test_adt_constructs_round_trip(text: str):
     printed = _round_trip(text, "adt.relay")
     assert ("match (%x) {" in printed) or ("type List[A] {\n  Nil,\n}" in printed)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "width"),
+    [
+        ("-42i", -42, 32),  # a bare `i` is int32, as TVM's tokenizer reads it
+        ("-42i16", -42, 16),
+        ("4294967296i", 4294967296, 64),  # out of int32 range without a width: int64
+        ("7", 7, 32),
+    ],
+)
+def test_integer_suffixes(text: str, value: int, width: int):
+    module = parse_relay(text, "int.relay")
+    (constant,) = [op for op in module.walk() if isinstance(op, relay.ConstantOp)]
+    assert constant.result.type.get_element_type().width.data == width
+    assert int.from_bytes(constant.value.data.data, "little", signed=True) == value
+
+
+def test_body_takes_a_declared_return_type_with_dynamic_dimensions():
+    # TVM's type solver unifies a size with `?` to `?`: TVM v0.19 prints this
+    # module (test_pass_lower_te.py) with the body typed as the declared
+    # Tensor[(?, ?), float32] (its output, spans left out, below).
+    text = """#[version = "0.0.5"]
+def @main(%a: Tensor[(5, 7), float32]) -> Tensor[(?, ?), float32] {
+  @my_dyn(%a, %a)
+}
+def @my_dyn(%x : Tensor[(5, 7), float32], %y : Tensor[(5, 7), float32], Extern=1) -> Tensor[(?, ?), float32] {
+  add(%x, %y)
+}
+"""
+    printed_by_tvm = """#[version = "0.0.5"]
+def @main(%a: Tensor[(5, 7), float32]) -> Tensor[(?, ?), float32] {
+  @my_dyn(%a, %a) /* ty=Tensor[(?, ?), float32] */
+}
+def @my_dyn(%x: Tensor[(5, 7), float32], %y: Tensor[(5, 7), float32], Extern=1) -> Tensor[(?, ?), float32] {
+  add(%x, %y) /* ty=Tensor[(?, ?), float32] */
+}
+"""
+    assert relay_text_diff(printed_by_tvm, _round_trip(text, "dyn.relay")) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1 < 1 == 1", "equal: the arguments have different dtypes (bool and int32)"),
+        ("free_var %x: float32; %x(%x)", "a value of type float32 is not a function"),
+        ("@foo", "@foo is not defined in the module"),
+    ],
+)
+def test_expression_is_read_unchecked_as_tvm_parse_expr_reads_it(text: str, message: str):
+    # TVM's parse_expr runs no type inference: the expression imports, prints
+    # back as an expression, and relay-infer-type rejects it where it is wrong.
+    from xdsl.context import Context
+
+    from relay_xdsl.transforms.diagnostics import PassFailedAtError
+    from relay_xdsl.transforms.infer_type import RelayInferTypePass
+
+    printed = _round_trip(text, "expr.relay")
+    assert "def @main" not in printed
+    module = parse_relay(text, "expr.relay")
+    (main,) = module.ops
+    assert relay.EXPRESSION in main.attributes
+    with pytest.raises(PassFailedAtError, match=re.escape(message)) as error:
+        RelayInferTypePass().apply(Context(), module)
+    assert str(error.value).startswith("expr.relay:1:")
+
+
+def test_a_module_is_checked_as_tvm_parse_checks_it():
+    text = '#[version = "0.0.5"]\ndef @main() { 1 < 1 == 1 }'
+    with pytest.raises(RelayTextError, match="equal: the arguments have different dtypes"):
+        parse_relay(text, "module.relay")

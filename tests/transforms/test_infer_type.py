@@ -51,3 +51,35 @@ func.func @main(%x: tensor<2x5xf32>, %w: tensor<3x4xf32>) -> tensor<2x3xf32> {
         PassFailedException, match="the data has 5 input features but the weight expects 4"
     ):
         RelayInferTypePass().apply(ctx, module)
+
+
+def test_unchecked_let_is_checked_here():
+    # The importer keeps a declared type TVM's parser does not check
+    # (`let %b: bool = ();`); the pass rejects it where the text says so.
+    from relay_xdsl.importers.relay_text import parse_relay
+    from relay_xdsl.transforms.diagnostics import PassFailedAtError
+
+    module = parse_relay("let %b : bool = (); %b", "let.relay")
+    (let,) = [op for op in module.walk() if isinstance(op, relay.LetOp)]
+    assert let.unchecked is not None
+    with pytest.raises(PassFailedAtError) as error:
+        RelayInferTypePass().apply(Context(), module)
+    assert str(error.value) == (
+        "let.relay:1:5: error: relay-infer-type: %b is declared as bool but bound to a ()"
+    )
+
+
+def test_unchecked_let_whose_value_fits_passes():
+    ctx, module = _module(
+        """
+func.func @main(%x: !relay.incomplete) -> tensor<2xf32> {
+  %y = relay.let unchecked %x : !relay.incomplete to tensor<2xf32>
+  func.return %y : tensor<2xf32>
+}"""
+    )
+    RelayInferTypePass().apply(ctx, module)
+    module.verify()
+    (main,) = module.ops
+    assert main.function_type.inputs.data[0] == TensorType(
+        relay.dtypes.element_type("float32"), [2]
+    )

@@ -60,10 +60,12 @@ from relay_xdsl.dialects.relay.attributes import (
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.closures import (
     ARG_ATTRS,
+    EXPRESSION,
     TYPE_PARAMS,
     CallOp,
     FunctionOp,
     GlobalOp,
+    OperatorRefOp,
     compatible,
 )
 from relay_xdsl.dialects.relay.control import IfOp
@@ -81,6 +83,7 @@ from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.structure import (
     BLOB_THRESHOLD,
+    CALL_ATTRS,
     LITERAL,
     ConstantOp,
     FnOp,
@@ -94,6 +97,8 @@ from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, Ty
 __all__ = [
     "ARG_ATTRS",
     "BLOB_THRESHOLD",
+    "CALL_ATTRS",
+    "EXPRESSION",
     "LITERAL",
     "METADATA",
     "OPERATORS",
@@ -123,6 +128,7 @@ __all__ = [
     "OpPattern",
     "Operator",
     "OperatorOp",
+    "OperatorRefOp",
     "PatternConstructorAttr",
     "PatternTupleAttr",
     "PatternVarAttr",

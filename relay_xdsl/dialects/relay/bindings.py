@@ -36,7 +36,7 @@ from typing import Literal
 
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -72,29 +72,47 @@ class LetOp(IRDLOperation):
     let-bound value is a barrier to operator fusion and to pattern matching,
     as in TVM.
 
+    With ``unchecked``, the variable has a declared type (the result type,
+    Relay's ``let %x: T = e;``) that the value's type contradicts: TVM's
+    parser keeps a variable's declared type without checking it against the
+    bound value (its ``parse_expr`` runs no type inference), so such a
+    binding imports as written, and only type inference (``relay-infer-type``)
+    rejects it.
+
     Syntax::
 
         %y = relay.let %0 : tensor<4xf32>
         %lv = relay.let dataflow %1 : tuple<tensor<4xf32>, tensor<4xf32>>
+        %b = relay.let unchecked %2 : tuple<> to tensor<i1>
     """
 
     name = "relay.let"
     value = operand_def()
     result = result_def()
     dataflow = opt_attr_def(UnitAttr)
+    unchecked = opt_attr_def(UnitAttr)
 
     traits = traits_def(Pure())
 
-    def __init__(self, value: SSAValue | Operation, *, dataflow: bool = False):
+    def __init__(
+        self,
+        value: SSAValue | Operation,
+        *,
+        dataflow: bool = False,
+        declared: Attribute | None = None,
+    ):
+        """A binding of `value`; with a `declared` type other than the
+        value's, an ``unchecked`` one whose variable has that type."""
         value = SSAValue.get(value)
-        super().__init__(
-            operands=[value],
-            result_types=[value.type],
-            attributes={"dataflow": UnitAttr()} if dataflow else {},
-        )
+        attributes: dict[str, Attribute] = {"dataflow": UnitAttr()} if dataflow else {}
+        if declared is not None and declared != value.type:
+            attributes["unchecked"] = UnitAttr()
+        else:
+            declared = value.type
+        super().__init__(operands=[value], result_types=[declared], attributes=attributes)
 
     def verify_(self) -> None:
-        if self.result.type != self.value.type:
+        if self.unchecked is None and self.result.type != self.value.type:
             raise VerifyException(
                 f"'relay.let' binds a {self.value.type} to a variable of type {self.result.type}"
             )
@@ -102,20 +120,34 @@ class LetOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         if self.dataflow is not None:
             printer.print_string(" dataflow")
+        if self.unchecked is not None:
+            printer.print_string(" unchecked")
         printer.print_string(" ")
         printer.print_operand(self.value)
-        printer.print_op_attributes({k: v for k, v in self.attributes.items() if k != "dataflow"})
+        printer.print_op_attributes(
+            {k: v for k, v in self.attributes.items() if k not in ("dataflow", "unchecked")}
+        )
         printer.print_string(" : ")
         printer.print_attribute(self.value.type)
+        if self.unchecked is not None:
+            printer.print_string(" to ")
+            printer.print_attribute(self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> LetOp:
         dataflow = parser.parse_optional_keyword("dataflow") is not None
+        unchecked = parser.parse_optional_keyword("unchecked") is not None
         operand = parser.parse_unresolved_operand()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         type_ = parse_relay_type(parser)
-        op = cls(parser.resolve_operand(operand, type_), dataflow=dataflow)
+        declared = None
+        if unchecked:
+            parser.parse_keyword("to")
+            declared = parse_relay_type(parser)
+        op = cls(parser.resolve_operand(operand, type_), dataflow=dataflow, declared=declared)
+        if unchecked:
+            op.attributes["unchecked"] = UnitAttr()
         op.attributes |= attributes
         return op
 

@@ -1,4 +1,5 @@
-"""Functions as values: ``relay.function`` and ``relay.call``.
+"""Functions as values: ``relay.function``, ``relay.call``, ``relay.global``
+and ``relay.operator_ref``.
 
 A Relay function literal that is used as a value (bound with ``let``,
 returned, passed, stored in a tuple, called later or from several places)
@@ -23,11 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttr, FunctionType, TupleType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FlatSymbolRefAttr,
+    FunctionType,
+    StringAttr,
+    TupleType,
+)
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
+    base,
     irdl_op_definition,
     operand_def,
     region_def,
@@ -40,8 +49,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from relay_xdsl.dialects.relay.structure import ReturnOp
-from relay_xdsl.dialects.relay.syntax import parse_call_operands
+from relay_xdsl.dialects.relay.structure import ReturnOp, verify_call_attrs
+from relay_xdsl.dialects.relay.syntax import parse_call_operands, verify_relay_type
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 
 TYPE_PARAMS = "type_params"
@@ -250,13 +259,31 @@ class FunctionOp(IRDLOperation):
         return cls(function_type, body, attributes.data if attributes else None)
 
 
+EXPRESSION = "relay.expression"
+"""On ``func.func @main``: the function is a bare Relay expression as TVM's
+``parse_expr`` reads it, without type inference, and some of its types are
+left unchecked (a call whose operator's relation rejects its arguments, a
+call of a value that is not a function, a global the module does not
+define); the printer writes it back as a bare expression and
+``relay-infer-type`` reports what is wrong with it."""
+
+
+def in_expression(op: Operation) -> bool:
+    """Whether `op` is in a function marked ``relay.expression``."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent is not None and EXPRESSION in parent.attributes
+
+
 @irdl_op_definition
 class CallOp(IRDLOperation):
     """Calls a function-typed value: Relay's ``%f(%x)`` where ``%f`` is not a literal.
 
     The callee has a function type whose parameters accept the arguments
     (see `compatible`) and whose result is the call's result; a callee whose
-    type is not known (``!relay.incomplete``) takes any arguments.
+    type is not known (``!relay.incomplete``) takes any arguments. The
+    call's Relay attributes, if any, are in ``relay.call_attrs`` (`CALL_ATTRS`).
 
     Syntax (the types of callee and arguments, then the result type)::
 
@@ -285,10 +312,13 @@ class CallOp(IRDLOperation):
         super().__init__(operands=[callee, args], result_types=[result_type])
 
     def verify_(self) -> None:
+        verify_call_attrs(self)
         type_ = self.callee.type
         if isinstance(type_, IncompleteType):
             return
         if not isinstance(type_, FunctionType):
+            if in_expression(self):
+                return  # left unchecked, as TVM's parse_expr leaves it (EXPRESSION)
             raise VerifyException(f"'relay.call' calls a value of type {type_}, not a function")
         inputs = type_.inputs.data
         if len(inputs) != len(self.args):
@@ -346,7 +376,9 @@ class GlobalOp(IRDLOperation):
     Used where ``func.call`` cannot stand: a global passed, returned or bound
     as a value, and a call of a generic global (``def @id[A](%x: A) -> A``),
     whose argument types are instances of its parameter types; such a call is
-    a ``relay.call`` of this value. The result type is the global's type.
+    a ``relay.call`` of this value. The result type is the global's type, or
+    ``!relay.incomplete`` for a global a bare expression names without the
+    module defining it (TVM's ``parse_expr`` of ``@f``).
 
     Syntax::
 
@@ -355,11 +387,11 @@ class GlobalOp(IRDLOperation):
 
     name = "relay.global"
     callee = attr_def(FlatSymbolRefAttr)
-    result = result_def(FunctionType)
+    result = result_def(base(FunctionType) | base(IncompleteType))
 
     traits = traits_def(Pure())
 
-    def __init__(self, callee: str, function_type: FunctionType):
+    def __init__(self, callee: str, function_type: FunctionType | IncompleteType):
         super().__init__(
             result_types=[function_type], attributes={"callee": FlatSymbolRefAttr(callee)}
         )
@@ -376,7 +408,61 @@ class GlobalOp(IRDLOperation):
         callee = parser.parse_symbol_name()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        type_ = parser.parse_function_type()
+        type_ = parser.parse_type()
+        if not isinstance(type_, FunctionType | IncompleteType):
+            parser.raise_error(f"expected a function type or !relay.incomplete, got {type_}")
         op = cls(callee.data, type_)
+        op.attributes |= attributes
+        return op
+
+
+@irdl_op_definition
+class OperatorRefOp(IRDLOperation):
+    """A Relay operator as a value: Relay's ``nn.relu`` not called in place
+    (bound with ``let``, returned, passed or stored in a tuple), as TVM's
+    parser reads an operator name that no argument list follows.
+
+    TVM types an operator value by its type relation, which no Relay type
+    spells out (its printer writes ``fn [in0, out](in0) -> out``); here the
+    result is ``!relay.incomplete`` unless something gives it a type, and a
+    call of the value (``relay.call``) has the result type its annotation
+    gives, or an incomplete one. The operator is named as in Relay text and
+    need not have a registry row.
+
+    Syntax::
+
+        %f = relay.operator_ref "nn.relu" : !relay.incomplete
+    """
+
+    name = "relay.operator_ref"
+    op_name = attr_def(StringAttr)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, op_name: str, result_type: Attribute | None = None):
+        super().__init__(
+            result_types=[result_type if result_type is not None else IncompleteType()],
+            attributes={"op_name": StringAttr(op_name)},
+        )
+
+    def verify_(self) -> None:
+        if not self.op_name.data:
+            raise VerifyException("'relay.operator_ref' needs a non-empty op_name")
+        verify_relay_type("result", self.result.type)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.op_name)
+        printer.print_op_attributes({k: v for k, v in self.attributes.items() if k != "op_name"})
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> OperatorRefOp:
+        op_name = parser.parse_str_literal()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(op_name, parser.parse_type())
         op.attributes |= attributes
         return op

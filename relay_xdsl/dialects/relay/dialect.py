@@ -8,7 +8,7 @@ from xdsl.ir import Dialect
 from relay_xdsl.dialects.relay import operators
 from relay_xdsl.dialects.relay.adts import ADT_ATTRS, ADT_OPS
 from relay_xdsl.dialects.relay.bindings import LetOp
-from relay_xdsl.dialects.relay.closures import CallOp, FunctionOp, GlobalOp
+from relay_xdsl.dialects.relay.closures import CallOp, FunctionOp, GlobalOp, OperatorRefOp
 from relay_xdsl.dialects.relay.control import IfOp
 from relay_xdsl.dialects.relay.meta import MetaRefAttr
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, RegisteredOperatorOp
@@ -65,6 +65,7 @@ Relay = Dialect(
         FunctionOp,
         CallOp,
         GlobalOp,
+        OperatorRefOp,
         RefOp,
         RefReadOp,
         RefWriteOp,

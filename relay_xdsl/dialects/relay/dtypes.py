@@ -3,6 +3,10 @@
 Relay names dtypes with strings (``float32``, ``int64``, ``bool``); MLIR uses
 builtin element types (``f32``, ``i64``, ``i1``). Signed Relay integers map to
 signless MLIR integers, unsigned ones to ``ui<N>``, as MLIR's ML dialects do.
+
+A dtype with lanes (TVM's ``DataType`` lanes: ``float16x4``, ``int8x4``,
+``uint1x4``), one element holding that many values of the scalar dtype, is
+an MLIR ``vector`` of the scalar element type: ``tensor<vector<4xf16>>``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IntegerType,
     Signedness,
+    VectorType,
 )
 from xdsl.ir import Attribute
 
@@ -52,7 +57,13 @@ _SHORTHANDS = {"int": "int32", "uint": "uint32", "float": "float32"}
 
 def element_type(dtype: str) -> Attribute:
     """The MLIR element type of a Relay dtype string (``int`` and ``float``
-    are ``int32`` and ``float32``)."""
+    are ``int32`` and ``float32``; ``float16x4`` a vector of 4 ``f16``)."""
+    scalar, lanes = _split_lanes(dtype)
+    if lanes is not None:
+        if scalar == "bool":  # TVM spells a vector of bools uint1xN
+            raise UnknownDTypeError(f"unknown dtype '{dtype}'")
+        element = element_type(scalar)
+        return element if lanes == 1 else VectorType(element, [lanes])
     dtype = _SHORTHANDS.get(dtype, dtype)
     if dtype in _FLOAT_TYPES:
         return _FLOAT_TYPES[dtype]
@@ -68,8 +79,24 @@ def element_type(dtype: str) -> Attribute:
     raise UnknownDTypeError(f"unknown dtype '{dtype}'")
 
 
+def _split_lanes(dtype: str) -> tuple[str, int | None]:
+    """``("float16", 4)`` for ``float16x4``; the dtype and None without lanes."""
+    scalar, x, lanes = dtype.rpartition("x")
+    if x and scalar and lanes.isdigit() and int(lanes) > 0:
+        return scalar, int(lanes)
+    return dtype, None
+
+
 def dtype_name(element: Attribute) -> str:
     """The Relay dtype string of an MLIR element type."""
+    if isinstance(element, VectorType):
+        shape = element.get_shape()
+        scalar = element.get_element_type()
+        if len(shape) != 1 or shape[0] < 2 or isinstance(scalar, VectorType):
+            raise UnknownDTypeError(f"element type {element} has no Relay dtype")
+        one_bit = isinstance(scalar, IntegerType) and scalar.width.data == 1
+        name = "uint1" if one_bit else dtype_name(scalar)
+        return f"{name}x{shape[0]}"
     if element in _FLOAT_NAMES:
         return _FLOAT_NAMES[element]
     if isinstance(element, IntegerType):
@@ -84,6 +111,8 @@ def dtype_name(element: Attribute) -> str:
 
 def bit_width(element: Attribute) -> int:
     """Storage width in bits of one element (bool is stored in a byte)."""
+    if isinstance(element, VectorType):
+        return bit_width(element.get_element_type()) * element.get_shape()[0]
     if isinstance(element, IntegerType):
         return max(8, element.width.data) if element.width.data == 1 else element.width.data
     return {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}[dtype_name(element)]

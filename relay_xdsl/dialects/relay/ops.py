@@ -37,6 +37,7 @@ from relay_xdsl.dialects.relay.syntax import (
     print_attributes_and_signature,
     verify_relay_type,
 )
+from relay_xdsl.dialects.relay.types import IncompleteType
 
 if TYPE_CHECKING:
     from relay_xdsl.dialects.relay.registry import Operator
@@ -129,11 +130,14 @@ class OperatorOp(IRDLOperation, ABC):
             verify_relay_type(f"argument #{index}", arg.type)
         verify_relay_type("result", self.result.type)
         if self.TUPLE_INPUT and not (
-            len(self.args) == 1 and isinstance(self.args[0].type, TupleType)
+            len(self.args) == 1 and isinstance(self.args[0].type, TupleType | IncompleteType)
         ):
             raise VerifyException(f"'{self.RELAY_NAME}' takes a single tuple argument")
-        if self.RETURNS_TUPLE is not None and self.RETURNS_TUPLE != isinstance(
-            self.result.type, TupleType
+        # A type inference has not determined (still incomplete) may be either.
+        if (
+            self.RETURNS_TUPLE is not None
+            and self.RETURNS_TUPLE != isinstance(self.result.type, TupleType)
+            and not isinstance(self.result.type, IncompleteType)
         ):
             expected = "a tuple" if self.RETURNS_TUPLE else "a tensor"
             raise VerifyException(f"'{self.RELAY_NAME}' returns {expected}, got {self.result.type}")

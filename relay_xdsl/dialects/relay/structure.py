@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     TensorType,
     TupleType,
     i64,
@@ -281,6 +282,26 @@ LITERAL = "relay.literal"
 """On ``relay.fn``: the function literal it calls, shared with the other
 ``relay.fn`` ops of its block that carry the same number."""
 
+CALL_ATTRS = "relay.call_attrs"
+"""On ``relay.fn``, ``relay.call`` and ``func.call``: the call's attributes,
+Relay's ``%f(%x, name="n", attrs_type_key="attrs.TestAttrs")``. TVM's parser
+takes attributes on a call of anything but an operator only with the
+``attrs_type_key`` that names their TVM attributes type, so the dictionary
+holds ``attrs_type_key``, a non-empty string, and the attributes."""
+
+
+def verify_call_attrs(op: Operation) -> None:
+    """Raise unless `op`'s ``relay.call_attrs``, if any, is such a dictionary."""
+    attrs = op.attributes.get(CALL_ATTRS)
+    if attrs is None:
+        return
+    key = attrs.data.get("attrs_type_key") if isinstance(attrs, DictionaryAttr) else None
+    if not (isinstance(key, StringAttr) and key.data):
+        raise VerifyException(
+            f"'{CALL_ATTRS}' must be a dictionary with a non-empty string 'attrs_type_key', "
+            f"got {attrs}"
+        )
+
 
 @irdl_op_definition
 class FnOp(IRDLOperation):
@@ -290,7 +311,8 @@ class FnOp(IRDLOperation):
     the function's parameters; ``relay.return`` yields the call's result.
     The remaining attributes are the function's Relay attributes
     (``Composite``, ``Primitive``, ``PartitionedFromPattern``, ...), in
-    their Relay order, except ``relay.literal``: ``relay.fn`` ops of one
+    their Relay order, except ``relay.call_attrs`` (the call's attributes,
+    see `CALL_ATTRS`) and ``relay.literal``: ``relay.fn`` ops of one
     block with the same ``relay.literal`` integer call one function literal
     (the text bound it once and called it from each of them); without it,
     each op is a literal of its own. The body sees nothing from outside
@@ -337,9 +359,10 @@ class FnOp(IRDLOperation):
         return attr.value.data if isinstance(attr, IntegerAttr) else None
 
     def relay_attributes(self) -> dict[str, Attribute]:
-        return {k: v for k, v in self.attributes.items() if k != LITERAL}
+        return {k: v for k, v in self.attributes.items() if k not in (LITERAL, CALL_ATTRS)}
 
     def verify_(self) -> None:
+        verify_call_attrs(self)
         literal = self.attributes.get(LITERAL)
         if literal is not None and not (
             isinstance(literal, IntegerAttr) and literal.type == IntegerType(64)

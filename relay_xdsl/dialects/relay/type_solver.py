@@ -57,7 +57,10 @@ from xdsl.rewriter import Rewriter
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.backward import RESULT_DRIVEN
 from relay_xdsl.dialects.relay.bindings import LetOp
+from relay_xdsl.dialects.relay.closures import CallOp as ValueCallOp
+from relay_xdsl.dialects.relay.closures import GlobalOp, in_expression
 from relay_xdsl.dialects.relay.inference import Call, Reject, infer_type
+from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.structure import (
     ConstantOp,
@@ -157,7 +160,9 @@ Relation = Callable[[], bool]
 class TypeSolver:
     """Terms of SSA values, their unifications and relations (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, strict: bool = True) -> None:
+        # Whether what TVM's parser leaves unchecked is checked (see `infer_types`).
+        self.strict = strict
         self.terms: dict[SSAValue, Term] = {}
         self.relations: list[Relation] = []
         self.functions: dict[str, tuple[list[Term], Term]] = {}
@@ -318,9 +323,17 @@ class TypeSolver:
                 op.function_type = FunctionType.from_lists([a.type for a in block.args], outputs)
 
 
-def infer_types(module: ModuleOp) -> None:
-    """Solve the types of `module` in place (see the module docstring)."""
-    solver = TypeSolver()
+def infer_types(module: ModuleOp, strict: bool = True) -> None:
+    """Solve the types of `module` in place (see the module docstring).
+
+    Without `strict`, what TVM's parser leaves unchecked stays so: the
+    declared type of an ``unchecked`` ``relay.let`` is not unified with its
+    value's, and in a function read from a bare expression
+    (``relay.expression``) a call whose operator's relation rejects its
+    arguments keeps its incomplete result. The importer solves so;
+    ``relay-infer-type`` is strict.
+    """
+    solver = TypeSolver(strict)
     for op in module.ops:
         if isinstance(op, FuncOp):
             inputs = [solver.term(a) for a in op.args] if not op.is_declaration else []
@@ -496,9 +509,13 @@ def _operator_rule(op: RegisteredOperatorOp, solver: TypeSolver) -> None:
         if not all(is_complete(a) for a in args):
             return False
         inferred = infer_type(operator, args, attributes)
+        if isinstance(inferred, IncompleteType):
+            return True  # the relation leaves the result to an annotation
         if inferred is None:
             if is_complete(result):
                 return True  # annotated: the annotation stands, as when importing
+            if not solver.strict and in_expression(op):
+                return True  # unchecked, as TVM's parse_expr leaves it
             raise TypeInferenceError(rejection(operator, args, attributes), op)
         try:
             solver.unify(solver.term(op.result), inferred)
@@ -555,6 +572,19 @@ def _tuple_get_item_rule(op: TupleGetItemOp, solver: TypeSolver) -> None:
 
 @typing_rule(LetOp)
 def _let_rule(op: LetOp, solver: TypeSolver) -> None:
+    if op.unchecked is not None:
+        if not solver.strict:
+            return
+        try:
+            solver.unify(solver.term(op.result), solver.term(op.value))
+        except _Mismatch:
+            name = relay_name(op.result)
+            raise TypeInferenceError(
+                f"{'%' + name if name else 'a let-bound variable'} is declared as "
+                f"{type_text(op.result.type)} but bound to a {type_text(op.value.type)}",
+                op,
+            ) from None
+        return
     solver.unify_values(op, op.result, solver.term(op.value), "a let-bound variable and its value")
 
 
@@ -585,6 +615,24 @@ def _func_return_rule(op: FuncReturnOp, solver: TypeSolver) -> None:
                 signature[1],
                 f"the body of @{parent.sym_name.data} and its return type",
             )
+
+
+@typing_rule(GlobalOp)
+def _global_rule(op: GlobalOp, solver: TypeSolver) -> None:
+    # A bare expression may name a global the module does not define (TVM's
+    # parse_expr allows it); TVM's InferType rejects it.
+    name = op.callee.root_reference.data
+    if solver.strict and name not in solver.functions:
+        raise TypeInferenceError(f"@{name} is not defined in the module", op)
+
+
+@typing_rule(ValueCallOp)
+def _value_call_rule(op: ValueCallOp, solver: TypeSolver) -> None:
+    # A bare expression may call a value that is not a function (TVM's
+    # parse_expr allows it); TVM's InferType rejects it.
+    callee = op.callee.type
+    if solver.strict and not isinstance(callee, FunctionType | IncompleteType):
+        raise TypeInferenceError(f"a value of type {type_text(callee)} is not a function", op)
 
 
 @typing_rule(CallOp)

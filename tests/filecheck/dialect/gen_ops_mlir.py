@@ -207,6 +207,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 %alias = relay.let %x : {t("4")}
 %t = relay.tuple(%y, %alias) : tuple<{t("4")}, {t("4")}>
 %lv = relay.let dataflow %t : tuple<{t("4")}, {t("4")}>
+%b = relay.let unchecked %t : tuple<{t("4")}, {t("4")}> to {t("", "i1")}
 """,
     ),
     "relay.on_device": (
@@ -266,6 +267,14 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         f"""
 %g = relay.global @relay.global : ({t("4")}) -> {t("4")}
 %r = relay.call %g(%x) : (({t("4")}) -> {t("4")}, {t("4")}) -> {t("4")}
+""",
+    ),
+    "relay.operator_ref": (
+        f"%x: {t('4')}",
+        f"""
+%f = relay.operator_ref "nn.relu" : !relay.incomplete
+%g = relay.let %f : !relay.incomplete
+%r = relay.call %g(%x) : (!relay.incomplete, {t("4")}) -> !relay.incomplete
 """,
     ),
     "relay.ref": (
@@ -854,6 +863,26 @@ EXAMPLES: dict[str, tuple[str, str]] = {
             f'k = {i32(5)}, ret_type = "indices", dtype = "int64"',
             name="%indices",
         ),
+    ),
+    # -- reductions (appended) ---------------------------------------------------------------------
+    "relay.collapse_sum_like": binary("collapse_sum_like", t("2x3x4"), t("3x1"), t("3x1")),
+    # -- memory and VM -----------------------------------------------------------------------------
+    "relay.memory.alloc_storage": op_example(
+        "memory.alloc_storage",
+        [("%size", t("", "i64")), ("%shape", t("2", "i64")), ("%alignment", t("", "i64"))],
+        '!relay.adt<"Storage">',
+        'virtual_device = #relay.meta<"VirtualDevice", 0>',
+    ),
+    "relay.memory.alloc_tensor": op_example(
+        "memory.alloc_tensor",
+        [("%storage", '!relay.adt<"Storage">'), ("%offset", t("", "i64")), ("%shape", t("2", "i64"))],
+        t("3x2"),
+        'const_shape = #relay.meta<"relay.Constant", 0>, assert_shape = []',
+    ),
+    "relay.memory.kill": unary("memory.kill", t("4"), "tuple<>"),
+    "relay.vm.shape_of": unary("vm.shape_of", t("2x8"), t("2", "i64"), 'dtype = "int64"'),
+    "relay.vm.reshape_tensor": binary(
+        "vm.reshape_tensor", t("2x8"), t("3", "i64"), t("2x4x2"), f"newshape = {ints(2, 4, 2)}"
     ),
     # -- Relax-only operators ----------------------------------------------------------------------
     "relay.relax.matmul": binary(

@@ -588,6 +588,20 @@ func.func @fn_literal_number(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// (C8) relay.call_attrs names its attrs_type_key.
+// CHECK: {{^}}'relay.call_attrs' must be a dictionary with a non-empty string 'attrs_type_key', got {name = "n"}{{$}}
+// CHECK: %r = "relay.fn"(%a) ({
+// CHECK-NEXT: {{^ *\^+-+$}}
+// CHECK-NEXT: | Operation does not verify: 'relay.call_attrs' must be a dictionary with a non-empty string 'attrs_type_key', got {name = "n"}{{$}}
+func.func @fn_call_attrs(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.fn(%p = %a : tensor<4xf32>) -> tensor<4xf32> attributes {relay.call_attrs = {name = "n"}} {
+    relay.return %p : tensor<4xf32>
+  }
+  func.return %r : tensor<4xf32>
+}
+
+// -----
+
 // ===== relay.return =====
 
 // (C1) only in a relay.fn or relay.function body or a relay.if branch.

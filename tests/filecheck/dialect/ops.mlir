@@ -135,21 +135,23 @@ func.func @relay.return(%x: tensor<4xf32>) -> tensor<4xf32> {
   func.return %r : tensor<4xf32>
 }
 
-// CHECK-LABEL: func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
+// CHECK-LABEL: func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tuple<tensor<4xf32>, tensor<4xf32>>, tensor<i1>) {
 // CHECK-NEXT:    %s = relay.add(%x, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    %y = relay.let %s : tensor<4xf32>
 // CHECK-NEXT:    %alias = relay.let %x : tensor<4xf32>
 // CHECK-NEXT:    %t = relay.tuple(%y, %alias) : tuple<tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:    %lv = relay.let dataflow %t : tuple<tensor<4xf32>, tensor<4xf32>>
-// CHECK-NEXT:    func.return %lv : tuple<tensor<4xf32>, tensor<4xf32>>
+// CHECK-NEXT:    %b = relay.let unchecked %t : tuple<tensor<4xf32>, tensor<4xf32>> to tensor<i1>
+// CHECK-NEXT:    func.return %lv, %b : tuple<tensor<4xf32>, tensor<4xf32>>, tensor<i1>
 // CHECK-NEXT:    }
-func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
+func.func @relay.let(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tuple<tensor<4xf32>, tensor<4xf32>>, tensor<i1>) {
   %s = relay.add(%x, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %y = relay.let %s : tensor<4xf32>
   %alias = relay.let %x : tensor<4xf32>
   %t = relay.tuple(%y, %alias) : tuple<tensor<4xf32>, tensor<4xf32>>
   %lv = relay.let dataflow %t : tuple<tensor<4xf32>, tensor<4xf32>>
-  func.return %lv : tuple<tensor<4xf32>, tensor<4xf32>>
+  %b = relay.let unchecked %t : tuple<tensor<4xf32>, tensor<4xf32>> to tensor<i1>
+  func.return %lv, %b : tuple<tensor<4xf32>, tensor<4xf32>>, tensor<i1>
 }
 
 // CHECK-LABEL: func.func @relay.on_device(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -250,6 +252,19 @@ func.func @relay.global(%x: tensor<4xf32>) -> tensor<4xf32> {
   %g = relay.global @relay.global : (tensor<4xf32>) -> tensor<4xf32>
   %r = relay.call %g(%x) : ((tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @relay.operator_ref(%x: tensor<4xf32>) -> !relay.incomplete {
+// CHECK-NEXT:    %f = relay.operator_ref "nn.relu" : !relay.incomplete
+// CHECK-NEXT:    %g = relay.let %f : !relay.incomplete
+// CHECK-NEXT:    %r = relay.call %g(%x) : (!relay.incomplete, tensor<4xf32>) -> !relay.incomplete
+// CHECK-NEXT:    func.return %r : !relay.incomplete
+// CHECK-NEXT:    }
+func.func @relay.operator_ref(%x: tensor<4xf32>) -> !relay.incomplete {
+  %f = relay.operator_ref "nn.relu" : !relay.incomplete
+  %g = relay.let %f : !relay.incomplete
+  %r = relay.call %g(%x) : (!relay.incomplete, tensor<4xf32>) -> !relay.incomplete
+  func.return %r : !relay.incomplete
 }
 
 // CHECK-LABEL: func.func @relay.ref(%x: tensor<4xf32>) -> !relay.ref<tensor<4xf32>> {
@@ -1754,6 +1769,60 @@ func.func @relay.topk(%data: tensor<1x1000xf32>) -> (tuple<tensor<1x5xf32>, tens
   %both = relay.topk(%data) {k = 5 : i32, dtype = "int32"} : (tensor<1x1000xf32>) -> tuple<tensor<1x5xf32>, tensor<1x5xi32>>
   %indices = relay.topk(%data) {k = 5 : i32, ret_type = "indices", dtype = "int64"} : (tensor<1x1000xf32>) -> tensor<1x5xi64>
   func.return %both, %indices : tuple<tensor<1x5xf32>, tensor<1x5xi32>>, tensor<1x5xi64>
+}
+
+// CHECK-LABEL: func.func @relay.collapse_sum_like(%lhs: tensor<2x3x4xf32>, %rhs: tensor<3x1xf32>) -> tensor<3x1xf32> {
+// CHECK-NEXT:    %r = relay.collapse_sum_like(%lhs, %rhs) : (tensor<2x3x4xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>
+// CHECK-NEXT:    func.return %r : tensor<3x1xf32>
+// CHECK-NEXT:    }
+func.func @relay.collapse_sum_like(%lhs: tensor<2x3x4xf32>, %rhs: tensor<3x1xf32>) -> tensor<3x1xf32> {
+  %r = relay.collapse_sum_like(%lhs, %rhs) : (tensor<2x3x4xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>
+  func.return %r : tensor<3x1xf32>
+}
+
+// CHECK-LABEL: func.func @relay.memory.alloc_storage(%size: tensor<i64>, %shape: tensor<2xi64>, %alignment: tensor<i64>) -> !relay.adt<"Storage"> {
+// CHECK-NEXT:    %r = relay.memory.alloc_storage(%size, %shape, %alignment) {virtual_device = #relay.meta<"VirtualDevice", 0>} : (tensor<i64>, tensor<2xi64>, tensor<i64>) -> !relay.adt<"Storage">
+// CHECK-NEXT:    func.return %r : !relay.adt<"Storage">
+// CHECK-NEXT:    }
+func.func @relay.memory.alloc_storage(%size: tensor<i64>, %shape: tensor<2xi64>, %alignment: tensor<i64>) -> !relay.adt<"Storage"> {
+  %r = relay.memory.alloc_storage(%size, %shape, %alignment) {virtual_device = #relay.meta<"VirtualDevice", 0>} : (tensor<i64>, tensor<2xi64>, tensor<i64>) -> !relay.adt<"Storage">
+  func.return %r : !relay.adt<"Storage">
+}
+
+// CHECK-LABEL: func.func @relay.memory.alloc_tensor(%storage: !relay.adt<"Storage">, %offset: tensor<i64>, %shape: tensor<2xi64>) -> tensor<3x2xf32> {
+// CHECK-NEXT:    %r = relay.memory.alloc_tensor(%storage, %offset, %shape) {const_shape = #relay.meta<"relay.Constant", 0>, assert_shape = []} : (!relay.adt<"Storage">, tensor<i64>, tensor<2xi64>) -> tensor<3x2xf32>
+// CHECK-NEXT:    func.return %r : tensor<3x2xf32>
+// CHECK-NEXT:    }
+func.func @relay.memory.alloc_tensor(%storage: !relay.adt<"Storage">, %offset: tensor<i64>, %shape: tensor<2xi64>) -> tensor<3x2xf32> {
+  %r = relay.memory.alloc_tensor(%storage, %offset, %shape) {const_shape = #relay.meta<"relay.Constant", 0>, assert_shape = []} : (!relay.adt<"Storage">, tensor<i64>, tensor<2xi64>) -> tensor<3x2xf32>
+  func.return %r : tensor<3x2xf32>
+}
+
+// CHECK-LABEL: func.func @relay.memory.kill(%data: tensor<4xf32>) -> tuple<> {
+// CHECK-NEXT:    %r = relay.memory.kill(%data) : (tensor<4xf32>) -> tuple<>
+// CHECK-NEXT:    func.return %r : tuple<>
+// CHECK-NEXT:    }
+func.func @relay.memory.kill(%data: tensor<4xf32>) -> tuple<> {
+  %r = relay.memory.kill(%data) : (tensor<4xf32>) -> tuple<>
+  func.return %r : tuple<>
+}
+
+// CHECK-LABEL: func.func @relay.vm.shape_of(%data: tensor<2x8xf32>) -> tensor<2xi64> {
+// CHECK-NEXT:    %r = relay.vm.shape_of(%data) {dtype = "int64"} : (tensor<2x8xf32>) -> tensor<2xi64>
+// CHECK-NEXT:    func.return %r : tensor<2xi64>
+// CHECK-NEXT:    }
+func.func @relay.vm.shape_of(%data: tensor<2x8xf32>) -> tensor<2xi64> {
+  %r = relay.vm.shape_of(%data) {dtype = "int64"} : (tensor<2x8xf32>) -> tensor<2xi64>
+  func.return %r : tensor<2xi64>
+}
+
+// CHECK-LABEL: func.func @relay.vm.reshape_tensor(%lhs: tensor<2x8xf32>, %rhs: tensor<3xi64>) -> tensor<2x4x2xf32> {
+// CHECK-NEXT:    %r = relay.vm.reshape_tensor(%lhs, %rhs) {newshape = array<i32: 2, 4, 2>} : (tensor<2x8xf32>, tensor<3xi64>) -> tensor<2x4x2xf32>
+// CHECK-NEXT:    func.return %r : tensor<2x4x2xf32>
+// CHECK-NEXT:    }
+func.func @relay.vm.reshape_tensor(%lhs: tensor<2x8xf32>, %rhs: tensor<3xi64>) -> tensor<2x4x2xf32> {
+  %r = relay.vm.reshape_tensor(%lhs, %rhs) {newshape = array<i32: 2, 4, 2>} : (tensor<2x8xf32>, tensor<3xi64>) -> tensor<2x4x2xf32>
+  func.return %r : tensor<2x4x2xf32>
 }
 
 // CHECK-LABEL: func.func @relay.relax.matmul(%lhs: tensor<2x3x4xf32>, %rhs: tensor<4x5xf32>) -> tensor<2x3x5xf32> {

@@ -14,6 +14,7 @@ from relay_xdsl.dialects.relay.operators import (
     devices,
     elementwise,
     image,
+    memory,
     nn,
     pooling,
     reductions,
@@ -47,6 +48,7 @@ RELAY_GROUPS: tuple[Group, ...] = (
     Group("Image", image.IMAGE),
     Group("Sorting", reductions.SORTING),
     Group("Devices", devices.DEVICES),
+    Group("Memory and VM", memory.MEMORY),
 )
 """The Relay operators."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from xdsl.ir import Attribute
+
 from relay_xdsl.dialects.relay import inference
 from relay_xdsl.dialects.relay.attributes import (
     OpPattern,
@@ -11,6 +13,7 @@ from relay_xdsl.dialects.relay.attributes import (
     ints,
     string,
 )
+from relay_xdsl.dialects.relay.inference import Call, Reject
 from relay_xdsl.dialects.relay.registry import Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp
 
@@ -92,6 +95,14 @@ def _sort(name: str, summary: str, infer: Relation) -> Operator:
     )
 
 
+def _collapse_sum_like(call: Call) -> Attribute:
+    """``CollapseSumLikeRel``: the result has the second argument's type, to
+    which the data broadcasts (``BroadcastRel(data, target) = data``)."""
+    if inference.broadcast(call) != call.tensor(0):
+        raise Reject("the second argument does not broadcast to the data")
+    return call.tensor(1)
+
+
 # fmt: off
 REDUCTIONS: tuple[Operator, ...] = (
     _reduce("sum", "Sum over `axis` (all axes when None; the complementary axes if exclude)."),
@@ -114,6 +125,11 @@ REDUCTIONS: tuple[Operator, ...] = (
         relax=no_relax("Relax's variance computes the mean itself; Relay's takes it as a second "
                        "argument"),
         kernel="reductions:variance"),
+    Operator("collapse_sum_like",
+        "Sums the data over the axes along which the second argument broadcasts to it, giving "
+        "the second argument's type.",
+        arity=2, pattern=OpPattern.COMM_REDUCE, infer=_collapse_sum_like,
+        relax=RelaxOp("relax.collapse_sum_like"), kernel="reductions:collapse_sum_like"),
 )
 # fmt: on
 
