@@ -12,7 +12,10 @@ Steps, in this order (TVM's counterpart in brackets):
 * ``relay-fuse-ops`` [``FuseOps`` after ``LegalizeOps`` +
   ``AnnotateTIROpPattern``, which are not timed];
 * ``relay-text-print``: ``print_relay`` [none];
-* ``relax-export``: ``export_relax`` [none].
+* ``relax-export``: ``export_relax`` [none];
+* ``interpreter-run``, on the torchvision models only: the reference
+  interpreter on the imported module [PyTorch eager on the same input]; its
+  output is checked against PyTorch's (1e-4).
 
 Passes rewrite in place, so each of our runs gets a fresh ``clone()`` of
 the input, made outside the timed region; TVM's passes are functional and
@@ -80,12 +83,14 @@ STEPS = (
     "relay-fuse-ops",
     "relay-text-print",
     "relax-export",
+    "interpreter-run",
 )
 
 TVM_COUNTERPARTS = {
     "relay-merge-composite": "FuseOpsByPattern",
     "relay-defuse": "InlinePrivateFunctions",
     "relay-fuse-ops": "FuseOps",
+    "interpreter-run": "PyTorch eager",
 }
 
 GOALS = {"relay-merge-composite": 0.5, "relay-defuse": 0.2, "relay-fuse-ops": 1.0}
@@ -447,8 +452,34 @@ class GraphBench:
 
         self._row("relax-export", self._time(lambda _: export_relax(module), check=export_check))
         gc.collect()
+        if self.graph.kind == "model":
+            self._interpreter_row(module)
 
         # The outputs pinned before the performance work (untimed).
         changed = expected_ir.mismatches(self.graph.name, mod)
         _expect(not changed, "; ".join(changed))
-        return [self.rows[step] for step in STEPS]
+        return [self.rows[step] for step in STEPS if step in self.rows]
+
+    def _interpreter_row(self, module: ModuleOp) -> None:
+        """The reference interpreter against PyTorch eager, on the model's example input."""
+        import numpy as np
+        import torch
+
+        from relay_xdsl.interpreter import run as interpret
+
+        name = self.graph.name
+        example = tvm_models.example_input()
+        expected = tvm_models.torch_output(name)
+
+        def output_check(_: Any, outputs: list[Any]) -> None:
+            error = float(np.abs(outputs[0] - expected).max())
+            _expect(error <= 1e-4, f"{name}: the interpreter is {error:.2g} off PyTorch")
+
+        ours = self._time(lambda _: interpret(module, {"x": example.numpy()}), check=output_check)
+        model = tvm_models.torch_model(name)
+
+        def eager(_: Any) -> Any:
+            with torch.no_grad():
+                return model(example)
+
+        self._row("interpreter-run", ours, self._time(eager))
