@@ -97,3 +97,12 @@ def test_float16_mean_sums_in_float32(evaluate):
     h = np.full((4096,), 1000, np.float16)  # the float16 sum would overflow to inf
     assert evaluate("mean(%h)", h=h).tolist() == 1000
     assert evaluate("variance(%h, %m)", h=h, m=np.float16([1000])).tolist() == 0
+
+
+@pytest.mark.parametrize("like_shape", [(3, 1), (1, 4), (2, 3, 4), (4,), (1, 1, 1)])
+def test_collapse_sum_like_against_torch_sum_to_size(evaluate, like_shape):
+    like = np.zeros(like_shape, np.float32)
+    actual = evaluate("collapse_sum_like(%x, %like)", x=X, like=like)
+    expected = torch.from_numpy(X).sum_to_size(like_shape).numpy()
+    assert actual.shape == expected.shape
+    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)

@@ -129,3 +129,11 @@ def test_layout_transform_of_weights_and_padding_to_a_block(evaluate):
     blocked = evaluate('layout_transform(%d, src_layout="NCHW", dst_layout="NCHW4c")', d=data)
     assert blocked.shape == (1, 2, 1, 1, 4)
     assert blocked.ravel().tolist() == [0, 1, 2, 3, 4, 5, 0, 0]  # padded with zeros
+
+
+def test_vm_reshape_tensor_and_shape_of(evaluate):
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    shape = np.array([4, 6], np.int64)
+    actual = evaluate("vm.reshape_tensor(%x, %shape, newshape=[4, 6])", x=x, shape=shape)
+    np.testing.assert_array_equal(actual, torch.from_numpy(x).reshape(4, 6).numpy())
+    assert evaluate('vm.shape_of(%x, dtype="int64")', x=x).tolist() == [2, 3, 4]
