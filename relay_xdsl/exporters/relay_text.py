@@ -531,11 +531,14 @@ class _FunctionPrinter:
             return self.module_printer.constant(op) + comment
         if isinstance(op, relay.OperatorOp):
             arguments = ", ".join([self.ref(a) for a in op.args])
+            # By identity: the module keeps these attributes alive while it prints,
+            # and hashing them by value walks their whole structure every time.
             key = (
                 type(op),
-                tuple(op.attributes.items()),
-                tuple(a.type for a in op.args),
-                op.result.type,
+                tuple(op.attributes),
+                *map(id, op.attributes.values()),
+                *(id(a.type) for a in op.args),
+                id(op.result.type),
             )
             call_texts = self.module_printer.call_texts
             call = call_texts.get(key)
