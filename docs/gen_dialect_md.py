@@ -183,6 +183,16 @@ def result_kind(op: Operator) -> str:
     return "tuple of tensors" if op.returns_tuple else "tensor"
 
 
+def lowering_text(op: Operator) -> str:
+    """Where the operator's lowering rule is, or why it has none."""
+    if isinstance(op.lowering, str):
+        module, _, function = op.lowering.partition(":")
+        return f"`{function}` in `conversion/rules/{module}.py`"
+    if op.lowering is None:
+        return "none yet"
+    return f"none: {op.lowering.reason}"
+
+
 def arity_text(op: Operator) -> str:
     return "any number" if op.arity is None else str(op.arity)
 
@@ -292,7 +302,8 @@ def operator_section(op: Operator, examples) -> str:
         (
             f"Relay operator `{op.name}` · arguments: {arity_text(op)} · "
             f"result: {result_kind(op)} · fusion pattern: "
-            f"`{PATTERN_NAMES[op.pattern]}` ({op.pattern.value})"
+            f"`{PATTERN_NAMES[op.pattern]}` ({op.pattern.value}) · "
+            f"lowering to TOSA: {lowering_text(op)}"
         ),
         "",
         "#### Semantics",
