@@ -21,6 +21,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"interpreter"}),
     frozenset({"importers", "exporters", "transforms", "viz"}),
     frozenset({"tvm"}),
+    frozenset({"compiler"}),
     frozenset({"tools"}),
 )
 """Bottom first; folders in one layer do not import each other."""
