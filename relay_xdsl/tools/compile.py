@@ -141,6 +141,9 @@ def lower_program(
 ) -> Program:
     """`module` 's @`function` through the conversion, with progress."""
     from relay_xdsl.compiler.frontend import lower
+    from relay_xdsl.tools.cli import _check_constants_have_values
+
+    _check_constants_have_values(module, random_constants)
 
     with step(f"lowering @{function} to TOSA"):
         return lower(
