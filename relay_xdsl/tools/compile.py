@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # numpy and the compiler load when a command needs them
 
 EMITS = ("tosa", "llvm", "runner", "so")
 SCHEDULE_MODULE = "relay_xdsl.compiler.schedule"
-"""Where the vectorising schedule lives: its ``SCHEDULE``, a pipeline.Schedule."""
+"""Where the vectorising schedule lives (see `schedule_of`)."""
 
 
 def add_compile_arguments(command: argparse.ArgumentParser) -> None:
@@ -75,17 +75,41 @@ def add_compile_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def default_schedule() -> Schedule | None:
-    """The vectorising schedule (``SCHEDULE`` of schedule.py), None where there is none."""
-    from relay_xdsl.compiler.pipeline import Schedule
-
+    """The vectorising schedule of schedule.py, None where there is none."""
     try:
         module = importlib.import_module(SCHEDULE_MODULE)
     except ModuleNotFoundError as error:
         if error.name != SCHEDULE_MODULE:
             raise
         return None
+    return schedule_of(module)
+
+
+def schedule_of(module: Any) -> Schedule | None:
+    """The `Schedule` a schedule module describes: its ``SCHEDULE``, or one made of its
+    transform library (``TRANSFORM_SCHEDULE``), the passes that run it
+    (``schedule_stages(path)``) and those that lower what it leaves (``VECTOR_LOWERING``,
+    instead of the baseline's loops and LLVM stages)."""
+    from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, Stage
+
     schedule = getattr(module, "SCHEDULE", None)
-    return schedule if isinstance(schedule, Schedule) else None
+    if isinstance(schedule, Schedule):
+        return schedule
+    try:
+        script = module.TRANSFORM_SCHEDULE
+        running = tuple(module.schedule_stages(SCRIPT))
+        lowering = tuple(module.VECTOR_LOWERING)
+    except AttributeError:
+        return None
+    return Schedule(
+        "vectorize",
+        script,
+        {
+            "schedule": (Stage("schedule", running),),
+            "loops": (Stage("vector-lowering", lowering),),
+            "to-llvm": (),
+        },
+    )
 
 
 def compile_program(args: argparse.Namespace) -> None:

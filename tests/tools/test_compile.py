@@ -257,3 +257,35 @@ def test_check_resnet18_compiled_against_torch(tmp_path: Path):
     )
     assert result.returncode == 0, result.stderr
     assert "max abs error" in result.stdout and result.stdout.rstrip().endswith("OK")
+
+
+def test_a_schedule_module_becomes_a_schedule():
+    from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, pass_pipeline, stages
+    from relay_xdsl.tools.compile import schedule_of
+
+    facts = SimpleNamespace(
+        TRANSFORM_SCHEDULE="module {}",
+        schedule_stages=lambda path: [
+            f"transform-preload-library{{transform-library-paths={path}}}",
+            "transform-interpreter",
+        ],
+        VECTOR_LOWERING=["convert-vector-to-scf", "convert-to-llvm"],
+    )
+    schedule = schedule_of(facts)
+    assert schedule is not None and schedule.script == "module {}"
+    assert [stage.name for stage in stages(schedule)] == [
+        "tosa-to-linalg",
+        "schedule",
+        "bufferize",
+        "vector-lowering",
+    ]
+    text = pass_pipeline(stages(schedule), "/s.mlir")
+    assert SCRIPT not in text
+    assert text.endswith(
+        "transform-library-paths=/s.mlir},transform-interpreter,one-shot-bufferize"
+        "{bufferize-function-boundaries},buffer-deallocation-pipeline,"
+        "convert-bufferization-to-memref,convert-vector-to-scf,convert-to-llvm)"
+    )
+    given = Schedule("given", "", {})
+    assert schedule_of(SimpleNamespace(SCHEDULE=given)) is given
+    assert schedule_of(SimpleNamespace()) is None
