@@ -388,9 +388,14 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="interpreter: the reference interpreter (default); mlir: compiled with upstream "
         "MLIR; tvm: built with TVM's relax.build for llvm",
     )
-    command.set_defaults(run=_run_program, default_format="mlir")
+    from relay_xdsl.tools.compile import (
+        add_compile_arguments,
+        add_schedule_argument,
+        compile_program,
+    )
 
-    from relay_xdsl.tools.compile import add_compile_arguments, compile_program
+    add_schedule_argument(command)
+    command.set_defaults(run=_run_program, default_format="mlir")
 
     command = commands.add_parser(
         "compile", help="lower to TOSA and compile with upstream MLIR into a shared library"
@@ -459,6 +464,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="who runs the module: tvm (relax.build for llvm, the default), mlir (compiled "
         "with upstream MLIR) or interpreter",
     )
+    add_schedule_argument(command)
     command.set_defaults(run=_check, with_tvm=True, default_format="mlir")
     return parser
 

@@ -67,10 +67,15 @@ def add_compile_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--verbose", action="store_true", help="state the pipeline and the tools' command lines"
     )
+    add_schedule_argument(command)
+
+
+def add_schedule_argument(command: argparse.ArgumentParser) -> None:
+    """``--no-schedule``, for the commands that compile."""
     command.add_argument(
         "--no-schedule",
         action="store_true",
-        help="plain loops: compile without the vectorising schedule",
+        help="with upstream MLIR: plain loops, without the vectorising schedule",
     )
 
 
@@ -183,8 +188,11 @@ def run_compiled(
     inputs: Mapping[str, np.ndarray],
     function: str = "main",
     random_constants: int | None = None,
+    *,
+    scheduled: bool = True,
 ) -> list[np.ndarray]:
-    """@`function` of `module` compiled and run on `inputs` (by parameter name, in order)."""
+    """@`function` of `module` compiled (with the vectorising schedule if `scheduled`) and
+    run on `inputs` (by parameter name, in order)."""
     import tempfile
 
     from relay_xdsl.compiler.build import build
@@ -200,7 +208,8 @@ def run_compiled(
             )
         with tempfile.TemporaryDirectory(prefix="relay-xdsl-") as directory:
             library = Path(directory) / f"{function}.so"
-            build(program, library, schedule=default_schedule(), step=step)
+            schedule = default_schedule() if scheduled else None
+            build(program, library, schedule=schedule, step=step)
             model = CompiledModel.load(library)
         with step("running the compiled model"):
             return model(*inputs.values())  # the parameters' order is the inputs'
@@ -213,6 +222,8 @@ def run_tvm(
     inputs: Mapping[str, np.ndarray],
     function: str = "main",
     random_constants: int | None = None,
+    *,
+    scheduled: bool = True,
 ) -> list[np.ndarray]:
     """@`function` of `module` exported to Relax, built for ``llvm`` by TVM and run on its VM."""
     from relay_xdsl.tools.cli import _relax_module, _tvm_models
@@ -248,7 +259,9 @@ def run_for_check(
             with step("running the module with the reference interpreter"):
                 outputs = run(module, {name: array}, "main", args.random_constants)
         else:
-            outputs = run_compiled(module, {name: array}, "main", args.random_constants)
+            outputs = run_compiled(
+                module, {name: array}, "main", args.random_constants, scheduled=not args.no_schedule
+            )
     except InterpreterError as error:
         raise CommandError(str(error)) from None
     if len(outputs) != 1:

@@ -57,7 +57,13 @@ def run_program(args: argparse.Namespace) -> None:
             check_inputs(params, inputs)
 
             backend = run_compiled if args.backend == "mlir" else run_tvm
-            outputs = backend(module, inputs, args.function, args.random_constants)
+            outputs = backend(
+                module,
+                inputs,
+                args.function,
+                args.random_constants,
+                scheduled=not args.no_schedule,
+            )
     except InterpreterError as error:
         raise CommandError(str(error)) from None
     names = [f"output{i}" for i in range(len(outputs))]

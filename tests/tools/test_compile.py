@@ -95,6 +95,9 @@ def test_run_with_each_backend_prints_the_same(
     status, compiled, error = _main(capsys, *common, "--backend", "mlir")
     assert status == 0, error
     assert compiled == interpreted
+    status, looped, error = _main(capsys, *common, "--backend", "mlir", "--no-schedule")
+    assert status == 0, error
+    assert looped == interpreted
     assert compiled.startswith("output0: (2, 3) float32\n")
 
 
@@ -116,8 +119,9 @@ def test_compile_writes_a_library_and_states_the_pipeline(
 
     library = files.tmp / "model.so"
     status, out, error = _main(
-        capsys, "compile", files.program, "-o", str(library), "--random-constants", "3", "--verbose"
-    )
+        capsys, "compile", files.program, "-o", str(library), "--random-constants", "3",
+        "--verbose", "--no-schedule",
+    )  # fmt: skip
     assert status == 0, error
     assert out == ""
     assert "relay-xdsl: pipeline (mlir-opt stages):\n" in error
@@ -156,7 +160,7 @@ def test_compile_emits_a_module_for_mlir_runner(
 ):
     status, module, error = _main(
         capsys, "compile", files.program, "--emit", "runner", "--input", f"x={files.x}",
-        "--random-constants", "3",
+        "--random-constants", "3", "--no-schedule",
     )  # fmt: skip
     assert status == 0, error
     assert "llvm.func @main()" in module
