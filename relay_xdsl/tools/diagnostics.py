@@ -418,7 +418,7 @@ def _check_values(
 
 def valid_passes(available: Mapping[str, object]) -> str:
     """``valid passes: ...``: relay-xdsl's, then how many others there are."""
-    relay = sorted(name for name in available if name.startswith("relay-"))
+    relay = sorted(name for name in available if name.startswith(("relay-", "convert-relay-")))
     others = len(available) - len(relay)
     listed = ", ".join(relay) if relay else "none"
     if not others:

@@ -119,6 +119,18 @@ def _fold_scale_axis_pass() -> type[ModulePass]:
     return _run_by_xdsl_opt(RelayFoldScaleAxisPass)
 
 
+def _convert_relay_to_tosa_pass() -> type[ModulePass]:
+    from relay_xdsl.conversion.convert_relay_to_tosa import ConvertRelayToTosaPass
+
+    return _run_by_xdsl_opt(ConvertRelayToTosaPass)
+
+
+def _convert_relay_to_linalg_pass() -> type[ModulePass]:
+    from relay_xdsl.conversion.convert_relay_to_linalg import ConvertRelayToLinalgPass
+
+    return _run_by_xdsl_opt(ConvertRelayToLinalgPass)
+
+
 def _fold_constant_pass() -> type[ModulePass]:
     from relay_xdsl.transforms.fold_constant import RelayFoldConstantPass
 
@@ -266,6 +278,8 @@ RELAY_UNIVERSE = Universe(
         "relay-simplify-inference": _simplify_inference_pass,
         "relay-fold-scale-axis": _fold_scale_axis_pass,
         "relay-fold-constant": _fold_constant_pass,
+        "convert-relay-to-tosa": _convert_relay_to_tosa_pass,
+        "convert-relay-to-linalg": _convert_relay_to_linalg_pass,
     },
     all_frontends={
         "relay": lambda: _loaded(RelayTextFrontend),

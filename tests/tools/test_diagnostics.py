@@ -57,7 +57,8 @@ def test_an_unknown_pass_lists_the_valid_ones():
     error = check_pass_pipeline("foo", {**RELAY_UNIVERSE.all_passes, "cse": lambda: type})
     assert error is not None
     assert (
-        "unknown pass 'foo' (valid passes: relay-defuse, relay-fold-constant, relay-fold-scale-axis, "
+        "unknown pass 'foo' (valid passes: convert-relay-to-linalg, convert-relay-to-tosa, "
+        "relay-defuse, relay-fold-constant, relay-fold-scale-axis, "
         "relay-fuse-ops, relay-infer-type, relay-merge-composite, relay-simplify-inference, "
         "and 1 of xDSL's, listed by `xdsl-opt --help`)"
     ) in str(error)
@@ -85,7 +86,7 @@ def test_xdsl_opt_on_relay_lists_the_valid_passes(tmp_path: Path):
     fused.write_text(_xdsl_opt(str(FUSED)).stdout)
     result = _xdsl_opt(str(fused), "-p", "foo")
     assert result.returncode == 1
-    assert "unknown pass 'foo' (valid passes: relay-defuse, " in result.stderr
+    assert "unknown pass 'foo' (valid passes: convert-relay-to-linalg, " in result.stderr
     assert "Traceback" not in result.stderr
 
 

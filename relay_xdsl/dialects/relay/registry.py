@@ -3,7 +3,7 @@
 An :class:`Operator` row holds all that the project knows about one
 operator: its name, operands, attribute schema, fusion pattern, type
 relation, Relax mapping and summary, its backward type relation, its
-interpreter kernel, plus a slot that later work fills (a lowering rule). The rows
+interpreter kernel and its lowering rule to TOSA. The rows
 live in :mod:`relay_xdsl.dialects.relay.operators`, grouped by family; the
 op class of each operator (``Conv2DOp`` for ``nn.conv2d``) is generated from
 its row by :func:`operator_class`, so nothing about an operator is written
@@ -29,7 +29,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any
 
 from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition
@@ -71,6 +70,18 @@ def no_kernel(reason: str) -> NoKernel:
     return NoKernel(reason)
 
 
+@dataclass(frozen=True)
+class NoLowering:
+    """Why an operator has no lowering rule: lowering it is an error that says so."""
+
+    reason: str
+
+
+def no_lowering(reason: str) -> NoLowering:
+    """The documented absence of a lowering rule."""
+    return NoLowering(reason)
+
+
 # Rows compare by identity (eq=False): hashing one is then as cheap as hashing
 # a name, which matters to the memoised type inference keyed by row.
 @dataclass(frozen=True, eq=False)
@@ -107,8 +118,11 @@ class Operator:
     :class:`~relay_xdsl.dialects.relay.inference.Call` (argument types,
     attributes, ``result_type``) and the argument arrays, and returns the result array
     (a tuple of arrays for a tuple result)."""
-    lowering: Callable[..., Any] | None = None
-    """The lowering rule; not yet written."""
+    lowering: str | NoLowering | None = None
+    """The lowering rule to TOSA (and linalg), as ``"module:function"`` in
+    :mod:`relay_xdsl.conversion.rules` (named rather than imported, like the
+    kernel), or why there is none. The rule takes the call's
+    :class:`~relay_xdsl.conversion.lowering.RuleCall` and returns its lowered result."""
     schema: dict[str, RelayAttr] = field(init=False, repr=False)
     """``attrs`` by name."""
 

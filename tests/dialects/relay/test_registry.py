@@ -16,7 +16,7 @@ import pytest
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import inference, operators
-from relay_xdsl.dialects.relay.registry import NoKernel, NoRelax, Operator, class_name
+from relay_xdsl.dialects.relay.registry import NoKernel, NoLowering, NoRelax, Operator, class_name
 from relay_xdsl.dialects.relay.relax_mapping import ArgRole, RelaxOp
 
 ROWS = operators.ALL
@@ -45,13 +45,13 @@ def test_every_row_has_all_its_facts(row: Operator):
     else:
         assert isinstance(row.relax, NoRelax), "a Relax mapping or the reason for none"
         assert len(row.relax.reason) > 10, "the reason says why"
-    for slot in (row.backward, row.lowering):
-        assert slot is None or callable(slot)
-    if isinstance(row.kernel, NoKernel):
-        assert len(row.kernel.reason) > 10, "the reason says why"
-    elif row.kernel is not None:
-        module, _, function = row.kernel.partition(":")
-        assert module.isidentifier() and function.isidentifier(), "module:function"
+    assert row.backward is None or callable(row.backward)
+    for named in (row.kernel, row.lowering):
+        if isinstance(named, (NoKernel, NoLowering)):
+            assert len(named.reason) > 10, "the reason says why"
+        elif named is not None:
+            module, _, function = named.partition(":")
+            assert module.isidentifier() and function.isidentifier(), "module:function"
 
 
 def test_a_row_without_a_relation_or_a_relax_decision_is_refused():

@@ -84,7 +84,9 @@ def _conv_attrs(dims: int, transposed: bool) -> tuple[RelayAttr, ...]:
     )
 
 
-def _conv(dims: int, summary: str, *, transposed: bool = False) -> Operator:
+def _conv(
+    dims: int, summary: str, *, transposed: bool = False, lowering: str | None = None
+) -> Operator:
     """``nn.conv<dims>d[_transpose]``: data and weight (``OUT_ELEMWISE_FUSABLE``)."""
     return Operator(
         f"nn.conv{dims}d" + ("_transpose" if transposed else ""),
@@ -96,6 +98,7 @@ def _conv(dims: int, summary: str, *, transposed: bool = False) -> Operator:
         backward=backward.conv(spatial_axes(dims), transposed=transposed),
         kernel=f"nn:conv{dims}d" + ("_transpose" if transposed else ""),
         relax=_relax_conv(dims, transposed),
+        lowering=lowering,
     )
 
 
@@ -149,7 +152,7 @@ _SUB_PIXEL_ATTRS = (
 CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
     _conv(2,
         "2D convolution of data (N,C,H,W by default) with weight (O, I/groups, KH, KW); padding "
-        "may have 1, 2 or 4 entries (top, left, bottom, right)."),
+        "may have 1, 2 or 4 entries (top, left, bottom, right).", lowering="nn:conv2d"),
     _conv(2,
         "2D transposed convolution (gradient of conv2d w.r.t. its input); default weight layout "
         "IOHW; output_padding adds extra size on one side of the output.",
@@ -165,7 +168,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         kernel="nn:dense",
         backward=backward.matmul(dense=True),
         relax=no_relax("Relax has no dense; its matmul has NumPy semantics and imports as "
-                       "relax.matmul")),
+                       "relax.matmul"), lowering="nn:dense"),
     Operator("nn.matmul",
         "General matrix multiply Y = A * B where either operand may be marked transposed via "
         "transpose_a / transpose_b.",
@@ -177,7 +180,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         kernel="nn:matmul",
         backward=backward.matmul(dense=False),
         relax=no_relax("Relax's matmul has NumPy semantics and no transpose flags; it imports as "
-                       "relax.matmul")),
+                       "relax.matmul"), lowering="nn:matmul"),
     Operator("nn.batch_matmul",
         "Batched matrix multiply of 3D tensors A (b,M,K) and B (b,K,N) or transposed variants; C++ "
         "default transpose_b=false but the Python wrapper defaults transpose_b=True (so it is "
@@ -188,14 +191,14 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.batch_matmul,
         kernel="nn:batch_matmul",
         relax=no_relax("Relax has no batch_matmul; its matmul has NumPy semantics and imports as "
-                       "relax.matmul")),
+                       "relax.matmul"), lowering="nn:batch_matmul"),
     Operator("nn.bias_add",
         "Adds a 1D bias tensor to data along dimension `axis` (broadcast over all other "
         "dimensions).",
         attrs=(integer("axis", 1),),  # TVM's BiasAddAttrs
         arity=2, pattern=OpPattern.BROADCAST, infer=inference.bias_add, backward=backward.bias_add,
         kernel="nn:bias_add",
-        relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast")),
+        relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast"), lowering="nn:bias_add"),
 )
 # fmt: on
 
@@ -204,7 +207,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
 ACTIVATIONS: tuple[Operator, ...] = (
     Operator("nn.relu", "Elementwise rectified linear unit max(x, 0).", pattern=OpPattern.ELEMWISE,
         infer=inference.same_type, backward=backward.same_type, kernel="nn:relu",
-        relax=RelaxOp("relax.nn.relu")),
+        relax=RelaxOp("relax.nn.relu"), lowering="elementwise:relu"),
     Operator("nn.leaky_relu", "Elementwise x if x > 0 else alpha * x.",
         attrs=(floating("alpha", 0.25),),  # TVM's LeakyReluAttrs
         pattern=OpPattern.ELEMWISE, infer=inference.same_type, backward=backward.same_type,
@@ -243,7 +246,7 @@ NORMALIZATION: tuple[Operator, ...] = (
              Field("scale", Kind.BOOL)),
             # Relay's batch_norm is the inference form; momentum only matters in training.
             implied=(("momentum", 0.1), ("training", False)),
-        )),
+        ), lowering="nn:batch_norm"),
     Operator("nn.layer_norm",
         "Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta).",
         attrs=_norm_attrs(-1),  # TVM's LayerNormAttrs
@@ -304,7 +307,7 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
     Operator("nn.batch_flatten",
         "Flattens all dimensions except the first: (N, d1, d2, ...) -> (N, d1*d2*...).",
         pattern=OpPattern.INJECTIVE, infer=inference.batch_flatten, kernel="nn:batch_flatten",
-        relax=RelaxOp("relax.nn.batch_flatten")),
+        relax=RelaxOp("relax.nn.batch_flatten"), lowering="shape:batch_flatten"),
     Operator("nn.pad",
         "Pads data; 2 inputs (data, pad_value scalar tensor); pad_width is ((before_0, after_0), "
         "...) per axis; pad_mode constant/edge/reflect.",

@@ -51,7 +51,9 @@ _ARGSORT_ATTRS = (
 """Fields of TVM's ``ArgsortAttrs``."""
 
 
-def _reduce(name: str, summary: str, *, mapped: bool = True) -> Operator:
+def _reduce(
+    name: str, summary: str, *, mapped: bool = True, lowering: str | None = None
+) -> Operator:
     """A commutative reduction over ``axis`` (TVM's ``ReduceAttrs``)."""
     return Operator(
         name,
@@ -61,6 +63,7 @@ def _reduce(name: str, summary: str, *, mapped: bool = True) -> Operator:
         infer=inference.reduce,
         relax=_relax_reduce(name) if mapped else no_relax(f"Relax has no {name}"),
         kernel=f"reductions:{name}",
+        lowering=lowering,
     )
 
 
@@ -105,11 +108,11 @@ def _collapse_sum_like(call: Call) -> Attribute:
 
 # fmt: off
 REDUCTIONS: tuple[Operator, ...] = (
-    _reduce("sum", "Sum over `axis` (all axes when None; the complementary axes if exclude)."),
-    _reduce("mean", "Arithmetic mean over `axis`."),
-    _reduce("max", "Maximum over `axis`."),
-    _reduce("min", "Minimum over `axis`."),
-    _reduce("prod", "Product over `axis`."),
+    _reduce("sum", "Sum over `axis` (all axes when None; the complementary axes if exclude).", lowering="reductions:sum"),
+    _reduce("mean", "Arithmetic mean over `axis`.", lowering="reductions:mean"),
+    _reduce("max", "Maximum over `axis`.", lowering="reductions:max"),
+    _reduce("min", "Minimum over `axis`.", lowering="reductions:min"),
+    _reduce("prod", "Product over `axis`.", lowering="reductions:prod"),
     _reduce("all", "Logical AND reduction over `axis`.", mapped=False),
     _reduce("any", "Logical OR reduction over `axis`.", mapped=False),
     _arg_reduce("argmax",

@@ -32,7 +32,7 @@ RELAX_ONLY: tuple[Operator, ...] = (
         relax=RelaxOp(
             "relax.matmul", "relax.attrs.MatmulAttrs", (Field("out_dtype", Kind.DTYPE),)
         ),
-        kernel="relax_only:matmul"),
+        kernel="relax_only:matmul", lowering="nn:matmul"),
     Operator("relax.strided_slice",
         "Relax `strided_slice`: slices the listed `axes` only, keeping the others whole; `axes`, "
         "`begin`, `end` and `strides` have one entry per listed axis, and absent `strides` means "

@@ -63,7 +63,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         relax=RelaxOp(
             "relax.squeeze", "relax.attrs.SqueezeAttrs", (Field("axis", Kind.OPT_INTS),)
         ),
-        kernel="shape:squeeze"),
+        kernel="shape:squeeze", lowering="shape:squeeze"),
     Operator("expand_dims", "Inserts num_newaxis size-1 dimensions at position `axis`.",
         attrs=(integer("axis", required=True), integer("num_newaxis", 1)),  # TVM's ExpandDimsAttrs
         pattern=OpPattern.BROADCAST, infer=inference.expand_dims,
@@ -71,7 +71,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
             "relax.expand_dims", "relax.attrs.ExpandDimsAttrs", (Field("axis", Kind.SINGLE_AXIS),),
             export_hook=_expand_dims_hook
         ),
-        kernel="shape:expand_dims"),
+        kernel="shape:expand_dims", lowering="shape:expand_dims"),
     Operator("reshape",
         "Reshapes to newshape; supports the special values 0 (copy dim, unless allowzero), -1 "
         "(infer), -2, -3, -4.",
@@ -81,7 +81,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
             "relax.reshape", args=(TENSOR, Arg(ArgRole.SHAPE, "newshape")),
             export_hook=_reshape_hook, import_hook=_reshape_import_hook
         ),
-        kernel="shape:reshape"),
+        kernel="shape:reshape", lowering="shape:reshape"),
     Operator("reshape_like",
         "Reshapes data to the shape of the second tensor (optionally only a sub-range of axes).",
         attrs=(
@@ -97,13 +97,13 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         relax=RelaxOp(
             "relax.permute_dims", "relax.attrs.PermuteDimsAttrs", (Field("axes", Kind.OPT_INTS),)
         ),
-        kernel="shape:transpose"),
+        kernel="shape:transpose", lowering="shape:transpose"),
     Operator("concatenate",
         "Joins a tuple of tensors along `axis`; the single Relay argument is a tuple expression.",
         attrs=(integer("axis", 0),),  # TVM's ConcatenateAttrs
         tuple_input=True, pattern=OpPattern.INJECTIVE, infer=inference.concatenate,
         relax=RelaxOp("relax.concat", "relax.attrs.ConcatAttrs", (Field("axis", Kind.OPT_INT),)),
-        kernel="shape:concatenate"),
+        kernel="shape:concatenate", lowering="shape:concatenate"),
     Operator("stack", "Stacks a tuple of equally shaped tensors along a new dimension `axis`.",
         attrs=(integer("axis", 0),),  # TVM's StackAttrs
         tuple_input=True, pattern=OpPattern.INJECTIVE, infer=inference.stack,

@@ -1,0 +1,262 @@
+"""Lowering one Relay function to TOSA, in dataflow order.
+
+The conversion walks the function's body once, keeping for each Relay
+value its lowered form (:mod:`relay_xdsl.conversion.values`):
+
+* ``relay.constant`` is known contents; it reaches the IR only where an
+  operator uses it, in the layout that operator wants (a weight argument,
+  or ``tosa.const`` when small or when weights stay in the module);
+* ``relay.tuple``, ``relay.tuple_get_item`` and ``relay.let`` only move
+  lowered values around;
+* ``relay.fn`` (a fused or composite function) is inlined: its parameters
+  stand for its arguments, so a weight stays a known weight inside it;
+* an operator call whose arguments are all known is folded with the
+  interpreter's kernel; any other call runs the rule its registry row
+  names (:mod:`relay_xdsl.conversion.rules`). An operator without a rule,
+  and any other op, is an error that names it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, TupleType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from relay_xdsl.conversion.errors import LoweringError
+from relay_xdsl.conversion.tosa import TosaBuilder
+from relay_xdsl.conversion.values import Lowered, Tensor, identity
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.inference import Call
+from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
+from relay_xdsl.dialects.relay.registry import NoLowering, Operator
+from relay_xdsl.interpreter.arrays import dense_array
+from relay_xdsl.interpreter.dispatch import run_operator
+from relay_xdsl.interpreter.errors import InterpreterError
+
+RULES_PACKAGE = "relay_xdsl.conversion.rules"
+
+Rule = Callable[["RuleCall"], Lowered]
+
+_RESOLVED: dict[str, Rule] = {}
+
+SMALL_CONSTANT = 16
+"""Known tensors of at most this many elements stay ``tosa.const`` even when
+weights are arguments: scalars and per-channel vectors of small layers cost
+nothing in the text and let upstream fold them."""
+
+
+def resolve(name: str) -> Rule:
+    """The rule named ``"module:function"`` (imported once, then cached)."""
+    rule = _RESOLVED.get(name)
+    if rule is None:
+        module_name, _, function = name.partition(":")
+        module = importlib.import_module(f"{RULES_PACKAGE}.{module_name}")
+        rule = getattr(module, function)
+        _RESOLVED[name] = rule
+    return rule
+
+
+def rule_of(row: Operator, op: Operation) -> Rule:
+    """The lowering rule of `row`; an error naming the operator if it has none."""
+    lowering = row.lowering
+    if isinstance(lowering, NoLowering):
+        raise LoweringError(f"operator '{row.name}' has no lowering: {lowering.reason}", op)
+    if lowering is None:
+        raise LoweringError(f"operator '{row.name}' has no lowering rule yet", op)
+    return resolve(lowering)
+
+
+@dataclass
+class RuleCall:
+    """One operator call as its lowering rule sees it."""
+
+    lowering: FunctionLowering
+    op: RegisteredOperatorOp
+    call: Call
+    """The call's attributes (with TVM's defaults) and argument types."""
+    args: list[Lowered]
+
+    @property
+    def emit(self) -> TosaBuilder:
+        return self.lowering.builder
+
+    @property
+    def prefer_linalg(self) -> bool:
+        """Whether what TOSA expresses badly is to be written in linalg instead."""
+        return self.lowering.prefer_linalg
+
+    @property
+    def name(self) -> str:
+        return self.op.OPERATOR.name
+
+    @property
+    def result_type(self) -> TensorType:
+        type_ = self.op.result.type
+        if not isinstance(type_, TensorType):
+            raise self.error(f"result type {type_} is not a tensor")
+        return type_
+
+    def tensor(self, index: int) -> Tensor:
+        """Argument `index`, which must be a tensor."""
+        arg = self.args[index]
+        if not isinstance(arg, Tensor):
+            raise self.error(f"argument {index} is a tuple, not a tensor")
+        return arg
+
+    def value(self, arg: int | Tensor, perm: Sequence[int] | None = None) -> SSAValue:
+        """Argument `arg` (an index or a tensor) as an IR value in layout `perm`
+        (Relay's own layout by default)."""
+        tensor = self.tensor(arg) if isinstance(arg, int) else arg
+        return self.lowering.materialize(tensor, tuple(perm) if perm is not None else None)
+
+    def result(self, value: SSAValue, perm: Sequence[int] | None = None) -> Tensor:
+        """The call's result: `value`, holding the result type in layout `perm`."""
+        return Tensor(self.result_type, value, tuple(perm) if perm is not None else ())
+
+    def known(self, index: int) -> np.ndarray | None:
+        """The compile-time contents of argument `index`, if known."""
+        return self.tensor(index).array
+
+    def error(self, message: str) -> LoweringError:
+        return LoweringError(f"{self.name}: {message}", self.op)
+
+
+class FunctionLowering:
+    """The lowering of one function's body into `builder`'s block."""
+
+    def __init__(
+        self,
+        builder: TosaBuilder,
+        *,
+        weights_as_arguments: bool,
+        prefer_linalg: bool,
+    ):
+        self.builder = builder
+        self.weights_as_arguments = weights_as_arguments
+        self.prefer_linalg = prefer_linalg
+        self.weights: list[np.ndarray] = []
+        """The weight arguments' contents, in argument order (after the inputs)."""
+        self.values: dict[SSAValue, Lowered] = {}
+
+    # Values.
+
+    def materialize(self, tensor: Tensor, perm: tuple[int, ...] | None = None) -> SSAValue:
+        """`tensor` as an IR value in layout `perm` (Relay's by default)."""
+        perm = perm if perm is not None else identity(tensor.rank)
+        value = tensor.in_layout.get(perm)
+        if value is not None:
+            return value
+        if tensor.array is not None:
+            value = self._constant(np.ascontiguousarray(tensor.array.transpose(perm)), tensor)
+        else:
+            assert tensor.value is not None
+            current = tensor.perm
+            value = self.builder.transpose(tensor.value, [current.index(p) for p in perm])
+        tensor.in_layout[perm] = value
+        return value
+
+    def _constant(self, array: np.ndarray, tensor: Tensor) -> SSAValue:
+        if not self.weights_as_arguments or array.size <= SMALL_CONSTANT:
+            return self.builder.const(array, tensor.element_type)
+        block = self.builder.block
+        self.weights.append(array)
+        return block.insert_arg(TensorType(tensor.element_type, array.shape), len(block.args))
+
+    # Ops.
+
+    def lower_block(self, block: Block) -> Lowered:
+        """Lower `block`'s ops; the lowered value its terminator returns."""
+        for op in block.ops:
+            if op is block.last_op and isinstance(op, (relay.ReturnOp, func.ReturnOp)):
+                values = [self.values[v] for v in op.operands]
+                return values[0] if len(values) == 1 else tuple(values)
+            self.lower_op(op)
+        raise LoweringError("a body without a return", block.parent_op())
+
+    def lower_op(self, op: Operation) -> None:
+        if isinstance(op, RegisteredOperatorOp):
+            self.values[op.result] = self._operator(op)
+        elif isinstance(op, relay.ConstantOp):
+            self.values[op.result] = Tensor(_tensor_type(op), array=_constant_array(op))
+        elif isinstance(op, relay.TupleOp):
+            self.values[op.result] = tuple(self.values[v] for v in op.operands)
+        elif isinstance(op, relay.TupleGetItemOp):
+            whole = self.values[op.operands[0]]
+            if not isinstance(whole, tuple):
+                raise LoweringError("relay.tuple_get_item of a tensor", op)
+            self.values[op.results[0]] = whole[op.index.value.data]
+        elif isinstance(op, relay.LetOp):
+            self.values[op.result] = self.values[op.value]
+        elif isinstance(op, relay.FnOp):
+            for param, arg in zip(op.params, op.args):
+                self.values[param] = self.values[arg]
+            self.values[op.result] = self.lower_block(op.body.block)
+        elif isinstance(op, relay.GenericOperatorOp):
+            raise LoweringError(f"operator '{op.operator_name}' is unknown: it has no lowering", op)
+        else:
+            raise LoweringError(f"'{op.name}' has no lowering", op)
+
+    def _operator(self, op: RegisteredOperatorOp) -> Lowered:
+        row = op.OPERATOR
+        args = [self.values[v] for v in op.operands]
+        folded = self._fold(op, args)
+        if folded is not None:
+            return folded
+        rule = rule_of(row, op)
+        call = Call(row.schema, [a.type for a in op.operands], op.attributes, op.result.type)
+        return rule(RuleCall(self, op, call, args))
+
+    def _fold(self, op: RegisteredOperatorOp, args: list[Lowered]) -> Lowered | None:
+        """The call's value when every argument is known and the operator has a kernel."""
+        arrays = [_known(a) for a in args]
+        if any(a is _UNKNOWN for a in arrays) or not isinstance(op.OPERATOR.kernel, str):
+            return None
+        try:
+            result = run_operator(op, tuple(arrays))
+        except InterpreterError as error:
+            raise LoweringError(str(error), op) from None
+        return _known_value(op.result.type, result)
+
+
+_UNKNOWN = object()
+
+
+def _known(value: Lowered) -> Any:
+    if isinstance(value, tuple):
+        fields = tuple(_known(v) for v in value)
+        return _UNKNOWN if any(f is _UNKNOWN for f in fields) else fields
+    return value.array if value.array is not None else _UNKNOWN
+
+
+def _known_value(type_: Attribute, value: Any) -> Lowered:
+    if isinstance(value, tuple):
+        assert isinstance(type_, TupleType)
+        return tuple(_known_value(t, v) for t, v in zip(type_.types.data, value))
+    assert isinstance(type_, TensorType)
+    return Tensor(type_, array=np.asarray(value))
+
+
+def _tensor_type(op: Operation) -> TensorType:
+    type_ = op.results[0].type
+    if not isinstance(type_, TensorType):
+        raise LoweringError(f"'{op.name}' has type {type_}, not a tensor type", op)
+    return type_
+
+
+def _constant_array(op: relay.ConstantOp) -> np.ndarray:
+    if isinstance(op.value, DenseIntOrFPElementsAttr):
+        array = dense_array(op.value)
+        array.flags.writeable = False
+        return array
+    index = op.meta_index.value.data if op.meta_index is not None else "?"
+    raise LoweringError(
+        f"constant meta[relay.Constant][{index}] has no value (the Relay text had no "
+        "#[metadata] section); give --random-constants SEED to use random values",
+        op,
+    )

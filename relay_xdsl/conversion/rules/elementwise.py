@@ -1,0 +1,198 @@
+"""Elementwise operators: one TOSA operator each, in the layout of their operand(s).
+
+Unary operators keep their operand's layout. Broadcasting operators bring
+their operands to the result's rank and to the layout of the first operand
+computed at run time (:mod:`relay_xdsl.conversion.layout`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType
+
+from relay_xdsl.conversion.layout import aligned, common_perm
+from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.tosa import numpy_dtype
+from relay_xdsl.conversion.values import Tensor, permuted_type
+
+
+def _unary(call: RuleCall, tosa_name: str) -> Tensor:
+    x = call.tensor(0)
+    value = call.emit.op(
+        tosa_name, [call.value(x, x.perm)], permuted_type(call.result_type, x.perm)
+    )
+    return call.result(value, x.perm)
+
+
+def _clamp(call: RuleCall, low: float, high: float) -> Tensor:
+    x = call.tensor(0)
+    return call.result(call.emit.clamp(call.value(x, x.perm), low, high), x.perm)
+
+
+def _operands(call: RuleCall) -> tuple[list, tuple[int, ...]]:
+    """The arguments at the result's rank in one layout, and that layout."""
+    tensors = [call.tensor(i) for i in range(len(call.args))]
+    rank = call.result_type.get_num_dims()
+    perm = common_perm(tensors, rank)
+    return [aligned(call.lowering, t, rank, perm) for t in tensors], perm
+
+
+def _binary(call: RuleCall, tosa_name: str) -> Tensor:
+    values, perm = _operands(call)
+    result = call.emit.op(tosa_name, values, permuted_type(call.result_type, perm))
+    return call.result(result, perm)
+
+
+def relu(call: RuleCall) -> Tensor:
+    return _clamp(call, 0.0, math.inf)
+
+
+def clip(call: RuleCall) -> Tensor:
+    return _clamp(call, float(call.call.attr("a_min")), float(call.call.attr("a_max")))
+
+
+def sigmoid(call: RuleCall) -> Tensor:
+    return _unary(call, "sigmoid")
+
+
+def exp(call: RuleCall) -> Tensor:
+    return _unary(call, "exp")
+
+
+def log(call: RuleCall) -> Tensor:
+    return _unary(call, "log")
+
+
+def tanh(call: RuleCall) -> Tensor:
+    return _unary(call, "tanh")
+
+
+def erf(call: RuleCall) -> Tensor:
+    return _unary(call, "erf")
+
+
+def rsqrt(call: RuleCall) -> Tensor:
+    return _unary(call, "rsqrt")
+
+
+def sqrt(call: RuleCall) -> Tensor:
+    """``sqrt(x)`` as ``reciprocal(rsqrt(x))``: TOSA has no square root."""
+    x = call.tensor(0)
+    type_ = permuted_type(call.result_type, x.perm)
+    root = call.emit.op("rsqrt", [call.value(x, x.perm)], type_)
+    return call.result(call.emit.op("reciprocal", [root], type_), x.perm)
+
+
+def abs(call: RuleCall) -> Tensor:
+    return _unary(call, "abs")
+
+
+def floor(call: RuleCall) -> Tensor:
+    return _unary(call, "floor")
+
+
+def ceil(call: RuleCall) -> Tensor:
+    return _unary(call, "ceil")
+
+
+def cos(call: RuleCall) -> Tensor:
+    return _unary(call, "cos")
+
+
+def sin(call: RuleCall) -> Tensor:
+    return _unary(call, "sin")
+
+
+def logical_not(call: RuleCall) -> Tensor:
+    return _unary(call, "logical_not")
+
+
+def negative(call: RuleCall) -> Tensor:
+    """``tosa.negate``, whose zero points are zero."""
+    x = call.tensor(0)
+    zero = call.emit.zero_point(x.element_type)
+    value = call.emit.op(
+        "negate", [call.value(x, x.perm), zero, zero], permuted_type(call.result_type, x.perm)
+    )
+    return call.result(value, x.perm)
+
+
+def copy(call: RuleCall) -> Tensor:
+    return call.tensor(0)
+
+
+def zeros_like(call: RuleCall) -> Tensor:
+    return _filled(call, 0)
+
+
+def ones_like(call: RuleCall) -> Tensor:
+    return _filled(call, 1)
+
+
+def _filled(call: RuleCall, value: float) -> Tensor:
+    type_ = call.result_type
+    array = np.full(type_.get_shape(), value, dtype=numpy_dtype(type_.get_element_type()))
+    return Tensor(type_, array=array)
+
+
+def add(call: RuleCall) -> Tensor:
+    return _binary(call, "add")
+
+
+def subtract(call: RuleCall) -> Tensor:
+    return _binary(call, "sub")
+
+
+def maximum(call: RuleCall) -> Tensor:
+    return _binary(call, "maximum")
+
+
+def minimum(call: RuleCall) -> Tensor:
+    return _binary(call, "minimum")
+
+
+def power(call: RuleCall) -> Tensor:
+    return _binary(call, "pow")
+
+
+def equal(call: RuleCall) -> Tensor:
+    return _binary(call, "equal")
+
+
+def greater(call: RuleCall) -> Tensor:
+    return _binary(call, "greater")
+
+
+def greater_equal(call: RuleCall) -> Tensor:
+    return _binary(call, "greater_equal")
+
+
+def logical_and(call: RuleCall) -> Tensor:
+    return _binary(call, "logical_and")
+
+
+def logical_or(call: RuleCall) -> Tensor:
+    return _binary(call, "logical_or")
+
+
+def multiply(call: RuleCall) -> Tensor:
+    (a, b), perm = _operands(call)
+    return call.result(call.emit.mul(a, b, permuted_type(call.result_type, perm)), perm)
+
+
+def divide(call: RuleCall) -> Tensor:
+    """Floating ``a / b`` as ``a * reciprocal(b)`` (the reciprocal of a known
+    divisor computed when compiling); integer division as ``tosa.intdiv``."""
+    if isinstance(call.result_type.get_element_type(), IntegerType):
+        return _binary(call, "intdiv")
+    divisor = call.tensor(1)
+    (a, b), perm = _operands(call)
+    type_ = permuted_type(call.result_type, perm)
+    if divisor.array is not None:
+        reciprocal = Tensor(divisor.type, array=(1 / divisor.array).astype(divisor.array.dtype))
+        b = aligned(call.lowering, reciprocal, call.result_type.get_num_dims(), perm)
+    else:
+        b = call.emit.op("reciprocal", [b], b.type)
+    return call.result(call.emit.mul(a, b, type_), perm)

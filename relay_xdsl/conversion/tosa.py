@@ -1,0 +1,216 @@
+"""TOSA 1.0 operations, as MLIR 22 spells them, emitted in MLIR's generic form.
+
+xDSL 0.75's ``tosa`` dialect lacks most of the operators a network needs
+(``conv2d``, ``transpose``, ``reshape``, ``slice``, ``pad``, ...), and
+upstream MLIR is what checks and compiles the result, so the conversion
+builds every TOSA operation as a generic operation of its upstream name
+with upstream's operands and attributes (``mlir-opt-22 --tosa-validate``
+checks them). `TosaBuilder` appends them to a block; each method states
+the operator's operands, and the caller gives the result type wherever the
+Relay type already says it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    UnregisteredAttr,
+    UnregisteredOp,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from relay_xdsl.dialects.relay import dtypes
+
+
+@functools.cache
+def _op_class(name: str) -> type[Operation]:
+    return UnregisteredOp.with_name(name)
+
+
+_SHAPE_TYPE = UnregisteredAttr.with_name_and_type("tosa.shape", True)
+
+
+def shape_type(rank: int) -> Attribute:
+    """``!tosa.shape<rank>``: the type of a shape operand."""
+    return _SHAPE_TYPE("tosa.shape", True, False, str(rank))
+
+
+def dense(array: np.ndarray, element_type: Attribute) -> DenseIntOrFPElementsAttr:
+    """A dense attribute holding `array` (whose dtype matches `element_type`)."""
+    type_: Any = TensorType(element_type, array.shape)
+    if array.dtype == np.bool_:
+        array = array.astype(np.uint8) * 0xFF  # MLIR's i1 storage
+    return DenseIntOrFPElementsAttr(type_, BytesAttr(np.ascontiguousarray(array).tobytes()))
+
+
+def numpy_dtype(element_type: Attribute) -> np.dtype:
+    """The numpy dtype of an element type."""
+    return np.dtype(dtypes.NUMPY_DTYPES[dtypes.dtype_name(element_type)])
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def i32_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, list(values))
+
+
+class TosaBuilder:
+    """Appends TOSA operations to a block, before its terminator if it has one."""
+
+    def __init__(self, block: Block):
+        self.block = block
+        self._zero_points: dict[Attribute, SSAValue] = {}
+        self._shapes: dict[tuple[int, ...], SSAValue] = {}
+
+    def op(
+        self,
+        name: str,
+        operands: Sequence[SSAValue],
+        result_type: Attribute,
+        attributes: dict[str, Attribute] | None = None,
+    ) -> SSAValue:
+        """One generic operation ``tosa.<name>``; its single result."""
+        op = _op_class(f"tosa.{name}").create(
+            operands=operands, result_types=[result_type], attributes=attributes or {}
+        )
+        self.block.add_op(op)
+        return op.results[0]
+
+    # Values made from constants.
+
+    def const(self, array: np.ndarray, element_type: Attribute) -> SSAValue:
+        """``tosa.const`` holding `array`."""
+        attr = dense(array, element_type)
+        return self.op("const", [], attr.get_type(), {"values": attr})
+
+    def splat(self, value: float, element_type: Attribute, shape: Sequence[int]) -> SSAValue:
+        """A constant of `shape` all of whose elements are `value`."""
+        one = np.full(1, value, dtype=numpy_dtype(element_type))
+        type_: Any = TensorType(element_type, list(shape))
+        attr = DenseIntOrFPElementsAttr(type_, BytesAttr(one.tobytes()))
+        return self.op("const", [], attr.get_type(), {"values": attr})
+
+    def scalar(self, value: float, element_type: Attribute, rank: int) -> SSAValue:
+        """A constant of all-ones shape and rank `rank` (broadcast by the elementwise ops)."""
+        return self.const(
+            np.full((1,) * rank, value, dtype=numpy_dtype(element_type)), element_type
+        )
+
+    def shape(self, values: Sequence[int]) -> SSAValue:
+        """``tosa.const_shape``: a shape operand (``!tosa.shape<n>``)."""
+        key = tuple(values)
+        cached = self._shapes.get(key)
+        if cached is None:
+            attr = dense(np.array(key, dtype=np.int64), IndexType())
+            cached = self.op("const_shape", [], shape_type(len(key)), {"values": attr})
+            self._shapes[key] = cached
+        return cached
+
+    def zero_point(self, element_type: Attribute) -> SSAValue:
+        """The zero point operand of the convolutions, pools and matmul: a zero ``tensor<1xT>``."""
+        cached = self._zero_points.get(element_type)
+        if cached is None:
+            cached = self.const(np.zeros(1, dtype=numpy_dtype(element_type)), element_type)
+            self._zero_points[element_type] = cached
+        return cached
+
+    # Data movement.
+
+    def reshape(self, x: SSAValue, shape: Sequence[int]) -> SSAValue:
+        type_ = _tensor(x)
+        if tuple(type_.get_shape()) == tuple(shape):
+            return x
+        result = TensorType(type_.get_element_type(), list(shape))
+        return self.op("reshape", [x, self.shape(shape)], result)
+
+    def transpose(self, x: SSAValue, perms: Sequence[int]) -> SSAValue:
+        if list(perms) == list(range(len(perms))):
+            return x
+        type_ = _tensor(x)
+        shape = type_.get_shape()
+        result = TensorType(type_.get_element_type(), [shape[p] for p in perms])
+        return self.op("transpose", [x], result, {"perms": i32_array(perms)})
+
+    def slice(self, x: SSAValue, start: Sequence[int], size: Sequence[int]) -> SSAValue:
+        type_ = _tensor(x)
+        if all(s == 0 for s in start) and tuple(size) == tuple(type_.get_shape()):
+            return x
+        result = TensorType(type_.get_element_type(), list(size))
+        return self.op("slice", [x, self.shape(start), self.shape(size)], result)
+
+    def pad(self, x: SSAValue, pads: Sequence[int], value: float = 0) -> SSAValue:
+        """``tosa.pad`` with `pads` as (before, after) pairs per dimension."""
+        if not any(pads):
+            return x
+        type_ = _tensor(x)
+        shape = type_.get_shape()
+        element = type_.get_element_type()
+        result = TensorType(
+            element, [n + pads[2 * i] + pads[2 * i + 1] for i, n in enumerate(shape)]
+        )
+        fill = self.const(np.full(1, value, dtype=numpy_dtype(element)), element)
+        return self.op("pad", [x, self.shape(pads), fill], result)
+
+    def concat(self, xs: Sequence[SSAValue], axis: int, result_type: Attribute) -> SSAValue:
+        if len(xs) == 1:
+            return xs[0]
+        return self.op("concat", xs, result_type, {"axis": IntegerAttr(axis, i32)})
+
+    def cast(self, x: SSAValue, element_type: Attribute) -> SSAValue:
+        type_ = _tensor(x)
+        if type_.get_element_type() == element_type:
+            return x
+        return self.op("cast", [x], TensorType(element_type, type_.get_shape()))
+
+    # Computation.
+
+    def mul(self, a: SSAValue, b: SSAValue, result_type: Attribute) -> SSAValue:
+        """``tosa.mul``, whose third operand is the (integer) shift, zero here."""
+        shift = self.const(np.zeros(1, dtype=np.int8), i8)
+        return self.op("mul", [a, b, shift], result_type)
+
+    def clamp(self, x: SSAValue, low: float, high: float) -> SSAValue:
+        type_ = _tensor(x)
+        element: Any = type_.get_element_type()
+        bounds: dict[str, Attribute]
+        if isinstance(element, IntegerType):
+            bounds = {
+                "min_val": IntegerAttr(int(low), element),
+                "max_val": IntegerAttr(int(high), element),
+            }
+        else:
+            limit = float(np.finfo(numpy_dtype(element)).max)
+            low, high = max(low, -limit), min(high, limit)
+            bounds = {"min_val": FloatAttr(low, element), "max_val": FloatAttr(high, element)}
+        return self.op("clamp", [x], type_, bounds)
+
+    def reduce(self, kind: str, x: SSAValue, axis: int) -> SSAValue:
+        """``tosa.reduce_<kind>`` over `axis`, which it keeps with size 1."""
+        type_ = _tensor(x)
+        shape = list(type_.get_shape())
+        shape[axis] = 1
+        result = TensorType(type_.get_element_type(), shape)
+        return self.op(f"reduce_{kind}", [x], result, {"axis": IntegerAttr(axis, i32)})
+
+
+def _tensor(value: SSAValue) -> TensorType:
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    return type_
