@@ -14,21 +14,27 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,interp,tvm,torch,viz]'
 	touch $(STAMP)
 
-# Debian packages the pictures and the browser tests need: Graphviz's `dot`
-# and Chromium (driven by Playwright without Playwright's own browsers).
-# Installed when make runs as root with apt-get; otherwise make stops and
-# says what to install.
-SYSTEM_PACKAGES := graphviz:dot chromium:chromium
+# Debian packages (package:command) the tests need: Graphviz's `dot` and
+# Chromium (driven by Playwright without Playwright's own browsers) for the
+# pictures and the browser tests; LLVM 22's MLIR tools and clang to compile
+# and run models (relay_xdsl/compiler; mlir-22-tools brings the runner
+# libraries). Installed when make runs as root with apt-get; otherwise make
+# stops and says what to install.
+SYSTEM_PACKAGES := graphviz:dot chromium:chromium mlir-22-tools:mlir-opt-22 \
+	mlir-22-tools:mlir-translate-22 mlir-22-tools:mlir-runner-22 clang-22:clang-22
 system-packages:
 	@missing=""; \
 	for entry in $(SYSTEM_PACKAGES); do \
-		command -v $${entry#*:} >/dev/null || missing="$$missing $${entry%%:*}"; \
+		command -v $${entry#*:} >/dev/null || case " $$missing " in \
+			*" $${entry%%:*} "*) ;; \
+			*) missing="$$missing $${entry%%:*}" ;; \
+		esac; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update && apt-get install -y $$missing; \
 		else \
-			echo "make: the pictures and browser tests need:$$missing; install them with: sudo apt-get install$$missing" >&2; \
+			echo "make: the tests (pictures, browser, compiled models) need:$$missing; install them with: sudo apt-get install$$missing" >&2; \
 			exit 1; \
 		fi; \
 	fi

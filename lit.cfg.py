@@ -1,5 +1,6 @@
 """lit configuration for the FileCheck tests in tests/filecheck."""
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -47,3 +48,31 @@ config.substitutions.append(
     ("%UPSTREAM_ROUNDTRIP", MLIR_OPT + " | xdsl-opt --split-input-file -f upstream-mlir")
 )
 config.substitutions.append(("%MLIR_OPT", MLIR_OPT))
+
+# Compiling and running with upstream MLIR (relay_xdsl/compiler): the pass
+# pipeline from TOSA to the LLVM dialect, and mlir-runner with the runner
+# libraries that print tensors, as in
+#   RUN: mlir-opt-22 %mlir_pipeline %s | %mlir_runner | filecheck %s
+#   RUN: relay-xdsl compile %s --emit runner -o - | %mlir_runner | filecheck %s
+sys.path.insert(0, config.test_source_root)
+from relay_xdsl.compiler import pipeline, toolchain
+
+config.substitutions.append(
+    ("%mlir_pipeline", f"'--pass-pipeline={pipeline.pass_pipeline(pipeline.BASELINE)}'")
+)
+try:
+    SHARED_LIBS = toolchain.shared_libs_option()
+    if shutil.which("mlir-runner-22"):
+        config.available_features.add("mlir-runner-22")
+except toolchain.ToolchainError:  # the tests that need them are UNSUPPORTED
+    SHARED_LIBS = "-shared-libs=missing"
+# Longest first: lit would read %mlir_runner_libs as %mlir_runner, then "_libs".
+config.substitutions.append(("%mlir_runner_libs", SHARED_LIBS))
+config.substitutions.append(
+    ("%mlir_runner", f"mlir-runner-22 -O3 -e main -entry-point-result=void {SHARED_LIBS}")
+)
+try:
+    if importlib.util.find_spec("relay_xdsl.conversion.program") is not None:
+        config.available_features.add("relay-to-tosa")
+except ModuleNotFoundError:  # no relay_xdsl.conversion: the tests that need it are UNSUPPORTED
+    pass

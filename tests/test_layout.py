@@ -20,7 +20,9 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"relay_text"}),
     frozenset({"interpreter"}),
     frozenset({"importers", "exporters", "transforms", "viz"}),
+    frozenset({"conversion"}),
     frozenset({"tvm"}),
+    frozenset({"compiler"}),
     frozenset({"tools"}),
 )
 """Bottom first; folders in one layer do not import each other."""

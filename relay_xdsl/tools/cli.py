@@ -16,7 +16,12 @@ relay-xdsl and xDSL this is):
 * ``run FILE [--input NAME=FILE.npy ...] [--random-inputs SEED]
   [--random-constants SEED] [-o OUT.npz]``: run a function with the
   reference interpreter and print (or save) its outputs (see run.py; needs
-  numpy, the ``interp`` extra).
+  numpy, the ``interp`` extra); ``--backend mlir`` compiles it with upstream
+  MLIR instead, ``--backend tvm`` with TVM;
+* ``compile FILE -o model.so [--emit tosa|llvm|runner|so] [--verbose]``:
+  lower to TOSA and compile with upstream MLIR (mlir-opt-22, mlir-translate-22,
+  clang-22) into a shared library, or stop at the lowered module, the LLVM IR
+  or an ``mlir-runner`` module that prints the outputs (see compile.py).
 
 Input and output as in MLIR tools: ``-`` reads stdin, ``-o -`` (the
 default, except for ``import-torch``) writes stdout. Whether the input is
@@ -38,9 +43,10 @@ With the ``tvm`` and ``torch`` extras installed:
 * ``export FILE.mlir --to relax-script [--random-constants SEED] [--show-meta]``:
   print the module as TVMScript, with the constants' values under
   ``--show-meta``;
-* ``check FILE --against-torch MODEL [--random-constants SEED]``: build the
-  module with TVM (``llvm``), run it and PyTorch's model on the same input,
-  and compare.
+* ``check FILE --against-torch MODEL [--random-constants SEED]
+  [--backend tvm|mlir|interpreter]``: build the module with TVM (``llvm``; or
+  compile it with upstream MLIR, or interpret it), run it and PyTorch's
+  model on the same input, and compare.
 
 ``--random-constants SEED`` gives constants known only as
 ``meta[relay.Constant][i]`` (Relay text without its ``#[metadata]``
@@ -100,6 +106,9 @@ STDIO = "-"
 """The file name that stands for stdin (an input) or stdout (``-o``)."""
 
 FORMATS = ("relay", "mlir")
+
+BACKENDS = ("interpreter", "mlir", "tvm")
+"""Who runs a program for ``run`` and ``check``."""
 
 
 class CommandError(Exception):
@@ -348,7 +357,9 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     command.set_defaults(run=_view)
 
-    command = commands.add_parser("run", help="run a program with the reference interpreter")
+    command = commands.add_parser(
+        "run", help="run a program with the reference interpreter (or --backend mlir|tvm)"
+    )
     _add_input(command, "a .relay or .mlir file")
     command.add_argument(
         "--function", default="main", help="the global function to run (default: main)"
@@ -370,7 +381,45 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     _add_random_constants(command)
     _add_output(command, "save the outputs to an .npz file", "print them")
+    command.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="interpreter",
+        help="interpreter: the reference interpreter (default); mlir: compiled with upstream "
+        "MLIR; tvm: built with TVM's relax.build for llvm",
+    )
+    from relay_xdsl.tools.compile import (
+        add_compile_arguments,
+        add_schedule_argument,
+        compile_program,
+    )
+
+    add_schedule_argument(command)
     command.set_defaults(run=_run_program, default_format="mlir")
+
+    command = commands.add_parser(
+        "compile", help="lower to TOSA and compile with upstream MLIR into a shared library"
+    )
+    _add_input(command, "a .relay or .mlir file")
+    _add_output(command, "output file (a shared library with --emit so)")
+    add_compile_arguments(command)
+    _add_random_constants(command)
+    command.add_argument(
+        "--input",
+        dest="inputs",
+        action="append",
+        default=[],
+        type=_input_spec,
+        metavar="NAME=FILE.npy",
+        help="with --emit runner: the array of parameter NAME (repeat for each parameter)",
+    )
+    command.add_argument(
+        "--random-inputs",
+        type=int,
+        metavar="SEED",
+        help="with --emit runner: random arrays for the parameters without --input",
+    )
+    command.set_defaults(run=compile_program, default_format="mlir")
 
     command = commands.add_parser(
         "import-torch", help="a torchvision model through TVM Relax into the relay dialect"
@@ -397,7 +446,8 @@ def _argument_parser() -> argparse.ArgumentParser:
     command.set_defaults(run=_import_torch, with_tvm=True)
 
     command = commands.add_parser(
-        "check", help="run a module in TVM and compare it with the PyTorch model"
+        "check",
+        help="run a module in TVM (or --backend mlir|interpreter) and compare it with PyTorch",
     )
     _add_input(command, "a .mlir or .relay file")
     command.add_argument(
@@ -407,6 +457,14 @@ def _argument_parser() -> argparse.ArgumentParser:
         "--atol", type=float, default=1e-4, help="largest accepted absolute error (default: 1e-4)"
     )
     _add_random_constants(command)
+    command.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="tvm",
+        help="who runs the module: tvm (relax.build for llvm, the default), mlir (compiled "
+        "with upstream MLIR) or interpreter",
+    )
+    add_schedule_argument(command)
     command.set_defaults(run=_check, with_tvm=True, default_format="mlir")
     return parser
 
@@ -432,6 +490,12 @@ def _check_arguments(args: argparse.Namespace) -> None:
                 "or -o - to print it on the terminal anyway",
                 usage,
             )
+    if args.command == "run" and args.backend == "tvm":
+        args.with_tvm = True  # TVM's steps run with the collector on
+    if args.command == "compile" and args.emit != "runner":
+        for given, option in ((args.inputs, "--input"), (args.random_inputs, "--random-inputs")):
+            if given not in (None, []):
+                raise _ArgumentError(f"argument {option}: '{option}' needs --emit runner", usage)
     if getattr(args, "show_meta", False) and args.to != "relax-script":
         raise _ArgumentError("argument --show-meta: only with '--to relax-script'", usage)
     if (
@@ -562,13 +626,20 @@ def _check(args: argparse.Namespace) -> None:
     _check_constants_have_values(module, args.random_constants)
     with step("loading TVM and PyTorch"):
         models = _tvm_models()
-    with gc_paused():
-        mod = _relax_module(module, args.random_constants)
-    shape = models.main_input_shape(mod)
-    with step(f"running {args.against_torch} in PyTorch"):
-        expected = models.torch_output(args.against_torch, shape)
-    with step("building with relax.build(target='llvm') and running on the Relax VM"):
-        (actual,) = models.run(mod, models.example_input(shape).numpy())
+    if args.backend == "tvm":
+        with gc_paused():
+            mod = _relax_module(module, args.random_constants)
+        shape = models.main_input_shape(mod)
+        with step(f"running {args.against_torch} in PyTorch"):
+            expected = models.torch_output(args.against_torch, shape)
+        with step("building with relax.build(target='llvm') and running on the Relax VM"):
+            (actual,) = models.run(mod, models.example_input(shape).numpy())
+    else:
+        from relay_xdsl.tools.compile import run_for_check
+
+        shape, actual = run_for_check(args.backend, module, models.example_input, args)
+        with step(f"running {args.against_torch} in PyTorch"):
+            expected = models.torch_output(args.against_torch, shape)
     if actual.shape != expected.shape:
         raise CommandError(f"output shape {actual.shape} differs from PyTorch's {expected.shape}")
     error = float(np.max(np.abs(actual - expected)))

@@ -1,7 +1,8 @@
-"""``relay-xdsl run``: run a Relay program with the reference interpreter.
+"""``relay-xdsl run``: run a Relay program with the reference interpreter (or another backend).
 
     relay-xdsl run FILE [--function NAME] [--input NAME=file.npy ...]
                         [--random-inputs SEED] [--random-constants SEED] [-o out.npz]
+                        [--backend interpreter|mlir|tvm]
 
 Each parameter of the function (``main`` by default) takes the array of
 its ``--input`` (a ``.npy`` file, of the parameter's shape and dtype) or,
@@ -20,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -46,8 +47,23 @@ def run_program(args: argparse.Namespace) -> None:
     module = load_module(args.input, args.input_format)
     try:
         params = parameters(module, args.function)
-        inputs = _inputs(args.inputs, params, args.random_inputs)
-        outputs = run(module, inputs, args.function, args.random_constants)
+        inputs = input_arrays(args.inputs, params, args.random_inputs)
+        if args.backend == "interpreter":
+            outputs = run(module, inputs, args.function, args.random_constants)
+        else:
+            from relay_xdsl.interpreter.runner import check_inputs
+            from relay_xdsl.tools.compile import run_compiled, run_tvm
+
+            check_inputs(params, inputs)
+
+            backend = run_compiled if args.backend == "mlir" else run_tvm
+            outputs = backend(
+                module,
+                inputs,
+                args.function,
+                args.random_constants,
+                scheduled=not args.no_schedule,
+            )
     except InterpreterError as error:
         raise CommandError(str(error)) from None
     names = [f"output{i}" for i in range(len(outputs))]
@@ -58,9 +74,11 @@ def run_program(args: argparse.Namespace) -> None:
         _save(args.output, dict(zip(names, outputs)))
 
 
-def _inputs(
-    specs: list[tuple[str, str]], params: list[tuple[str, Attribute]], seed: int | None
+def input_arrays(
+    specs: Sequence[tuple[str, str]], params: Sequence[tuple[str, Attribute]], seed: int | None
 ) -> dict[str, np.ndarray]:
+    """The arrays of `params`, by name and in their order: from the ``--input`` `specs`,
+    else random ones drawn from `seed`."""
     names = {name for name, _ in params}
     inputs: dict[str, np.ndarray] = {}
     for name, path in specs:
@@ -74,13 +92,16 @@ def _inputs(
         inputs[name] = _load_npy(name, path)
     missing = [(name, type_) for name, type_ in params if name not in inputs]
     if missing and seed is not None:
-        inputs |= random_inputs(missing, seed)
+        try:
+            inputs |= random_inputs(missing, seed)
+        except InterpreterError as error:
+            raise CommandError(str(error)) from None
     elif missing:
         raise CommandError(
             f"missing input {missing[0][0]}: give --input {missing[0][0]}=FILE.npy "
             "or --random-inputs SEED"
         )
-    return inputs
+    return {name: inputs[name] for name, _ in params}
 
 
 def _load_npy(name: str, path: str) -> np.ndarray:

@@ -1,0 +1,129 @@
+"""The upstream tools the compiler drives: LLVM 22's mlir-opt, mlir-translate, mlir-runner, clang.
+
+Each tool is looked up once per process: the environment variable named in
+`TOOLS` (``RELAY_XDSL_MLIR_OPT=/opt/llvm/bin/mlir-opt``, say) if set, else
+its Debian name on ``PATH``. The runner libraries that ``mlir-runner`` and
+compiled models' printing need are Debian's versioned files in
+``/usr/lib/llvm-22/lib`` (``libmlir-22`` has only those; ``libmlir-22-dev``
+adds the plain names), or the directory ``RELAY_XDSL_MLIR_LIB_DIR`` names.
+
+A missing tool is a `ToolchainError` saying what to install; a tool that
+fails is a `ToolchainError` carrying its command line and stderr.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shlex
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from relay_xdsl.compiler.errors import CompileError
+
+INSTALL_HINT = "apt-get install mlir-22-tools clang-22"
+"""What installs the tools on Debian (as root)."""
+
+TOOLS = {
+    "mlir-opt": ("mlir-opt-22", "RELAY_XDSL_MLIR_OPT"),
+    "mlir-translate": ("mlir-translate-22", "RELAY_XDSL_MLIR_TRANSLATE"),
+    "mlir-runner": ("mlir-runner-22", "RELAY_XDSL_MLIR_RUNNER"),
+    "clang": ("clang-22", "RELAY_XDSL_CLANG"),
+}
+"""Each tool: its Debian executable, and the environment variable that overrides it."""
+
+LIBRARY_DIR = Path("/usr/lib/llvm-22/lib")
+LIBRARY_DIR_VARIABLE = "RELAY_XDSL_MLIR_LIB_DIR"
+RUNNER_LIBRARIES = ("libmlir_runner_utils.so.22.1", "libmlir_c_runner_utils.so.22.1")
+"""The libraries ``mlir-runner -shared-libs=`` needs for ``printMemref*`` and friends."""
+
+
+class ToolchainError(CompileError):
+    """A tool or library that is missing, or a tool that failed; the message says which and why."""
+
+
+class ToolFailure(ToolchainError):
+    """A tool that exited with an error: its command line, exit status and stderr."""
+
+    def __init__(self, command: tuple[str, ...], returncode: int, stderr: str):
+        super().__init__(command, returncode, stderr)
+        self.command = command
+        self.returncode = returncode
+        self.stderr = stderr
+
+    def __str__(self) -> str:
+        tool = Path(self.command[0]).name
+        lines = self.stderr.strip().splitlines()
+        shown = "\n".join(lines[:MAX_STDERR_LINES])
+        if len(lines) > MAX_STDERR_LINES:
+            shown += f"\n... ({len(lines) - MAX_STDERR_LINES} more lines)"
+        return (
+            f"{tool} failed (exit status {self.returncode}): {shlex.join(self.command)}\n"
+            f"{shown or '(no message)'}"
+        )
+
+
+MAX_STDERR_LINES = 40
+"""Lines of a failed tool's stderr kept in its error (mlir-opt may dump a whole module)."""
+
+
+def tool(name: str) -> str:
+    """The path of tool `name` (a key of `TOOLS`), or a `ToolchainError` saying what to install."""
+    return _tool(name)
+
+
+@functools.cache
+def _tool(name: str) -> str:
+    executable, variable = TOOLS[name]
+    override = os.environ.get(variable)
+    if override:
+        found = shutil.which(override)
+        if found is None:
+            raise ToolchainError(f"{variable}={override} is not an executable")
+        return found
+    found = shutil.which(executable)
+    if found is None:
+        raise ToolchainError(
+            f"{executable} is not installed (needed to compile with upstream MLIR); "
+            f"install it with: {INSTALL_HINT}"
+        )
+    return found
+
+
+def runner_libraries() -> tuple[str, ...]:
+    """The paths of `RUNNER_LIBRARIES`, or a `ToolchainError` saying what to install."""
+    directory = Path(os.environ.get(LIBRARY_DIR_VARIABLE) or LIBRARY_DIR)
+    paths = tuple(directory / name for name in RUNNER_LIBRARIES)
+    missing = [str(path) for path in paths if not path.is_file()]
+    if missing:
+        raise ToolchainError(
+            f"MLIR's runner libraries are missing ({', '.join(missing)}); "
+            f"install them with: {INSTALL_HINT}"
+        )
+    return tuple(str(path) for path in paths)
+
+
+def shared_libs_option() -> str:
+    """``-shared-libs=A,B``: the option that gives ``mlir-runner`` the runner libraries."""
+    return "-shared-libs=" + ",".join(runner_libraries())
+
+
+def run_tool(name: str, arguments: Sequence[str], input: str | bytes | None = None) -> bytes:
+    """Run tool `name` with `arguments`, `input` on stdin; its stdout, or a `ToolFailure`."""
+    command = (tool(name), *arguments)
+    data = input.encode() if isinstance(input, str) else input
+    try:
+        completed = subprocess.run(
+            command,
+            input=data,
+            stdin=subprocess.DEVNULL if data is None else None,
+            capture_output=True,
+            check=False,
+        )
+    except OSError as error:
+        raise ToolchainError(f"cannot run {command[0]}: {error.strerror or error}") from None
+    if completed.returncode != 0:
+        raise ToolFailure(command, completed.returncode, completed.stderr.decode(errors="replace"))
+    return completed.stdout

@@ -1,0 +1,88 @@
+"""Hand-written TOSA programs (generic form, as the conversion's output reaches upstream),
+as the `tosa` fixture, and `compile_mlir`, which compiles one and loads it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from relay_xdsl.compiler.build import build
+from relay_xdsl.compiler.program import program_from_mlir
+from relay_xdsl.compiler.runtime import CompiledModel
+
+DENSE_RELU = """
+func.func @dense_relu(%x: tensor<2x3xf32>, %w: tensor<1x3x4xf32>, %b: tensor<1x1x4xf32>)
+    -> tensor<2x4xf32> attributes {llvm.emit_c_interface} {
+  %s3 = "tosa.const_shape"() {values = dense<[1, 2, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s2 = "tosa.const_shape"() {values = dense<[2, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %x3 = "tosa.reshape"(%x, %s3) : (tensor<2x3xf32>, !tosa.shape<3>) -> tensor<1x2x3xf32>
+  %mm = "tosa.matmul"(%x3, %w, %zp, %zp) : (tensor<1x2x3xf32>, tensor<1x3x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32>
+  %sum = "tosa.add"(%mm, %b) : (tensor<1x2x4xf32>, tensor<1x1x4xf32>) -> tensor<1x2x4xf32>
+  %relu = "tosa.clamp"(%sum) {min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32} : (tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %out = "tosa.reshape"(%relu, %s2) : (tensor<1x2x4xf32>, !tosa.shape<2>) -> tensor<2x4xf32>
+  func.return %out : tensor<2x4xf32>
+}
+"""
+"""relu(x @ w + b): one input, two weights, one result."""
+
+MANY_RESULTS = """
+func.func @many(%x: tensor<2x3xf32>, %k: tensor<i32>)
+    -> (tensor<3x2xf32>, tensor<2x3xf32>, tensor<f32>, tensor<2x3xi1>, tensor<i32>, tensor<2x3xf32>)
+    attributes {llvm.emit_c_interface} {
+  %perm = "tosa.transpose"(%x) {perms = array<i32: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %c = "tosa.const"() {values = dense<[[1.0, -1.0, 0.5]]> : tensor<1x3xf32>} : () -> tensor<1x3xf32>
+  %sum = "tosa.add"(%x, %c) : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  %r1 = "tosa.reduce_sum"(%x) {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %r0 = "tosa.reduce_sum"(%r1) {axis = 0 : i32} : (tensor<2x1xf32>) -> tensor<1x1xf32>
+  %s0 = "tosa.const_shape"() {values = dense<> : tensor<0xindex>} : () -> !tosa.shape<0>
+  %total = "tosa.reshape"(%r0, %s0) : (tensor<1x1xf32>, !tosa.shape<0>) -> tensor<f32>
+  %positive = "tosa.greater"(%sum, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  func.return %perm, %sum, %total, %positive, %k, %x
+    : tensor<3x2xf32>, tensor<2x3xf32>, tensor<f32>, tensor<2x3xi1>, tensor<i32>, tensor<2x3xf32>
+}
+"""
+"""Six results of all kinds: a transpose, a sum with a constant, a scalar, booleans, and two
+inputs returned as they are (the library clones them)."""
+
+Compile = Callable[..., CompiledModel]
+
+
+@pytest.fixture
+def compile_mlir(tmp_path: Path) -> Compile:
+    """``compile_mlir(text, function, weights)``: the loaded library of @function in text."""
+
+    def compile_(text: str, function: str, weights: Sequence[np.ndarray] = ()) -> CompiledModel:
+        program = program_from_mlir(text, function=function, weights=weights)
+        library = tmp_path / f"{function}.so"
+        build(program, library)
+        return CompiledModel.load(library)
+
+    return compile_
+
+
+def dense_relu_weights() -> list[np.ndarray]:
+    rng = np.random.default_rng(0)
+    return [
+        rng.standard_normal((1, 3, 4)).astype(np.float32),
+        rng.standard_normal((1, 1, 4)).astype(np.float32),
+    ]
+
+
+def dense_relu(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.maximum(x @ w[0] + b[0], 0)
+
+
+@pytest.fixture
+def tosa() -> SimpleNamespace:
+    """The programs above, the weights of DENSE_RELU, and what it computes in numpy."""
+    return SimpleNamespace(
+        DENSE_RELU=DENSE_RELU,
+        MANY_RESULTS=MANY_RESULTS,
+        dense_relu_weights=dense_relu_weights,
+        dense_relu=dense_relu,
+    )
