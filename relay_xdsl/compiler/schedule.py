@@ -49,7 +49,7 @@ TOSA_TO_LINALG = [
 
 BUFFERIZE = [
     "eliminate-empty-tensors",
-    "one-shot-bufferize{bufferize-function-boundaries}",
+    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
     "buffer-deallocation-pipeline",
     "convert-bufferization-to-memref",
 ]
@@ -65,7 +65,11 @@ PLAIN_LOWERING = [
 
 VECTOR_LOWERING = [
     "convert-linalg-to-loops",
+    "fold-memref-alias-ops",
     "func.func(convert-vector-to-scf{full-unroll=true})",
+    "fold-memref-alias-ops",
+    "canonicalize",
+    "cse",
     "lower-affine",
     "convert-scf-to-cf",
     "expand-strided-metadata",
