@@ -148,7 +148,12 @@ def main(argv: list[str] | None = None) -> int:
             library = schedule.write_schedule(workdir)
             pipeline = schedule.pass_pipeline(library if variant == "scheduled" else None)
             start = time.perf_counter()
-            so = compile_shared(text, pipeline, workdir, flags)
+            so = compile_shared(
+                text,
+                pipeline,
+                workdir,
+                flags if variant == "scheduled" else schedule.PLAIN_CLANG_FLAGS,
+            )
             compile_time = time.perf_counter() - start
             compiled = Compiled(so, values, expected.shape)
             error = float(np.abs(compiled() - expected).max())

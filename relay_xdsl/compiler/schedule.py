@@ -12,7 +12,8 @@ code.  This module holds the facts the compile driver needs and nothing else:
 * ``pass_pipeline(schedule_path)``: the whole ``--pass-pipeline`` string, TOSA in,
   LLVM dialect out; ``None`` gives the plain scalar-loop pipeline.  It is built
   from the stage lists below, which the driver may also use one by one.
-* ``CLANG_FLAGS``: the flags for ``clang-22`` on the translated LLVM IR.
+* ``CLANG_FLAGS``: the flags for ``clang-22`` on the translated LLVM IR
+  (``PLAIN_CLANG_FLAGS`` for the plain pipeline, which links MLIR's runner library).
 
 What the schedule does, op by op (all on tensors, before bufferization, so that the
 tiled loops carry their accumulators as values and hoisting needs no alias
@@ -41,7 +42,20 @@ from pathlib import Path
 
 SCHEDULE_FILE = "schedule.transform.mlir"
 
-CLANG_FLAGS = ["-O3", "-march=native"]
+# -march=native: the tiles are sized for AVX-512 (an 8x32 f32 accumulator is 16
+# zmm registers), and without it LLVM emits SSE without FMA, about 4x slower; the
+# .so then runs only on a machine like the one that built it.
+# -fno-unroll-loops: the schedule already unrolled what it wants; LLVM's full
+# unrolling of the 3x3 tap loops makes basic blocks of thousands of
+# instructions, whose scheduling took clang 150 s on resnet18 instead of 11 s,
+# for no measurable speed.
+CLANG_FLAGS = ["-O3", "-march=native", "-fno-unroll-loops"]
+
+# The plain pipeline bufferizes tensor.pad into a strided memref.copy, which
+# becomes a call to memrefCopy in MLIR's C runner library; the scheduled one
+# turns pads into vectorised copies and needs no library.
+RUNNER_LIBRARY = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1"
+PLAIN_CLANG_FLAGS = ["-O3", RUNNER_LIBRARY, f"-Wl,-rpath,{Path(RUNNER_LIBRARY).parent}"]
 
 TOSA_TO_LINALG = [
     "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)",
@@ -179,35 +193,67 @@ def _action(name: str, body: list[str]) -> str:
 # accumulator, 16 AVX-512 registers, updated by 16-element input columns.
 CONV_TILE = [1, 1, 8, 32, 1, 1, 16]
 POOL_TILE = [1, 1, 8, 0, 1, 0]
-ELEMENTWISE_TILE = [1, 1, 8, 0]
-MATMUL_TILE = [1, 1, 64, 64]
+BATCH_MATMUL_TILE = [1, 8, 64, 64]
+MATMUL_TILE = [8, 64, 64]
+# Elementwise ops (and fills, copies, transposes) by rank: one row of 8 pixels.
+ELEMENTWISE_TILES = {4: [1, 1, 8, 0], 3: [1, 8, 0], 2: [8, 0], 1: [64]}
+
+# Tiled ops carry this unit attribute, so that only they are vectorised: an op no
+# rule tiled (a depthwise conv, a reduction) stays whole and would become one
+# vector the size of its tensor, or not vectorise at all; it goes to loops.
+MARK = "schedule.vectorize"
+
+
+def _tiling_action(name: str, tile: list[int], peel: list[int]) -> str:
+    """Tile, mark the tile, peel the loops whose tile may not divide the extent.
+
+    Peeling clones the tile, mark included, into the remainder loop.
+    """
+    body = [_tile("%op", tile), f'transform.annotate %tiled "{MARK}" : {_ANY}']
+    for loop in peel:
+        body += _peel(f"%loops#{loop}")
+    return _action(name, body)
 
 
 def _build_schedule() -> str:
-    conv = _action(
-        "tile_conv",
-        [
-            _tile("%op", CONV_TILE),
-            # Widths and channel counts that the tile does not divide (7, 14, 28;
-            # the stem's 3 channels) leave a remainder tile; peeling it keeps
-            # every tile's shape static, which vectorisation needs.
-            *_peel("%loops#6"),
-            *_peel("%loops#2"),
-        ],
+    rules = [
+        # Widths, channel counts and filter counts that a tile does not divide
+        # (7, 14, 28; the stem's 3 channels; 1000 classes) leave a remainder
+        # tile; peeling it keeps every tile's shape static, as vectorising needs.
+        ("conv", _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]), CONV_TILE, [6, 3, 2]),
+        (
+            "pool",
+            _name_matcher("match_pool", ["linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]),
+            POOL_TILE,
+            [2],
+        ),
+        (
+            "batch_matmul",
+            _name_matcher("match_batch_matmul", ["linalg.batch_matmul"]),
+            BATCH_MATMUL_TILE,
+            [3, 2, 1],
+        ),
+        ("matmul", _name_matcher("match_matmul", ["linalg.matmul"]), MATMUL_TILE, [2, 1, 0]),
+    ]
+    for rank, tile in ELEMENTWISE_TILES.items():
+        nonzero = sum(1 for size in tile if size)
+        rules.append(
+            (
+                f"elementwise{rank}",
+                _rank_matcher(f"match_elementwise{rank}", rank, parallel_only=True),
+                tile,
+                [nonzero - 1],
+            )
+        )
+    sequences = "".join(
+        matcher + _tiling_action(f"tile_{name}", tile, peel) for name, matcher, tile, peel in rules
     )
-    pool = _action(
-        "tile_pool",
-        [
-            _tile("%op", POOL_TILE),
-            f"%pool1d = transform.structured.decompose %tiled : ({_ANY}) -> {_ANY}",
-        ],
-    )
-    elementwise = _action("tile_elementwise", [_tile("%op", ELEMENTWISE_TILE), *_peel("%loops#2")])
-    matmul = _action(
-        "tile_matmul", [_tile("%op", MATMUL_TILE), *_peel("%loops#3"), *_peel("%loops#2")]
-    )
-    return f"""module attributes {{transform.with_named_sequence}} {{{_name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"])}{conv}{_name_matcher("match_pool", ["linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"])}{pool}{_name_matcher("match_matmul", ["linalg.batch_matmul"])}{matmul}{_rank_matcher("match_elementwise", 4, parallel_only=True)}{elementwise}
+    pairs = ",\n        ".join(f"@match_{name} -> @tile_{name}" for name, *_ in rules)
+    return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
+    // Pads become a fill and a linalg.copy into the padded tensor, which are
+    // tiled and vectorised like any elementwise op (left alone, the pad's
+    // strided copy calls memrefCopy of MLIR's runner library, element by element).
     %pads = transform.structured.match ops{{["tensor.pad"]}} in %root : ({_ANY}) -> {_ANY}
     %padded = transform.structured.rewrite_in_destination_passing_style %pads : ({_ANY}) -> {_ANY}
     %inserts = transform.structured.match ops{{["tensor.insert_slice"]}} in %root : ({_ANY}) -> {_ANY}
@@ -221,20 +267,20 @@ def _build_schedule() -> str:
     }} : {_ANY}
     %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %func
-        @match_conv -> @tile_conv,
-        @match_pool -> @tile_pool,
-        @match_matmul -> @tile_matmul,
-        @match_elementwise -> @tile_elementwise : ({_ANY}) -> {_ANY}
-    %tiled_convs = transform.structured.match ops{{["linalg.conv_2d_nhwc_hwcf"]}} in %after : ({_ANY}) -> {_ANY}
-    %conv1d = transform.structured.decompose %tiled_convs : ({_ANY}) -> {_ANY}
-    transform.apply_patterns to %after {{
+        {pairs} : ({_ANY}) -> {_ANY}
+    transform.apply_patterns to %root {{
       transform.apply_patterns.linalg.tiling_canonicalization
       transform.apply_patterns.scf.for_loop_canonicalization
       transform.apply_patterns.canonicalization
     }} : {_ANY}
-    %linalg = transform.structured.match interface{{LinalgOp}} in %after : ({_ANY}) -> {_ANY}
-    transform.structured.vectorize %linalg : {_ANY}
-    transform.apply_patterns to %after {{
+    // Tiled to one output row and one filter row, 2-D convs and pools are 1-D
+    // ones, which the vectoriser handles.
+    %windowed = transform.structured.match ops{{["linalg.conv_2d_nhwc_hwcf", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]}} attributes {{{MARK}}} in %root : ({_ANY}) -> {_ANY}
+    %one_d = transform.structured.decompose %windowed : ({_ANY}) -> {_ANY}
+    transform.annotate %one_d "{MARK}" : {_ANY}
+    %tiles = transform.structured.match attributes {{{MARK}}} in %root : ({_ANY}) -> {_ANY}
+    transform.structured.vectorize %tiles : {_ANY}
+    transform.apply_patterns to %root {{
       transform.apply_patterns.linalg.tiling_canonicalization
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
       transform.apply_patterns.vector.transfer_permutation_patterns
