@@ -8,7 +8,7 @@ variant: compile time, the median of ``--runs`` runs, and the ratio to PyTorch.
 
 Options: ``--variants plain,scheduled`` (``plain`` is the loop-only baseline, slow),
 ``--runs N``, ``--keep DIR`` (keep the .mlir/.ll/.so files), ``--generic-cpu`` (clang
-without ``-march=native``).
+without ``-march=native``), ``--no-mallopt`` (without ``schedule.keep_freed_buffers()``).
 """
 
 from __future__ import annotations
@@ -123,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path)
     parser.add_argument("--generic-cpu", action="store_true")
     parser.add_argument(
+        "--no-mallopt", action="store_true", help="leave glibc's malloc thresholds alone"
+    )
+    parser.add_argument(
         "--ohwi", action="store_true", help="conv weights as OHWI arguments (runtime transposes)"
     )
     options = parser.parse_args(argv)
@@ -130,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(1)
+    if not options.no_mallopt:
+        schedule.keep_freed_buffers()
     hwio = not options.ohwi
     text, args = resnet18_tosa(hwio=hwio)
     values = random_arguments(args)
