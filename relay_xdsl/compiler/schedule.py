@@ -82,9 +82,10 @@ PLAIN_LOWERING = [
 
 VECTOR_LOWERING = [
     "convert-linalg-to-loops",
-    "fold-memref-alias-ops",
+    # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
+    # transfer_read through memref.expand_shape wrongly (softmax's row sums
+    # read as zeros; tests/compiler has the case).
     "func.func(convert-vector-to-scf{full-unroll=true})",
-    "fold-memref-alias-ops",
     "canonicalize",
     "cse",
     "lower-affine",
@@ -307,8 +308,16 @@ def _build_schedule() -> str:
     %windowed = transform.structured.match ops{{["linalg.conv_2d_nhwc_hwcf", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]}} attributes {{{MARK}}} in %root : ({_ANY}) -> {_ANY}
     %one_d = transform.structured.decompose %windowed : ({_ANY}) -> {_ANY}
     transform.annotate %one_d "{MARK}" : {_ANY}
+    // A tile the vectoriser rejects (an elementwise generic reading through an
+    // unusual map) is left to convert-linalg-to-loops, not an error.
     %tiles = transform.structured.match attributes {{{MARK}}} in %root : ({_ANY}) -> {_ANY}
-    transform.structured.vectorize %tiles : {_ANY}
+    transform.foreach %tiles : {_ANY} {{
+    ^bb0(%tile: {_ANY}):
+      transform.sequence %tile : {_ANY} failures(suppress) {{
+      ^bb1(%one: {_ANY}):
+        transform.structured.vectorize %one {{vectorize_nd_extract}} : {_ANY}
+      }}
+    }}
     transform.apply_patterns to %root {{
       transform.apply_patterns.linalg.tiling_canonicalization
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim

@@ -124,6 +124,23 @@ def _pools() -> tuple:
     return "pools", args, result, body
 
 
+def _softmax_concat() -> tuple:
+    """Reductions (left to loops), exp and a concat (an insert_slice, made a copy)."""
+    args = [(1, 5, 37), (1, 5, 11)]
+    row, out = (1, 5, 1), (1, 5, 48)
+    body = [
+        '%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>',
+        f'%max = "tosa.reduce_max"(%a0) {{axis = 2 : i32}} : ({_ty(args[0])}) -> {_ty(row)}',
+        f'%d = "tosa.sub"(%a0, %max) : ({_ty(args[0])}, {_ty(row)}) -> {_ty(args[0])}',
+        f'%e = "tosa.exp"(%d) : ({_ty(args[0])}) -> {_ty(args[0])}',
+        f'%sum = "tosa.reduce_sum"(%e) {{axis = 2 : i32}} : ({_ty(args[0])}) -> {_ty(row)}',
+        f'%r = "tosa.reciprocal"(%sum) : ({_ty(row)}) -> {_ty(row)}',
+        f'%p = "tosa.mul"(%e, %r, %shift) : ({_ty(args[0])}, {_ty(row)}, tensor<1xi8>) -> {_ty(args[0])}',
+        f'%out = "tosa.concat"(%p, %a1) {{axis = 2 : i32}} : ({_ty(args[0])}, {_ty(args[1])}) -> {_ty(out)}',
+    ]
+    return "softmax_concat", args, out, body
+
+
 CASES = [
     _conv("conv3x3", 14, 32, 64, 3, 1, (1, 1), hwio=True),
     _conv("conv3x3_ohwi", 10, 16, 32, 3, 1, (1, 1), hwio=False),
@@ -134,6 +151,7 @@ CASES = [
     _depthwise(),
     _dense(),
     _pools(),
+    _softmax_concat(),
 ]
 
 
