@@ -92,7 +92,7 @@ VECTOR_LOWERING = [
     "convert-scf-to-cf",
     "expand-strided-metadata",
     "lower-affine",
-    "convert-vector-to-llvm{vector-contract-lowering=outerproduct}",
+    "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
     "convert-to-llvm",
     "reconcile-unrealized-casts",
 ]
@@ -225,6 +225,9 @@ CONV_TILE = [1, 1, 8, 32, 1, 1, 16]
 POOL_TILE = [1, 1, 8, 0, 1, 0]
 BATCH_MATMUL_TILE = [1, 8, 64, 64]
 MATMUL_TILE = [8, 64, 64]
+# Filter transposes left at run time (OHWI arguments): 16x16 blocks, which LLVM
+# transposes with shuffles.
+TRANSPOSE_TILE = [1, 1, 16, 16]
 # Elementwise ops (and fills, copies, transposes) by rank: one row of 8 pixels.
 ELEMENTWISE_TILES = {4: [1, 1, 8, 0], 3: [1, 8, 0], 2: [8, 0], 1: [64]}
 
@@ -264,6 +267,12 @@ def _build_schedule() -> str:
             [3, 2, 1],
         ),
         ("matmul", _name_matcher("match_matmul", ["linalg.matmul"]), MATMUL_TILE, [2, 1, 0]),
+        (
+            "transpose",
+            _name_matcher("match_transpose", ["linalg.transpose"]),
+            TRANSPOSE_TILE,
+            [3, 2],
+        ),
     ]
     for rank, tile in ELEMENTWISE_TILES.items():
         nonzero = sum(1 for size in tile if size)
@@ -321,7 +330,6 @@ def _build_schedule() -> str:
     transform.apply_patterns to %root {{
       transform.apply_patterns.linalg.tiling_canonicalization
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-      transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.reduction_to_contract
       transform.apply_patterns.vector.fold_arith_extension
       transform.apply_patterns.canonicalization
