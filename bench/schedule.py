@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -99,12 +100,12 @@ class Compiled:
         self.fn(*self.pointers)
         count = int(np.prod(self.shape))
         buffer = (ctypes.c_float * count).from_address(self.result.aligned + 4 * self.result.offset)
-        out = np.frombuffer(buffer, dtype=np.float32).reshape(self.shape).copy()
+        out = np.ctypeslib.as_array(buffer).reshape(self.shape).copy()
         self.free(self.result.allocated)
         return out
 
 
-def median_time(fn, runs: int) -> float:
+def median_time(fn: Callable[[], object], runs: int) -> float:
     fn()
     times = []
     for _ in range(runs):

@@ -15,9 +15,16 @@ input sliced by one row and column, both giving PyTorch's output size.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import torch
+
+Shape = tuple[int, int, int, int]
 
 F32_MAX = "3.40282347E+38"
 
@@ -72,7 +79,9 @@ class _Net:
             '"tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>'
         )
 
-    def conv(self, x: str, shape, cout: int, k: int, stride: int, pad: int, relu: bool):
+    def conv(
+        self, x: str, shape: Shape, cout: int, k: int, stride: int, pad: int, relu: bool
+    ) -> tuple[str, Shape]:
         n, h, w, cin = shape
         if k == 1 and stride == 2 and (h - 1) % 2:
             # a 1x1 stride-2 conv never reads the last row/column of an even input
@@ -104,7 +113,7 @@ class _Net:
         else:
             wt = self.em.arg((cout, k, k, cin))
         bias = self.em.arg((cout,))
-        out = (n, oh, ow, cout)
+        out: Shape = (n, oh, ow, cout)
         self.specs.append(
             ("conv", {"k": k, "stride": stride, "pad": pad, "cin": cin, "cout": cout})
         )
@@ -118,16 +127,16 @@ class _Net:
             y = self.relu(y, out)
         return y, out
 
-    def relu(self, x: str, shape):
+    def relu(self, x: str, shape: Shape) -> str:
         return self.em.emit(
             f'"tosa.clamp"({x}) {{min_val = 0.0 : f32, max_val = {F32_MAX} : f32}}'
             f" : ({_ty(shape)}) -> {_ty(shape)}"
         )
 
-    def add(self, a: str, b: str, shape):
+    def add(self, a: str, b: str, shape: Shape) -> str:
         return self.em.emit(f'"tosa.add"({a}, {b}) : ({_ty(shape)}, {_ty(shape)}) -> {_ty(shape)}')
 
-    def block(self, x: str, shape, cout: int, stride: int):
+    def block(self, x: str, shape: Shape, cout: int, stride: int) -> tuple[str, Shape]:
         y, s1 = self.conv(x, shape, cout, 3, stride, 1, relu=True)
         y, s2 = self.conv(y, s1, cout, 3, 1, 1, relu=False)
         if stride != 1 or shape[3] != cout:
@@ -221,23 +230,25 @@ def random_arguments(args: list[Arg], seed: int = 0) -> list[np.ndarray]:
     return values
 
 
-def torch_model(values: list[np.ndarray], hwio: bool = True):
+def torch_model(
+    values: list[np.ndarray], hwio: bool = True
+) -> Callable[[torch.Tensor], torch.Tensor]:
     """The same network as a PyTorch callable on an NCHW image, for reference and timing."""
     import torch
     import torch.nn.functional as F
 
     weights = iter(values[1:])
 
-    def conv_params():
+    def conv_params() -> tuple[torch.Tensor, torch.Tensor]:
         w = next(weights)
-        w = torch.from_numpy(
+        filt = torch.from_numpy(
             np.ascontiguousarray(w.transpose(3, 2, 0, 1) if hwio else w.transpose(0, 3, 1, 2))
         )
-        b = torch.from_numpy(next(weights))
-        return w, b
+        return filt, torch.from_numpy(next(weights))
 
     stem = conv_params()
-    blocks = []
+    Conv = tuple[torch.Tensor, torch.Tensor]
+    blocks: list[tuple[Conv, Conv, Conv | None, int]] = []
     cin = 64
     for cout, stride in [
         (64, 1),
@@ -256,14 +267,14 @@ def torch_model(values: list[np.ndarray], hwio: bool = True):
     fc_w = torch.from_numpy(np.ascontiguousarray(next(weights)[0].T))
     fc_b = torch.from_numpy(next(weights).reshape(-1))
 
-    def forward(x):
-        y = F.relu(F.conv2d(x, *stem, stride=2, padding=3))
+    def forward(x: torch.Tensor) -> torch.Tensor:
+        y = F.relu(F.conv2d(x, stem[0], stem[1], stride=2, padding=3))
         y = F.max_pool2d(y, 3, 2, 1)
         for c1, c2, down, stride in blocks:
-            z = F.relu(F.conv2d(y, *c1, stride=stride, padding=1))
-            z = F.conv2d(z, *c2, padding=1)
+            z = F.relu(F.conv2d(y, c1[0], c1[1], stride=stride, padding=1))
+            z = F.conv2d(z, c2[0], c2[1], padding=1)
             if down is not None:
-                y = F.conv2d(y, *down, stride=stride)
+                y = F.conv2d(y, down[0], down[1], stride=stride)
             y = F.relu(z + y)
         y = torch.flatten(F.adaptive_avg_pool2d(y, 1), 1)
         return F.linear(y, fc_w, fc_b)

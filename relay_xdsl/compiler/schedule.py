@@ -18,25 +18,34 @@ code.  This module holds the facts the compile driver needs and nothing else:
 * ``CLANG_FLAGS``: the flags for ``clang-22`` on the translated LLVM IR
   (``PLAIN_CLANG_FLAGS`` for the plain pipeline, which links MLIR's runner library).
 
-What the schedule does, op by op (all on tensors, before bufferization, so that the
-tiled loops carry their accumulators as values and hoisting needs no alias
-analysis):
+What the schedule does (all on tensors, before bufferization, so that the tiled
+loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
+keeps a conv's accumulator in registers across its tap and channel loops):
 
-* ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``, OHWI weights): the filter is
-  transposed to HWCF (``transpose_conv2d``), which puts the output channels
-  innermost and contiguous; the conv is tiled to one output row, 8 output
-  columns, 32 output channels, one filter tap and 16 input channels, decomposed
-  to ``conv_1d_nwc_wcf`` and vectorised: an 8x32 accumulator updated by outer
-  products, which stays in registers across the tap and channel loops once the
-  loop-invariant reads and writes are hoisted.
-* elementwise ``linalg.generic``/``linalg.fill``/``linalg.transpose`` of rank 4:
-  tiled to 1x1x8xC slices, so vectorising them gives small vectors instead of one
-  vector the size of the tensor.
-* pooling (``pooling_nhwc_max``/``_sum``): tiled to one row and one tap row,
+* ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
+  tiled and vectorised below (left alone, the pad bufferizes to a strided
+  ``memref.copy``, a call into MLIR's runner library, element by element).
+* ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``): its filter is transposed to HWCF
+  (``transpose_conv2d``), putting the output channels innermost.  **Weight
+  layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
+  ``tosa.transpose`` costs nothing, as the two transposes cancel at compile time;
+  an OHWI argument is transposed on every call (16x16 blocks, about 1.5x slower
+  on resnet18).  The conv is tiled to one output row, 8 columns, 32 output
+  channels, one filter tap and 16 input channels (``CONV_TILE``), decomposed to
+  ``conv_1d_nwc_wcf`` and vectorised into outer products on an 8x32 accumulator
+  (16 AVX-512 registers).
+* ``pooling_nhwc_max``/``_sum``: one row of 8 outputs and one filter row,
   decomposed to 1-D pooling and vectorised.
-* ``linalg.batch_matmul`` (dense): tiled to 1x1x64 outputs and 64-long reductions.
-* everything else (pads, reshapes) is left to bufferization and
-  ``convert-linalg-to-loops``.
+* ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: 8x64 outputs by
+  64-long reductions.
+* all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies,
+  transposes): one row of 8 pixels (``ELEMENTWISE_TILES``), so that a vector is a
+  slice of a row, not the tensor.
+* a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
+  channels; 1000 classes) is peeled, so every tile has a static shape.
+* only tiled ops are vectorised (they carry ``MARK``); an op no rule tiles
+  (depthwise convs, reductions, ops of rank 5) and a tile the vectoriser rejects
+  go to ``convert-linalg-to-loops``: correct, scalar.
 """
 
 from __future__ import annotations
@@ -64,6 +73,10 @@ TOSA_TO_LINALG = [
     "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)",
 ]
 
+# Identity layouts at the function boundary: the arguments' strides are then
+# constants, not descriptor fields, and the unrolled vector code's address
+# arithmetic folds (with dynamic strides the weight reads of resnet18's convs
+# ran 10x slower).  Callers pass contiguous arrays.
 BUFFERIZE = [
     "eliminate-empty-tensors",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
