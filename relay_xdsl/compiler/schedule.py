@@ -43,8 +43,11 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   slice of a row, not the tensor.
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
+* ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``): one tap of 8
+  pixels by 32 channels, generalised with its unit dims dropped: an elementwise
+  multiply-add, vectorised (stride 1; stride 2 stays loops).
 * only tiled ops are vectorised (they carry ``MARK``); an op no rule tiles
-  (depthwise convs, reductions, ops of rank 5) and a tile the vectoriser rejects
+  (reductions, ops of rank 5) and a tile the vectoriser rejects
   go to ``convert-linalg-to-loops``: correct, scalar.
 """
 
@@ -238,6 +241,12 @@ CONV_TILE = [1, 1, 8, 32, 1, 1, 16]
 POOL_TILE = [1, 1, 8, 0, 1, 0]
 BATCH_MATMUL_TILE = [1, 8, 64, 64]
 MATMUL_TILE = [8, 64, 64]
+# linalg.depthwise_conv_2d_nhwc_hwcm (N, OH, OW, C, M, KH, KW): the vectoriser
+# has no 2-D depthwise conv and decompose no HWCM form, but a tile of one tap is,
+# once its unit dims are dropped, an elementwise multiply-add on 8x32 pixels by
+# channels (with stride 2 its input map is 2*ow, which the vectoriser rejects:
+# those stay loops).
+DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
 # Filter transposes left at run time (OHWI arguments): 16x16 blocks, which LLVM
 # transposes with shuffles.
 TRANSPOSE_TILE = [1, 1, 16, 16]
@@ -245,7 +254,7 @@ TRANSPOSE_TILE = [1, 1, 16, 16]
 ELEMENTWISE_TILES = {4: [1, 1, 8, 0], 3: [1, 8, 0], 2: [8, 0], 1: [64]}
 
 # Tiled ops carry this unit attribute, so that only they are vectorised: an op no
-# rule tiled (a depthwise conv, a reduction) stays whole and would become one
+# rule tiled (a reduction, an op of rank 5) stays whole and would become one
 # vector the size of its tensor, or not vectorise at all; it goes to loops.
 MARK = "schedule.vectorize"
 
@@ -259,6 +268,24 @@ def _tiling_action(name: str, tile: list[int], peel: list[int]) -> str:
     for loop in peel:
         body += _peel(f"%loops#{loop}")
     return _action(name, body)
+
+
+def _depthwise_action() -> str:
+    """Tile, drop the tile's unit dims (inside its innermost loop only), mark, peel."""
+    return _action(
+        "tile_depthwise",
+        [
+            _tile("%op", DEPTHWISE_TILE),
+            f"%generic = transform.structured.generalize %tiled : ({_ANY}) -> {_ANY}",
+            "transform.apply_patterns to %loops#6 {",
+            "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
+            f"}} : {_ANY}",
+            f'%folded = transform.structured.match ops{{["linalg.generic"]}} in %loops#6 : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %folded "{MARK}" : {_ANY}',
+            *_peel("%loops#3"),
+            *_peel("%loops#2"),
+        ],
+    )
 
 
 def _build_schedule() -> str:
@@ -300,7 +327,13 @@ def _build_schedule() -> str:
     sequences = "".join(
         matcher + _tiling_action(f"tile_{name}", tile, peel) for name, matcher, tile, peel in rules
     )
-    pairs = ",\n        ".join(f"@match_{name} -> @tile_{name}" for name, *_ in rules)
+    sequences += (
+        _name_matcher("match_depthwise", ["linalg.depthwise_conv_2d_nhwc_hwcm"])
+        + _depthwise_action()
+    )
+    pairs = ",\n        ".join(
+        f"@match_{name} -> @tile_{name}" for name, *_ in [*rules, ("depthwise",)]
+    )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
     // Pads become a fill and a linalg.copy into the padded tensor, which are

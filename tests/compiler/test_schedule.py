@@ -4,7 +4,7 @@ Each case is a small TOSA function shaped to reach the schedule's corners: tiles
 the width does not divide (peeled remainders), fewer input channels than the
 channel tile, stride 2, 1x1 and 7x7 filters, filters given HWIO through a
 ``tosa.transpose`` (cancelled by the schedule) and OHWI (transposed at run time),
-depthwise convs (left to loops), pooling, dense and elementwise ops. Every case is
+depthwise convs, pooling, dense and elementwise ops. Every case is
 compiled through both pipelines with mlir-opt-22, mlir-translate-22 and clang-22,
 called through ctypes, and the outputs compared.
 """
@@ -80,17 +80,18 @@ def _conv(
     return name, args, result, body
 
 
-def _depthwise() -> tuple:
-    args = [(1, 12, 12, 16), (3, 3, 16, 1), (16,)]
-    result = (1, 12, 12, 16)
+def _depthwise(name: str, stride: int, pads: tuple[int, int]) -> tuple:
+    args = [(1, 12, 12, 48), (3, 3, 48, 1), (48,)]
+    size = (12 - 1 + sum(pads) - 2) // stride + 1
+    result = (1, size, size, 48)
     body = [
         (
             '%out = "tosa.depthwise_conv2d"(%a0, %a1, %a2, %zp, %zp) {acc_type = f32, dilation = array<i64: 1, 1>, '
-            "pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : "
-            f"({_ty(args[0])}, {_ty(args[1])}, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> {_ty(result)}"
+            f"pad = array<i64: {pads[0]}, {pads[1]}, {pads[0]}, {pads[1]}>, stride = array<i64: {stride}, {stride}>}} : "
+            f"({_ty(args[0])}, {_ty(args[1])}, tensor<48xf32>, tensor<1xf32>, tensor<1xf32>) -> {_ty(result)}"
         )
     ]
-    return "depthwise", args, result, body
+    return name, args, result, body
 
 
 def _dense() -> tuple:
@@ -148,7 +149,8 @@ CASES = [
     _conv("conv1x1", 9, 48, 40, 1, 1, (0, 0), hwio=True),
     _conv("conv1x1_s2", 13, 16, 32, 1, 2, (0, 0), hwio=True),
     _conv("stem7x7_s2", 20, 3, 32, 7, 2, (3, 2), hwio=True),
-    _depthwise(),
+    _depthwise("depthwise", 1, (1, 1)),
+    _depthwise("depthwise_s2", 2, (1, 0)),
     _dense(),
     _pools(),
     _softmax_concat(),
