@@ -1,0 +1,389 @@
+"""The vectorising schedule for TOSA graphs compiled by upstream MLIR (``mlir-opt-22``).
+
+Without it, ``convert-linalg-to-loops`` turns every linalg op into scalar loops and
+resnet18 runs in about 0.9 s; with it, the hot ops become register-tiled vector
+code.  This module holds the facts the compile driver needs and nothing else:
+
+* ``TRANSFORM_SCHEDULE``: a transform-dialect library (``@__transform_main``),
+  run by ``transform-interpreter`` on the linalg-on-tensors form that
+  ``tosa-to-linalg(-named)`` leaves.  ``write_schedule(dir)`` writes it to a file,
+  since ``mlir-opt-22`` reads a library only from a path
+  (``transform-preload-library{transform-library-paths=...}``).
+* ``pass_pipeline(schedule_path)``: the whole ``--pass-pipeline`` string, TOSA in,
+  LLVM dialect out; ``None`` gives the plain scalar-loop pipeline.  It is built
+  from the stage lists below, which the driver may also use one by one.
+* ``keep_freed_buffers()``: for the runtime, once per process before calling a
+  compiled model: makes glibc keep freed activation buffers (see
+  ``MALLOPT_SETTINGS``).
+* ``CLANG_FLAGS``: the flags for ``clang-22`` on the translated LLVM IR
+  (``PLAIN_CLANG_FLAGS`` for the plain pipeline, which links MLIR's runner library).
+
+What the schedule does (all on tensors, before bufferization, so that the tiled
+loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
+keeps a conv's accumulator in registers across its tap and channel loops):
+
+* ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
+  tiled and vectorised below (left alone, the pad bufferizes to a strided
+  ``memref.copy``, a call into MLIR's runner library, element by element).
+* ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``): its filter is transposed to HWCF
+  (``transpose_conv2d``), putting the output channels innermost.  **Weight
+  layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
+  ``tosa.transpose`` costs nothing, as the two transposes cancel at compile time;
+  an OHWI argument is transposed on every call (16x16 blocks, about 1.5x slower
+  on resnet18).  The conv is tiled to one output row, 8 columns, 32 output
+  channels, one filter tap and 16 input channels (``CONV_TILE``), decomposed to
+  ``conv_1d_nwc_wcf`` and vectorised into outer products on an 8x32 accumulator
+  (16 AVX-512 registers).
+* ``pooling_nhwc_max``/``_sum``: one row of 8 outputs and one filter row,
+  decomposed to 1-D pooling and vectorised.
+* ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: 8x64 outputs by
+  64-long reductions.
+* all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies,
+  transposes): one row of 8 pixels (``ELEMENTWISE_TILES``), so that a vector is a
+  slice of a row, not the tensor.
+* a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
+  channels; 1000 classes) is peeled, so every tile has a static shape.
+* ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``): one tap of 8
+  pixels by 32 channels, generalised with its unit dims dropped: an elementwise
+  multiply-add, vectorised (stride 1; stride 2 stays loops).
+* only tiled ops are vectorised (they carry ``MARK``); an op no rule tiles
+  (reductions, ops of rank 5) and a tile the vectoriser rejects
+  go to ``convert-linalg-to-loops``: correct, scalar.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SCHEDULE_FILE = "schedule.transform.mlir"
+
+# -march=native: the tiles are sized for AVX-512 (an 8x32 f32 accumulator is 16
+# zmm registers), and without it LLVM emits SSE without FMA, about 4x slower; the
+# .so then runs only on a machine like the one that built it.
+# -fno-unroll-loops: the schedule already unrolled what it wants; LLVM's full
+# unrolling of the 3x3 tap loops makes basic blocks of thousands of
+# instructions, whose scheduling took clang 150 s on resnet18 instead of 11 s,
+# for no measurable speed.
+CLANG_FLAGS = ["-O3", "-march=native", "-fno-unroll-loops"]
+
+# The plain pipeline bufferizes tensor.pad into a strided memref.copy, which
+# becomes a call to memrefCopy in MLIR's C runner library; the scheduled one
+# turns pads into vectorised copies and needs no library.
+RUNNER_LIBRARY = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1"
+PLAIN_CLANG_FLAGS = ["-O3", RUNNER_LIBRARY, f"-Wl,-rpath,{Path(RUNNER_LIBRARY).parent}"]
+
+TOSA_TO_LINALG = [
+    "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)",
+]
+
+# Identity layouts at the function boundary: the arguments' strides are then
+# constants, not descriptor fields, and the unrolled vector code's address
+# arithmetic folds (with dynamic strides the weight reads of resnet18's convs
+# ran 10x slower).  Callers pass contiguous arrays.
+BUFFERIZE = [
+    "eliminate-empty-tensors",
+    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
+    "buffer-deallocation-pipeline",
+    "convert-bufferization-to-memref",
+]
+
+PLAIN_LOWERING = [
+    "convert-linalg-to-loops",
+    "convert-scf-to-cf",
+    "expand-strided-metadata",
+    "lower-affine",
+    "convert-to-llvm",
+    "reconcile-unrealized-casts",
+]
+
+VECTOR_LOWERING = [
+    "convert-linalg-to-loops",
+    # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
+    # transfer_read through memref.expand_shape wrongly (softmax's row sums
+    # read as zeros; tests/compiler has the case).
+    "func.func(convert-vector-to-scf{full-unroll=true})",
+    "canonicalize",
+    "cse",
+    "lower-affine",
+    "convert-scf-to-cf",
+    "expand-strided-metadata",
+    "lower-affine",
+    "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
+    "convert-to-llvm",
+    "reconcile-unrealized-casts",
+]
+
+
+# glibc serves allocations above 128 KiB (every activation of resnet18) with mmap
+# and returns them with munmap, so each call of a compiled model page-faults all
+# its buffers afresh: about a third of resnet18's time.  Raising the thresholds
+# keeps freed buffers in the heap for the next call.
+MALLOPT_SETTINGS = {
+    -3: 32 << 20,  # M_MMAP_THRESHOLD: glibc's maximum
+    -1: 512 << 20,  # M_TRIM_THRESHOLD
+    -2: 64 << 20,  # M_TOP_PAD
+}
+
+
+def keep_freed_buffers() -> bool:
+    """Apply ``MALLOPT_SETTINGS`` in this process (glibc); False where unavailable.
+
+    Call it once before running a compiled model; it affects every later
+    ``malloc`` of the process.
+    """
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except AttributeError:
+        return False
+    return all(mallopt(option, value) == 1 for option, value in MALLOPT_SETTINGS.items())
+
+
+def schedule_stages(schedule_path: Path | str) -> list[str]:
+    """Run the transform library at ``schedule_path`` on the linalg-on-tensors IR."""
+    return [
+        f"transform-preload-library{{transform-library-paths={schedule_path}}}",
+        "transform-interpreter",
+        "canonicalize",
+        "loop-invariant-subset-hoisting",
+        "canonicalize",
+    ]
+
+
+def pipeline_stages(schedule_path: Path | str | None) -> list[str]:
+    """Every stage, TOSA to LLVM dialect; ``None`` for the plain scalar-loop pipeline."""
+    if schedule_path is None:
+        return [*TOSA_TO_LINALG, *BUFFERIZE, *PLAIN_LOWERING]
+    return [*TOSA_TO_LINALG, *schedule_stages(schedule_path), *BUFFERIZE, *VECTOR_LOWERING]
+
+
+def pass_pipeline(schedule_path: Path | str | None) -> str:
+    """The ``--pass-pipeline`` argument of ``mlir-opt-22`` for ``pipeline_stages``."""
+    return "builtin.module(" + ",".join(pipeline_stages(schedule_path)) + ")"
+
+
+def write_schedule(directory: Path | str) -> Path:
+    """Write ``TRANSFORM_SCHEDULE`` into ``directory``; returns the file's path."""
+    path = Path(directory) / SCHEDULE_FILE
+    path.write_text(TRANSFORM_SCHEDULE)
+    return path
+
+
+_ANY = "!transform.any_op"
+
+
+def _tile(handle: str, sizes: list[int], result: str = "%tiled", loops: str = "%loops") -> str:
+    """``tile_using_for`` binding the tiled op to ``result`` and its loops to ``loops``."""
+    count = sum(1 for s in sizes if s)
+    results = ", ".join([_ANY] * (count + 1))
+    return (
+        f"{result}, {loops}:{count} = transform.structured.tile_using_for {handle} "
+        f"tile_sizes [{', '.join(map(str, sizes))}] : ({_ANY}) -> ({results})"
+    )
+
+
+def _peel(loop: str) -> list[str]:
+    """Peel the partial last iteration off ``loop`` (a handle to a tile loop)."""
+    # A loop with a single iteration, or none partial, has nothing to peel;
+    # that failure is suppressed.
+    n = loop.rsplit("#", 1)[1]
+    for_op = '!transform.op<"scf.for">'
+    return [
+        f"%for{n} = transform.cast {loop} : {_ANY} to {for_op}",
+        f"transform.sequence %for{n} : {for_op} failures(suppress) {{",
+        f"^bb0(%loop: {for_op}):",
+        f"  %main, %rest = transform.loop.peel %loop : ({for_op}) -> ({_ANY}, {_ANY})",
+        "}",
+    ]
+
+
+def _rank_matcher(name: str, rank: int, parallel_only: bool) -> str:
+    parallel = (
+        f"\n        transform.match.structured.dim %s[all] {{parallel}} : {_ANY}"
+        if parallel_only
+        else ""
+    )
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>{parallel}
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _name_matcher(name: str, ops: list[str]) -> str:
+    names = ", ".join(f'"{op}"' for op in ops)
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op [{names}] : {_ANY}
+    transform.yield %op : {_ANY}
+  }}"""
+
+
+def _action(name: str, body: list[str]) -> str:
+    lines = "\n    ".join(body)
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.consumed}}) {{
+    {lines}
+    transform.yield
+  }}"""
+
+
+# Tile sizes; the conv's (N, OH, OW, F, KH, KW, C) tile is an 8x32 f32
+# accumulator, 16 AVX-512 registers, updated by 16-element input columns.
+CONV_TILE = [1, 1, 8, 32, 1, 1, 16]
+POOL_TILE = [1, 1, 8, 0, 1, 0]
+BATCH_MATMUL_TILE = [1, 8, 64, 64]
+MATMUL_TILE = [8, 64, 64]
+# linalg.depthwise_conv_2d_nhwc_hwcm (N, OH, OW, C, M, KH, KW): the vectoriser
+# has no 2-D depthwise conv and decompose no HWCM form, but a tile of one tap is,
+# once its unit dims are dropped, an elementwise multiply-add on 8x32 pixels by
+# channels (with stride 2 its input map is 2*ow, which the vectoriser rejects:
+# those stay loops).
+DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
+# Filter transposes left at run time (OHWI arguments): 16x16 blocks, which LLVM
+# transposes with shuffles.
+TRANSPOSE_TILE = [1, 1, 16, 16]
+# Elementwise ops (and fills, copies, transposes) by rank: one row of 8 pixels.
+ELEMENTWISE_TILES = {4: [1, 1, 8, 0], 3: [1, 8, 0], 2: [8, 0], 1: [64]}
+
+# Tiled ops carry this unit attribute, so that only they are vectorised: an op no
+# rule tiled (a reduction, an op of rank 5) stays whole and would become one
+# vector the size of its tensor, or not vectorise at all; it goes to loops.
+MARK = "schedule.vectorize"
+
+
+def _tiling_action(name: str, tile: list[int], peel: list[int]) -> str:
+    """Tile, mark the tile, peel the loops whose tile may not divide the extent.
+
+    Peeling clones the tile, mark included, into the remainder loop.
+    """
+    body = [_tile("%op", tile), f'transform.annotate %tiled "{MARK}" : {_ANY}']
+    for loop in peel:
+        body += _peel(f"%loops#{loop}")
+    return _action(name, body)
+
+
+def _depthwise_action() -> str:
+    """Tile, drop the tile's unit dims (inside its innermost loop only), mark, peel."""
+    return _action(
+        "tile_depthwise",
+        [
+            _tile("%op", DEPTHWISE_TILE),
+            f"%generic = transform.structured.generalize %tiled : ({_ANY}) -> {_ANY}",
+            "transform.apply_patterns to %loops#6 {",
+            "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
+            f"}} : {_ANY}",
+            f'%folded = transform.structured.match ops{{["linalg.generic"]}} in %loops#6 : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %folded "{MARK}" : {_ANY}',
+            *_peel("%loops#3"),
+            *_peel("%loops#2"),
+        ],
+    )
+
+
+def _build_schedule() -> str:
+    rules = [
+        # Widths, channel counts and filter counts that a tile does not divide
+        # (7, 14, 28; the stem's 3 channels; 1000 classes) leave a remainder
+        # tile; peeling it keeps every tile's shape static, as vectorising needs.
+        ("conv", _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]), CONV_TILE, [6, 3, 2]),
+        (
+            "pool",
+            _name_matcher("match_pool", ["linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]),
+            POOL_TILE,
+            [2],
+        ),
+        (
+            "batch_matmul",
+            _name_matcher("match_batch_matmul", ["linalg.batch_matmul"]),
+            BATCH_MATMUL_TILE,
+            [3, 2, 1],
+        ),
+        ("matmul", _name_matcher("match_matmul", ["linalg.matmul"]), MATMUL_TILE, [2, 1, 0]),
+        (
+            "transpose",
+            _name_matcher("match_transpose", ["linalg.transpose"]),
+            TRANSPOSE_TILE,
+            [3, 2],
+        ),
+    ]
+    for rank, tile in ELEMENTWISE_TILES.items():
+        nonzero = sum(1 for size in tile if size)
+        rules.append(
+            (
+                f"elementwise{rank}",
+                _rank_matcher(f"match_elementwise{rank}", rank, parallel_only=True),
+                tile,
+                [nonzero - 1],
+            )
+        )
+    sequences = "".join(
+        matcher + _tiling_action(f"tile_{name}", tile, peel) for name, matcher, tile, peel in rules
+    )
+    sequences += (
+        _name_matcher("match_depthwise", ["linalg.depthwise_conv_2d_nhwc_hwcm"])
+        + _depthwise_action()
+    )
+    pairs = ",\n        ".join(
+        f"@match_{name} -> @tile_{name}" for name, *_ in [*rules, ("depthwise",)]
+    )
+    return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
+  transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
+    // Pads become a fill and a linalg.copy into the padded tensor, which are
+    // tiled and vectorised like any elementwise op (left alone, the pad's
+    // strided copy calls memrefCopy of MLIR's runner library, element by element).
+    %pads = transform.structured.match ops{{["tensor.pad"]}} in %root : ({_ANY}) -> {_ANY}
+    %padded = transform.structured.rewrite_in_destination_passing_style %pads : ({_ANY}) -> {_ANY}
+    %inserts = transform.structured.match ops{{["tensor.insert_slice"]}} in %root : ({_ANY}) -> {_ANY}
+    %copies = transform.structured.insert_slice_to_copy %inserts : ({_ANY}) -> {_ANY}
+    %fhwc = transform.structured.match ops{{["linalg.conv_2d_nhwc_fhwc"]}} in %root : ({_ANY}) -> {_ANY}
+    %hwcf = transform.structured.transpose_conv2d %fhwc : ({_ANY}) -> {_ANY}
+    // A filter that arrives HWIO and goes through tosa.transpose to OHWI now
+    // meets its inverse transpose: the pair folds away here.
+    transform.apply_patterns to %root {{
+      transform.apply_patterns.canonicalization
+    }} : {_ANY}
+    %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
+    %after = transform.foreach_match in %func
+        {pairs} : ({_ANY}) -> {_ANY}
+    transform.apply_patterns to %root {{
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.scf.for_loop_canonicalization
+      transform.apply_patterns.canonicalization
+    }} : {_ANY}
+    // Tiled to one output row and one filter row, 2-D convs and pools are 1-D
+    // ones, which the vectoriser handles.
+    %windowed = transform.structured.match ops{{["linalg.conv_2d_nhwc_hwcf", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]}} attributes {{{MARK}}} in %root : ({_ANY}) -> {_ANY}
+    %one_d = transform.structured.decompose %windowed : ({_ANY}) -> {_ANY}
+    transform.annotate %one_d "{MARK}" : {_ANY}
+    // A tile the vectoriser rejects (an elementwise generic reading through an
+    // unusual map) is left to convert-linalg-to-loops, not an error.
+    %tiles = transform.structured.match attributes {{{MARK}}} in %root : ({_ANY}) -> {_ANY}
+    transform.foreach %tiles : {_ANY} {{
+    ^bb0(%tile: {_ANY}):
+      transform.sequence %tile : {_ANY} failures(suppress) {{
+      ^bb1(%one: {_ANY}):
+        transform.structured.vectorize %one {{vectorize_nd_extract}} : {_ANY}
+      }}
+    }}
+    transform.apply_patterns to %root {{
+      transform.apply_patterns.linalg.tiling_canonicalization
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.fold_arith_extension
+      transform.apply_patterns.canonicalization
+    }} : {_ANY}
+    transform.yield
+  }}
+}}
+"""
+
+
+TRANSFORM_SCHEDULE = _build_schedule()
