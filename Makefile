@@ -69,8 +69,9 @@ fuzz: $(STAMP)
 pictures: $(STAMP) system-packages
 	$(BIN)/python docs/gen_pictures.py
 
-bench: $(STAMP)
+bench: $(STAMP) system-packages
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.compiled --markdown bench/compiled.md
 
 clean:
 	rm -rf $(VENV) tests/filecheck/**/Output

@@ -1,8 +1,7 @@
 """A relay-dialect module as a `Program`: through the relay → TOSA conversion.
 
-`lower` calls ``relay_xdsl.conversion.program.lower_module`` (the
-conversion's own package); a checkout without it gets a `CompileError`,
-not an ImportError. With ``random_constants=SEED``, constants known only
+`lower` calls the conversion's ``lower_module``, after ``relay-fuse-ops``
+where the function has no groups yet. With ``random_constants=SEED``, constants known only
 as ``meta[relay.Constant][i]`` first get the random values the interpreter
 and the Relax exporter draw for the same seed, so that all three run the
 same program.
@@ -10,19 +9,16 @@ same program.
 
 from __future__ import annotations
 
-import importlib
-from typing import cast
-
+from xdsl.context import Context
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.utils.exceptions import PassFailedException
 
-from relay_xdsl.compiler.artifact import Program
 from relay_xdsl.compiler.errors import CompileError
+from relay_xdsl.conversion import LoweredProgram, LoweringError, lower_module
 from relay_xdsl.dialects import relay
 from relay_xdsl.interpreter.arrays import random_constants as draw_random_constants
 from relay_xdsl.interpreter.errors import InterpreterError
-
-CONVERSION = "relay_xdsl.conversion.program"
-"""The module that defines ``lower_module`` and ``LoweredProgram``."""
+from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
 
 def lower(
@@ -31,23 +27,26 @@ def lower(
     function: str = "main",
     weights_as_arguments: bool = True,
     random_constants: int | None = None,
-) -> Program:
+    fuse: bool = True,
+) -> LoweredProgram:
     """`module` 's @`function` lowered to TOSA (see the module docstring); `module` is changed
-    only by `random_constants`."""
+    only by `random_constants`.
+
+    With `fuse` (the default), a function without ``relay.fn`` groups is first
+    grouped by ``relay-fuse-ops`` (on a copy), as TVM fuses before it builds:
+    each group becomes a function of its own, which keeps LLVM's optimiser fast."""
     if random_constants is not None:
         fill_random_constants(module, random_constants)
+    if fuse and not any(isinstance(op, relay.FnOp) for op in module.walk()):
+        module = module.clone()
+        try:
+            RelayFuseOpsPass().apply(Context(), module)
+        except PassFailedException as error:
+            raise CompileError(str(error)) from None
     try:
-        conversion = importlib.import_module(CONVERSION)
-    except ImportError as error:
-        if error.name is not None and not CONVERSION.startswith(error.name):
-            raise
-        raise CompileError(
-            "the relay → TOSA conversion (relay_xdsl.conversion) is not part of this checkout"
-        ) from None
-    program = conversion.lower_module(
-        module, function=function, weights_as_arguments=weights_as_arguments
-    )
-    return cast(Program, program)
+        return lower_module(module, function=function, weights_as_arguments=weights_as_arguments)
+    except LoweringError as error:
+        raise CompileError(str(error)) from None
 
 
 def fill_random_constants(module: ModuleOp, seed: int) -> None:

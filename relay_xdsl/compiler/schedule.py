@@ -2,21 +2,17 @@
 
 Without it, ``convert-linalg-to-loops`` turns every linalg op into scalar loops and
 resnet18 runs in about 0.9 s; with it, the hot ops become register-tiled vector
-code.  This module holds the facts the compile driver needs and nothing else:
+code.  This module holds the schedule and nothing else:
 
-* ``TRANSFORM_SCHEDULE``: a transform-dialect library (``@__transform_main``),
-  run by ``transform-interpreter`` on the linalg-on-tensors form that
-  ``tosa-to-linalg(-named)`` leaves.  ``write_schedule(dir)`` writes it to a file,
-  since ``mlir-opt-22`` reads a library only from a path
-  (``transform-preload-library{transform-library-paths=...}``).
-* ``pass_pipeline(schedule_path)``: the whole ``--pass-pipeline`` string, TOSA in,
-  LLVM dialect out; ``None`` gives the plain scalar-loop pipeline.  It is built
-  from the stage lists below, which the driver may also use one by one.
+* ``SCHEDULE``: the `~relay_xdsl.compiler.pipeline.Schedule` the build runs: the
+  transform-dialect library ``TRANSFORM_SCHEDULE`` (``@__transform_main``), run
+  by ``transform-interpreter`` on the linalg-on-tensors form that
+  ``tosa-to-linalg(-named)`` leaves (``mlir-opt-22`` reads a library only from a
+  path: ``transform-preload-library{transform-library-paths=...}``), and the
+  stages that replace the baseline's bufferization and loops;
 * ``keep_freed_buffers()``: for the runtime, once per process before calling a
   compiled model: makes glibc keep freed activation buffers (see
   ``MALLOPT_SETTINGS``).
-* ``CLANG_FLAGS``: the flags for ``clang-22`` on the translated LLVM IR
-  (``PLAIN_CLANG_FLAGS`` for the plain pipeline, which links MLIR's runner library).
 
 What the schedule does (all on tensors, before bufferization, so that the tiled
 loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
@@ -53,50 +49,20 @@ keeps a conv's accumulator in registers across its tap and channel loops):
 
 from __future__ import annotations
 
-from pathlib import Path
-
-SCHEDULE_FILE = "schedule.transform.mlir"
-
-# -march=native: the tiles are sized for AVX-512 (an 8x32 f32 accumulator is 16
-# zmm registers), and without it LLVM emits SSE without FMA, about 4x slower; the
-# .so then runs only on a machine like the one that built it.
-# -fno-unroll-loops: the schedule already unrolled what it wants; LLVM's full
-# unrolling of the 3x3 tap loops makes basic blocks of thousands of
-# instructions, whose scheduling took clang 150 s on resnet18 instead of 11 s,
-# for no measurable speed.
-CLANG_FLAGS = ["-O3", "-march=native", "-fno-unroll-loops"]
-
-# The plain pipeline bufferizes tensor.pad into a strided memref.copy, which
-# becomes a call to memrefCopy in MLIR's C runner library; the scheduled one
-# turns pads into vectorised copies and needs no library.
-RUNNER_LIBRARY = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1"
-PLAIN_CLANG_FLAGS = ["-O3", RUNNER_LIBRARY, f"-Wl,-rpath,{Path(RUNNER_LIBRARY).parent}"]
-
-TOSA_TO_LINALG = [
-    "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)",
-]
+from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, Stage
 
 # Identity layouts at the function boundary: the arguments' strides are then
 # constants, not descriptor fields, and the unrolled vector code's address
 # arithmetic folds (with dynamic strides the weight reads of resnet18's convs
 # ran 10x slower).  Callers pass contiguous arrays.
-BUFFERIZE = [
+BUFFERIZE = (
     "eliminate-empty-tensors",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
     "buffer-deallocation-pipeline",
     "convert-bufferization-to-memref",
-]
+)
 
-PLAIN_LOWERING = [
-    "convert-linalg-to-loops",
-    "convert-scf-to-cf",
-    "expand-strided-metadata",
-    "lower-affine",
-    "convert-to-llvm",
-    "reconcile-unrealized-casts",
-]
-
-VECTOR_LOWERING = [
+VECTOR_LOWERING = (
     "convert-linalg-to-loops",
     # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
     # transfer_read through memref.expand_shape wrongly (softmax's row sums
@@ -111,7 +77,7 @@ VECTOR_LOWERING = [
     "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
     "convert-to-llvm",
     "reconcile-unrealized-casts",
-]
+)
 
 
 # glibc serves allocations above 128 KiB (every activation of resnet18) with mmap
@@ -140,34 +106,14 @@ def keep_freed_buffers() -> bool:
     return all(mallopt(option, value) == 1 for option, value in MALLOPT_SETTINGS.items())
 
 
-def schedule_stages(schedule_path: Path | str) -> list[str]:
-    """Run the transform library at ``schedule_path`` on the linalg-on-tensors IR."""
-    return [
-        f"transform-preload-library{{transform-library-paths={schedule_path}}}",
-        "transform-interpreter",
-        "canonicalize",
-        "loop-invariant-subset-hoisting",
-        "canonicalize",
-    ]
-
-
-def pipeline_stages(schedule_path: Path | str | None) -> list[str]:
-    """Every stage, TOSA to LLVM dialect; ``None`` for the plain scalar-loop pipeline."""
-    if schedule_path is None:
-        return [*TOSA_TO_LINALG, *BUFFERIZE, *PLAIN_LOWERING]
-    return [*TOSA_TO_LINALG, *schedule_stages(schedule_path), *BUFFERIZE, *VECTOR_LOWERING]
-
-
-def pass_pipeline(schedule_path: Path | str | None) -> str:
-    """The ``--pass-pipeline`` argument of ``mlir-opt-22`` for ``pipeline_stages``."""
-    return "builtin.module(" + ",".join(pipeline_stages(schedule_path)) + ")"
-
-
-def write_schedule(directory: Path | str) -> Path:
-    """Write ``TRANSFORM_SCHEDULE`` into ``directory``; returns the file's path."""
-    path = Path(directory) / SCHEDULE_FILE
-    path.write_text(TRANSFORM_SCHEDULE)
-    return path
+SCHEDULE_STAGE = (
+    f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
+    "transform-interpreter",
+    "canonicalize",
+    "loop-invariant-subset-hoisting",
+    "canonicalize",
+)
+"""Runs the transform library on the linalg-on-tensors IR."""
 
 
 _ANY = "!transform.any_op"
@@ -387,3 +333,16 @@ def _build_schedule() -> str:
 
 
 TRANSFORM_SCHEDULE = _build_schedule()
+
+
+SCHEDULE = Schedule(
+    "vectorize",
+    TRANSFORM_SCHEDULE,
+    {
+        "schedule": (Stage("schedule", SCHEDULE_STAGE),),
+        "bufferize": (Stage("bufferize", BUFFERIZE),),
+        "loops": (Stage("vector-lowering", VECTOR_LOWERING),),
+        "to-llvm": (),
+    },
+)
+"""The schedule, as the build runs it (see the module docstring)."""

@@ -31,7 +31,6 @@ library; ``--backend tvm`` builds the Relax export with ``relax.build`` for
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -48,8 +47,6 @@ if TYPE_CHECKING:  # numpy and the compiler load when a command needs them
     from relay_xdsl.compiler.pipeline import Schedule
 
 EMITS = ("tosa", "llvm", "runner", "so")
-SCHEDULE_MODULE = "relay_xdsl.compiler.schedule"
-"""Where the vectorising schedule lives (see `schedule_of`)."""
 
 
 def add_compile_arguments(command: argparse.ArgumentParser) -> None:
@@ -79,42 +76,11 @@ def add_schedule_argument(command: argparse.ArgumentParser) -> None:
     )
 
 
-def default_schedule() -> Schedule | None:
-    """The vectorising schedule of schedule.py, None where there is none."""
-    try:
-        module = importlib.import_module(SCHEDULE_MODULE)
-    except ModuleNotFoundError as error:
-        if error.name != SCHEDULE_MODULE:
-            raise
-        return None
-    return schedule_of(module)
+def default_schedule() -> Schedule:
+    """The vectorising schedule (relay_xdsl/compiler/schedule.py)."""
+    from relay_xdsl.compiler.schedule import SCHEDULE
 
-
-def schedule_of(module: Any) -> Schedule | None:
-    """The `Schedule` a schedule module describes: its ``SCHEDULE``, or one made of its
-    transform library (``TRANSFORM_SCHEDULE``), the passes that run it
-    (``schedule_stages(path)``) and those that lower what it leaves (``VECTOR_LOWERING``,
-    instead of the baseline's loops and LLVM stages)."""
-    from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, Stage
-
-    schedule = getattr(module, "SCHEDULE", None)
-    if isinstance(schedule, Schedule):
-        return schedule
-    try:
-        script = module.TRANSFORM_SCHEDULE
-        running = tuple(module.schedule_stages(SCRIPT))
-        lowering = tuple(module.VECTOR_LOWERING)
-    except AttributeError:
-        return None
-    return Schedule(
-        "vectorize",
-        script,
-        {
-            "schedule": (Stage("schedule", running),),
-            "loops": (Stage("vector-lowering", lowering),),
-            "to-llvm": (),
-        },
-    )
+    return SCHEDULE
 
 
 def compile_program(args: argparse.Namespace) -> None:

@@ -1,4 +1,4 @@
-"""The relay-dialect side: random constants, and the conversion where it is missing."""
+"""The relay-dialect side: random constants, fusion before lowering, lowering errors."""
 
 from __future__ import annotations
 
@@ -30,7 +30,15 @@ def test_random_constants_are_the_interpreters():
     np.testing.assert_array_equal(run(module, {"x": x}), expected)
 
 
-def test_a_missing_conversion_is_a_clean_error(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(frontend, "CONVERSION", "relay_xdsl.no_such_conversion.program")
-    with pytest.raises(CompileError, match="relay → TOSA conversion .* is not part of"):
-        frontend.lower(parse_relay(PROGRAM))
+def test_an_operator_without_a_rule_is_a_clean_error():
+    text = PROGRAM.replace("  add(", "  tan(add(").replace("*/)\n", "*/))\n")
+    with pytest.raises(CompileError, match="operator 'tan' has no lowering"):
+        frontend.lower(parse_relay(text), random_constants=0)
+
+
+def test_a_function_without_groups_is_fused_first():
+    program = frontend.lower(parse_relay(PROGRAM), random_constants=0)
+    names = [op.sym_name.data for op in program.module.ops]
+    assert names[-1] == "main" and names[0].startswith("fused_add_")
+    unfused = frontend.lower(parse_relay(PROGRAM), random_constants=0, fuse=False)
+    assert [op.sym_name.data for op in unfused.module.ops] == ["main"]

@@ -11,7 +11,6 @@ called through ctypes, and the outputs compared.
 
 from __future__ import annotations
 
-import ctypes
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,7 +18,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from relay_xdsl.compiler import schedule
+from relay_xdsl.compiler import build
+from relay_xdsl.compiler.artifact import Signature
+from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
+from relay_xdsl.compiler.program import program_from_mlir
+from relay_xdsl.compiler.runtime import CompiledModel
+from relay_xdsl.compiler.schedule import SCHEDULE
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
 ZP = '%zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>'
@@ -157,96 +161,60 @@ CASES = [
 ]
 
 
-def _descriptor(array: np.ndarray) -> ctypes.Structure:
-    rank = array.ndim
-
-    class MemRef(ctypes.Structure):
-        _fields_ = [
-            ("allocated", ctypes.c_void_p),
-            ("aligned", ctypes.c_void_p),
-            ("offset", ctypes.c_int64),
-            ("sizes", ctypes.c_int64 * rank),
-            ("strides", ctypes.c_int64 * rank),
-        ]
-
-    desc = MemRef(array.ctypes.data, array.ctypes.data, 0)
-    desc.sizes[:] = list(array.shape)
-    desc.strides[:] = [s // array.itemsize for s in array.strides]
-    return desc
+Compiled = dict[str, CompiledModel]
+"""Each case's function of one library, by name."""
 
 
-def _compile(tmp: Path, schedule_path: Path | None) -> ctypes.CDLL:
-    name = "scheduled" if schedule_path else "plain"
-    source = tmp / f"{name}.mlir"
-    source.write_text("".join(_function(*case) for case in CASES))
-    lowered, ll, so = tmp / f"{name}.llvm.mlir", tmp / f"{name}.ll", tmp / f"{name}.so"
-    pipeline = schedule.pass_pipeline(schedule_path)
-    subprocess.run(
-        ["mlir-opt-22", f"--pass-pipeline={pipeline}", str(source), "-o", str(lowered)], check=True
-    )
-    subprocess.run(
-        ["mlir-translate-22", "--mlir-to-llvmir", str(lowered), "-o", str(ll)], check=True
-    )
-    flags = schedule.CLANG_FLAGS if schedule_path else schedule.PLAIN_CLANG_FLAGS
-    subprocess.run(
-        ["clang-22", *flags, "-shared", "-fPIC", "-x", "ir", str(ll), "-o", str(so)], check=True
-    )
-    return ctypes.CDLL(str(so))
-
-
-def _call(
-    lib: ctypes.CDLL, name: str, inputs: list[np.ndarray], shape: tuple[int, ...]
-) -> np.ndarray:
-    result = _descriptor(np.zeros(shape, dtype=np.float32))  # filled in by the callee
-    descriptors = [_descriptor(a) for a in inputs]
-    getattr(lib, f"_mlir_ciface_{name}")(
-        ctypes.byref(result), *(ctypes.byref(d) for d in descriptors)
-    )
-    values = (ctypes.c_float * int(np.prod(shape))).from_address(result.aligned + 4 * result.offset)
-    return np.frombuffer(values, dtype=np.float32).reshape(shape).copy()
+def _compile(tmp: Path, schedule: Schedule | None) -> Compiled:
+    """Every case in one module, compiled with `schedule` (None: plain loops)."""
+    text = "".join(_function(*case) for case in CASES)
+    library = tmp / f"{'plain' if schedule is None else schedule.name}.so"
+    llvm = build.lower_to_llvm_dialect(text, stages(schedule), schedule)
+    build.compile_library(build.translate_to_llvm_ir(llvm), library)
+    return {
+        name: CompiledModel(library, Signature.of(program_from_mlir(text, function=name)), [])
+        for name, *_ in CASES
+    }
 
 
 @pytest.fixture(scope="module")
-def libraries(tmp_path_factory: pytest.TempPathFactory) -> tuple[ctypes.CDLL, ctypes.CDLL]:
+def libraries(tmp_path_factory: pytest.TempPathFactory) -> tuple[Compiled, Compiled]:
     tmp = tmp_path_factory.mktemp("schedule")
-    return _compile(tmp, None), _compile(tmp, schedule.write_schedule(tmp))
+    return _compile(tmp, None), _compile(tmp, SCHEDULE)
 
 
 def test_schedule_parses(tmp_path: Path) -> None:
-    path = schedule.write_schedule(tmp_path)
+    path = tmp_path / "schedule.mlir"
+    path.write_text(SCHEDULE.script)
     done = subprocess.run(
         ["mlir-opt-22", str(path), "-o", "/dev/null"], check=False, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
 
 
-def test_pipeline_is_built_from_the_stages(tmp_path: Path) -> None:
-    stages = schedule.pipeline_stages(tmp_path / schedule.SCHEDULE_FILE)
-    assert (
-        schedule.pass_pipeline(tmp_path / schedule.SCHEDULE_FILE)
-        == f"builtin.module({','.join(stages)})"
-    )
-    assert "convert-linalg-to-loops" in schedule.pass_pipeline(None)
-    assert not any("transform" in stage for stage in schedule.pipeline_stages(None))
+def test_schedule_replaces_bufferization_and_loops() -> None:
+    names = [stage.name for stage in stages(SCHEDULE)]
+    assert names == ["tosa-to-linalg", "schedule", "bufferize", "vector-lowering"]
+    text = pass_pipeline(stages(SCHEDULE), "/s.mlir")
+    assert "transform-library-paths=/s.mlir}" in text
+    assert "function-boundary-type-conversion=identity-layout-map" in text
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
-def test_scheduled_matches_plain(case: tuple, libraries: tuple[ctypes.CDLL, ctypes.CDLL]) -> None:
-    name, args, result, _ = case
+def test_scheduled_matches_plain(case: tuple, libraries: tuple[Compiled, Compiled]) -> None:
+    name, args, _, _ = case
     rng = np.random.default_rng(len(name))
     inputs = [rng.standard_normal(shape, dtype=np.float32) for shape in args]
-    plain, scheduled = (_call(lib, name, inputs, result) for lib in libraries)
+    plain, scheduled = (library[name](*inputs)[0] for library in libraries)
     assert np.abs(plain).max() > 0
     np.testing.assert_allclose(scheduled, plain, rtol=0, atol=1e-4)
 
 
-def test_plain_conv_matches_numpy(libraries: tuple[ctypes.CDLL, ctypes.CDLL]) -> None:
-    name, args, result, _ = CASES[0]
+def test_scheduled_conv_matches_numpy(libraries: tuple[Compiled, Compiled]) -> None:
+    name, args, _, _ = CASES[0]
     rng = np.random.default_rng(1)
     x, w, b = (rng.standard_normal(shape, dtype=np.float32) for shape in args)
     padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
     windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))  # N,H,W,C,KH,KW
     expected = np.maximum(np.einsum("nhwcij,ijcf->nhwf", windows, w) + b, 0)
-    np.testing.assert_allclose(
-        _call(libraries[1], name, [x, w, b], result), expected, rtol=0, atol=1e-4
-    )
+    np.testing.assert_allclose(libraries[1][name](x, w, b)[0], expected, rtol=0, atol=1e-4)

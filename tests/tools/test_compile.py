@@ -1,10 +1,5 @@
-"""``relay-xdsl compile``, ``run --backend`` and ``check --backend``.
-
-Until the relay → TOSA conversion is in the checkout, a stand-in lowers the
-one program here (relu(x + c) with c a constant) to TOSA written by hand,
-in the conversion's interface (``lower_module`` returning a program); the
-commands around it are the real ones. The last tests need the real one.
-"""
+"""``relay-xdsl compile``, ``run --backend`` and ``check --backend``, on one
+program: relu(x + c) with c a constant."""
 
 from __future__ import annotations
 
@@ -16,11 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from relay_xdsl.compiler import frontend
-from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.toolchain import shared_libs_option, tool
-from relay_xdsl.dialects import relay
-from relay_xdsl.interpreter.arrays import dense_array
 from relay_xdsl.tools.cli import main
 
 PROGRAM = (
@@ -29,46 +20,6 @@ PROGRAM = (
     "  nn.relu(add(%x, meta[relay.Constant][0] /* ty=Tensor[(3), float32] */))\n"
     "}\n"
 )
-
-LOWERED = """
-func.func @main(%x: tensor<2x3xf32>{WEIGHT_ARGUMENT}) -> tensor<2x3xf32>
-    attributes {{llvm.emit_c_interface}} {{
-  {WEIGHT_CONSTANT}
-  %s = "tosa.const_shape"() {{values = dense<[1, 3]> : tensor<2xindex>}} : () -> !tosa.shape<2>
-  %c2 = "tosa.reshape"(%c, %s) : (tensor<3xf32>, !tosa.shape<2>) -> tensor<1x3xf32>
-  %sum = "tosa.add"(%x, %c2) : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
-  %relu = "tosa.clamp"(%sum) {{min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32}}
-    : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  func.return %relu : tensor<2x3xf32>
-}}
-"""
-
-
-def _lower_module(module, *, function="main", weights_as_arguments=True):
-    """The stand-in conversion: PROGRAM as TOSA, its constant an argument or a constant."""
-    (constant,) = [op for op in module.walk() if isinstance(op, relay.ConstantOp)]
-    value = dense_array(constant.value)
-    if weights_as_arguments:
-        text = LOWERED.format(WEIGHT_ARGUMENT=", %c: tensor<3xf32>", WEIGHT_CONSTANT="")
-        program = program_from_mlir(text, weights=[value])
-    else:
-        numbers = ", ".join(f"{v:.9e}" for v in value)
-        constant_text = (
-            f'%c = "tosa.const"() {{values = dense<[{numbers}]> : tensor<3xf32>}}'
-            " : () -> tensor<3xf32>"
-        )
-        text = LOWERED.format(WEIGHT_ARGUMENT="", WEIGHT_CONSTANT=constant_text)
-        program = program_from_mlir(text)
-    program.inputs = [("x", program.inputs[0][1])]
-    return program
-
-
-@pytest.fixture
-def conversion(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(
-        sys.modules, "relay_xdsl_test_conversion", SimpleNamespace(lower_module=_lower_module)
-    )
-    monkeypatch.setattr(frontend, "CONVERSION", "relay_xdsl_test_conversion")
 
 
 @pytest.fixture
@@ -87,7 +38,7 @@ def _main(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str
 
 
 def test_run_with_each_backend_prints_the_same(
-    conversion, files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
+    files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
 ):
     common = ("run", files.program, "--input", f"x={files.x}", "--random-constants", "3")
     status, interpreted, error = _main(capsys, *common)
@@ -102,7 +53,7 @@ def test_run_with_each_backend_prints_the_same(
 
 
 @pytest.mark.tvm
-def test_run_with_tvm(conversion, files: SimpleNamespace, capsys: pytest.CaptureFixture[str]):
+def test_run_with_tvm(files: SimpleNamespace, capsys: pytest.CaptureFixture[str]):
     pytest.importorskip("tvm")
     common = ("run", files.program, "--random-inputs", "1", "--random-constants", "3")
     status, interpreted, error = _main(capsys, *common)
@@ -113,7 +64,7 @@ def test_run_with_tvm(conversion, files: SimpleNamespace, capsys: pytest.Capture
 
 
 def test_compile_writes_a_library_and_states_the_pipeline(
-    conversion, files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
+    files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
 ):
     from relay_xdsl.compiler.runtime import CompiledModel
 
@@ -129,7 +80,7 @@ def test_compile_writes_a_library_and_states_the_pipeline(
     assert "relay-xdsl: running: " in error and "clang-22 -O3" in error
     model = CompiledModel.load(library)
     assert [name for name, _ in model.signature.inputs] == ["x"]
-    assert len(model.signature.weights) == 1
+    assert model.signature.weights == ()  # a constant of 3 elements stays in the module
     (actual,) = model(np.load(files.x))
     status, out, error = _main(
         capsys, "run", files.program, "--input", f"x={files.x}", "--random-constants", "3",
@@ -139,9 +90,7 @@ def test_compile_writes_a_library_and_states_the_pipeline(
         np.testing.assert_array_equal(actual, expected["output0"])
 
 
-def test_compile_emits_tosa_and_llvm(
-    conversion, files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
-):
+def test_compile_emits_tosa_and_llvm(files: SimpleNamespace, capsys: pytest.CaptureFixture[str]):
     status, tosa, error = _main(
         capsys, "compile", files.program, "--emit", "tosa", "--random-constants", "3"
     )
@@ -156,7 +105,7 @@ def test_compile_emits_tosa_and_llvm(
 
 
 def test_compile_emits_a_module_for_mlir_runner(
-    conversion, files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
+    files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
 ):
     status, module, error = _main(
         capsys, "compile", files.program, "--emit", "runner", "--input", f"x={files.x}",
@@ -189,7 +138,6 @@ def test_compile_emits_a_module_for_mlir_runner(
     ],
 )
 def test_compile_errors(
-    conversion,
     files: SimpleNamespace,
     capsys: pytest.CaptureFixture[str],
     arguments: list[str],
@@ -203,26 +151,13 @@ def test_compile_errors(
 
 
 def test_constants_without_values_need_random_constants(
-    conversion, files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
+    files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
 ):
     status, _, error = _main(
         capsys, "run", files.program, "--random-inputs", "0", "--backend", "mlir"
     )
     assert status == 1
     assert "give --random-constants SEED" in error
-
-
-def test_without_the_conversion(
-    monkeypatch: pytest.MonkeyPatch, files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
-):
-    monkeypatch.setattr(frontend, "CONVERSION", "relay_xdsl.no_such_package.program")
-    status, _, error = _main(
-        capsys, "compile", files.program, "--emit", "tosa", "--random-constants", "3"
-    )
-    assert status == 1
-    assert error == (
-        "error: the relay → TOSA conversion (relay_xdsl.conversion) is not part of this checkout\n"
-    )
 
 
 @pytest.mark.slow
@@ -261,35 +196,3 @@ def test_check_resnet18_compiled_against_torch(tmp_path: Path):
     )
     assert result.returncode == 0, result.stderr
     assert "max abs error" in result.stdout and result.stdout.rstrip().endswith("OK")
-
-
-def test_a_schedule_module_becomes_a_schedule():
-    from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, pass_pipeline, stages
-    from relay_xdsl.tools.compile import schedule_of
-
-    facts = SimpleNamespace(
-        TRANSFORM_SCHEDULE="module {}",
-        schedule_stages=lambda path: [
-            f"transform-preload-library{{transform-library-paths={path}}}",
-            "transform-interpreter",
-        ],
-        VECTOR_LOWERING=["convert-vector-to-scf", "convert-to-llvm"],
-    )
-    schedule = schedule_of(facts)
-    assert schedule is not None and schedule.script == "module {}"
-    assert [stage.name for stage in stages(schedule)] == [
-        "tosa-to-linalg",
-        "schedule",
-        "bufferize",
-        "vector-lowering",
-    ]
-    text = pass_pipeline(stages(schedule), "/s.mlir")
-    assert SCRIPT not in text
-    assert text.endswith(
-        "transform-library-paths=/s.mlir},transform-interpreter,one-shot-bufferize"
-        "{bufferize-function-boundaries},buffer-deallocation-pipeline,"
-        "convert-bufferization-to-memref,convert-vector-to-scf,convert-to-llvm)"
-    )
-    given = Schedule("given", "", {})
-    assert schedule_of(SimpleNamespace(SCHEDULE=given)) is given
-    assert schedule_of(SimpleNamespace()) is None

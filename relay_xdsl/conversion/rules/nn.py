@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned
-from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.lowering import SMALL_CONSTANT, RuleCall
 from relay_xdsl.conversion.rules.windows import exact_window, nhwc_input, nhwc_perm
 from relay_xdsl.conversion.tosa import i64_array
 from relay_xdsl.conversion.values import Tensor, permuted_type
@@ -72,7 +72,7 @@ def conv2d(call: RuleCall) -> Tensor:
         return emit.op(name, [data, weight, bias, zero, zero], result, attributes)
 
     if groups == 1:
-        return call.result(convolve(data, call.value(w, ohwi), out_c), perm)
+        return call.result(convolve(data, _ohwi_weight(call, w, ohwi), out_c), perm)
     if groups == in_c and weight_ohwi.get_shape()[3] == 1:
         multiplier = out_c // in_c
         # [KH, KW, C, M]: the OIHW weight (C*M, 1, KH, KW) seen as (C, M, KH, KW), then permuted
@@ -80,6 +80,18 @@ def conv2d(call: RuleCall) -> Tensor:
         weight = call.lowering.materialize(hwcm, (2, 3, 0, 1))
         return call.result(convolve(data, weight, out_c, "depthwise_conv2d"), perm)
     return call.result(_grouped(call, data, call.value(w, ohwi), groups, convolve), perm)
+
+
+def _ohwi_weight(call: RuleCall, w: Tensor, ohwi: tuple[int, ...]) -> SSAValue:
+    """The weight in TOSA's OHWI.
+
+    A weight passed as an argument is passed HWIO and transposed to OHWI in
+    the IR: the compiled schedule reads HWIO, so the two transposes cancel
+    when compiling, where an OHWI argument is transposed on every call."""
+    if w.array is not None and call.lowering.weights_as_arguments and w.array.size > SMALL_CONSTANT:
+        hwio = (ohwi[1], ohwi[2], ohwi[3], ohwi[0])
+        return call.emit.transpose(call.value(w, hwio), (3, 0, 1, 2))
+    return call.value(w, ohwi)
 
 
 def _reshaped_known(
