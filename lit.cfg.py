@@ -47,3 +47,25 @@ config.substitutions.append(
     ("%UPSTREAM_ROUNDTRIP", MLIR_OPT + " | xdsl-opt --split-input-file -f upstream-mlir")
 )
 config.substitutions.append(("%MLIR_OPT", MLIR_OPT))
+
+# Compiling and running with upstream MLIR: the pass pipeline from TOSA to the
+# LLVM dialect, and mlir-runner with the runner libraries that print tensors:
+#   RUN: xdsl-opt %s -p convert-relay-to-tosa --print-op-generic \
+#   RUN:   | mlir-opt-22 %mlir_pipeline | %mlir_runner | filecheck %s
+MLIR_PIPELINE = (
+    "builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),"
+    "one-shot-bufferize{bufferize-function-boundaries},buffer-deallocation-pipeline,"
+    "convert-bufferization-to-memref,convert-linalg-to-loops,convert-scf-to-cf,"
+    "expand-strided-metadata,lower-affine,convert-to-llvm,reconcile-unrealized-casts)"
+)
+RUNNER_LIBS = [
+    f"/usr/lib/llvm-22/lib/lib{name}.so.22.1"
+    for name in ("mlir_runner_utils", "mlir_c_runner_utils")
+]
+SHARED_LIBS = "-shared-libs=" + ",".join(RUNNER_LIBS)
+if shutil.which("mlir-runner-22") and all(os.path.exists(lib) for lib in RUNNER_LIBS):
+    config.available_features.add("mlir-runner-22")
+config.substitutions.append(("%mlir_pipeline", f"'--pass-pipeline={MLIR_PIPELINE}'"))
+config.substitutions.append(
+    ("%mlir_runner", f"mlir-runner-22 -O3 -e main -entry-point-result=void {SHARED_LIBS}")
+)

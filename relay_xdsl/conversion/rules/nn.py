@@ -2,7 +2,8 @@
 
 ``nn.conv2d`` becomes ``tosa.conv2d`` (``groups == 1``),
 ``tosa.depthwise_conv2d`` (one group per input channel), or, for other
-groups, one ``tosa.conv2d`` per group joined by ``tosa.concat``; the
+groups, one ``tosa.conv2d`` per group joined by ``tosa.concat`` (with
+``prefer_linalg``, one ``linalg.generic`` over all groups instead); the
 activation is held in NHWC and the weight is laid out as TOSA wants
 (``OHWI``, or ``[KH, KW, C, M]`` for depthwise) when compiling.
 ``nn.batch_norm`` with known parameters is one multiply and one add by
@@ -19,6 +20,7 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
+from relay_xdsl.conversion import linalg
 from relay_xdsl.conversion.layout import aligned
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.rules.windows import exact_window, nhwc_input, nhwc_perm
@@ -79,6 +81,16 @@ def conv2d(call: RuleCall) -> Tensor:
         hwcm = _reshaped_known(call, w, ohwi, (in_c, multiplier, kh, kw))
         weight = call.lowering.materialize(hwcm, (2, 3, 0, 1))
         return call.result(convolve(data, weight, out_c, "depthwise_conv2d"), perm)
+    if call.prefer_linalg:
+        # [G, KH, KW, C/G, O/G]: the OIHW weight (G*O/G, C/G, KH, KW) seen as (G, O/G, C/G, KH, KW)
+        per_group = _reshaped_known(
+            call, w, ohwi, (groups, out_c // groups, in_c // groups, kh, kw)
+        )
+        weight = call.lowering.materialize(per_group, (0, 3, 4, 2, 1))
+        padded = emit.pad(data, [0, 0, *pads, 0, 0])
+        return call.result(
+            linalg.grouped_conv2d(emit, padded, weight, strides, dilation, result_nhwc), perm
+        )
     return call.result(_grouped(call, data, call.value(w, ohwi), groups, convolve), perm)
 
 
