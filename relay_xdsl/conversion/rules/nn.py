@@ -91,7 +91,8 @@ def conv2d(call: RuleCall) -> Tensor:
         return call.result(
             linalg.grouped_conv2d(emit, padded, weight, strides, dilation, result_nhwc), perm
         )
-    return call.result(_grouped(call, data, call.value(w, ohwi), groups, convolve), perm)
+    grouped = _grouped(call, data, call.value(w, ohwi), groups, convolve, result_nhwc)
+    return call.result(grouped, perm)
 
 
 def _reshaped_known(
@@ -111,6 +112,7 @@ def _grouped(
     weight: SSAValue,
     groups: int,
     convolve: Callable[[SSAValue, SSAValue, int], SSAValue],
+    result_nhwc: TensorType,
 ) -> SSAValue:
     """A grouped convolution as one convolution per group, concatenated on channels."""
     n, h, w, _ = data.type.get_shape()  # type: ignore[attr-defined]
@@ -121,7 +123,7 @@ def _grouped(
         part = call.emit.slice(data, [0, 0, 0, g * i], [n, h, w, i])
         kernel = call.emit.slice(weight, [g * per_group_out, 0, 0, 0], [per_group_out, kh, kw, i])
         parts.append(convolve(part, kernel, per_group_out))
-    return call.emit.concat(parts, 3, permuted_type(call.result_type, (0, 2, 3, 1)))
+    return call.emit.concat(parts, 3, result_nhwc)
 
 
 def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
