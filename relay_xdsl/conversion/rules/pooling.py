@@ -1,8 +1,9 @@
 """Pools in NHWC: ``tosa.max_pool2d`` and ``tosa.avg_pool2d``.
 
 TOSA's average leaves padding out of the count; Relay's
-``count_include_pad=True`` pads with explicit zeros first. Global and 1×1
-adaptive pools are pools whose window is the whole image.
+``count_include_pad=True`` pads with explicit zeros first. Global pools are
+pools whose window is the whole image, adaptive pools to a size that divides
+the input's are pools whose stride is their window.
 """
 
 from __future__ import annotations
@@ -112,10 +113,20 @@ def global_max_pool2d(call: RuleCall) -> Tensor:
 
 
 def _adaptive(call: RuleCall, kind: str) -> Tensor:
-    size = call.call.optional_ints("output_size") or [1, 1]
-    if any(s is not None and s != 1 for s in size):
-        raise call.error(f"adaptive pools to {size} are not supported, only to 1×1")
-    return _global(call, kind)
+    """An adaptive pool whose output size divides the input's: windows of
+    ``in / out``, as many as the stride; Relay's windows are exactly these."""
+    layout = call.call.attr("layout")
+    x = nhwc_input(call, layout)
+    perm = nhwc_perm(layout)
+    h, w = permuted_type(x.type, perm).get_shape()[1:3]
+    out_h, out_w = permuted_type(call.result_type, perm).get_shape()[1:3]
+    if h % out_h or w % out_w:
+        raise call.error(
+            f"adaptive pools from {h}×{w} to {out_h}×{out_w} are not supported, "
+            "only to sizes that divide the input's"
+        )
+    window = [h // out_h, w // out_w]
+    return _pool(call, kind, window, window, [0, 0, 0, 0])
 
 
 def adaptive_avg_pool2d(call: RuleCall) -> Tensor:

@@ -118,6 +118,26 @@ func.func @adaptive_avg_pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32> {
 }
 
 // CHECK-LABEL: sizes = [1, 2, 2, 2]
+// CHECK-NEXT: {{\[+}}4, 4]
+// CHECK-NEXT: {{\[+}}6.25, 2.5]
+// CHECK-NEXT: {{\[+}}4.5, 3.75]
+// CHECK-NEXT: {{\[+}}3.25, 3.75]
+func.func @adaptive_avg_pool_2x2(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
+  %r = relay.nn.adaptive_avg_pool2d(%x) {output_size = array<i32: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  func.return %r : tensor<1x2x2x2xf32>
+}
+
+// CHECK-LABEL: sizes = [1, 2, 2, 1]
+// CHECK-NEXT: {{\[+}}7]
+// CHECK-NEXT: {{\[+}}7]
+// CHECK-NEXT: {{\[+}}7]
+// CHECK-NEXT: {{\[+}}7]
+func.func @adaptive_max_pool_2x1(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x1xf32> {
+  %r = relay.nn.adaptive_max_pool2d(%x) {output_size = array<i32: 2, 1>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x1xf32>
+  func.return %r : tensor<1x2x2x1xf32>
+}
+
+// CHECK-LABEL: sizes = [1, 2, 2, 2]
 // CHECK-NEXT: {{\[+}}7, 7]
 // CHECK-NEXT: {{\[+}}6, 7]
 // CHECK-NEXT: {{\[+}}7, 6]
@@ -169,9 +189,17 @@ func.func @main() {
   %r9 = func.call @adaptive_avg_pool(%x9) : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
   %p9 = tensor.cast %r9 : tensor<1x2x1x1xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p9) : (tensor<*xf32>) -> ()
-  %x10 = arith.constant dense<[[[[5.0, 7.0], [5.0, 2.0], [0.0, 4.0], [1.0, 4.0]], [[0.0, 6.0], [7.0, 1.0], [6.0, 3.0], [0.0, 7.0]], [[7.0, 0.0], [4.0, 6.0], [6.0, 3.0], [6.0, 6.0]], [[0.0, 0.0], [0.0, 2.0], [0.0, 0.0], [2.0, 5.0]]]]> : tensor<1x4x4x2xf32>
-  %r10 = func.call @max_pool_nhwc(%x10) : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %x10 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
+  %r10 = func.call @adaptive_avg_pool_2x2(%x10) : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
   %p10 = tensor.cast %r10 : tensor<1x2x2x2xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p10) : (tensor<*xf32>) -> ()
+  %x11 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
+  %r11 = func.call @adaptive_max_pool_2x1(%x11) : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x1xf32>
+  %p11 = tensor.cast %r11 : tensor<1x2x2x1xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%p11) : (tensor<*xf32>) -> ()
+  %x12 = arith.constant dense<[[[[5.0, 7.0], [5.0, 2.0], [0.0, 4.0], [1.0, 4.0]], [[0.0, 6.0], [7.0, 1.0], [6.0, 3.0], [0.0, 7.0]], [[7.0, 0.0], [4.0, 6.0], [6.0, 3.0], [6.0, 6.0]], [[0.0, 0.0], [0.0, 2.0], [0.0, 0.0], [2.0, 5.0]]]]> : tensor<1x4x4x2xf32>
+  %r12 = func.call @max_pool_nhwc(%x12) : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %p12 = tensor.cast %r12 : tensor<1x2x2x2xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%p12) : (tensor<*xf32>) -> ()
   func.return
 }
