@@ -53,6 +53,19 @@ func.func @avg_pool_count_include_pad(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x3x3
   func.return %r : tensor<1x2x3x3xf32>
 }
 
+// Two images: the zeros are padded one dimension at a time.
+// CHECK-LABEL: sizes = [2, 1, 3, 3]
+// CHECK-NEXT: {{\[+}}1.25, 3, 0.5]
+// CHECK-NEXT: {{\[+}}0, 4.5, 1.25]
+// CHECK-NEXT: {{\[+}}1.5, 0.75, 1.75]
+// CHECK-NEXT: {{\[+}}1.75, 1, 1.5]
+// CHECK-NEXT: {{\[+}}1.5, 2.25, 2]
+// CHECK-NEXT: {{\[+}}0, 0.5, 1.25]
+func.func @avg_pool_count_include_pad_batch(%x: tensor<2x1x4x4xf32>) -> tensor<2x1x3x3xf32> {
+  %r = relay.nn.avg_pool2d(%x) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>, count_include_pad = true} : (tensor<2x1x4x4xf32>) -> tensor<2x1x3x3xf32>
+  func.return %r : tensor<2x1x3x3xf32>
+}
+
 // The last window holds one row (column) of the input.
 // CHECK-LABEL: sizes = [1, 2, 3, 3]
 // CHECK-NEXT: {{\[+}}7, 7, 3]
@@ -138,10 +151,10 @@ func.func @adaptive_max_pool_2x1(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x1xf32>
 }
 
 // CHECK-LABEL: sizes = [1, 2, 2, 2]
-// CHECK-NEXT: {{\[+}}7, 7]
-// CHECK-NEXT: {{\[+}}6, 7]
 // CHECK-NEXT: {{\[+}}7, 6]
-// CHECK-NEXT: {{\[+}}6, 6]
+// CHECK-NEXT: {{\[+}}6, 7]
+// CHECK-NEXT: {{\[+}}7, 7]
+// CHECK-NEXT: {{\[+}}5, 7]
 func.func @max_pool_nhwc(%x: tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32> {
   %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, layout = "NHWC"} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
   func.return %r : tensor<1x2x2x2xf32>
@@ -165,41 +178,45 @@ func.func @main() {
   %r3 = func.call @avg_pool_count_include_pad(%x3) : (tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32>
   %p3 = tensor.cast %r3 : tensor<1x2x3x3xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p3) : (tensor<*xf32>) -> ()
-  %x4 = arith.constant dense<[[[[2.0, 7.0, 4.0, 7.0, 0.0], [3.0, 6.0, 6.0, 3.0, 3.0], [3.0, 4.0, 1.0, 6.0, 0.0], [3.0, 2.0, 5.0, 5.0, 5.0], [7.0, 7.0, 1.0, 0.0, 1.0]], [[5.0, 7.0, 7.0, 5.0, 7.0], [6.0, 0.0, 0.0, 6.0, 0.0], [7.0, 6.0, 7.0, 2.0, 1.0], [4.0, 7.0, 2.0, 7.0, 3.0], [6.0, 1.0, 3.0, 2.0, 1.0]]]]> : tensor<1x2x5x5xf32>
-  %r4 = func.call @max_pool_ceil_mode(%x4) : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
-  %p4 = tensor.cast %r4 : tensor<1x2x3x3xf32> to tensor<*xf32>
+  %x4 = arith.constant dense<[[[[5.0, 7.0, 5.0, 2.0], [0.0, 4.0, 1.0, 4.0], [0.0, 6.0, 7.0, 1.0], [6.0, 3.0, 0.0, 7.0]]], [[[7.0, 0.0, 4.0, 6.0], [6.0, 3.0, 6.0, 6.0], [0.0, 0.0, 0.0, 2.0], [0.0, 0.0, 2.0, 5.0]]]]> : tensor<2x1x4x4xf32>
+  %r4 = func.call @avg_pool_count_include_pad_batch(%x4) : (tensor<2x1x4x4xf32>) -> tensor<2x1x3x3xf32>
+  %p4 = tensor.cast %r4 : tensor<2x1x3x3xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p4) : (tensor<*xf32>) -> ()
   %x5 = arith.constant dense<[[[[2.0, 7.0, 4.0, 7.0, 0.0], [3.0, 6.0, 6.0, 3.0, 3.0], [3.0, 4.0, 1.0, 6.0, 0.0], [3.0, 2.0, 5.0, 5.0, 5.0], [7.0, 7.0, 1.0, 0.0, 1.0]], [[5.0, 7.0, 7.0, 5.0, 7.0], [6.0, 0.0, 0.0, 6.0, 0.0], [7.0, 6.0, 7.0, 2.0, 1.0], [4.0, 7.0, 2.0, 7.0, 3.0], [6.0, 1.0, 3.0, 2.0, 1.0]]]]> : tensor<1x2x5x5xf32>
-  %r5 = func.call @avg_pool_ceil_mode(%x5) : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %r5 = func.call @max_pool_ceil_mode(%x5) : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   %p5 = tensor.cast %r5 : tensor<1x2x3x3xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p5) : (tensor<*xf32>) -> ()
-  %x6 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
-  %r6 = func.call @avg_pool_ceil_mode_count_include_pad(%x6) : (tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32>
+  %x6 = arith.constant dense<[[[[2.0, 7.0, 4.0, 7.0, 0.0], [3.0, 6.0, 6.0, 3.0, 3.0], [3.0, 4.0, 1.0, 6.0, 0.0], [3.0, 2.0, 5.0, 5.0, 5.0], [7.0, 7.0, 1.0, 0.0, 1.0]], [[5.0, 7.0, 7.0, 5.0, 7.0], [6.0, 0.0, 0.0, 6.0, 0.0], [7.0, 6.0, 7.0, 2.0, 1.0], [4.0, 7.0, 2.0, 7.0, 3.0], [6.0, 1.0, 3.0, 2.0, 1.0]]]]> : tensor<1x2x5x5xf32>
+  %r6 = func.call @avg_pool_ceil_mode(%x6) : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   %p6 = tensor.cast %r6 : tensor<1x2x3x3xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p6) : (tensor<*xf32>) -> ()
   %x7 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
-  %r7 = func.call @global_avg_pool(%x7) : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
-  %p7 = tensor.cast %r7 : tensor<1x2x1x1xf32> to tensor<*xf32>
+  %r7 = func.call @avg_pool_ceil_mode_count_include_pad(%x7) : (tensor<1x2x4x4xf32>) -> tensor<1x2x3x3xf32>
+  %p7 = tensor.cast %r7 : tensor<1x2x3x3xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p7) : (tensor<*xf32>) -> ()
-  %x8 = arith.constant dense<[[[[7.0, 6.0, 1.0, 7.0, 7.0, 2.0], [3.0, 4.0, 5.0, 3.0, 1.0, 7.0], [5.0, 0.0, 6.0, 5.0, 1.0, 4.0], [4.0, 0.0, 7.0, 5.0, 2.0, 0.0], [0.0, 6.0, 1.0, 4.0, 7.0, 7.0], [2.0, 0.0, 3.0, 6.0, 4.0, 0.0]], [[5.0, 2.0, 1.0, 3.0, 6.0, 7.0], [1.0, 4.0, 6.0, 2.0, 2.0, 1.0], [1.0, 7.0, 1.0, 1.0, 1.0, 0.0], [6.0, 2.0, 6.0, 4.0, 6.0, 4.0], [6.0, 6.0, 0.0, 4.0, 3.0, 2.0], [3.0, 3.0, 3.0, 6.0, 6.0, 5.0]]]]> : tensor<1x2x6x6xf32>
-  %r8 = func.call @global_max_pool(%x8) : (tensor<1x2x6x6xf32>) -> tensor<1x2x1x1xf32>
+  %x8 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
+  %r8 = func.call @global_avg_pool(%x8) : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
   %p8 = tensor.cast %r8 : tensor<1x2x1x1xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p8) : (tensor<*xf32>) -> ()
-  %x9 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
-  %r9 = func.call @adaptive_avg_pool(%x9) : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
+  %x9 = arith.constant dense<[[[[7.0, 6.0, 1.0, 7.0, 7.0, 2.0], [3.0, 4.0, 5.0, 3.0, 1.0, 7.0], [5.0, 0.0, 6.0, 5.0, 1.0, 4.0], [4.0, 0.0, 7.0, 5.0, 2.0, 0.0], [0.0, 6.0, 1.0, 4.0, 7.0, 7.0], [2.0, 0.0, 3.0, 6.0, 4.0, 0.0]], [[5.0, 2.0, 1.0, 3.0, 6.0, 7.0], [1.0, 4.0, 6.0, 2.0, 2.0, 1.0], [1.0, 7.0, 1.0, 1.0, 1.0, 0.0], [6.0, 2.0, 6.0, 4.0, 6.0, 4.0], [6.0, 6.0, 0.0, 4.0, 3.0, 2.0], [3.0, 3.0, 3.0, 6.0, 6.0, 5.0]]]]> : tensor<1x2x6x6xf32>
+  %r9 = func.call @global_max_pool(%x9) : (tensor<1x2x6x6xf32>) -> tensor<1x2x1x1xf32>
   %p9 = tensor.cast %r9 : tensor<1x2x1x1xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p9) : (tensor<*xf32>) -> ()
   %x10 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
-  %r10 = func.call @adaptive_avg_pool_2x2(%x10) : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
-  %p10 = tensor.cast %r10 : tensor<1x2x2x2xf32> to tensor<*xf32>
+  %r10 = func.call @adaptive_avg_pool(%x10) : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
+  %p10 = tensor.cast %r10 : tensor<1x2x1x1xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p10) : (tensor<*xf32>) -> ()
   %x11 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
-  %r11 = func.call @adaptive_max_pool_2x1(%x11) : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x1xf32>
-  %p11 = tensor.cast %r11 : tensor<1x2x2x1xf32> to tensor<*xf32>
+  %r11 = func.call @adaptive_avg_pool_2x2(%x11) : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  %p11 = tensor.cast %r11 : tensor<1x2x2x2xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p11) : (tensor<*xf32>) -> ()
-  %x12 = arith.constant dense<[[[[5.0, 7.0], [5.0, 2.0], [0.0, 4.0], [1.0, 4.0]], [[0.0, 6.0], [7.0, 1.0], [6.0, 3.0], [0.0, 7.0]], [[7.0, 0.0], [4.0, 6.0], [6.0, 3.0], [6.0, 6.0]], [[0.0, 0.0], [0.0, 2.0], [0.0, 0.0], [2.0, 5.0]]]]> : tensor<1x4x4x2xf32>
-  %r12 = func.call @max_pool_nhwc(%x12) : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
-  %p12 = tensor.cast %r12 : tensor<1x2x2x2xf32> to tensor<*xf32>
+  %x12 = arith.constant dense<[[[[7.0, 1.0, 7.0, 0.0], [4.0, 4.0, 7.0, 2.0], [7.0, 5.0, 7.0, 1.0], [6.0, 7.0, 0.0, 2.0]], [[5.0, 0.0, 4.0, 5.0], [6.0, 7.0, 3.0, 3.0], [3.0, 7.0, 1.0, 3.0], [0.0, 3.0, 7.0, 4.0]]]]> : tensor<1x2x4x4xf32>
+  %r12 = func.call @adaptive_max_pool_2x1(%x12) : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x1xf32>
+  %p12 = tensor.cast %r12 : tensor<1x2x2x1xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p12) : (tensor<*xf32>) -> ()
+  %x13 = arith.constant dense<[[[[4.0, 2.0], [7.0, 5.0], [5.0, 7.0], [6.0, 1.0]], [[0.0, 6.0], [3.0, 0.0], [3.0, 3.0], [3.0, 3.0]], [[2.0, 3.0], [3.0, 7.0], [5.0, 6.0], [0.0, 2.0]], [[7.0, 2.0], [4.0, 6.0], [5.0, 7.0], [1.0, 4.0]]]]> : tensor<1x4x4x2xf32>
+  %r13 = func.call @max_pool_nhwc(%x13) : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %p13 = tensor.cast %r13 : tensor<1x2x2x2xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%p13) : (tensor<*xf32>) -> ()
   func.return
 }

@@ -219,6 +219,9 @@ def test_files() -> list[TestFile]:
                 Model("avg_pool_count_include_pad", x4, pool("avg_pool2d", "x", s4, (1, 2, 3, 3),
                       "pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>, count_include_pad = true"),
                       (1, 2, 3, 3), comment="Every window divides by four."),
+                Model("avg_pool_count_include_pad_batch", ints(rng, (2, 1, 4, 4), 0, 7), pool("avg_pool2d", "x", (2, 1, 4, 4), (2, 1, 3, 3),
+                      "pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>, count_include_pad = true"),
+                      (2, 1, 3, 3), comment="Two images: the zeros are padded one dimension at a time."),
                 Model("max_pool_ceil_mode", x5, pool("max_pool2d", "x", s5, (1, 2, 3, 3),
                       "pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, ceil_mode = true"),
                       (1, 2, 3, 3), comment="The last window holds one row (column) of the input."),
@@ -285,6 +288,7 @@ def test_files() -> list[TestFile]:
     w_multiplier = ints(rng, (8, 1, 3, 3), -2, 2)
     x_nhwc = ints(rng, (1, 4, 4, 4))
     w_hwio = ints(rng, (3, 3, 2, 4), -2, 2)
+    x_batch = ints(rng, (2, 4, 3, 3))
     files.append(
         TestFile(
             "grouped_conv.mlir",
@@ -317,6 +321,15 @@ def test_files() -> list[TestFile]:
                     (1, 8, 3, 3),
                     {"w": w_multiplier},
                     comment="Two output channels per input channel.",
+                ),
+                Model(
+                    "grouped_batch",
+                    x_batch,
+                    conv("", "x", "w", x_batch.shape, w_grouped.shape, (2, 6, 2, 2),
+                         conv_attrs(3, 6, "padding = array<i32: 0, 0, 1, 1>, groups = 2 : i32")),
+                    (2, 6, 2, 2),
+                    {"w": w_grouped},
+                    comment="Two images, padding after only.",
                 ),
                 Model(
                     "grouped_nhwc_hwio",
