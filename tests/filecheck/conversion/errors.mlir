@@ -26,14 +26,6 @@ func.func @batch_norm_runtime(%x: tensor<1x2x4x4xf32>, %var: tensor<2xf32>) -> t
 
 // -----
 
-// CHECK: nn.adaptive_avg_pool2d: adaptive pools from 7×7 to 3×3 are not supported, only to sizes that divide the input's
-func.func @adaptive(%x: tensor<1x4x7x7xf32>) -> tensor<1x4x3x3xf32> {
-  %r = relay.nn.adaptive_avg_pool2d(%x) {output_size = array<i32: 3, 3>} : (tensor<1x4x7x7xf32>) -> tensor<1x4x3x3xf32>
-  func.return %r : tensor<1x4x3x3xf32>
-}
-
-// -----
-
 // CHECK: nn.max_pool2d: dilated pools are not supported
 func.func @dilated_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32> {
   %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 2, 2>, dilation = array<i32: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32>

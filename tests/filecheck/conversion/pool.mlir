@@ -71,3 +71,32 @@ func.func @max_pool_nhwc(%x: tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32> {
   %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, layout = "NHWC"} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
   func.return %r : tensor<1x4x4x4xf32>
 }
+
+// An adaptive average whose windows differ in size (rows 5 to 3: [0, 2), [1, 4),
+// [3, 5)): a product with the rows' weights, then with the columns' (per row of
+// the result), on NHWC reshaped without moving data.
+// CHECK-LABEL: sym_name = "adaptive_avg_pool_uneven"
+// CHECK:       %[[X:.*]] = "tosa.transpose"(%{{.*}}) {perms = array<i32: 0, 2, 3, 1>}
+// CHECK-NEXT:  %[[ROWS:.*]] = "tosa.const"() {values = dense<{{\[\[\[}}5.000000e-01, 5.000000e-01, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.333333343, 0.333333343, 0.333333343, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 5.000000e-01, 5.000000e-01]]]> : tensor<1x3x5xf32>}
+// CHECK:       %[[X3:.*]] = "tosa.reshape"(%[[X]], %{{.*}}) : (tensor<1x5x5x4xf32>, !tosa.shape<3>) -> tensor<1x5x20xf32>
+// CHECK:       %[[R:.*]] = "tosa.matmul"(%[[ROWS]], %[[X3]], {{.*}}) -> tensor<1x3x20xf32>
+// CHECK-NEXT:  %[[COLS:.*]] = "tosa.const"() {{.*}} : () -> tensor<3x2x5xf32>
+// CHECK:       %[[R3:.*]] = "tosa.reshape"(%[[R]], %{{.*}}) : (tensor<1x3x20xf32>, !tosa.shape<3>) -> tensor<3x5x4xf32>
+// CHECK-NEXT:  %[[C:.*]] = "tosa.matmul"(%[[COLS]], %[[R3]], {{.*}}) -> tensor<3x2x4xf32>
+// CHECK:       "tosa.reshape"(%[[C]], %{{.*}}) : (tensor<3x2x4xf32>, !tosa.shape<4>) -> tensor<1x3x2x4xf32>
+func.func @adaptive_avg_pool_uneven(%x: tensor<1x4x5x5xf32>) -> tensor<1x4x3x2xf32> {
+  %r = relay.nn.adaptive_avg_pool2d(%x) {output_size = array<i32: 3, 2>} : (tensor<1x4x5x5xf32>) -> tensor<1x4x3x2xf32>
+  func.return %r : tensor<1x4x3x2xf32>
+}
+
+// An adaptive maximum whose windows differ: one slice and reduce_max per window
+// of rows, concatenated, then the same for columns.
+// CHECK-LABEL: sym_name = "adaptive_max_pool_uneven"
+// CHECK-COUNT-3: "tosa.reduce_max"({{.*}}) {axis = 1 : i32}
+// CHECK:       %[[ROWS:.*]] = "tosa.concat"({{.*}}) {axis = 1 : i32} : {{.*}} -> tensor<1x3x5x4xf32>
+// CHECK-COUNT-2: "tosa.reduce_max"({{.*}}) {axis = 2 : i32}
+// CHECK:       "tosa.concat"({{.*}}) {axis = 2 : i32} : {{.*}} -> tensor<1x3x2x4xf32>
+func.func @adaptive_max_pool_uneven(%x: tensor<1x4x5x5xf32>) -> tensor<1x4x3x2xf32> {
+  %r = relay.nn.adaptive_max_pool2d(%x) {output_size = array<i32: 3, 2>} : (tensor<1x4x5x5xf32>) -> tensor<1x4x3x2xf32>
+  func.return %r : tensor<1x4x3x2xf32>
+}

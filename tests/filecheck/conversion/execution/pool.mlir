@@ -150,9 +150,37 @@ func.func @adaptive_max_pool_2x1(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x1xf32>
   func.return %r : tensor<1x2x2x1xf32>
 }
 
+// 6 to 4: windows [0, 2), [1, 3), [3, 5), [4, 6), which overlap.
+// CHECK-LABEL: sizes = [1, 2, 4, 4]
+// CHECK-NEXT: {{\[+}}5, 4, 4.5, 4.25]
+// CHECK-NEXT: {{\[+}}3, 3.75, 2.5, 3.25]
+// CHECK-NEXT: {{\[+}}2.5, 3.5, 4.5, 4]
+// CHECK-NEXT: {{\[+}}2, 2.5, 5.25, 4.5]
+// CHECK-NEXT: {{\[+}}3, 3.25, 3.25, 4]
+// CHECK-NEXT: {{\[+}}3.25, 4.5, 1.5, 1]
+// CHECK-NEXT: {{\[+}}5, 3.5, 4.25, 3.75]
+// CHECK-NEXT: {{\[+}}4.5, 3, 4.75, 4]
+func.func @adaptive_avg_pool_overlapping(%x: tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %r = relay.nn.adaptive_avg_pool2d(%x) {output_size = array<i32: 4, 4>} : (tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32>
+  func.return %r : tensor<1x2x4x4xf32>
+}
+
+// Rows 5 to 3: windows [0, 2), [1, 4), [3, 5); columns 5 to 2: [0, 3), [2, 5).
+// CHECK-LABEL: sizes = [1, 2, 3, 2]
+// CHECK-NEXT: {{\[+}}18, 18]
+// CHECK-NEXT: {{\[+}}18, 20]
+// CHECK-NEXT: {{\[+}}11, 20]
+// CHECK-NEXT: {{\[+}}15, 16]
+// CHECK-NEXT: {{\[+}}20, 13]
+// CHECK-NEXT: {{\[+}}19, 19]
+func.func @adaptive_max_pool_uneven(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x2xf32> {
+  %r = relay.nn.adaptive_max_pool2d(%x) {output_size = array<i32: 3, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x2xf32>
+  func.return %r : tensor<1x2x3x2xf32>
+}
+
 // CHECK-LABEL: sizes = [1, 2, 2, 2]
 // CHECK-NEXT: {{\[+}}7, 6]
-// CHECK-NEXT: {{\[+}}6, 7]
+// CHECK-NEXT: {{\[+}}7, 3]
 // CHECK-NEXT: {{\[+}}7, 7]
 // CHECK-NEXT: {{\[+}}5, 7]
 func.func @max_pool_nhwc(%x: tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32> {
@@ -214,9 +242,17 @@ func.func @main() {
   %r12 = func.call @adaptive_max_pool_2x1(%x12) : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x1xf32>
   %p12 = tensor.cast %r12 : tensor<1x2x2x1xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p12) : (tensor<*xf32>) -> ()
-  %x13 = arith.constant dense<[[[[4.0, 2.0], [7.0, 5.0], [5.0, 7.0], [6.0, 1.0]], [[0.0, 6.0], [3.0, 0.0], [3.0, 3.0], [3.0, 3.0]], [[2.0, 3.0], [3.0, 7.0], [5.0, 6.0], [0.0, 2.0]], [[7.0, 2.0], [4.0, 6.0], [5.0, 7.0], [1.0, 4.0]]]]> : tensor<1x4x4x2xf32>
-  %r13 = func.call @max_pool_nhwc(%x13) : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
-  %p13 = tensor.cast %r13 : tensor<1x2x2x2xf32> to tensor<*xf32>
+  %x13 = arith.constant dense<[[[[7.0, 6.0, 1.0, 7.0, 7.0, 2.0], [3.0, 4.0, 5.0, 3.0, 1.0, 7.0], [5.0, 0.0, 6.0, 5.0, 1.0, 4.0], [4.0, 0.0, 7.0, 5.0, 2.0, 0.0], [0.0, 6.0, 1.0, 4.0, 7.0, 7.0], [2.0, 0.0, 3.0, 6.0, 4.0, 0.0]], [[5.0, 2.0, 1.0, 3.0, 6.0, 7.0], [1.0, 4.0, 6.0, 2.0, 2.0, 1.0], [1.0, 7.0, 1.0, 1.0, 1.0, 0.0], [6.0, 2.0, 6.0, 4.0, 6.0, 4.0], [6.0, 6.0, 0.0, 4.0, 3.0, 2.0], [3.0, 3.0, 3.0, 6.0, 6.0, 5.0]]]]> : tensor<1x2x6x6xf32>
+  %r13 = func.call @adaptive_avg_pool_overlapping(%x13) : (tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32>
+  %p13 = tensor.cast %r13 : tensor<1x2x4x4xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p13) : (tensor<*xf32>) -> ()
+  %x14 = arith.constant dense<[[[[1.0, -9.0, 18.0, 8.0, 6.0], [18.0, 12.0, -15.0, -19.0, 15.0], [-4.0, -18.0, -1.0, -5.0, -3.0], [-3.0, -8.0, 0.0, 0.0, 20.0], [8.0, 11.0, -20.0, -8.0, 20.0]], [[-9.0, 0.0, 15.0, 6.0, 16.0], [-14.0, 0.0, 6.0, -6.0, 3.0], [20.0, 10.0, -8.0, -18.0, -13.0], [-9.0, 16.0, -9.0, 13.0, -9.0], [7.0, 1.0, 19.0, 3.0, 17.0]]]]> : tensor<1x2x5x5xf32>
+  %r14 = func.call @adaptive_max_pool_uneven(%x14) : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x2xf32>
+  %p14 = tensor.cast %r14 : tensor<1x2x3x2xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%p14) : (tensor<*xf32>) -> ()
+  %x15 = arith.constant dense<[[[[7.0, 5.0], [5.0, 6.0], [7.0, 1.0], [4.0, 1.0]], [[0.0, 5.0], [0.0, 5.0], [6.0, 1.0], [5.0, 3.0]], [[7.0, 7.0], [4.0, 4.0], [5.0, 4.0], [5.0, 1.0]], [[6.0, 4.0], [6.0, 4.0], [2.0, 0.0], [4.0, 7.0]]]]> : tensor<1x4x4x2xf32>
+  %r15 = func.call @max_pool_nhwc(%x15) : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+  %p15 = tensor.cast %r15 : tensor<1x2x2x2xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%p15) : (tensor<*xf32>) -> ()
   func.return
 }
