@@ -27,7 +27,12 @@ from relay_xdsl.conversion.rules.windows import exact_window, nhwc_input, nhwc_p
 from relay_xdsl.conversion.tosa import i64_array
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
-_KERNEL_TO_OHWI = {"OIHW": (0, 2, 3, 1), "HWIO": (3, 0, 1, 2), "OHWI": (0, 1, 2, 3)}
+_KERNEL_TO_OHWI = {
+    "OIHW": (0, 2, 3, 1),
+    "HWIO": (3, 0, 1, 2),
+    "HWOI": (2, 0, 1, 3),
+    "OHWI": (0, 1, 2, 3),
+}
 """Where each kernel layout's dimensions are in TOSA's ``OHWI``."""
 
 

@@ -136,6 +136,30 @@ func.func @grouped_nhwc_hwio(%x: tensor<1x4x4x4xf32>) -> tensor<1x2x2x4xf32> {
   func.return %r : tensor<1x2x2x4xf32>
 }
 
+// TVM's depthwise layout in NHWC: an HWOI weight.
+// CHECK-LABEL: sizes = [1, 4, 4, 4]
+// CHECK-NEXT: {{\[+}}-3, 6, 2, 3]
+// CHECK-NEXT: {{\[+}}-9, -10, 1, 0]
+// CHECK-NEXT: {{\[+}}5, 8, 0, 1]
+// CHECK-NEXT: {{\[+}}-2, -4, -2, -1]
+// CHECK-NEXT: {{\[+}}-4, 12, -3, 4]
+// CHECK-NEXT: {{\[+}}3, 3, 8, 4]
+// CHECK-NEXT: {{\[+}}10, -17, 4, 0]
+// CHECK-NEXT: {{\[+}}0, -15, -1, -5]
+// CHECK-NEXT: {{\[+}}6, -1, -3, 4]
+// CHECK-NEXT: {{\[+}}-4, 1, 5, 6]
+// CHECK-NEXT: {{\[+}}12, -23, 1, -1]
+// CHECK-NEXT: {{\[+}}-8, 5, -1, -2]
+// CHECK-NEXT: {{\[+}}-7, -14, 4, 2]
+// CHECK-NEXT: {{\[+}}3, -2, -5, 4]
+// CHECK-NEXT: {{\[+}}-4, 21, 2, 6]
+// CHECK-NEXT: {{\[+}}-5, 5, 3, 8]
+func.func @depthwise_nhwc_hwoi(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %w = relay.constant dense<[[[[0.0], [-2.0], [-2.0], [0.0]], [[-2.0], [1.0], [1.0], [1.0]], [[2.0], [2.0], [-1.0], [0.0]]], [[[-1.0], [-2.0], [-1.0], [1.0]], [[-1.0], [2.0], [0.0], [1.0]], [[0.0], [1.0], [-1.0], [1.0]]], [[[1.0], [2.0], [1.0], [0.0]], [[0.0], [-2.0], [-1.0], [-1.0]], [[1.0], [-1.0], [0.0], [0.0]]]]> : tensor<3x3x4x1xf32>
+  %r = relay.nn.conv2d(%x, %w) {padding = array<i32: 1, 1, 1, 1>, groups = 4 : i32, data_layout = "NHWC", kernel_layout = "HWOI", channels = 4 : i32, kernel_size = array<i32: 3, 3>} : (tensor<1x4x4x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x4x4x4xf32>
+  func.return %r : tensor<1x4x4x4xf32>
+}
+
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func @main() {
   %x0 = arith.constant dense<[[[[-2.0, 1.0, -1.0, 3.0, -3.0], [1.0, 2.0, -2.0, -3.0, -1.0], [-1.0, 3.0, 3.0, -2.0, 0.0], [1.0, 3.0, -3.0, 2.0, 3.0], [3.0, -2.0, -3.0, 1.0, -3.0]], [[-3.0, -3.0, -2.0, 3.0, 1.0], [1.0, 3.0, 0.0, -3.0, -2.0], [-2.0, 1.0, -1.0, -1.0, -3.0], [1.0, -3.0, 0.0, 2.0, 0.0], [1.0, 2.0, -2.0, -3.0, -3.0]], [[1.0, -2.0, -2.0, 2.0, 2.0], [3.0, 0.0, 0.0, 3.0, 0.0], [-2.0, -2.0, 3.0, -3.0, 2.0], [1.0, 0.0, 2.0, 2.0, 0.0], [1.0, 2.0, 1.0, 0.0, 3.0]], [[3.0, -3.0, 0.0, 2.0, -3.0], [-1.0, 0.0, -1.0, 1.0, 3.0], [-1.0, 2.0, -3.0, 0.0, -3.0], [-1.0, -3.0, 3.0, 3.0, -3.0], [2.0, 1.0, -1.0, 2.0, 3.0]]]]> : tensor<1x4x5x5xf32>
@@ -158,5 +182,9 @@ func.func @main() {
   %r4 = func.call @grouped_nhwc_hwio(%x4) : (tensor<1x4x4x4xf32>) -> tensor<1x2x2x4xf32>
   %p4 = tensor.cast %r4 : tensor<1x2x2x4xf32> to tensor<*xf32>
   func.call @printMemrefF32(%p4) : (tensor<*xf32>) -> ()
+  %x5 = arith.constant dense<[[[[3.0, 3.0, -3.0, 2.0], [0.0, 0.0, -1.0, 2.0], [-2.0, 1.0, 2.0, -1.0], [1.0, -3.0, 2.0, -1.0]], [[-3.0, -1.0, -1.0, 1.0], [0.0, 2.0, -1.0, 3.0], [-3.0, -1.0, -2.0, -1.0], [3.0, -3.0, -2.0, -1.0]], [[2.0, -3.0, 2.0, 2.0], [-1.0, -3.0, 0.0, 1.0], [2.0, -2.0, 1.0, 0.0], [2.0, 1.0, 2.0, 2.0]], [[1.0, -1.0, 3.0, 0.0], [2.0, -3.0, -2.0, 0.0], [2.0, 3.0, -3.0, 3.0], [-1.0, 3.0, -1.0, 3.0]]]]> : tensor<1x4x4x4xf32>
+  %r5 = func.call @depthwise_nhwc_hwoi(%x5) : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %p5 = tensor.cast %r5 : tensor<1x4x4x4xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%p5) : (tensor<*xf32>) -> ()
   func.return
 }

@@ -295,6 +295,7 @@ def test_files() -> list[TestFile]:
     x_nhwc = ints(rng, (1, 4, 4, 4))
     w_hwio = ints(rng, (3, 3, 2, 4), -2, 2)
     x_batch = ints(rng, (2, 4, 3, 3))
+    w_hwoi = ints(rng, (3, 3, 4, 1), -2, 2)
     files.append(
         TestFile(
             "grouped_conv.mlir",
@@ -345,6 +346,15 @@ def test_files() -> list[TestFile]:
                     (1, 2, 2, 4),
                     {"w": w_hwio},
                     comment="An NHWC input with an HWIO weight.",
+                ),
+                Model(
+                    "depthwise_nhwc_hwoi",
+                    x_nhwc,
+                    conv("", "x", "w", x_nhwc.shape, w_hwoi.shape, (1, 4, 4, 4),
+                         conv_attrs(3, 4, 'padding = array<i32: 1, 1, 1, 1>, groups = 4 : i32, data_layout = "NHWC", kernel_layout = "HWOI"')),
+                    (1, 4, 4, 4),
+                    {"w": w_hwoi},
+                    comment="TVM's depthwise layout in NHWC: an HWOI weight.",
                 ),
             ],
             passes=("convert-relay-to-tosa", "convert-relay-to-linalg"),
