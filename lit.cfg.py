@@ -1,6 +1,5 @@
 """lit configuration for the FileCheck tests in tests/filecheck."""
 
-import importlib.util
 import os
 import shutil
 import sys
@@ -71,8 +70,3 @@ config.substitutions.append(("%mlir_runner_libs", SHARED_LIBS))
 config.substitutions.append(
     ("%mlir_runner", f"mlir-runner-22 -O3 -e main -entry-point-result=void {SHARED_LIBS}")
 )
-try:
-    if importlib.util.find_spec("relay_xdsl.conversion.program") is not None:
-        config.available_features.add("relay-to-tosa")
-except ModuleNotFoundError:  # no relay_xdsl.conversion: the tests that need it are UNSUPPORTED
-    pass

@@ -5,7 +5,9 @@ expresses badly, which it writes as ``linalg`` operations on tensors: a
 grouped convolution with ``1 < groups < channels`` becomes one
 ``linalg.generic`` over all groups rather than a convolution per group. The
 rest is TOSA, which upstream's ``tosa-to-linalg`` takes on; ``relay-xdsl
-compile`` runs this pass.
+compile`` runs this pass. Pools stay TOSA: ``count_include_pad`` is a
+``tosa.pad`` of zeros before ``tosa.avg_pool2d`` and ``ceil_mode`` is padding
+after, which TOSA's average leaves out of the count as TVM does.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ Relay type already says it.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +36,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from relay_xdsl.dialects.relay import dtypes
+
+_PAD_RANK = 3
+"""The most dimensions one ``tosa.pad`` takes: its shape operand holds two values
+per dimension, and TOSA's level 8K allows shapes of at most 6 (MAX_RANK)."""
 
 
 @functools.cache
@@ -156,9 +161,47 @@ class TosaBuilder:
         return self.op("slice", [x, self.shape(start), self.shape(size)], result)
 
     def pad(self, x: SSAValue, pads: Sequence[int], value: float = 0) -> SSAValue:
-        """``tosa.pad`` with `pads` as (before, after) pairs per dimension."""
+        """``tosa.pad`` with `pads` as (before, after) pairs per dimension.
+
+        TOSA's level 8K limits a shape operand to MAX_RANK (6) values, so a
+        pad takes at most three dimensions: runs of dimensions that are not
+        padded are merged by a reshape (moving no data), and where more than
+        three remain, each padded dimension is padded on its own.
+        Dimensions of size one that are not padded drop out (NHWC with one
+        image pads as HWC)."""
         if not any(pads):
             return x
+        shape = list(_tensor(x).get_shape())
+        padded = [n + pads[2 * i] + pads[2 * i + 1] for i, n in enumerate(shape)]
+        if len(shape) <= _PAD_RANK:
+            return self._pad(x, pads, value)
+        merged_shape: list[int] = []
+        merged_pads: list[int] = []
+        for i, n in enumerate(shape):
+            before, after = pads[2 * i], pads[2 * i + 1]
+            if not before and not after and n == 1:
+                continue
+            if not before and not after and merged_shape and not any(merged_pads[-2:]):
+                merged_shape[-1] *= n
+            else:
+                merged_shape.append(n)
+                merged_pads += [before, after]
+        if len(merged_shape) <= _PAD_RANK:
+            value_ = self._pad(self.reshape(x, merged_shape), merged_pads, value)
+            return self.reshape(value_, padded)
+        current = shape
+        for i in range(len(shape)):
+            before, after = pads[2 * i], pads[2 * i + 1]
+            if before or after:
+                outer, inner = math.prod(current[:i]), math.prod(current[i + 1 :])
+                x = self._pad(
+                    self.reshape(x, [outer, current[i], inner]), [0, 0, before, after, 0, 0], value
+                )
+                current = current[:i] + [padded[i]] + current[i + 1 :]
+                x = self.reshape(x, current)
+        return x
+
+    def _pad(self, x: SSAValue, pads: Sequence[int], value: float) -> SSAValue:
         type_ = _tensor(x)
         shape = type_.get_shape()
         element = type_.get_element_type()

@@ -31,9 +31,11 @@ def _clamp(call: RuleCall, low: float, high: float) -> Tensor:
     return call.result(call.emit.clamp(call.value(x, x.perm), low, high), x.perm)
 
 
-def _operands(call: RuleCall) -> tuple[list, tuple[int, ...]]:
-    """The arguments at the result's rank in one layout, and that layout."""
-    tensors = [call.tensor(i) for i in range(len(call.args))]
+def _operands(call: RuleCall, tensors: list[Tensor] | None = None) -> tuple[list, tuple[int, ...]]:
+    """The arguments (or `tensors` in their place) at the result's rank in one
+    layout, and that layout."""
+    if tensors is None:
+        tensors = [call.tensor(i) for i in range(len(call.args))]
     rank = call.result_type.get_num_dims()
     perm = common_perm(tensors, rank)
     return [aligned(call.lowering, t, rank, perm) for t in tensors], perm
@@ -188,11 +190,10 @@ def divide(call: RuleCall) -> Tensor:
     if isinstance(call.result_type.get_element_type(), IntegerType):
         return _binary(call, "intdiv")
     divisor = call.tensor(1)
-    (a, b), perm = _operands(call)
-    type_ = permuted_type(call.result_type, perm)
     if divisor.array is not None:
         reciprocal = Tensor(divisor.type, array=(1 / divisor.array).astype(divisor.array.dtype))
-        b = aligned(call.lowering, reciprocal, call.result_type.get_num_dims(), perm)
+        (a, b), perm = _operands(call, [call.tensor(0), reciprocal])
     else:
+        (a, b), perm = _operands(call)
         b = call.emit.op("reciprocal", [b], b.type)
-    return call.result(call.emit.mul(a, b, type_), perm)
+    return call.result(call.emit.mul(a, b, permuted_type(call.result_type, perm)), perm)

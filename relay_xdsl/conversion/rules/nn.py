@@ -2,7 +2,8 @@
 
 ``nn.conv2d`` becomes ``tosa.conv2d`` (``groups == 1``),
 ``tosa.depthwise_conv2d`` (one group per input channel), or, for other
-groups, one ``tosa.conv2d`` per group joined by ``tosa.concat``; the
+groups, one ``tosa.conv2d`` per group joined by ``tosa.concat`` (with
+``prefer_linalg``, one ``linalg.generic`` over all groups instead); the
 activation is held in NHWC and the weight is laid out as TOSA wants
 (``OHWI``, or ``[KH, KW, C, M]`` for depthwise) when compiling.
 ``nn.batch_norm`` with known parameters is one multiply and one add by
@@ -19,13 +20,19 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
+from relay_xdsl.conversion import linalg
 from relay_xdsl.conversion.layout import aligned
 from relay_xdsl.conversion.lowering import SMALL_CONSTANT, RuleCall
 from relay_xdsl.conversion.rules.windows import exact_window, nhwc_input, nhwc_perm
 from relay_xdsl.conversion.tosa import i64_array
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
-_KERNEL_TO_OHWI = {"OIHW": (0, 2, 3, 1), "HWIO": (3, 0, 1, 2), "OHWI": (0, 1, 2, 3)}
+_KERNEL_TO_OHWI = {
+    "OIHW": (0, 2, 3, 1),
+    "HWIO": (3, 0, 1, 2),
+    "HWOI": (2, 0, 1, 3),
+    "OHWI": (0, 1, 2, 3),
+}
 """Where each kernel layout's dimensions are in TOSA's ``OHWI``."""
 
 
@@ -79,7 +86,18 @@ def conv2d(call: RuleCall) -> Tensor:
         hwcm = _reshaped_known(call, w, ohwi, (in_c, multiplier, kh, kw))
         weight = call.lowering.materialize(hwcm, (2, 3, 0, 1))
         return call.result(convolve(data, weight, out_c, "depthwise_conv2d"), perm)
-    return call.result(_grouped(call, data, call.value(w, ohwi), groups, convolve), perm)
+    if call.prefer_linalg:
+        # [G, KH, KW, C/G, O/G]: the OIHW weight (G*O/G, C/G, KH, KW) seen as (G, O/G, C/G, KH, KW)
+        per_group = _reshaped_known(
+            call, w, ohwi, (groups, out_c // groups, in_c // groups, kh, kw)
+        )
+        weight = call.lowering.materialize(per_group, (0, 3, 4, 2, 1))
+        padded = emit.pad(data, [0, 0, *pads, 0, 0])
+        return call.result(
+            linalg.grouped_conv2d(emit, padded, weight, strides, dilation, result_nhwc), perm
+        )
+    grouped = _grouped(call, data, call.value(w, ohwi), groups, convolve, result_nhwc)
+    return call.result(grouped, perm)
 
 
 def _ohwi_weight(call: RuleCall, w: Tensor, ohwi: tuple[int, ...]) -> SSAValue:
@@ -111,6 +129,7 @@ def _grouped(
     weight: SSAValue,
     groups: int,
     convolve: Callable[[SSAValue, SSAValue, int], SSAValue],
+    result_nhwc: TensorType,
 ) -> SSAValue:
     """A grouped convolution as one convolution per group, concatenated on channels."""
     n, h, w, _ = data.type.get_shape()  # type: ignore[attr-defined]
@@ -121,7 +140,7 @@ def _grouped(
         part = call.emit.slice(data, [0, 0, 0, g * i], [n, h, w, i])
         kernel = call.emit.slice(weight, [g * per_group_out, 0, 0, 0], [per_group_out, kh, kw, i])
         parts.append(convolve(part, kernel, per_group_out))
-    return call.emit.concat(parts, 3, permuted_type(call.result_type, (0, 2, 3, 1)))
+    return call.emit.concat(parts, 3, result_nhwc)
 
 
 def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:

@@ -1,0 +1,103 @@
+"""linalg operations on tensors, for what TOSA expresses badly.
+
+``convert-relay-to-linalg`` writes these where TOSA needs many operations
+for one Relay call. They are xDSL's own ``linalg``, ``tensor`` and
+``arith`` operations, printed generically like the rest (xDSL's custom
+printer is not what upstream reads), and they sit beside TOSA in the same
+function: upstream's ``tosa-to-linalg`` leaves them as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from relay_xdsl.conversion.tosa import TosaBuilder
+
+
+def zeros(emit: TosaBuilder, type_: TensorType) -> SSAValue:
+    """A tensor of `type_` filled with zeros: ``tensor.empty`` and ``linalg.fill``."""
+    element: Any = type_.get_element_type()
+    value = IntegerAttr(0, element) if isinstance(element, IntegerType) else FloatAttr(0.0, element)
+    zero = arith.ConstantOp(value)
+    empty = tensor.EmptyOp([], type_)
+    fill = FillOp([zero.result], [empty.tensor])
+    for op in (zero, empty, fill):
+        emit.block.add_op(op)
+    return fill.results[0]
+
+
+def _multiply_accumulate(element: Attribute) -> Region:
+    """The body ``out + a * b`` of a product summed into its output."""
+    body = Block(arg_types=[element, element, element])
+    a, b, acc = body.args
+    product: Operation
+    total: Operation
+    if isinstance(element, IntegerType):
+        product = arith.MuliOp(a, b)
+        total = arith.AddiOp(product.results[0], acc)
+    else:
+        product = arith.MulfOp(a, b)
+        total = arith.AddfOp(product.results[0], acc)
+    body.add_ops([product, total, YieldOp(total.results[0])])
+    return Region([body])
+
+
+def grouped_conv2d(
+    emit: TosaBuilder,
+    data: SSAValue,
+    weight: SSAValue,
+    strides: Sequence[int],
+    dilation: Sequence[int],
+    result_type: TensorType,
+) -> SSAValue:
+    """A grouped convolution as one ``linalg.generic`` over all groups.
+
+    `data` is NHWC, already padded so that the windows give exactly the
+    result's size; `weight` is ``[G, KH, KW, C/G, O/G]``; the result is
+    NHWC (`result_type`). The channels are split into groups by reshapes,
+    which move no data: the loops are ``(n, oh, ow, g, kh, kw, c, o)``, the
+    output channel innermost, where the weight and the output are contiguous.
+    """
+    n, h, w, _ = data.type.get_shape()  # type: ignore[attr-defined]
+    groups, _, _, per_group_in, per_group_out = weight.type.get_shape()  # type: ignore[attr-defined]
+    element = result_type.get_element_type()
+    grouped = emit.reshape(data, [n, h, w, groups, per_group_in])
+    out_h, out_w = result_type.get_shape()[1:3]
+    init = zeros(emit, TensorType(element, [n, out_h, out_w, groups, per_group_out]))
+    d = [AffineExpr.dimension(i) for i in range(8)]
+    bn, boh, bow, bg, bkh, bkw, bc, bo = d
+    maps = [
+        AffineMap(
+            8,
+            0,
+            (
+                bn,
+                boh * strides[0] + bkh * dilation[0],
+                bow * strides[1] + bkw * dilation[1],
+                bg,
+                bc,
+            ),
+        ),
+        AffineMap(8, 0, (bg, bkh, bkw, bc, bo)),
+        AffineMap(8, 0, (bn, boh, bow, bg, bo)),
+    ]
+    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+    iterators = [parallel] * 4 + [reduction] * 3 + [parallel]
+    generic = GenericOp(
+        [grouped, weight],
+        [init],
+        _multiply_accumulate(element),
+        [AffineMapAttr(m) for m in maps],
+        iterators,
+        [init.type],
+    )
+    emit.block.add_op(generic)
+    return emit.reshape(generic.results[0], result_type.get_shape())

@@ -1,0 +1,28 @@
+// nn.conv2d with one group per input channel: tosa.depthwise_conv2d, its weight
+// [KH, KW, C, M] (M outputs per input channel) made from the OIHW weight
+// (C*M, 1, KH, KW) when compiling, or by a transpose at run time (and a
+// reshape, where M > 1).
+// RUN: xdsl-opt %s -p convert-relay-to-tosa --print-op-generic | filecheck %s
+// RUN: xdsl-opt %s -p convert-relay-to-linalg --print-op-generic | filecheck %s
+// RUN: %if mlir-opt-22 %{ xdsl-opt %s -p convert-relay-to-tosa --print-op-generic | mlir-opt-22 --tosa-validate > /dev/null %}
+
+// Two input channels, two outputs each: output channel c*2+m reads input c.
+// CHECK-LABEL: sym_name = "depthwise_multiplier"
+// CHECK:      %[[NHWC:.*]] = "tosa.transpose"(%{{.*}}) {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x2x4x4xf32>) -> tensor<1x4x4x2xf32>
+// CHECK:      %[[W:.*]] = "tosa.const"() {values = dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]]]> : tensor<1x1x2x2xf32>}
+// CHECK:      "tosa.depthwise_conv2d"(%[[NHWC]], %[[W]], {{.*}}) {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x4xf32>
+func.func @depthwise_multiplier(%x: tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %w = relay.constant dense<[[[[1.0]]], [[[2.0]]], [[[3.0]]], [[[4.0]]]]> : tensor<4x1x1x1xf32>
+  %r = relay.nn.conv2d(%x, %w) {groups = 2 : i32, channels = 4 : i32, kernel_size = array<i32: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<4x1x1x1xf32>) -> tensor<1x4x4x4xf32>
+  func.return %r : tensor<1x4x4x4xf32>
+}
+
+// mobilenet's 3x3 stride-2 depthwise convolution on an even size: padding 0 after.
+// CHECK-LABEL: sym_name = "depthwise_stride_2"
+// CHECK:      ^bb0(%{{.*}}: tensor<1x8x6x6xf32>, %[[W:.*]]: tensor<8x1x3x3xf32>):
+// CHECK:      %[[HWCM:.*]] = "tosa.transpose"(%[[W]]) {perms = array<i32: 2, 3, 0, 1>} : (tensor<8x1x3x3xf32>) -> tensor<3x3x8x1xf32>
+// CHECK:      "tosa.depthwise_conv2d"(%{{.*}}, %[[HWCM]], {{.*}}) {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : {{.*}} -> tensor<1x3x3x8xf32>
+func.func @depthwise_stride_2(%x: tensor<1x8x6x6xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<1x8x3x3xf32> {
+  %r = relay.nn.conv2d(%x, %w) {strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>, groups = 8 : i32, channels = 8 : i32, kernel_size = array<i32: 3, 3>} : (tensor<1x8x6x6xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x3x3xf32>
+  func.return %r : tensor<1x8x3x3xf32>
+}

@@ -1,0 +1,41 @@
+// What the conversion cannot lower is an error that names the operator and
+// says why; xdsl-opt exits with an error, without a traceback.
+// RUN: not xdsl-opt %s -p convert-relay-to-tosa 2>&1 | filecheck %s --check-prefix=FIRST
+// RUN: xdsl-opt %s --split-input-file --verify-diagnostics -p convert-relay-to-tosa | filecheck %s
+
+// FIRST:     errors.mlir: error: operator 'nn.lrn' has no lowering rule yet
+// FIRST-NOT: Traceback
+
+// An operator without a lowering rule is an error naming it, never a silent drop.
+// CHECK: operator 'nn.lrn' has no lowering rule yet
+func.func @no_rule(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %r = relay.nn.lrn(%x) : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  func.return %r : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// batch_norm's parameters must be known when compiling.
+// CHECK: nn.batch_norm: parameters computed at run time; run relay-simplify-inference first
+func.func @batch_norm_runtime(%x: tensor<1x2x4x4xf32>, %var: tensor<2xf32>) -> tensor<1x2x4x4xf32> {
+  %gamma = relay.constant dense<[2.0, 0.5]> : tensor<2xf32>
+  %bn = relay.nn.batch_norm(%x, %gamma, %gamma, %gamma, %var) : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>>
+  %r = relay.tuple_get_item %bn[0] : tuple<tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>>
+  func.return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// CHECK: nn.max_pool2d: dilated pools are not supported
+func.func @dilated_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32> {
+  %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 2, 2>, dilation = array<i32: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32>
+  func.return %r : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// CHECK: nn.conv2d: kernel layout IHWO, out layout NCHW are not supported
+func.func @kernel_layout(%x: tensor<1x4x8x8xf32>, %w: tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32> {
+  %r = relay.nn.conv2d(%x, %w) {channels = 4 : i32, kernel_size = array<i32: 3, 3>, kernel_layout = "IHWO"} : (tensor<1x4x8x8xf32>, tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32>
+  func.return %r : tensor<1x4x6x6xf32>
+}
