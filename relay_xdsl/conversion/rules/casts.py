@@ -36,6 +36,8 @@ def _cast(call: RuleCall, x: Tensor, element: Attribute) -> Tensor:
         )
         up, down = emit.op("ceil", [value], type_), emit.op("floor", [value], type_)
         value = emit.select(negative, up, down, type_)
+    if _is_bool(x.element_type) and not isinstance(element, IntegerType):
+        value = emit.cast(value, IntegerType(8))  # TOSA casts bool to integers only
     return call.result(emit.cast(value, element), x.perm)
 
 

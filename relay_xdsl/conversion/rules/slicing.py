@@ -9,6 +9,7 @@ the data is shorter) is reshaped to ``(n, s)`` and the first column kept.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from xdsl.dialects.builtin import TensorType, TupleType
@@ -52,17 +53,16 @@ def sliced(call: RuleCall, x: Tensor, slices: Mapping[int, slice]) -> SSAValue:
 
 
 def _every(call: RuleCall, value: SSAValue, axis: int, count: int, step: int) -> SSAValue:
-    """Every `step`-th element of `value` along `axis`, `count` of them from the first."""
+    """Every `step`-th element of `value` along `axis`, `count` of them from the
+    first; worked on a rank-3 view (before, axis, after), where ``tosa.pad``'s
+    padding fits TOSA's rank limit."""
     emit = call.emit
     shape = list(value.type.get_shape())  # type: ignore[attr-defined]
-    missing = count * step - shape[axis]
-    if missing:
-        pads = [0] * (2 * len(shape))
-        pads[2 * axis + 1] = missing
-        value = emit.pad(value, pads)
-    split = shape[:axis] + [count, step] + shape[axis + 1 :]
-    value = emit.reshape(value, split)
-    value = emit.slice(value, [0] * len(split), shape[:axis] + [count, 1] + shape[axis + 1 :])
+    before, after = math.prod(shape[:axis]), math.prod(shape[axis + 1 :])
+    value = emit.reshape(value, [before, shape[axis], after])
+    value = emit.pad(value, [0, 0, 0, count * step - shape[axis], 0, 0])
+    value = emit.reshape(value, [before, count, step, after])
+    value = emit.slice(value, [0, 0, 0, 0], [before, count, 1, after])
     return emit.reshape(value, shape[:axis] + [count] + shape[axis + 1 :])
 
 
@@ -117,6 +117,6 @@ def split(call: RuleCall) -> tuple[Tensor, ...]:
         assert isinstance(type_, TensorType)
         stop = start + type_.get_shape()[axis]
         value = sliced(call, x, {axis: slice(start, stop, 1)})
-        pieces.append(Tensor(type_, value, x.perm))  # type: ignore[arg-type]
+        pieces.append(Tensor(type_, value, x.perm))
         start = stop
     return tuple(pieces)

@@ -96,6 +96,7 @@ def compile_and_run(
     source.write_text(text)
     validation = subprocess.run(
         ["mlir-opt-22", "--tosa-validate", str(source), "-o", "/dev/null"],
+        check=False,
         capture_output=True,
         text=True,
     )
@@ -125,7 +126,7 @@ def compile_and_run(
             _fields_ = [(f"r{i}", type(r)) for i, r in enumerate(results)]
 
         result_struct = Results()
-    function = getattr(ctypes.CDLL(str(library)), "_mlir_ciface_main")
+    function = ctypes.CDLL(str(library))._mlir_ciface_main
     function(ctypes.byref(result_struct), *[ctypes.byref(d) for d in descriptors])
     if len(results) > 1:
         results = [getattr(result_struct, f"r{i}") for i in range(len(results))]

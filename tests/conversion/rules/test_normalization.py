@@ -47,7 +47,9 @@ def test_layer_norm_with_known_parameters(lowered_run):
     )
 
 
-@pytest.mark.parametrize(("axis", "center", "scale"), [(1, True, True), (-1, False, True), (0, True, False)])
+@pytest.mark.parametrize(
+    ("axis", "center", "scale"), [(1, True, True), (-1, False, True), (0, True, False)]
+)
 def test_layer_norm(lowered_run, axis: int, center: bool, scale: bool):
     size = (2, 4, 5)[axis]
     lowered_run(
