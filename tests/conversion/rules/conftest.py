@@ -1,6 +1,7 @@
-"""The `lowered_run` fixture: a relay function lowered, checked by upstream MLIR's
-TOSA validation, compiled with upstream MLIR and clang, and run through ctypes,
-its results compared with the interpreter's on the same inputs.
+"""The `lowered_cases` fixture: a test module's small relay functions (its
+``CASES``) lowered into one module, checked by upstream MLIR's TOSA validation,
+compiled once with upstream MLIR and clang, and run through ctypes, each
+function's results compared with the interpreter's on the same inputs.
 
 It needs ``mlir-opt-22``, ``mlir-translate-22`` and ``clang-22`` (the tests
 skip without them).
@@ -12,12 +13,14 @@ import ctypes
 import io
 import shutil
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -45,12 +48,28 @@ def parse(text: str) -> ModuleOp:
     return Parser(relay_context(), text).parse_module()
 
 
-def tosa_text(module: ModuleOp) -> tuple[str, list[np.ndarray], list[TensorType]]:
-    """`module`'s main lowered to TOSA in generic form, with its weights and result types."""
-    program = lower_module(module)
-    stream = io.StringIO()
-    Printer(stream, print_generic_format=True).print_op(program.module)
-    return stream.getvalue(), program.weights, program.outputs
+Case = tuple[str, dict[str, np.ndarray]]
+"""A small relay program (text for `parse`, its function ``main``) and its inputs by name."""
+
+TOLERANCE = 1e-5
+
+
+@dataclass
+class _Lowered:
+    module: ModuleOp
+    arguments: list[np.ndarray]
+    outputs: list[TensorType]
+
+
+def _lower(name: str, case: Case) -> _Lowered:
+    """The case's main lowered, as a function named `name`, with its arguments."""
+    text, inputs = case
+    program = lower_module(parse(text))
+    (function,) = program.module.ops
+    assert isinstance(function, func.FuncOp)
+    function.sym_name = StringAttr(name)
+    arguments = [*inputs.values(), *program.weights]
+    return _Lowered(program.module, [np.ascontiguousarray(a) for a in arguments], program.outputs)
 
 
 def _descriptor_type(rank: int) -> type[ctypes.Structure]:
@@ -87,13 +106,40 @@ def _read(descriptor: ctypes.Structure, type_: TensorType) -> np.ndarray:
     return np.ndarray(shape, dtype, buffer=buffer, strides=strides).copy()
 
 
-def compile_and_run(
-    module: ModuleOp, inputs: Mapping[str, np.ndarray], workdir: Path
-) -> list[np.ndarray]:
-    """`module`'s main lowered, validated, compiled and run on `inputs` (by name, in order)."""
-    text, weights, outputs = tosa_text(module)
+def _call(library: ctypes.CDLL, name: str, lowered: _Lowered) -> list[np.ndarray]:
+    """Call the C interface of function `name`: results first (a struct of
+    descriptors when there are several), then the arguments' descriptors."""
+    descriptors = [_descriptor(a) for a in lowered.arguments]
+    results = [_descriptor_type(len(t.get_shape()))() for t in lowered.outputs]
+    if len(results) == 1:
+        result_struct: ctypes.Structure = results[0]
+    else:
+
+        class Results(ctypes.Structure):
+            _fields_ = [(f"r{i}", type(r)) for i, r in enumerate(results)]
+
+        result_struct = Results()
+    getattr(library, f"_mlir_ciface_{name}")(
+        ctypes.byref(result_struct), *[ctypes.byref(d) for d in descriptors]
+    )
+    if len(results) > 1:
+        results = [getattr(result_struct, f"r{i}") for i in range(len(results))]
+    return [_read(d, t) for d, t in zip(results, lowered.outputs)]
+
+
+def _generic(module: ModuleOp) -> str:
+    stream = io.StringIO()
+    Printer(stream, print_generic_format=True).print_op(module)
+    return stream.getvalue()
+
+
+def compile_cases(cases: Mapping[str, Case], workdir: Path) -> dict[str, list[np.ndarray]]:
+    """Each case's main lowered into one module (a function per case, by name),
+    validated, compiled and run on its inputs: the results by case."""
+    lowered = {name: _lower(name, case) for name, case in cases.items()}
+    module = ModuleOp([op.clone() for item in lowered.values() for op in item.module.ops])
     source = workdir / "tosa.mlir"
-    source.write_text(text)
+    source.write_text(_generic(module))
     validation = subprocess.run(
         ["mlir-opt-22", "--tosa-validate", str(source), "-o", "/dev/null"],
         check=False,
@@ -108,46 +154,45 @@ def compile_and_run(
     ir = subprocess.run(
         ["mlir-translate-22", "--mlir-to-llvmir", str(llvm)], check=True, capture_output=True
     ).stdout
-    library = workdir / "main.so"
+    library_path = workdir / "cases.so"
     subprocess.run(
-        ["clang-22", "-O1", "-shared", "-fPIC", "-x", "ir", "-", "-x", "none", "-o", str(library)]
-        + ["-Wl,-rpath," + str(RUNNER_UTILS.parent), str(RUNNER_UTILS)],
+        ["clang-22", "-O1", "-w", "-shared", "-fPIC", "-x", "ir", "-", "-x", "none"]
+        + ["-o", str(library_path), "-Wl,-rpath," + str(RUNNER_UTILS.parent), str(RUNNER_UTILS)],
         input=ir,
         check=True,
     )
-    arguments = [np.ascontiguousarray(a) for a in [*inputs.values(), *weights]]
-    descriptors = [_descriptor(a) for a in arguments]
-    results = [_descriptor_type(len(t.get_shape()))() for t in outputs]
-    if len(results) == 1:
-        result_struct: ctypes.Structure = results[0]
-    else:
-
-        class Results(ctypes.Structure):
-            _fields_ = [(f"r{i}", type(r)) for i, r in enumerate(results)]
-
-        result_struct = Results()
-    function = ctypes.CDLL(str(library))._mlir_ciface_main
-    function(ctypes.byref(result_struct), *[ctypes.byref(d) for d in descriptors])
-    if len(results) > 1:
-        results = [getattr(result_struct, f"r{i}") for i in range(len(results))]
-    return [_read(d, t) for d, t in zip(results, outputs)]
+    library = ctypes.CDLL(str(library_path))
+    return {name: _call(library, name, item) for name, item in lowered.items()}
 
 
-@pytest.fixture
-def lowered_run(tmp_path: Path) -> Callable[..., None]:
-    """Check that `text` (parsed by `parse`) gives the interpreter's results when
-    lowered, compiled and run on `inputs`, within `tolerance`."""
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing or not RUNNER_UTILS.exists():
-        pytest.skip(f"upstream MLIR tools missing: {', '.join(missing) or RUNNER_UTILS}")
+class LoweredCases:
+    """The cases of a test module (its ``CASES``), compiled together once."""
 
-    def check(text: str, tolerance: float = 1e-5, **inputs: np.ndarray) -> None:
-        module = parse(text)
-        expected = run(module, inputs)
-        actual = compile_and_run(module, inputs, tmp_path)
+    def __init__(self, cases: Mapping[str, Case], workdir: Path):
+        self.cases = cases
+        self.workdir = workdir
+        self._results: dict[str, list[np.ndarray]] | None = None
+
+    def check(self, name: str) -> None:
+        """Case `name` gives the interpreter's results within `TOLERANCE`."""
+        if self._results is None:
+            self._results = compile_cases(self.cases, self.workdir)
+        text, inputs = self.cases[name]
+        expected = run(parse(text), inputs)
+        actual = self._results[name]
         assert len(actual) == len(expected)
         for got, want in zip(actual, expected):
             assert got.shape == want.shape and got.dtype == want.dtype
-            np.testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance)
+            np.testing.assert_allclose(got, want, rtol=TOLERANCE, atol=TOLERANCE)
 
-    return check
+
+@pytest.fixture(scope="module")
+def lowered_cases(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> LoweredCases:
+    """The ``CASES`` of the requesting test module (name to `Case`: text and
+    inputs), compiled together the first time one is checked."""
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing or not RUNNER_UTILS.exists():
+        pytest.skip(f"upstream MLIR tools missing: {', '.join(missing) or RUNNER_UTILS}")
+    return LoweredCases(request.module.CASES, tmp_path_factory.mktemp("lowered"))

@@ -5,16 +5,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+X = (np.random.default_rng(1).standard_normal((3, 17)) * 3).astype(np.float32)
 
-@pytest.mark.parametrize("operator", ["gelu", "gelu_tanh", "silu"])
-def test_activation(lowered_run, operator: str):
-    x = (np.random.default_rng(1).standard_normal((3, 17)) * 3).astype(np.float32)
-    lowered_run(
+CASES = {
+    operator: (
         f"""
         func.func @main(%x: tensor<3x17xf32>) -> tensor<3x17xf32> {{
           %r = relay.relax.nn.{operator}(%x) : (tensor<3x17xf32>) -> tensor<3x17xf32>
           func.return %r : tensor<3x17xf32>
         }}
         """,
-        x=x,
+        {"x": X},
     )
+    for operator in ("gelu", "gelu_tanh", "silu")
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_lowering(lowered_cases, name: str):
+    lowered_cases.check(name)

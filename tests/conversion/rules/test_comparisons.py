@@ -5,15 +5,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+RNG = np.random.default_rng(10)
+A = RNG.integers(-2, 3, (3, 4)).astype(np.float32)
+B = RNG.integers(-2, 3, (4,)).astype(np.float32)
 
-@pytest.mark.parametrize("operator", ["not_equal", "less", "less_equal"])
-def test_comparison(lowered_run, operator: str):
-    rng = np.random.default_rng(10)
-    a = rng.integers(-2, 3, (3, 4)).astype(np.float32)
-    b = rng.integers(-2, 3, (4,)).astype(np.float32)
-    lowered_run(
-        "def @main(%a: Tensor[(3, 4), float32], %b: Tensor[(4,), float32]) {"
-        f" {operator}(%a, %b) }}",
-        a=a,
-        b=b,
+CASES = {
+    operator: (
+        (
+            "def @main(%a: Tensor[(3, 4), float32], %b: Tensor[(4,), float32]) {"
+            f" {operator}(%a, %b) }}"
+        ),
+        {"a": A, "b": B},
     )
+    for operator in ("not_equal", "less", "less_equal")
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_lowering(lowered_cases, name: str):
+    lowered_cases.check(name)
