@@ -50,7 +50,7 @@ ARITHMETIC: tuple[Operator, ...] = (
         RelaxOp("relax.floor_divide")),
     _binary("trunc_divide", "Elementwise trunc(lhs / rhs) with broadcasting.",
         no_relax("Relax has no trunc_divide")),
-    _binary("power", "Elementwise lhs ** rhs with broadcasting.", RelaxOp("relax.power"), lowering="elementwise:power"),
+    _binary("power", "Elementwise lhs ** rhs with broadcasting.", RelaxOp("relax.power"), lowering="powers:power"),
     _binary("mod", "Elementwise remainder (truncated, C semantics) with broadcasting.",
         no_relax(
             "not mapped yet: relax.mod computes topi.mod like Relay's mod, but no mapping has been "
