@@ -40,10 +40,11 @@ def convert_functions(module: ModuleOp, *, prefer_linalg: bool) -> None:
     for function in list(module.ops):
         if is_relay_function(function):
             assert isinstance(function, func.FuncOp)
-            lowered, _ = lower_function(
+            lowered, outlined, _ = lower_function(
                 function, weights_as_arguments=False, prefer_linalg=prefer_linalg
             )
-            module.body.block.insert_op_before(lowered, function)
+            for op in (*outlined, lowered):
+                module.body.block.insert_op_before(op, function)
             module.body.block.erase_op(function)
 
 

@@ -8,8 +8,10 @@ value its lowered form (:mod:`relay_xdsl.conversion.values`):
   or ``tosa.const`` when small or when weights stay in the module);
 * ``relay.tuple``, ``relay.tuple_get_item`` and ``relay.let`` only move
   lowered values around;
-* ``relay.fn`` (a fused or composite function) is inlined: its parameters
-  stand for its arguments, so a weight stays a known weight inside it;
+* ``relay.fn`` (a fused or composite function) becomes a private function
+  and a call of it (a ``relay.fn`` inside one is inlined): its parameters
+  stand for its arguments, so a weight stays a known weight inside it,
+  which the caller passes;
 * an operator call whose arguments are all known is folded with the
   interpreter's kernel; any other call runs the rule its registry row
   names (:mod:`relay_xdsl.conversion.rules`). An operator without a rule,
@@ -26,7 +28,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, TupleType
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl.conversion.errors import LoweringError
 from relay_xdsl.conversion.tosa import TosaBuilder
@@ -128,7 +130,13 @@ class RuleCall:
 
 
 class FunctionLowering:
-    """The lowering of one function's body into `builder`'s block."""
+    """The lowering of one function's body into `builder`'s block.
+
+    A function lowered for a ``relay.fn`` (`caller` set) takes the known
+    tensors it uses as arguments that its caller passes (`imports`); the
+    top-level function takes them as weight arguments (`weights`) or holds
+    them as ``tosa.const``.
+    """
 
     def __init__(
         self,
@@ -136,36 +144,55 @@ class FunctionLowering:
         *,
         weights_as_arguments: bool,
         prefer_linalg: bool,
+        caller: FunctionLowering | None = None,
+        outlined: list[func.FuncOp] | None = None,
     ):
         self.builder = builder
         self.weights_as_arguments = weights_as_arguments
         self.prefer_linalg = prefer_linalg
+        self.caller = caller
+        self.outlined: list[func.FuncOp] = outlined if outlined is not None else []
+        """The functions lowered from ``relay.fn`` ops, in order, shared with callees."""
         self.weights: list[np.ndarray] = []
         """The weight arguments' contents, in argument order (after the inputs)."""
+        self.imports: list[tuple[Tensor, tuple[int, ...]]] = []
+        """The known tensors, with their layouts, that the caller passes after the inputs."""
         self.values: dict[SSAValue, Lowered] = {}
+        self._known_values: dict[tuple[int, tuple[int, ...]], SSAValue] = {}
+        self._known_tensors: list[Tensor] = []  # keeps the ids of `_known_values` unique
 
     # Values.
 
     def materialize(self, tensor: Tensor, perm: tuple[int, ...] | None = None) -> SSAValue:
-        """`tensor` as an IR value in layout `perm` (Relay's by default)."""
+        """`tensor` as an IR value of this function in layout `perm` (Relay's by default)."""
         perm = perm if perm is not None else identity(tensor.rank)
-        value = tensor.in_layout.get(perm)
-        if value is not None:
-            return value
         if tensor.array is not None:
-            value = self._constant(np.ascontiguousarray(tensor.array.transpose(perm)), tensor)
-        else:
+            # known tensors are shared by functions: their IR values are kept per function
+            key = (id(tensor), perm)
+            value = self._known_values.get(key)
+            if value is None:
+                value = self._known(tensor, perm)
+                self._known_values[key] = value
+                self._known_tensors.append(tensor)
+            return value
+        value = tensor.in_layout.get(perm)
+        if value is None:
             assert tensor.value is not None
             current = tensor.perm
             value = self.builder.transpose(tensor.value, [current.index(p) for p in perm])
-        tensor.in_layout[perm] = value
+            tensor.in_layout[perm] = value
         return value
 
-    def _constant(self, array: np.ndarray, tensor: Tensor) -> SSAValue:
+    def _known(self, tensor: Tensor, perm: tuple[int, ...]) -> SSAValue:
+        assert tensor.array is not None
+        array = np.ascontiguousarray(tensor.array.transpose(perm))
         if not self.weights_as_arguments or array.size <= SMALL_CONSTANT:
             return self.builder.const(array, tensor.element_type)
         block = self.builder.block
-        self.weights.append(array)
+        if self.caller is not None:
+            self.imports.append((tensor, perm))
+        else:
+            self.weights.append(array)
         return block.insert_arg(TensorType(tensor.element_type, array.shape), len(block.args))
 
     # Ops.
@@ -194,13 +221,59 @@ class FunctionLowering:
         elif isinstance(op, relay.LetOp):
             self.values[op.result] = self.values[op.value]
         elif isinstance(op, relay.FnOp):
-            for param, arg in zip(op.params, op.args):
-                self.values[param] = self.values[arg]
-            self.values[op.result] = self.lower_block(op.body.block)
+            args = [self.values[arg] for arg in op.args]
+            if self.caller is None and all(isinstance(a, Tensor) for a in args):
+                self.values[op.result] = self._call_outlined(op, args)  # type: ignore[arg-type]
+            else:
+                for param, arg in zip(op.params, args):
+                    self.values[param] = arg
+                self.values[op.result] = self.lower_block(op.body.block)
         elif isinstance(op, relay.GenericOperatorOp):
             raise LoweringError(f"operator '{op.operator_name}' is unknown: it has no lowering", op)
         else:
             raise LoweringError(f"'{op.name}' has no lowering", op)
+
+    def _call_outlined(self, op: relay.FnOp, args: list[Tensor]) -> Lowered:
+        """A ``relay.fn`` as a private function of its own, and a call of it.
+
+        Tensors computed at run time cross the call in the layout they are
+        held in; known ones are used inside as if inlined, and passed (as
+        weights) where the callee materialises them. Outlining keeps each
+        fused group one function, as TVM compiles its primitive functions:
+        LLVM's optimiser takes time superlinear in a function's size."""
+        runtime = [a for a in args if a.array is None]
+        block = Block(arg_types=[self.materialize(a, a.perm).type for a in runtime])
+        callee = FunctionLowering(
+            TosaBuilder(block),
+            weights_as_arguments=self.weights_as_arguments,
+            prefer_linalg=self.prefer_linalg,
+            caller=self,
+            outlined=self.outlined,
+        )
+        params = iter(block.args)
+        for param, arg in zip(op.params, args):
+            callee.values[param] = (
+                arg if arg.array is not None else Tensor(arg.type, next(params), arg.perm)
+            )
+        result = callee.lower_block(op.body.block)
+        returned = list({id(t): t for t in flatten(result) if t.array is None}.values())
+        if not returned:
+            return result  # all known: nothing to call
+        block.add_op(func.ReturnOp(*(callee.materialize(t, t.perm) for t in returned)))
+        name = _outlined_name(op, len(self.outlined))
+        function = func.FuncOp(
+            name,
+            ([a.type for a in block.args], [r.type for r in block.last_op.operands]),  # type: ignore[union-attr]
+            Region([block]),
+            visibility="private",
+        )
+        self.outlined.append(function)
+        operands = [self.materialize(a, a.perm) for a in runtime]
+        operands += [self.materialize(t, perm) for t, perm in callee.imports]
+        call = func.CallOp(name, operands, list(function.function_type.outputs.data))
+        self.builder.block.add_op(call)
+        by_id = {id(t): Tensor(t.type, r, t.perm) for t, r in zip(returned, call.results)}
+        return _replaced(result, by_id)
 
     def _operator(self, op: RegisteredOperatorOp) -> Lowered:
         row = op.OPERATOR
@@ -222,6 +295,30 @@ class FunctionLowering:
         except InterpreterError as error:
             raise LoweringError(str(error), op) from None
         return _known_value(op.result.type, result)
+
+
+def flatten(value: Lowered) -> list[Tensor]:
+    """The tensors of a lowered value, tuples flattened, in order."""
+    if isinstance(value, tuple):
+        return [t for v in value for t in flatten(v)]
+    return [value]
+
+
+def _replaced(value: Lowered, by_id: dict[int, Tensor]) -> Lowered:
+    if isinstance(value, tuple):
+        return tuple(_replaced(v, by_id) for v in value)
+    return by_id.get(id(value), value)
+
+
+def _outlined_name(op: relay.FnOp, index: int) -> str:
+    """``fused_<operators>_<index>``, after the operators of the body, as TVM names its
+    fused functions."""
+    names = [
+        inner.OPERATOR.name.replace(".", "_")
+        for inner in op.body.walk()
+        if isinstance(inner, RegisteredOperatorOp)
+    ]
+    return f"fused_{'_'.join(names)[:48] or 'fn'}_{index}"
 
 
 _UNKNOWN = object()

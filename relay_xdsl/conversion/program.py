@@ -19,9 +19,9 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, UnitAttr
 from xdsl.ir import Block, Region
 
 from relay_xdsl.conversion.errors import LoweringError
-from relay_xdsl.conversion.lowering import FunctionLowering
+from relay_xdsl.conversion.lowering import FunctionLowering, flatten
 from relay_xdsl.conversion.tosa import TosaBuilder
-from relay_xdsl.conversion.values import Lowered, Tensor
+from relay_xdsl.conversion.values import Tensor
 
 C_INTERFACE = "llvm.emit_c_interface"
 
@@ -31,7 +31,8 @@ class LoweredProgram:
     """A lowered function and what calling it takes."""
 
     module: ModuleOp
-    """One ``func.func`` on tensors, marked ``llvm.emit_c_interface``."""
+    """The ``func.func`` on tensors, marked ``llvm.emit_c_interface``, after the
+    private functions it calls (one per ``relay.fn``)."""
     function: str
     inputs: list[tuple[str, TensorType]]
     """The Relay function's parameters, by name: the first arguments."""
@@ -43,8 +44,9 @@ class LoweredProgram:
 
 def lower_function(
     function: func.FuncOp, *, weights_as_arguments: bool, prefer_linalg: bool
-) -> tuple[func.FuncOp, list[np.ndarray]]:
-    """`function`'s lowering, and the weights its arguments after the inputs take."""
+) -> tuple[func.FuncOp, list[func.FuncOp], list[np.ndarray]]:
+    """`function`'s lowering, the private functions it calls (its ``relay.fn``
+    groups), and the weights its arguments after the inputs take."""
     input_types = []
     for arg in function.body.block.args:
         if not isinstance(arg.type, TensorType):
@@ -61,7 +63,7 @@ def lower_function(
     )
     for param, arg in zip(function.body.block.args, block.args):
         lowering.values[param] = Tensor(param.type, arg)  # type: ignore[arg-type]
-    results = [lowering.materialize(t) for t in _flatten(lowering.lower_block(function.body.block))]
+    results = [lowering.materialize(t) for t in flatten(lowering.lower_block(function.body.block))]
     block.add_op(func.ReturnOp(*results))
     lowered = func.FuncOp(
         function.sym_name.data,
@@ -69,7 +71,7 @@ def lower_function(
         Region([block]),
     )
     lowered.attributes[C_INTERFACE] = UnitAttr()
-    return lowered, lowering.weights
+    return lowered, lowering.outlined, lowering.weights
 
 
 def lower_module(
@@ -86,17 +88,11 @@ def lower_module(
     )
     if source is None:
         raise LoweringError(f"the module has no function @{function}")
-    lowered, weights = lower_function(
+    lowered, outlined, weights = lower_function(
         source, weights_as_arguments=weights_as_arguments, prefer_linalg=prefer_linalg
     )
     inputs = [
         (arg.name_hint or f"arg{i}", arg.type) for i, arg in enumerate(source.body.block.args)
     ]
     outputs = list(lowered.function_type.outputs.data)
-    return LoweredProgram(ModuleOp([lowered]), function, inputs, weights, outputs)  # type: ignore[arg-type]
-
-
-def _flatten(value: Lowered) -> list[Tensor]:
-    if isinstance(value, tuple):
-        return [t for v in value for t in _flatten(v)]
-    return [value]
+    return LoweredProgram(ModuleOp([*outlined, lowered]), function, inputs, weights, outputs)  # type: ignore[arg-type]
