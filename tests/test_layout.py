@@ -20,6 +20,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"relay_text"}),
     frozenset({"interpreter"}),
     frozenset({"importers", "exporters", "transforms", "viz"}),
+    frozenset({"conversion"}),
     frozenset({"tvm"}),
     frozenset({"tools"}),
 )
