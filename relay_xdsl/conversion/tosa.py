@@ -222,12 +222,39 @@ class TosaBuilder:
             return x
         return self.op("cast", [x], TensorType(element_type, type_.get_shape()))
 
+    def tile(self, x: SSAValue, multiples: Sequence[int]) -> SSAValue:
+        """``tosa.tile``: `x` repeated ``multiples[i]`` times along dimension ``i``."""
+        if all(m == 1 for m in multiples):
+            return x
+        type_ = _tensor(x)
+        shape = [n * m for n, m in zip(type_.get_shape(), multiples)]
+        result = TensorType(type_.get_element_type(), shape)
+        return self.op("tile", [x, self.shape(multiples)], result)
+
+    def reverse(self, x: SSAValue, axis: int) -> SSAValue:
+        """``tosa.reverse``: `x` with dimension `axis` in reverse order."""
+        return self.op("reverse", [x], _tensor(x), {"axis": IntegerAttr(axis, i32)})
+
+    def gather(self, values: SSAValue, indices: SSAValue) -> SSAValue:
+        """``tosa.gather``: ``out[n, w, c] = values[n, indices[n, w], c]`` for
+        `values` (N, K, C) and i32 `indices` (N, W)."""
+        n, _, c = _tensor(values).get_shape()
+        w = _tensor(indices).get_shape()[1]
+        result = TensorType(_tensor(values).get_element_type(), [n, w, c])
+        return self.op("gather", [values, indices], result)
+
     # Computation.
 
     def mul(self, a: SSAValue, b: SSAValue, result_type: Attribute) -> SSAValue:
         """``tosa.mul``, whose third operand is the (integer) shift, zero here."""
         shift = self.const(np.zeros(1, dtype=np.int8), i8)
         return self.op("mul", [a, b, shift], result_type)
+
+    def select(
+        self, condition: SSAValue, a: SSAValue, b: SSAValue, result_type: Attribute
+    ) -> SSAValue:
+        """``tosa.select``: `a` where the (i1) `condition` holds, else `b` (equal ranks)."""
+        return self.op("select", [condition, a, b], result_type)
 
     def clamp(self, x: SSAValue, low: float, high: float) -> SSAValue:
         type_ = _tensor(x)

@@ -155,10 +155,6 @@ def minimum(call: RuleCall) -> Tensor:
     return _binary(call, "minimum")
 
 
-def power(call: RuleCall) -> Tensor:
-    return _binary(call, "pow")
-
-
 def equal(call: RuleCall) -> Tensor:
     return _binary(call, "equal")
 

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 
@@ -145,9 +145,9 @@ def parse_relay_type(parser: Parser) -> Attribute:
     """``parser.parse_type()``, reusing the types of this input that are
     spelled the same (see `reuse_line_tail`)."""
     match = _TENSOR_TYPE.match(_content(parser), parser.pos)
-    if match is None:
+    type_ = _tensor_type(parser, match.group()) if match is not None else None
+    if match is None or type_ is None:  # not a tensor type, or a wrong one: the parser says where
         return parser.parse_type()
-    type_ = _tensor_type(parser, match.group())
     parser._resume_from(match.end())  # pyright: ignore[reportPrivateUsage]
     return type_
 
@@ -156,13 +156,17 @@ def _content(parser: Parser) -> str:
     return parser._parser_state.lexer.input.content  # pyright: ignore[reportPrivateUsage]
 
 
-def _tensor_type(parser: Parser, text: str) -> Attribute:
-    """The type `text` (matched by ``_TENSOR_TYPE``) spells, parsed once an input."""
+def _tensor_type(parser: Parser, text: str) -> Attribute | None:
+    """The type `text` (matched by ``_TENSOR_TYPE``) spells, parsed once an
+    input; None where it is no type (``tensor<xf32>``)."""
     state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
     cache: dict[str, Attribute] = state.__dict__.setdefault("relay_tensor_types", {})
     type_ = cache.get(text)
     if type_ is None:
-        type_ = cache[text] = Parser(parser.ctx, text).parse_type()
+        try:
+            type_ = cache[text] = Parser(parser.ctx, text).parse_type()
+        except ParseError:
+            return None
     return type_
 
 
@@ -184,7 +188,7 @@ def parse_dense_literal(parser: Parser) -> Attribute:
     match = _DENSE_LITERAL.match(_content(parser), parser.pos)
     if match is not None:
         type_ = _tensor_type(parser, match.group("type"))
-        value = _dense_value(type_, match.group("hex"), match.group("list"))
+        value = _dense_value(type_, match.group("hex"), match.group("list")) if type_ else None
         if value is not None:
             parser._resume_from(match.end())  # pyright: ignore[reportPrivateUsage]
             return value

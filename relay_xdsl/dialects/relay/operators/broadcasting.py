@@ -50,7 +50,7 @@ ARITHMETIC: tuple[Operator, ...] = (
         RelaxOp("relax.floor_divide")),
     _binary("trunc_divide", "Elementwise trunc(lhs / rhs) with broadcasting.",
         no_relax("Relax has no trunc_divide")),
-    _binary("power", "Elementwise lhs ** rhs with broadcasting.", RelaxOp("relax.power"), lowering="elementwise:power"),
+    _binary("power", "Elementwise lhs ** rhs with broadcasting.", RelaxOp("relax.power"), lowering="powers:power"),
     _binary("mod", "Elementwise remainder (truncated, C semantics) with broadcasting.",
         no_relax(
             "not mapped yet: relax.mod computes topi.mod like Relay's mod, but no mapping has been "
@@ -74,11 +74,11 @@ COMPARISONS: tuple[Operator, ...] = (
     _comparison("equal", "Elementwise lhs == rhs with broadcasting, bool result.",
         RelaxOp("relax.equal"), lowering="elementwise:equal"),
     _comparison("not_equal", "Elementwise lhs != rhs with broadcasting, bool result.",
-        RelaxOp("relax.not_equal")),
+        RelaxOp("relax.not_equal"), lowering="comparisons:not_equal"),
     _comparison("less", "Elementwise lhs < rhs with broadcasting, bool result.",
-        RelaxOp("relax.less")),
+        RelaxOp("relax.less"), lowering="comparisons:less"),
     _comparison("less_equal", "Elementwise lhs <= rhs with broadcasting, bool result.",
-        RelaxOp("relax.less_equal")),
+        RelaxOp("relax.less_equal"), lowering="comparisons:less_equal"),
     _comparison("greater", "Elementwise lhs > rhs with broadcasting, bool result.",
         RelaxOp("relax.greater"), lowering="elementwise:greater"),
     _comparison("greater_equal", "Elementwise lhs >= rhs with broadcasting, bool result.",

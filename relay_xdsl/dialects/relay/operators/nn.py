@@ -119,6 +119,7 @@ def _softmax(name: str, summary: str, *, mapped: bool) -> Operator:
         infer=inference.with_axis_check,
         kernel=f"nn:{short}",
         relax=relax,
+        lowering=f"normalization:{short}",
     )
 
 
@@ -251,7 +252,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta).",
         attrs=_norm_attrs(-1),  # TVM's LayerNormAttrs
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
-        kernel="nn:layer_norm",
+        kernel="nn:layer_norm", lowering="normalization:layer_norm",
         relax=RelaxOp(
             "relax.nn.layer_norm",
             "relax.attrs.LayerNormAttrs",

@@ -57,14 +57,14 @@ RELAX_ONLY: tuple[Operator, ...] = (
                 Arg(ArgRole.PRIM_TUPLE, "strides", optional=True),
             ),
         ),
-        kernel="relax_only:strided_slice"),
+        kernel="relax_only:strided_slice", lowering="slicing:relax_strided_slice"),
     unary("relax.nn.gelu", "Relax `nn.gelu`: x * Phi(x), with Phi the exact standard normal CDF.",
-        RelaxOp("relax.nn.gelu"), kernel="relax_only:gelu"),
+        RelaxOp("relax.nn.gelu"), kernel="relax_only:gelu", lowering="activations:gelu"),
     unary("relax.nn.gelu_tanh",
         "Relax `nn.gelu_tanh`: GELU with the tanh approximation 0.5 * x * (1 + tanh(sqrt(2 / pi) * "
         "(x + 0.044715 * x^3))).",
-        RelaxOp("relax.nn.gelu_tanh"), kernel="relax_only:gelu_tanh"),
+        RelaxOp("relax.nn.gelu_tanh"), kernel="relax_only:gelu_tanh", lowering="activations:gelu_tanh"),
     unary("relax.nn.silu", "Relax `nn.silu`: x * sigmoid(x).", RelaxOp("relax.nn.silu"),
-        kernel="relax_only:silu"),
+        kernel="relax_only:silu", lowering="activations:silu"),
 )
 # fmt: on

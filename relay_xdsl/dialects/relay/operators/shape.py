@@ -119,7 +119,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
             "relax.split", "relax.attrs.SplitAttrs",
             (Field("indices_or_sections", Kind.INT64_OR_INT64S), Field("axis", Kind.INT))
         ),
-        kernel="shape:split"),
+        kernel="shape:split", lowering="slicing:split"),
     Operator("strided_slice",
         "NumPy-style slice with begin/end/strides (optionally only along `axes`); slice_mode "
         "'size' treats end as sizes.",
@@ -130,7 +130,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         pattern=OpPattern.INJECTIVE, infer=inference.strided_slice,
         relax=no_relax("Relax's strided_slice slices only the listed axes and takes the bounds "
                        "as arguments; it imports as relax.strided_slice"),
-        kernel="shape:strided_slice"),
+        kernel="shape:strided_slice", lowering="slicing:strided_slice"),
     Operator("slice_like",
         "Slices data to the shape of the second tensor along `axes` (all axes if empty/None).",
         attrs=(ints("axes", required=True),),  # TVM's SliceLikeAttrs
@@ -154,7 +154,7 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
             (Field("axis", Kind.OPT_INT), Field("mode", Kind.STR)),
             relay_defaults_only=("batch_dims",)
         ),
-        kernel="gather:take"),
+        kernel="gather:take", lowering="gather:take"),
     Operator("gather",
         "Gathers values along `axis` using an index tensor of the same rank (like torch.gather).",
         attrs=(integer("axis"),),  # TVM's GatherAttrs
@@ -195,11 +195,11 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
             "relax.broadcast_to", args=(TENSOR, Arg(ArgRole.SHAPE, "shape")),
             relay_defaults_only=("dtype",)
         ),
-        kernel="shape:broadcast_to"),
+        kernel="shape:broadcast_to", lowering="broadcast:broadcast_to"),
     Operator("broadcast_to_like", "Broadcasts data to the shape of the second tensor.", arity=2,
         pattern=OpPattern.BROADCAST, infer=inference.broadcast_to_like,
         relax=no_relax("Relax has no broadcast_to_like"),
-        kernel="shape:broadcast_to_like"),
+        kernel="shape:broadcast_to_like", lowering="broadcast:broadcast_to_like"),
     Operator("one_hot",
         "One-hot encoding of integer indices with depth `depth` on `axis`; inputs (indices, "
         "on_value, off_value).",

@@ -1,0 +1,52 @@
+"""Element type conversions: ``tosa.cast``, with Relay's rounding and truth.
+
+TOSA rounds floats to the nearest integer where Relay (C's conversion)
+truncates toward zero, so floats are truncated first; and a conversion to
+``bool`` is ``x != 0`` for every source type.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.ir import Attribute
+
+from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.rules.broadcast import truth
+from relay_xdsl.conversion.values import Tensor
+
+
+def _is_bool(element: Attribute) -> bool:
+    return isinstance(element, IntegerType) and element.width.data == 1
+
+
+def _cast(call: RuleCall, x: Tensor, element: Attribute) -> Tensor:
+    if x.element_type == element:
+        return x
+    emit = call.emit
+    value = call.value(x, x.perm)
+    if _is_bool(element):
+        return call.result(truth(call, value), x.perm)
+    if not isinstance(x.element_type, IntegerType) and isinstance(element, IntegerType):
+        type_ = value.type
+        assert isinstance(type_, TensorType)
+        negative = emit.op(
+            "greater",
+            [emit.scalar(0, x.element_type, x.rank), value],
+            TensorType(IntegerType(1), type_.get_shape()),
+        )
+        up, down = emit.op("ceil", [value], type_), emit.op("floor", [value], type_)
+        value = emit.select(negative, up, down, type_)
+    if _is_bool(x.element_type) and not isinstance(element, IntegerType):
+        value = emit.cast(value, IntegerType(8))  # TOSA casts bool to integers only
+    return call.result(emit.cast(value, element), x.perm)
+
+
+def cast(call: RuleCall) -> Tensor:
+    """``cast(x)`` to the ``dtype`` attribute: floats to integers truncate toward
+    zero, anything to ``bool`` is ``x != 0``."""
+    return _cast(call, call.tensor(0), call.result_type.get_element_type())
+
+
+def cast_like(call: RuleCall) -> Tensor:
+    """``cast_like(x, like)``: ``cast`` to the element type of `like`."""
+    return _cast(call, call.tensor(0), call.result_type.get_element_type())
