@@ -59,6 +59,9 @@ BASELINE: tuple[Stage, ...] = (
             "expand-strided-metadata",
             "lower-affine",
             "convert-to-llvm",
+            # math.erf (tosa.erf) has no LLVM lowering: a call of libm's erff
+            "convert-math-to-libm",
+            "convert-to-llvm",
             "reconcile-unrealized-casts",
         ),
     ),

@@ -76,6 +76,8 @@ VECTOR_LOWERING = (
     "lower-affine",
     "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
     "convert-to-llvm",
+    "convert-math-to-libm",
+    "convert-to-llvm",
     "reconcile-unrealized-casts",
 )
 
@@ -163,11 +165,53 @@ def _rank_matcher(name: str, rank: int, parallel_only: bool) -> str:
   }}"""
 
 
-def _name_matcher(name: str, ops: list[str]) -> str:
+BOOL_OPERANDS = [("input", 0), ("input", 1), ("input", 2), ("init", 0)]
+"""The operands whose ``i1`` elements keep an op from being vectorised: LLVM
+stores a vector of ``i1`` as packed bits where a memref of ``i1`` holds a byte
+per element, so a vectorised producer or consumer of a bool tensor would
+disagree with the scalar code on the other side."""
+
+
+def _bool_matcher(kind: str, index: int) -> str:
+    """Matches a structured op whose `kind` operand `index` has ``i1`` elements."""
+    return f"""
+  transform.named_sequence @match_bool_{kind}{index}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %v = transform.match.structured.{kind} %s[{index}] : ({_ANY}) -> !transform.any_value
+        %bits = transform.match.structured.elemental_bitwidth %v : (!transform.any_value) -> !transform.param<i64>
+        %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %bits, %one : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+LEAVE_ALONE = f"""
+  transform.named_sequence @leave_alone(%op: {_ANY} {{transform.readonly}}) {{
+    transform.yield
+  }}"""
+
+
+def _name_matcher(name: str, ops: list[str], rank: int | None = None) -> str:
+    """Matches the ops named `ops` (of `rank` loops, if given)."""
     names = ", ".join(f'"{op}"' for op in ops)
+    ranked = (
+        f"""
+    %ranked = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}"""
+        if rank is not None
+        else ""
+    )
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
-    transform.match.operation_name %op [{names}] : {_ANY}
+    transform.match.operation_name %op [{names}] : {_ANY}{ranked}
     transform.yield %op : {_ANY}
   }}"""
 
@@ -255,7 +299,7 @@ def _build_schedule() -> str:
         ("matmul", _name_matcher("match_matmul", ["linalg.matmul"]), MATMUL_TILE, [2, 1, 0]),
         (
             "transpose",
-            _name_matcher("match_transpose", ["linalg.transpose"]),
+            _name_matcher("match_transpose", ["linalg.transpose"], rank=len(TRANSPOSE_TILE)),
             TRANSPOSE_TILE,
             [3, 2],
         ),
@@ -276,9 +320,12 @@ def _build_schedule() -> str:
     sequences += (
         _name_matcher("match_depthwise", ["linalg.depthwise_conv_2d_nhwc_hwcm"])
         + _depthwise_action()
+        + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
+        + LEAVE_ALONE
     )
     pairs = ",\n        ".join(
-        f"@match_{name} -> @tile_{name}" for name, *_ in [*rules, ("depthwise",)]
+        [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
+        + [f"@match_{name} -> @tile_{name}" for name, *_ in [*rules, ("depthwise",)]]
     )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{

@@ -18,7 +18,8 @@ VERIFIED = (
     "builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),"
     "one-shot-bufferize{bufferize-function-boundaries},buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,convert-linalg-to-loops,convert-scf-to-cf,"
-    "expand-strided-metadata,lower-affine,convert-to-llvm,reconcile-unrealized-casts)"
+    "expand-strided-metadata,lower-affine,convert-to-llvm,convert-math-to-libm,convert-to-llvm,"
+    "reconcile-unrealized-casts)"
 )
 
 
