@@ -44,10 +44,27 @@ def tensor_type(shape: tuple[int, ...]) -> str:
     return "tensor<" + "".join(f"{n}x" for n in shape) + "f32>"
 
 
-def printed_rows(array: np.ndarray) -> list[str]:
-    """The rows ``printMemrefF32`` prints for `array`, without their brackets."""
+def printed_rows(array: np.ndarray, digits: int | None = None) -> list[str]:
+    """The rows ``printMemrefF32`` prints for `array`, without their brackets; with
+    `digits`, each value to that many significant digits and then any digits (for
+    results that are not exact, whose last printed digit may differ)."""
     rows = array.reshape(-1, array.shape[-1]) if array.ndim else array.reshape(1, 1)
-    return [", ".join(f"{float(v):g}" for v in row) + "]" for row in rows]
+    if digits is None:
+        return [", ".join(f"{float(v):g}" for v in row) + "]" for row in rows]
+    return [", ".join(_leading(float(v), digits) for v in row) + "]" for row in rows]
+
+
+def _leading(value: float, digits: int) -> str:
+    """`value` cut (not rounded) to `digits` significant digits, then a FileCheck regex."""
+    text = f"{value:.{digits + 3}g}"
+    mantissa = text.lstrip("-")
+    significant = 0
+    for i, char in enumerate(mantissa):
+        if char.isdigit() and (significant or char != "0"):
+            significant += 1
+            if significant == digits:
+                return text[: len(text) - len(mantissa) + i + 1] + "{{[0-9]*}}"
+    return text
 
 
 @dataclass
@@ -77,6 +94,8 @@ class TestFile:
     doc: str
     models: list[Model]
     passes: tuple[str, ...] = ("convert-relay-to-tosa",)
+    digits: int | None = None
+    """Significant digits checked, for results that are not exact (all by default)."""
 
     def text(self) -> str:
         module_text = "\n".join(m.text() for m in self.models)
@@ -98,7 +117,7 @@ class TestFile:
                 out += [f"// {line}" for line in model.comment.strip().splitlines()]
             sizes = ", ".join(str(n) for n in expected.shape)
             out.append(f"// CHECK-LABEL: sizes = [{sizes}]")
-            rows = printed_rows(expected)
+            rows = printed_rows(expected, self.digits)
             out.append(f"// CHECK-NEXT: {{{{\\[+}}}}{rows[0]}")
             out += [f"// CHECK-NEXT: {{{{\\[+}}}}{row}" for row in rows[1:]]
             out.append(model.text())
@@ -477,6 +496,31 @@ def test_files() -> list[TestFile]:
                            "pool_size = array<i32: 2, 2>, strides = array<i32: 3, 3>"),
                       (1, 1, 2, 2), comment="Windows that never reach the last two rows and columns: sliced off."),
             ],
+        )
+    )
+    x = ints(rng, (2, 5), -2, 2)
+    files.append(
+        TestFile(
+            "softmax.mlir",
+            "nn.softmax and nn.log_softmax along the last axis, and softmax of an NCHW\n"
+            "activation along its channels (held NHWC after the convolution), run.",
+            [
+                Model("softmax", x, unary("nn.softmax", "x", (2, 5), (2, 5), "axis = -1 : i32"), (2, 5)),
+                Model("log_softmax", x, unary("nn.log_softmax", "x", (2, 5), (2, 5), "axis = 1 : i32"), (2, 5)),
+                Model(
+                    "conv_softmax",
+                    ints(rng, (1, 2, 3, 3)),
+                    "\n".join(
+                        [
+                            conv("", "x", "w", (1, 2, 3, 3), (3, 2, 1, 1), (1, 3, 3, 3), conv_attrs(1, 3), "c"),
+                            unary("nn.softmax", "c", (1, 3, 3, 3), (1, 3, 3, 3), "axis = 1 : i32"),
+                        ]
+                    ),
+                    (1, 3, 3, 3),
+                    {"w": ints(rng, (3, 2, 1, 1), -1, 1)},
+                ),
+            ],
+            digits=4,
         )
     )
     return files
