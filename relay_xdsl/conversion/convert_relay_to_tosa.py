@@ -37,15 +37,24 @@ def is_relay_function(op: Operation) -> bool:
 def convert_functions(module: ModuleOp, *, prefer_linalg: bool) -> None:
     """Replace each Relay function of `module` by its lowering, weights inline;
     other functions (a test's ``main`` that prints results) stay as they are."""
-    for function in list(module.ops):
-        if is_relay_function(function):
-            assert isinstance(function, func.FuncOp)
-            lowered, outlined, _ = lower_function(
-                function, weights_as_arguments=False, prefer_linalg=prefer_linalg
-            )
-            for op in (*outlined, lowered):
-                module.body.block.insert_op_before(op, function)
-            module.body.block.erase_op(function)
+    outlined: list[func.FuncOp] = []  # shared, so that the groups' names are unique
+    lowered = [
+        (
+            function,
+            lower_function(
+                function,
+                weights_as_arguments=False,
+                prefer_linalg=prefer_linalg,
+                outlined=outlined,
+            ),
+        )
+        for function in list(module.ops)
+        if isinstance(function, func.FuncOp) and is_relay_function(function)
+    ]  # all first: a function's calls of others read their Relay bodies
+    for function, (entry, outlined, _) in lowered:
+        for op in (*outlined, entry):
+            module.body.block.insert_op_before(op, function)
+        module.body.block.erase_op(function)
 
 
 @dataclass(frozen=True)

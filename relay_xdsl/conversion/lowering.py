@@ -8,6 +8,8 @@ value its lowered form (:mod:`relay_xdsl.conversion.values`):
   or ``tosa.const`` when small or when weights stay in the module);
 * ``relay.tuple``, ``relay.tuple_get_item`` and ``relay.let`` only move
   lowered values around;
+* ``func.call`` of another function of the module is inlined (a recursive
+  one is an error);
 * ``relay.fn`` (a fused or composite function) becomes a private function
   and a call of it (a ``relay.fn`` inside one is inlined): its parameters
   stand for its arguments, so a weight stays a known weight inside it,
@@ -29,6 +31,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, TupleType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.traits import SymbolTable
 
 from relay_xdsl.conversion.errors import LoweringError
 from relay_xdsl.conversion.tosa import TosaBuilder
@@ -160,6 +163,7 @@ class FunctionLowering:
         self.values: dict[SSAValue, Lowered] = {}
         self._known_values: dict[tuple[int, tuple[int, ...]], SSAValue] = {}
         self._known_tensors: list[Tensor] = []  # keeps the ids of `_known_values` unique
+        self._inlining: set[func.FuncOp] = set()
 
     # Values.
 
@@ -228,6 +232,8 @@ class FunctionLowering:
                 for param, arg in zip(op.params, args):
                     self.values[param] = arg
                 self.values[op.result] = self.lower_block(op.body.block)
+        elif isinstance(op, func.CallOp) and len(op.results) == 1:
+            self.values[op.results[0]] = self._call(op)
         elif isinstance(op, relay.GenericOperatorOp):
             raise LoweringError(f"operator '{op.operator_name}' is unknown: it has no lowering", op)
         else:
@@ -274,6 +280,20 @@ class FunctionLowering:
         self.builder.block.add_op(call)
         by_id = {id(t): Tensor(t.type, r, t.perm) for t, r in zip(returned, call.results)}
         return _replaced(result, by_id)
+
+    def _call(self, op: func.CallOp) -> Lowered:
+        """A call of another function of the module, lowered in place (its body inlined)."""
+        callee = SymbolTable.lookup_symbol(op, op.callee)
+        if not isinstance(callee, func.FuncOp) or callee.is_declaration:
+            raise LoweringError(f"@{op.callee.string_value()} is not a function with a body", op)
+        if callee in self._inlining:
+            raise LoweringError(f"@{op.callee.string_value()} is recursive: it has no lowering", op)
+        self._inlining.add(callee)
+        for param, arg in zip(callee.body.block.args, op.arguments):
+            self.values[param] = self.values[arg]
+        result = self.lower_block(callee.body.block)
+        self._inlining.discard(callee)
+        return result
 
     def _operator(self, op: RegisteredOperatorOp) -> Lowered:
         row = op.OPERATOR

@@ -43,10 +43,18 @@ class LoweredProgram:
 
 
 def lower_function(
-    function: func.FuncOp, *, weights_as_arguments: bool, prefer_linalg: bool
+    function: func.FuncOp,
+    *,
+    weights_as_arguments: bool,
+    prefer_linalg: bool,
+    outlined: list[func.FuncOp] | None = None,
 ) -> tuple[func.FuncOp, list[func.FuncOp], list[np.ndarray]]:
     """`function`'s lowering, the private functions it calls (its ``relay.fn``
-    groups), and the weights its arguments after the inputs take."""
+    groups), and the weights its arguments after the inputs take.
+
+    `outlined` holds the groups of the functions lowered before, whose count
+    keeps the names of new ones unique in the module; it is extended."""
+    already = len(outlined) if outlined is not None else 0
     input_types = []
     for arg in function.body.block.args:
         if not isinstance(arg.type, TensorType):
@@ -60,6 +68,7 @@ def lower_function(
         TosaBuilder(block),
         weights_as_arguments=weights_as_arguments,
         prefer_linalg=prefer_linalg,
+        outlined=outlined,
     )
     for param, arg in zip(function.body.block.args, block.args):
         lowering.values[param] = Tensor(param.type, arg)  # type: ignore[arg-type]
@@ -71,7 +80,7 @@ def lower_function(
         Region([block]),
     )
     lowered.attributes[C_INTERFACE] = UnitAttr()
-    return lowered, lowering.outlined, lowering.weights
+    return lowered, lowering.outlined[already:], lowering.weights
 
 
 def lower_module(
