@@ -35,7 +35,7 @@ keeps a conv's accumulator in registers across its tap and channel loops):
 * ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: 8x64 outputs by
   64-long reductions.
 * all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies,
-  transposes): one row of 8 pixels (``ELEMENTWISE_TILES``), so that a vector is a
+  transposes): one row of 8 pixels by 64 channels (``ELEMENTWISE_TILES``), so that a vector is a
   slice of a row, not the tensor.
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
@@ -240,8 +240,10 @@ DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
 # Filter transposes left at run time (OHWI arguments): 16x16 blocks, which LLVM
 # transposes with shuffles.
 TRANSPOSE_TILE = [1, 1, 16, 16]
-# Elementwise ops (and fills, copies, transposes) by rank: one row of 8 pixels.
-ELEMENTWISE_TILES = {4: [1, 1, 8, 0], 3: [1, 8, 0], 2: [8, 0], 1: [64]}
+# Elementwise ops (and fills, copies, transposes) by rank: one row of 8 pixels by
+# 64 channels (untiled channels made vectors of up to 8x3072 elements on vit_b_16,
+# whose unrolled code took clang minutes).
+ELEMENTWISE_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64], 1: [64]}
 
 # Tiled ops carry this unit attribute, so that only they are vectorised: an op no
 # rule tiled (a reduction, an op of rank 5) stays whole and would become one
@@ -311,7 +313,7 @@ def _build_schedule() -> str:
                 f"elementwise{rank}",
                 _rank_matcher(f"match_elementwise{rank}", rank, parallel_only=True),
                 tile,
-                [nonzero - 1],
+                [nonzero - 1, nonzero - 2] if nonzero > 1 else [0],
             )
         )
     sequences = "".join(

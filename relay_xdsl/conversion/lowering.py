@@ -23,14 +23,16 @@ value its lowered form (:mod:`relay_xdsl.conversion.values`):
 from __future__ import annotations
 
 import importlib
+import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, TupleType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType, TupleType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 
 from relay_xdsl.conversion.errors import LoweringError
@@ -149,6 +151,7 @@ class FunctionLowering:
         prefer_linalg: bool,
         caller: FunctionLowering | None = None,
         outlined: list[func.FuncOp] | None = None,
+        by_body: dict[str, str] | None = None,
     ):
         self.builder = builder
         self.weights_as_arguments = weights_as_arguments
@@ -156,6 +159,8 @@ class FunctionLowering:
         self.caller = caller
         self.outlined: list[func.FuncOp] = outlined if outlined is not None else []
         """The functions lowered from ``relay.fn`` ops, in order, shared with callees."""
+        self.by_body: dict[str, str] = by_body if by_body is not None else {}
+        """The names of those functions by their bodies' text, shared with callees."""
         self.weights: list[np.ndarray] = []
         """The weight arguments' contents, in argument order (after the inputs)."""
         self.imports: list[tuple[Tensor, tuple[int, ...]]] = []
@@ -255,6 +260,7 @@ class FunctionLowering:
             prefer_linalg=self.prefer_linalg,
             caller=self,
             outlined=self.outlined,
+            by_body=self.by_body,
         )
         params = iter(block.args)
         for param, arg in zip(op.params, args):
@@ -266,14 +272,22 @@ class FunctionLowering:
         if not returned:
             return result  # all known: nothing to call
         block.add_op(func.ReturnOp(*(callee.materialize(t, t.perm) for t in returned)))
-        name = _outlined_name(op, len(self.outlined))
         function = func.FuncOp(
-            name,
+            "",
             ([a.type for a in block.args], [r.type for r in block.last_op.operands]),  # type: ignore[union-attr]
             Region([block]),
             visibility="private",
         )
-        self.outlined.append(function)
+        # Groups that compute the same thing (a transformer's layers, a network's
+        # repeated blocks) share one function: their weights are arguments, so
+        # their bodies print the same.
+        body = _generic_text(function)
+        name = self.by_body.get(body)
+        if name is None:
+            name = _outlined_name(op, len(self.outlined))
+            function.sym_name = StringAttr(name)
+            self.outlined.append(function)
+            self.by_body[body] = name
         operands = [self.materialize(a, a.perm) for a in runtime]
         operands += [self.materialize(t, perm) for t, perm in callee.imports]
         call = func.CallOp(name, operands, list(function.function_type.outputs.data))
@@ -328,6 +342,12 @@ def _replaced(value: Lowered, by_id: dict[int, Tensor]) -> Lowered:
     if isinstance(value, tuple):
         return tuple(_replaced(v, by_id) for v in value)
     return by_id.get(id(value), value)
+
+
+def _generic_text(op: Operation) -> str:
+    stream = io.StringIO()
+    Printer(stream, print_generic_format=True).print_op(op)
+    return stream.getvalue()
 
 
 def _outlined_name(op: relay.FnOp, index: int) -> str:
