@@ -37,9 +37,14 @@ def fused_and_defused(module: ModuleOp) -> ModuleOp:
     return module
 
 
-def compiled(module: ModuleOp, library: Path) -> CompiledModel:
+UNSCHEDULED = {"vit_b_16"}
+"""Compiled with plain loops: the schedule's unrolled matmul tiles make vit_b_16's
+code too large for LLVM to compile in reasonable time."""
+
+
+def compiled(module: ModuleOp, library: Path, *, scheduled: bool = True) -> CompiledModel:
     program = lower(module)
-    signature = build(program, library, schedule=default_schedule())
+    signature = build(program, library, schedule=default_schedule() if scheduled else None)
     return CompiledModel(library, signature, program.weights)
 
 
@@ -66,7 +71,8 @@ def test_model_matches_pytorch(name: str, tmp_path: Path):
     assert tvm_models.MODELS == MODELS
 
     module = fused_and_defused(import_relax(tvm_models.relax_module(name)))
-    (output,) = compiled(module, tmp_path / f"{name}.so")(tvm_models.example_input().numpy())
+    model = compiled(module, tmp_path / f"{name}.so", scheduled=name not in UNSCHEDULED)
+    (output,) = model(tvm_models.example_input().numpy())
     expected = tvm_models.torch_output(name)
     assert expected.std() > 0.01, "a degenerate output would make this check vacuous"
     assert output.shape == expected.shape
