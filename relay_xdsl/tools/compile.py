@@ -20,7 +20,7 @@ with upstream MLIR (relay_xdsl/compiler). ``--emit`` says how far:
 
 ``--verbose`` states the pipeline and the tools' command lines on stderr.
 ``--no-schedule`` compiles linalg to plain loops, without the vectorising
-schedule (relay_xdsl/compiler/schedule.py, where present).
+schedule (relay_xdsl/compiler/schedule.py).
 
 ``run FILE --backend mlir`` compiles into a temporary directory and runs the
 library; ``--backend tvm`` builds the Relax export with ``relax.build`` for

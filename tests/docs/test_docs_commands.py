@@ -18,9 +18,7 @@ checks that the target exists without running it.
 
 A block preceded by ``<!-- not run: REASON -->`` (quoted source of another
 project, say) is not run; a block that uses TVM or PyTorch runs where they
-are installed (``make test`` installs them, and so does CI); a block that
-lowers Relay to TOSA (``relay-xdsl compile``, ``--backend mlir``) runs where
-the conversion (``relay_xdsl.conversion``) is part of the checkout.
+are installed (``make test`` installs them, and so does CI).
 """
 
 from __future__ import annotations
@@ -40,7 +38,6 @@ BIN = Path(sys.executable).parent
 BLOCK = re.compile(r"^```(sh|python)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 NOT_RUN = re.compile(r"<!-- not run: [^>]+ -->\s*\Z")
 NEEDS_TVM = re.compile(r"\b(import-torch|--against-torch|relax-script|import tvm|tvm_models)\b")
-NEEDS_CONVERSION = re.compile(r"relay-xdsl compile |--backend mlir\b")
 SEED = ROOT / "examples" / "seed"
 PATTERNS = """\
 from relay_xdsl.transforms.patterns import is_op, wildcard
@@ -128,8 +125,6 @@ def test_block_runs(language: str, code: str, workspace: Path, tmp_path: Path):
     if NEEDS_TVM.search(code):
         pytest.importorskip("tvm")
         pytest.importorskip("torchvision")
-    if NEEDS_CONVERSION.search(code):
-        pytest.importorskip("relay_xdsl.conversion.program")
     if language == "sh":
         if re.search(r"^make ", code, re.MULTILINE) and shutil.which("make") is None:
             pytest.skip("make is not installed")
