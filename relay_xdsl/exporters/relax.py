@@ -26,7 +26,8 @@ Modules imported from Relay text export as long as every operator has a
 Relax counterpart. A ``relay.constant`` known only by its ``meta_index``
 has no value: exporting it is an error unless ``random_constants=seed``
 asks for random values (``numpy.random.RandomState(seed)``, drawn in
-``meta_index`` order, so the same index always gets the same value).
+``meta_index`` order, so the same index always gets the same value, and
+non-negative for a batch norm's variance), as the interpreter draws them.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ from relay_xdsl.dialects.relay.relax_mapping import (
     SHAPE_VARS,
     PrimValue,
 )
+from relay_xdsl.interpreter.arrays import variance_constants
 
 
 class RelaxExportError(Exception):
@@ -493,6 +495,8 @@ class RelaxExporter:
                 values[index] = rng.randint(0, 8, size=shape).astype(dtype)
             else:
                 values[index] = rng.uniform(-1.0, 1.0, size=shape).astype(_numpy_dtype(dtype))
+        for index in variance_constants(self.module):
+            values[index] = np.abs(values[index])
         return values
 
     def _type(

@@ -10,8 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, ModuleOp, TensorType
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, BlockArgument, OpResult
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
@@ -77,6 +83,10 @@ def random_constants(module: ModuleOp, seed: int) -> dict[int, np.ndarray]:
     The values are drawn as the Relax exporter draws them for the same seed
     (``numpy.random.RandomState(seed)``, in index order: floats uniform in
     [-1, 1), integers in [0, 8), bools 0 or 1), so both see the same program.
+
+    A constant that is a batch norm's variance (directly or through a
+    ``relay.fn`` parameter) gets the absolute value of its draw, so that the
+    norm stays finite (`variance_constants`).
     """
     types: dict[int, TensorType] = {}
     for op in module.walk():
@@ -91,7 +101,45 @@ def random_constants(module: ModuleOp, seed: int) -> dict[int, np.ndarray]:
     for index in sorted(types):
         type_ = types[index]
         values[index] = _draw(rng, tuple(type_.get_shape()), tensor_dtype(type_))
+    for index in variance_constants(module):
+        values[index] = np.abs(values[index])
     return values
+
+
+def variance_constants(module: ModuleOp) -> set[int]:
+    """The ``meta[relay.Constant][i]`` indices used as a batch norm's variance
+    (``moving_var``), directly or as the argument of a ``relay.fn`` parameter.
+
+    A random draw for them must not be negative: the norm takes its square root."""
+    indices: set[int] = set()
+    for op in module.walk():
+        if not isinstance(op, relay.BatchNormOp):
+            continue
+        value = op.operands[4]
+        while isinstance(value, BlockArgument) and isinstance(value.owner.parent_op(), relay.FnOp):
+            fn = value.owner.parent_op()
+            assert isinstance(fn, relay.FnOp)
+            value = fn.operands[value.index]
+        if isinstance(value, OpResult) and isinstance(value.op, relay.ConstantOp):
+            meta_index = value.op.meta_index
+            if meta_index is not None:
+                indices.add(meta_index.value.data)
+    return indices
+
+
+def give_random_values(module: ModuleOp, seed: int) -> None:
+    """Give each constant without a value (``meta[relay.Constant][i]``) its
+    `random_constants` draw for `seed`, as its ``value``: passes that fold
+    constants then compute with the numbers the interpreter would use."""
+    values = random_constants(module, seed)
+    for op in module.walk():
+        if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
+            array = np.ascontiguousarray(values[op.meta_index.value.data])
+            data = array.astype(np.uint8) if array.dtype == np.bool_ else array
+            op.attributes["value"] = DenseIntOrFPElementsAttr(
+                op.result.type, BytesAttr(data.tobytes())
+            )
+            del op.attributes["meta_index"]
 
 
 def random_inputs(types: Iterable[tuple[str, Attribute]], seed: int) -> dict[str, np.ndarray]:

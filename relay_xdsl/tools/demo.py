@@ -5,8 +5,11 @@
    ``relay-fold-scale-axis``, ``relay-fold-constant`` and
    ``relay-merge-composite``, with the operator counts after each, and is
    checked against the fused module TVM printed (MergeComposite +
-   PartitionGraph output); that is defused with ``relay-defuse`` and checked
-   against TVM's ``DefuseOps`` output.
+   PartitionGraph output); that is defused with ``relay-defuse`` (counts
+   again) and checked against TVM's ``DefuseOps`` output. The numeric check:
+   with random constants, the original, fused and defused modules give the
+   same outputs in the interpreter. TVM's own fused text defuses to its
+   ``DefuseOps`` output too.
 2. The seed's pipeline on TVM as it is today (Relax): torchvision resnet18 →
    TVM Relax → conv2d(+add)(+relu) fused by TVM's ``FuseOpsByPattern`` →
    relay dialect → ``relay-defuse`` → Relax again, checked for structural
@@ -65,55 +68,119 @@ INFERENCE_PASSES: tuple[type[ModulePass], ...] = (
 )
 
 
-def seed_original_pipeline() -> bool:
-    original_text = (SEED / "original.relay").read_text()
-    fused_text = (SEED / "fused.relay").read_text()
-    print("== 1. The seed's original module (TVM, batch norms) ==")
-    print(original_text)
-    module = parse_relay(original_text, "original.relay")
-    print(f"operators: {_operator_counts(module)}")
-    steps = Steps()
-    passes: tuple[type[ModulePass], ...] = (*INFERENCE_PASSES, RelayMergeCompositePass)
-    for pass_class in passes:
+SEED_PIPELINE: tuple[type[ModulePass], ...] = (*INFERENCE_PASSES, RelayMergeCompositePass)
+
+
+def _seed_pipeline(module: ModuleOp, steps: Steps | None = None) -> None:
+    """The seed's first step on `module`: TVM's inference passes, then MergeComposite."""
+    for pass_class in SEED_PIPELINE:
         pass_ = pass_class()
+        if steps is None:
+            pass_.apply(Context(), module)
+            continue
         steps.time(pass_.name, functools.partial(pass_.apply, Context(), module))
         module.verify()
         milliseconds = steps.seconds[pass_.name] * 1e3
         print(f"after {pass_.name} ({milliseconds:.1f} ms): {_operator_counts(module)}")
+
+
+def seed_original_pipeline() -> bool:
+    """The seed's original module → its fused module → its defused module,
+    each checked against what TVM printed, then the same three run by the
+    interpreter on random constants."""
+    original_text = (SEED / "original.relay").read_text()
+    print("== 1. The seed: original -> fused -> defused ==")
+    print(original_text)
+    module = parse_relay(original_text, "original.relay")
+    print(f"original: {_operator_counts(module)}")
+    _seed_pipeline(module, Steps())
     fused = print_relay(module)
-    print("== after relay-merge-composite ==")
+    print("== fused (after relay-merge-composite) ==")
     print(fused)
-    diff = relay_text_diff(fused_text, fused)
+    ok = _same_text("the fused module TVM printed", (SEED / "fused.relay").read_text(), fused)
+    steps = Steps()
+    steps.time("relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
+    module.verify()
+    milliseconds = steps.seconds["relay-defuse"] * 1e3
+    print(f"after relay-defuse ({milliseconds:.1f} ms): {_operator_counts(module)}")
+    defused = print_relay(module)
+    print("== defused (after relay-defuse) ==")
+    print(defused)
+    expected = (SEED / "defused.relay").read_text()
+    ok = _same_text("TVM's DefuseOps output", expected, defused) and ok
+    return seed_numeric_check() and ok
+
+
+def _same_text(what: str, expected: str, actual: str) -> bool:
+    diff = relay_text_diff(expected, actual)
     if diff:
-        print("MISMATCH against the fused module TVM printed:\n" + diff)
+        print(f"MISMATCH against {what}:\n" + diff)
         return False
-    print("matches the fused module TVM printed (up to whitespace, comments and temp numbering)\n")
+    print(f"matches {what} (up to whitespace, comments and temp numbering)\n")
     return True
+
+
+SEED_CONSTANTS, SEED_INPUT = 0, 1
+"""The seeds of the seed's random constants and of its random input."""
+
+
+def seed_numeric_check() -> bool:
+    """The seed's original, fused and defused modules give the same outputs.
+
+    The seed's text has no constant values: each gets a random one
+    (``--random-constants 0``, variances non-negative) before the passes,
+    so that the folded weights are computed from the same numbers. Random
+    weights in [-1, 1) give activations in the thousands, so the error is
+    measured against the largest output too."""
+    import numpy as np
+
+    from relay_xdsl.interpreter import parameters, run
+    from relay_xdsl.interpreter.arrays import give_random_values, random_inputs
+
+    original = parse_relay((SEED / "original.relay").read_text(), "original.relay")
+    give_random_values(original, SEED_CONSTANTS)
+    fused = original.clone()
+    _seed_pipeline(fused)
+    defused = fused.clone()
+    RelayDefusePass().apply(Context(), defused)
+    inputs = random_inputs(parameters(original), SEED_INPUT)
+    (expected,) = run(original, inputs)
+    print(
+        f"numeric check (interpreter, constants --random-constants {SEED_CONSTANTS}, "
+        f"input --random-inputs {SEED_INPUT}; largest output {np.abs(expected).max():.4g}):"
+    )
+    ok = True
+    for name, module in (("fused", fused), ("defused", defused)):
+        (actual,) = run(module, inputs)
+        error = float(np.abs(actual - expected).max())
+        relative = error / float(np.abs(expected).max())
+        good = relative <= 1e-4
+        ok = ok and good
+        verdict = "OK" if good else "above 1e-4"
+        print(
+            f"  {name} against original: max abs error {error:.3g}, "
+            f"relative to the largest output {relative:.3g} ({verdict})"
+        )
+    print()
+    return ok
 
 
 def seed_text_pipeline() -> bool:
     fused_text = (SEED / "fused.relay").read_text()
     expected = (SEED / "defused.relay").read_text()
-    print("== The seed's fused module (TVM MergeComposite + PartitionGraph) ==")
+    print("== The seed's fused module as TVM printed it (MergeComposite + PartitionGraph) ==")
     steps = Steps()
     module = steps.time("import", lambda: parse_relay(fused_text, "fused.relay"))
     fns = _count(module, relay.FnOp)
     steps.time("relay-defuse", lambda: RelayDefusePass().apply(Context(), module))
     module.verify()
     defused = print_relay(module)
-    print("== after relay-defuse ==")
-    print(defused)
-    diff = relay_text_diff(expected, defused)
     print(
         f"relay.fn: {fns} created by TVM, {fns - _count(module, relay.FnOp)} removed; "
-        f"operator ops: {_count(module, relay.OperatorOp)}; "
+        f"after relay-defuse: {_operator_counts(module)}; "
         + ", ".join(f"{step} {seconds * 1e3:.1f} ms" for step, seconds in steps.seconds.items())
     )
-    if diff:
-        print("MISMATCH against TVM's DefuseOps output:\n" + diff)
-        return False
-    print("matches TVM's DefuseOps output (up to whitespace, comments and temp numbering)\n")
-    return True
+    return _same_text("TVM's DefuseOps output", expected, defused)
 
 
 def resnet_pipeline() -> bool:
