@@ -48,3 +48,27 @@ def run_kernel(text: str, *inputs: np.ndarray) -> Any:
 @pytest.fixture
 def run() -> RunKernel:
     return run_kernel
+
+
+def run_in_tvm(build: Callable[..., Any], *arrays: np.ndarray) -> np.ndarray:
+    """`build(*params)`, a Relax expression of the parameters, built by TVM 0.27
+    for llvm and run on `arrays` in the Relax VM (skipped without TVM)."""
+    tvm = pytest.importorskip("tvm")
+    from tvm import relax
+
+    builder = relax.BlockBuilder()
+    params = [
+        relax.Var(f"p{i}", relax.TensorType(list(a.shape), str(a.dtype)))
+        for i, a in enumerate(arrays)
+    ]
+    with builder.function("main", params):
+        with builder.dataflow():
+            output = builder.emit_output(build(*params))
+        builder.emit_func_output(output)
+    machine = relax.VirtualMachine(relax.build(builder.get(), target="llvm"), tvm.cpu())
+    return machine["main"](*(tvm.runtime.tensor(a) for a in arrays)).numpy()
+
+
+@pytest.fixture
+def in_tvm() -> Callable[..., np.ndarray]:
+    return run_in_tvm

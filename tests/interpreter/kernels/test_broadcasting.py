@@ -106,3 +106,27 @@ def test_logical_and_bitwise(evaluate):
 def test_integer_arithmetic_wraps(evaluate):
     a = np.array([127], np.int8)
     assert evaluate("add(%a, %a)", a=a).tolist() == [-2]
+
+
+TORCH_DIVISION = [
+    ("trunc_divide", lambda a, b: torch.div(a, b, rounding_mode="trunc")),
+    ("floor_divide", lambda a, b: torch.div(a, b, rounding_mode="floor")),
+    ("mod", torch.fmod),  # truncated: the dividend's sign
+    ("trunc_mod", torch.fmod),
+    ("floor_mod", torch.remainder),  # floored: the divisor's sign
+]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32"])
+@pytest.mark.parametrize(("name", "reference"), TORCH_DIVISION, ids=[d[0] for d in TORCH_DIVISION])
+def test_division_and_remainder_against_torch(evaluate, name, reference, dtype):
+    """Random signs on both sides, the divisor broadcast from a lower rank."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(-50, 50, (3, 4, 5)).astype(dtype)
+    b = (rng.integers(1, 7, (4, 5)) * rng.choice([-1, 1], (4, 5))).astype(dtype)
+    if dtype == "float32":
+        a, b = a / np.float32(3), b / np.float32(2)
+    expected = reference(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    result = evaluate(f"{name}(%a, %b)", a=a, b=b)
+    assert result.dtype == expected.dtype
+    np.testing.assert_allclose(result, expected, rtol=1e-6, atol=1e-6)

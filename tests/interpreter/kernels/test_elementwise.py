@@ -123,3 +123,28 @@ def test_where_broadcasts_all_three(evaluate):
     b = np.float32(-1) * np.ones((2, 1, 1), np.float32)
     expected = np.where(c, a, b)
     np.testing.assert_array_equal(evaluate("where(%c, %a, %b)", c=c, a=a, b=b), expected)
+
+
+def test_casts_and_creation_against_torch(evaluate):
+    x = np.random.default_rng(4).uniform(-100, 100, (3, 5)).astype(np.float32)
+    t = torch.from_numpy(x)
+    for dtype, torch_dtype in (("int8", torch.int8), ("int32", torch.int32), ("bool", torch.bool)):
+        like = np.zeros((1,), dtype)
+        if dtype == "int8":
+            t_in, x_in = (t / 2).clamp(-127, 127), np.clip(x / 2, -127, 127)  # no overflow
+        else:
+            t_in, x_in = t, x
+        result = evaluate("cast_like(%x, %like)", x=x_in, like=like)
+        np.testing.assert_array_equal(result, t_in.to(torch_dtype).numpy())
+    for dtype, torch_dtype in (("int32", torch.int32), ("uint32", torch.uint32)):
+        bits = evaluate(f'reinterpret(%x, dtype="{dtype}")', x=x)
+        np.testing.assert_array_equal(bits, t.view(torch_dtype).numpy())
+    fill = np.array(-2.75, np.float32)
+    full = evaluate('full(%v, shape=[2, 3, 1], dtype="float32")', v=fill)
+    np.testing.assert_array_equal(full, torch.full((2, 3, 1), -2.75).numpy())
+    zeros = evaluate('zeros(shape=[4, 2], dtype="int64")')
+    np.testing.assert_array_equal(zeros, torch.zeros((4, 2), dtype=torch.int64).numpy())
+    assert zeros.dtype == np.int64
+    ones = evaluate('ones(shape=[3], dtype="float16")')
+    np.testing.assert_array_equal(ones, torch.ones(3, dtype=torch.float16).numpy())
+    assert ones.dtype == np.float16

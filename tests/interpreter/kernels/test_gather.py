@@ -72,3 +72,15 @@ def test_an_index_out_of_range_in_fast_mode_is_an_error_naming_the_operator(eval
     data = np.arange(4, dtype=np.float32)
     with pytest.raises(InterpreterError, match="^take: an index out of range for an axis of 4$"):
         evaluate('take(%d, %i, mode="fast")', d=data, i=np.array([4], np.int32))
+
+
+def test_gather_nd_against_torch(evaluate):
+    """The first M axes indexed by the M rows of `indices`: PyTorch's advanced indexing."""
+    rng = np.random.default_rng(5)
+    data = rng.standard_normal((4, 3, 5)).astype(np.float32)
+    for m, shape in ((1, (2, 3)), (2, (7,)), (3, (2, 2))):
+        indices = np.stack([rng.integers(0, data.shape[k], shape) for k in range(m)]).astype(
+            "int32"
+        )
+        expected = torch.from_numpy(data)[tuple(torch.from_numpy(indices).long())].numpy()
+        np.testing.assert_array_equal(evaluate("gather_nd(%d, %i)", d=data, i=indices), expected)

@@ -312,3 +312,33 @@ def test_resize3d_reads_the_roi_in_topis_order(run: Any) -> None:
     right = np.minimum(left + 1, 4)
     expected = data[..., left] * (1 - (source - left)) + data[..., right] * (source - left)
     close(result, expected.astype(np.float32))
+
+
+@pytest.mark.parametrize("method", ["bilinear", "nearest_neighbor"])
+def test_crop_and_resize_against_torch_grid_sample(run: Any, method: str) -> None:
+    """Inside the image, a box (y1, x1, y2, x2) resized to (h, w) samples the
+    points y1 + i (y2 - y1) / (h - 1) of the image's [0, 1] span: PyTorch's
+    grid_sample with aligned corners (both round half to even for nearest)."""
+    rng = np.random.default_rng(8)
+    data = random((2, 3, 7, 9), 3)
+    corners = np.sort(rng.uniform(0, 1, (4, 2, 2)), axis=1)  # per box: y and x, each start < end
+    boxes = corners.transpose(0, 2, 1).reshape(4, 4)[:, [0, 2, 1, 3]].astype(np.float32)
+    box_indices = np.array([1, 0, 1, 1], np.int32)
+    crop = (5, 4)
+    call = (
+        f"image.crop_and_resize(%a, %b, %c, crop_size=[{crop[0]}, {crop[1]}], "
+        f'method="{method}", extrapolation_value=0f)'
+    )
+    text = program(
+        call, data.shape, boxes.shape, box_indices.shape, dtypes=("float32", "float32", "int32")
+    )
+    result = run(text, data, boxes, box_indices)
+    grids = []
+    for y1, x1, y2, x2 in boxes.astype(np.float64):
+        ys = 2 * (y1 + np.arange(crop[0]) * (y2 - y1) / (crop[0] - 1)) - 1
+        xs = 2 * (x1 + np.arange(crop[1]) * (x2 - x1) / (crop[1] - 1)) - 1
+        grids.append(np.stack(np.meshgrid(xs, ys), axis=-1))  # (h, w, (x, y))
+    grid = torch.from_numpy(np.stack(grids).astype(np.float32))
+    mode = "bilinear" if method == "bilinear" else "nearest"
+    images = t(data)[torch.from_numpy(box_indices).long()]
+    close(result, F.grid_sample(images, grid, mode=mode, align_corners=True))

@@ -649,3 +649,23 @@ def test_blocked_layout_of_an_indivisible_axis_is_an_error(run: Any) -> None:
     text = program('nn.conv2d(%a, %b, out_layout="NCHW4c")', (1, 3, 4, 4), (6, 3, 1, 1))
     with pytest.raises(KernelError, match="does not split"):
         run(text, random((1, 3, 4, 4)), random((6, 3, 1, 1)))
+
+
+@pytest.mark.parametrize(("block", "layout"), [(2, "NCHW"), (3, "NCHW"), (2, "NHWC")])
+def test_space_to_depth_against_torch(run: Any, block: int, layout: str) -> None:
+    """PyTorch's pixel_unshuffle with its channel read as (c, by, bx); TVM's
+    (whatever the mode) as (by, bx, c), i.e. depth_to_space's DCR inverse."""
+    data = random((2, 3, 6, 12), 2)
+    n, c, h, w = data.shape
+    unshuffled = F.pixel_unshuffle(t(data), block).reshape(
+        n, c, block * block, h // block, w // block
+    )
+    expected = unshuffled.transpose(1, 2).reshape(n, c * block * block, h // block, w // block)
+    if layout == "NHWC":
+        nhwc = data.transpose(0, 2, 3, 1)
+        call = f'nn.space_to_depth(%a, block_size={block}, layout="NHWC")'
+        close(run(program(call, nhwc.shape), nhwc), expected.permute(0, 2, 3, 1))
+    else:
+        close(
+            run(program(f"nn.space_to_depth(%a, block_size={block})", data.shape), data), expected
+        )

@@ -106,3 +106,20 @@ def test_collapse_sum_like_against_torch_sum_to_size(evaluate, like_shape):
     expected = torch.from_numpy(X).sum_to_size(like_shape).numpy()
     assert actual.shape == expected.shape
     np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("axis", "keepdims"), [([1], False), ([0, 2], True), ([-1], False), ([], True)]
+)
+def test_all_and_any_against_torch(evaluate, axis, keepdims):
+    b = np.random.default_rng(6).uniform(size=(3, 4, 2)) < 0.7
+    dims = tuple(axis) or (0, 1, 2)
+    for name in ("all", "any"):
+        spelled = f"{name}(%b, axis={list(axis)}, keepdims={keepdims})"
+        reduce = getattr(torch, name)
+        expected = torch.from_numpy(b)
+        for dim in sorted((d % 3 for d in dims), reverse=True):
+            expected = reduce(expected, dim=dim, keepdim=keepdims)
+        np.testing.assert_array_equal(evaluate(spelled, b=b), expected.numpy())
+    excluded = evaluate("all(%b, axis=[1], exclude=True)", b=b)
+    np.testing.assert_array_equal(excluded, torch.from_numpy(b).all(2).all(0).numpy())

@@ -72,3 +72,19 @@ def test_activations_against_torch(name, reference):
         x=x,
     )
     np.testing.assert_allclose(result, reference(torch.from_numpy(x)).numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.tvm
+def test_strided_slice_against_tvm(in_tvm):
+    from tvm import relax
+
+    x = np.arange(40, dtype=np.float32).reshape(4, 10)
+    result = run_mlir(
+        "func.func @main(%x: tensor<4x10xf32>) -> tensor<2x3xf32> {\n"
+        "  %r = relay.relax.strided_slice(%x) {axes = array<i32: 1, 0>, begin = array<i32: 8, -1>, "
+        "end = array<i32: 1, 0>, strides = array<i32: -3, -2>} : (tensor<4x10xf32>) -> tensor<2x3xf32>\n"
+        "  func.return %r : tensor<2x3xf32>\n}",
+        x=x,
+    )
+    expected = in_tvm(lambda p: relax.op.strided_slice(p, [1, 0], [8, -1], [1, 0], [-3, -2]), x)
+    np.testing.assert_array_equal(result, expected)

@@ -137,3 +137,93 @@ def test_vm_reshape_tensor_and_shape_of(evaluate):
     actual = evaluate("vm.reshape_tensor(%x, %shape, newshape=[4, 6])", x=x, shape=shape)
     np.testing.assert_array_equal(actual, torch.from_numpy(x).reshape(4, 6).numpy())
     assert evaluate('vm.shape_of(%x, dtype="int64")', x=x).tolist() == [2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("newshape", "shape"),
+    [("[0, -1]", (2, 12)), ("[-3, 4]", (6, 4)), ("[-4, 1, 2, -2]", (1, 2, 3, 4)), ("[-1]", (24,))],
+)
+def test_reshape_squeeze_and_reshape_like_against_torch(evaluate, newshape, shape):
+    t = torch.from_numpy(X)
+    result = evaluate(f"reshape(%x, newshape={newshape})", x=X)
+    np.testing.assert_array_equal(result, t.reshape(shape).numpy())
+    like = np.zeros(tuple(reversed(shape)), np.int8)
+    reshaped = evaluate("reshape_like(%x, %l)", x=X, l=like)
+    np.testing.assert_array_equal(reshaped, t.reshape(like.shape).numpy())
+    y = X.reshape(2, 1, 3, 1, 4)
+    np.testing.assert_array_equal(
+        evaluate("squeeze(%y)", y=y), torch.from_numpy(y).squeeze().numpy()
+    )
+    np.testing.assert_array_equal(
+        evaluate("squeeze(%y, axis=[-2])", y=y), torch.from_numpy(y).squeeze(-2).numpy()
+    )
+
+
+@pytest.mark.parametrize(
+    ("sections", "axis"), [("3", 1), ("[1, 3]", 2), ("[1]", 0), ("[1, 3]", -1)]
+)
+def test_split_against_torch(evaluate, sections, axis):
+    parts = evaluate(f"split(%x, indices_or_sections={sections}, axis={axis})", x=X)
+    spec = int(sections) if sections.isdigit() else eval(sections)
+    expected = torch.tensor_split(torch.from_numpy(X), spec, dim=axis)
+    assert len(parts) == len(expected)
+    for part, want in zip(parts, expected):
+        np.testing.assert_array_equal(part, want.numpy())
+
+
+def test_slice_like_and_broadcast_to_like_against_torch(evaluate):
+    t = torch.from_numpy(X)
+    like = np.zeros((1, 2, 3), np.float32)
+    np.testing.assert_array_equal(
+        evaluate("slice_like(%x, %l)", x=X, l=like), t[:1, :2, :3].numpy()
+    )
+    result = evaluate("slice_like(%x, %l, axes=[1, -1])", x=X, l=like)
+    np.testing.assert_array_equal(result, t[:, :2, :3].numpy())
+    v = np.arange(3, dtype=np.float32).reshape(3, 1)
+    wide = np.zeros((2, 3, 4), np.float32)
+    result = evaluate("broadcast_to_like(%v, %w)", v=v, w=wide)
+    np.testing.assert_array_equal(
+        result, torch.broadcast_to(torch.from_numpy(v), (2, 3, 4)).numpy()
+    )
+
+
+def test_layout_transform_against_torch(evaluate):
+    """NCHW to NHWC is a permute; to NCHW4c a channel split moved last, zero-padded
+    up to a multiple of the block; OIHW to HWIO a permute."""
+    data = np.random.default_rng(7).standard_normal((2, 6, 3, 5)).astype(np.float32)
+    t = torch.from_numpy(data)
+    nhwc = evaluate('layout_transform(%d, src_layout="NCHW", dst_layout="NHWC")', d=data)
+    np.testing.assert_array_equal(nhwc, t.permute(0, 2, 3, 1).numpy())
+    blocked = evaluate('layout_transform(%d, src_layout="NCHW", dst_layout="NCHW4c")', d=data)
+    padded = torch.nn.functional.pad(t, (0, 0, 0, 0, 0, 2))
+    expected = padded.reshape(2, 2, 4, 3, 5).permute(0, 1, 3, 4, 2)
+    np.testing.assert_array_equal(blocked, expected.numpy())
+    hwio = evaluate('layout_transform(%d, src_layout="OIHW", dst_layout="HWIO")', d=data)
+    np.testing.assert_array_equal(hwio, t.permute(2, 3, 1, 0).numpy())
+
+
+STRIDED_SLICES = [
+    # Relay attributes; Relax's axes, begin, end, strides for the same slice
+    ("begin=[0, 1], end=[2, 3], strides=[1, 1]", [0, 1], [0, 1], [2, 3], [1, 1]),
+    ("begin=[1, -1], end=[2, -4], strides=[1, -1]", [0, 1], [1, -1], [2, -4], [1, -1]),
+    (
+        "begin=[0, 0, 3], end=[2, 3, -5], strides=[1, 1, -2]",
+        [0, 1, 2],
+        [0, 0, 3],
+        [2, 3, -5],
+        [1, 1, -2],
+    ),
+    ("begin=[-100], end=[100], strides=[1]", [0], [-100], [100], [1]),
+    ("begin=[1], end=[3], strides=[2], axes=[2]", [2], [1], [3], [2]),
+    ("begin=[3, 2], end=[0, 0], strides=[-2, -1], axes=[2, 1]", [2, 1], [3, 2], [0, 0], [-2, -1]),
+]
+
+
+@pytest.mark.tvm
+@pytest.mark.parametrize(("attrs", "axes", "begin", "end", "strides"), STRIDED_SLICES)
+def test_strided_slice_against_tvm(evaluate, in_tvm, attrs, axes, begin, end, strides):
+    """Negative strides and begins, out-of-range bounds: TVM 0.27's strided_slice."""
+    from tvm import relax
+
+    expected = in_tvm(lambda x: relax.op.strided_slice(x, axes, begin, end, strides), X)
+    np.testing.assert_array_equal(evaluate(f"strided_slice(%x, {attrs})", x=X), expected)
