@@ -10,7 +10,7 @@ with ``--random-inputs SEED``, a random one: floats uniform in [-1, 1),
 integers in [0, 8), drawn from SEED in parameter order.
 ``--random-constants SEED`` gives constants without values
 (``meta[relay.Constant][i]`` without ``#[metadata]``) random values, as
-``export --to relax-script`` does. The outputs are the result's tensors
+``export --to relax-script`` does (a batch norm's variance non-negative). The outputs are the result's tensors
 (a tuple's in order), named ``output0``, ``output1``, ...: printed with
 their shape and dtype (numpy's printing, big arrays summarised), or saved
 with ``-o out.npz``.
