@@ -136,3 +136,54 @@ def @main(%x: float32) {
     assert not any(isinstance(op, relay.IfOp) for op in after.walk())
     assert _operators(after) == Counter({"add": 1})
     assert_same_outputs(before, after)
+
+
+COMPOSITE_ON_CONSTANTS = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 2), float32]) {
+  %0 = fn (%a: float32, %b: float32, PartitionedFromPattern="add_nn.relu_", Composite="ccompiler.add_relu") {
+    %1 = add(%a, %b);
+    nn.relu(%1)
+  };
+  %2 = multiply(2f, 3f);
+  %3 = %0(%2, %2);
+  %4 = fn (%p0: Tensor[(2, 2), float32], Primitive=1) {
+    %5 = subtract(4f, 1f);
+    multiply(%p0, %5)
+  };
+  %6 = %4(%x);
+  add(%3, %6)
+}
+"""
+
+
+def test_composite_and_primitive_functions_stay_whole():
+    """A Composite function called on constants is not evaluated (nor is its body
+    touched), and a Primitive function's body keeps its computation on constants;
+    only the multiply outside them folds."""
+    before, after = _folded(COMPOSITE_ON_CONSTANTS)
+    fns = [op for op in after.walk() if isinstance(op, relay.FnOp)]
+    assert len(fns) == 2
+    composite, primitive = fns
+    assert "Composite" in composite.attributes and "Primitive" in primitive.attributes
+    assert [
+        op.operator_name for op in composite.body.walk() if isinstance(op, relay.OperatorOp)
+    ] == [
+        "add",
+        "nn.relu",
+    ]
+    inside = [op.operator_name for op in primitive.body.walk() if isinstance(op, relay.OperatorOp)]
+    assert inside == ["subtract", "multiply"]
+    assert _operators(after) == Counter({"add": 2, "nn.relu": 1, "subtract": 1, "multiply": 1})
+    assert_same_outputs(before, after)
+
+
+def test_the_seeds_fused_module_is_left_as_it_is():
+    """TVM's fused seed module: its composite calls take constants, and stay calls."""
+    from relay_xdsl.exporters.relay_text import print_relay
+    from relay_xdsl.interpreter.arrays import give_random_values
+
+    module = parse_relay((TESTS.parent / "examples" / "seed" / "fused.relay").read_text())
+    give_random_values(module, 0)
+    expected = print_relay(module)
+    RelayFoldConstantPass().apply(Context(), module)
+    assert print_relay(module) == expected
