@@ -113,7 +113,7 @@ def variance_constants(module: ModuleOp) -> set[int]:
     A random draw for them must not be negative: the norm takes its square root."""
     indices: set[int] = set()
     for op in module.walk():
-        if not isinstance(op, relay.BatchNormOp):
+        if not isinstance(op, relay.OperatorOp) or op.operator_name != "nn.batch_norm":
             continue
         value = op.operands[4]
         while isinstance(value, BlockArgument) and isinstance(value.owner.parent_op(), relay.FnOp):
@@ -136,9 +136,9 @@ def give_random_values(module: ModuleOp, seed: int) -> None:
         if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
             array = np.ascontiguousarray(values[op.meta_index.value.data])
             data = array.astype(np.uint8) if array.dtype == np.bool_ else array
-            op.attributes["value"] = DenseIntOrFPElementsAttr(
-                op.result.type, BytesAttr(data.tobytes())
-            )
+            type_ = op.result.type
+            assert isinstance(type_, TensorType)  # random_constants refuses any other
+            op.attributes["value"] = DenseIntOrFPElementsAttr(type_, BytesAttr(data.tobytes()))
             del op.attributes["meta_index"]
 
 
