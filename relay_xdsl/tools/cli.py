@@ -335,7 +335,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         "--max-nodes",
         type=int,
         default=DEFAULT_MAX_NODES,
-        help=f"render no larger graph (default: {DEFAULT_MAX_NODES})",
+        help=f"render no larger graph; 0: no limit (default: {DEFAULT_MAX_NODES})",
     )
     command.add_argument(
         "--timeout",
@@ -718,6 +718,16 @@ def _write(path: str | None, text: str | Iterable[str]) -> None:
 def load_module(path: str, given_format: str | None = None) -> ModuleOp:
     """A module from Relay text or MLIR (see `_source` for which), verified."""
     return _load(_source(path, given_format))
+
+
+def read_input(path: str) -> _Source:
+    """The text of input `path` (``-``: stdin) and whether it is Relay text or MLIR."""
+    return _source(path, None)
+
+
+def load_input(source: _Source) -> ModuleOp:
+    """The module `source` (from `read_input`) holds, verified."""
+    return _load(source)
 
 
 def _load(source: _Source) -> ModuleOp:

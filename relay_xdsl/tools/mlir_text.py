@@ -43,6 +43,10 @@ def hoist_location_aliases(text: str) -> str:
     Line numbers of the module stay as they were: the definitions are blanked
     where they stood and the hoisted copies share the first line.
     """
+    if not text.startswith("#") and "\n#" not in text:
+        # No line starts an alias. The pattern, anchored at line starts, would
+        # be tried at each of the characters: seconds for a model's weights.
+        return text
     definitions = {m[1]: m[2] for m in _ALIAS_DEFINITION.finditer(text)}
     if not definitions:
         return text

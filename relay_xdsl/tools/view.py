@@ -9,10 +9,12 @@ DOT on stdout.
 
 Graphviz lays out graphs of a few thousand nodes in seconds but needs minutes
 for tens of thousands: a graph with more than ``--max-nodes`` nodes is not
-rendered, and the message says how to draw less (``--collapse`` draws each
-fused group as one node) or to raise the limit. ``dot`` also runs under a
-time limit (``--timeout``). Without ``dot`` installed, the DOT text is still
-written, next to the requested output.
+rendered (``--max-nodes 0``: no limit), and the message says how to draw less
+(``--collapse`` draws each fused group as one node) or to raise the limit.
+A large file is first sized from its text (viz/estimate.py), so that a graph
+far too large is refused at once rather than after seconds of parsing.
+``dot`` also runs under a time limit (``--timeout``). Without ``dot``
+installed, the DOT text is still written, next to the requested output.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
-from relay_xdsl.tools.cli import CommandError, load_module
+from relay_xdsl.tools.cli import CommandError, load_input, read_input
 from relay_xdsl.viz.dot import (
     INSTALL_HINT,
     SIDE_PREFIXES,
@@ -32,10 +34,15 @@ from relay_xdsl.viz.dot import (
     dot_text,
     render,
 )
+from relay_xdsl.viz.estimate import estimate
 from relay_xdsl.viz.graph import Graph, extract
 from relay_xdsl.viz.html import html_page
 
 FORMATS = ("dot", "svg", "html")
+
+SCAN_CHARS = 1_000_000
+"""Files longer than this are sized from their text before they are parsed
+(parsing a megabyte of MLIR takes about a second)."""
 
 
 def _inputs(args: argparse.Namespace) -> list[Path]:
@@ -83,10 +90,36 @@ def drawings(
     ]
 
 
-def too_large(graphs: list[tuple[str, Graph]], max_nodes: int) -> str | None:
-    """Why the drawing is not rendered, or None when it is small enough."""
-    nodes = sum(len(graph.nodes) for _, graph in graphs)
+def _fuse_first(files: list[Path]) -> str:
+    fused = files[0].with_name(files[0].stem + "-fused.mlir")
+    return f"fuse it first (xdsl-opt {files[0]} -p relay-fuse-ops -o {fused}) and use --collapse"
+
+
+def too_large_text(files: list[Path], texts: list[tuple[str, str]], max_nodes: int) -> str | None:
+    """Why the drawing of `texts` (text, format) is not rendered, judged from the
+    text alone; None when it may be small enough (the drawing then decides)."""
+    estimates = [estimate(text, format_) for text, format_ in texts]
+    nodes = sum(e.nodes for e in estimates)
     if nodes <= max_nodes:
+        return None
+    groups = sum(e.groups for e in estimates)
+    advice = [
+        f"use --collapse to draw each of the {groups} fused groups as one node"
+        if groups
+        else _fuse_first(files),
+        "use --max-nodes 0 to render it whatever its size (Graphviz may take minutes)",
+        "use --format dot to write the DOT text without rendering it",
+    ]
+    return (
+        f"the graph has at least {nodes} operators, more than --max-nodes {max_nodes}: "
+        + "; or ".join(advice)
+    )
+
+
+def too_large(files: list[Path], graphs: list[tuple[str, Graph]], max_nodes: int) -> str | None:
+    """Why the drawing of `files` is not rendered, or None when it is small enough."""
+    nodes = sum(len(graph.nodes) for _, graph in graphs)
+    if max_nodes <= 0 or nodes <= max_nodes:
         return None
     groups = sum(len(graph.groups()) for _, graph in graphs)
     collapsed = sum(1 for _, graph in graphs for node in graph.nodes if node.kind == "group")
@@ -94,7 +127,7 @@ def too_large(graphs: list[tuple[str, Graph]], max_nodes: int) -> str | None:
     if groups:
         advice.insert(0, f"use --collapse to draw each of the {groups} fused groups as one node")
     elif not collapsed:
-        advice.insert(0, "fuse it first (relay-fuse-ops) and use --collapse")
+        advice.insert(0, _fuse_first(files))
     advice.append("use --format dot to write the DOT text without rendering it")
     return f"the graph has {nodes} nodes, more than --max-nodes {max_nodes}: " + "; or ".join(
         advice
@@ -109,13 +142,24 @@ def run_view(args: argparse.Namespace) -> None:
 
         launch(files, host=args.host, port=args.port, open_browser=not args.no_browser)
         return
-    modules = [(str(path), load_module(str(path))) for path in files]
+    sources = [read_input(str(path)) for path in files]
+    if (
+        output_format != "dot"
+        and not args.collapse
+        and args.max_nodes > 0
+        and sum(len(source.text) for source in sources) > SCAN_CHARS
+    ):
+        reason = too_large_text(files, [(s.text, s.format) for s in sources], args.max_nodes)
+        if reason is not None:
+            raise CommandError(reason)
+    modules = [(str(path), load_input(source)) for path, source in zip(files, sources)]
+    del sources  # the text of a large module is hundreds of megabytes
     graphs = drawings(modules, constants=args.constants, collapse=args.collapse)
     dot = dot_text(graphs)
     if output_format == "dot":
         _write(args.output, dot)
         return
-    reason = too_large(graphs, args.max_nodes)
+    reason = too_large(files, graphs, args.max_nodes)
     if reason is not None:
         raise CommandError(reason)
     if dot_binary() is None:

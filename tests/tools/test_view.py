@@ -159,3 +159,33 @@ def test_python_dash_m_reports_view_errors_without_a_traceback():
     assert result.returncode == 1
     assert result.stderr.startswith("error: cannot tell the format from 'x.png'")
     assert "Traceback" not in result.stderr
+
+
+def test_a_large_file_far_over_max_nodes_is_refused_before_parsing(tmp_path, capsys, monkeypatch):
+    chain = _chain(tmp_path, 60)
+    monkeypatch.setattr("relay_xdsl.tools.view.SCAN_CHARS", 0)  # every file counts as large
+
+    def not_parsed(source):
+        raise AssertionError("the module was parsed")
+
+    monkeypatch.setattr("relay_xdsl.tools.view.load_input", not_parsed)
+    assert main(["view", str(chain), "-o", str(tmp_path / "chain.svg"), "--max-nodes", "50"]) == 1
+    error = capsys.readouterr().err
+    assert "the graph has at least 60 operators, more than --max-nodes 50" in error
+    assert f"xdsl-opt {chain} -p relay-fuse-ops" in error and "--collapse" in error
+    assert "--max-nodes 0 to render it" in error
+    module = tmp_path / "fused.mlir"
+    monkeypatch.undo()
+    assert main(["import", str(FUSED), "-o", str(module)]) == 0
+    monkeypatch.setattr("relay_xdsl.tools.view.SCAN_CHARS", 0)
+    monkeypatch.setattr("relay_xdsl.tools.view.load_input", not_parsed)
+    capsys.readouterr()
+    assert main(["view", str(module), "--format", "svg", "--max-nodes", "5"]) == 1
+    assert "--collapse to draw each of the 3 fused groups" in capsys.readouterr().err
+
+
+def test_max_nodes_zero_is_no_limit(tmp_path):
+    chain = _chain(tmp_path, 60)
+    output = tmp_path / "chain.svg"
+    assert main(["view", str(chain), "-o", str(output), "--max-nodes", "0"]) == 0
+    assert output.read_text().count('class="node"') == 62

@@ -94,3 +94,23 @@ def test_large_graphs_get_external_edge_labels():
     assert '[label="4 f32"]' in chain(10) and "xlabel" not in chain(10)
     large = chain(dot_module.EDGE_LABEL_LIMIT + 10)
     assert '[xlabel="4 f32"]' in large and '[label="4 f32"]' not in large
+
+
+def test_large_graphs_are_laid_out_cheaply_without_a_box_around_a_lone_function():
+    def chain(length: int) -> str:
+        body = "".join(f"  %{i} = nn.relu({f'%{i - 1}' if i else '%x'});\n" for i in range(length))
+        text = f'#[version = "0.0.5"]\ndef @main(%x: Tensor[(4), float32]) {{\n{body}  %{length - 1}\n}}\n'
+        return dot_text([("chain", extract(parse_relay(text, "chain.relay")))])
+
+    small = chain(10)
+    assert dot_module.LARGE_GRAPH_LAYOUT not in small
+    assert 'subgraph "cluster_global_1"' in small
+    large = chain(dot_module.LARGE_GRAPH_NODES + 10)
+    assert dot_module.LARGE_GRAPH_LAYOUT in large
+    assert "cluster_global" not in large and 'label="@main"; labelloc="t";' in large
+    # With two functions, each keeps its box.
+    text = '#[version = "0.0.5"]\ndef @f(%y: Tensor[(4), float32]) { nn.relu(%y) }\n'
+    body = "".join(f"  %{i} = nn.relu({f'%{i - 1}' if i else '%x'});\n" for i in range(1100))
+    text += f"def @main(%x: Tensor[(4), float32]) {{\n{body}  @f(%1099)\n}}\n"
+    two = dot_text([("two", extract(parse_relay(text, "two.relay")))])
+    assert dot_module.LARGE_GRAPH_LAYOUT in two and two.count('subgraph "cluster_global_') == 2

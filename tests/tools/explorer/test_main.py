@@ -131,13 +131,13 @@ def test_view_explorer_shows_the_seed_groups_as_layers_that_expand(browser):
             assert layers["ccompiler.conv_add_relu_0"] == ["nn.conv2d", "add", "nn.relu"]
             assert layers["ccompiler.conv_add_relu_1"] == ["nn.conv2d", "add", "nn.relu"]
             assert layers["ccompiler.conv_add_relu_2"][:2] == ["nn.conv2d", "add"]
-            # Alt+click locates and selects nn.relu: its layer expands, and the side
-            # panel shows the node in its layer with its input from the same layer.
-            page.get_by_text("nn.relu", exact=True).first.click(modifiers=["Alt"])
-            text = _wait_for_text(page, "op name nn.relu")
-            assert "op name nn.relu" in text
-            assert "namespace ccompiler.conv_add_relu_0" in text
-            assert "shape float32[1,64,112,112]" in text
+            # Alt+click locates and selects an operator: its layer expands, and the
+            # side panel shows the node in its layer with its output's shape.
+            for operator in ("nn.conv2d", "add", "nn.relu"):
+                page.get_by_text(operator, exact=True).first.click(modifiers=["Alt"])
+                text = _wait_for_text(page, f"op name {operator} ")
+                assert "namespace ccompiler.conv_add_relu_0" in text
+                assert "shape float32[1,64,112,112]" in text
         finally:
             page.close()
 
