@@ -82,6 +82,7 @@ from relay_xdsl.dialects.relay.type_solver import (
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers import relay_adts, relay_lang
 from relay_xdsl.importers.relay_lang import LetFunction
+from relay_xdsl.importers.relay_ops import constant_op, operator_op
 from relay_xdsl.importers.relay_types import RelayTypeParser, describe
 from relay_xdsl.importers.unknown_operators import untyped_operator_message
 from relay_xdsl.relay_text.lexer import (
@@ -229,6 +230,7 @@ class _RelayParser(RelayTypeParser):
         self.one_region_depth = 0
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
+        self.span_locations: dict[str, LocationAttr | None] = {}
         self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
         # Where each op came from, for the type solver's errors.
         self.op_tokens: dict[Operation, Token] = {}
@@ -252,9 +254,12 @@ class _RelayParser(RelayTypeParser):
         location: LocationAttr | None = None
         span_at = body.find("span=")
         if span_at >= 0:
-            location = _span_location(
-                body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else ""
-            )
+            span = body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else ""
+            # Every op of a TVM layer repeats its span: build each location once.
+            try:
+                location = self.span_locations[span]
+            except KeyError:
+                location = self.span_locations[span] = _span_location(span)
         ty_at = body.find("ty=")
         if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             type_end = span_at if span_at > ty_at else len(body)
@@ -857,7 +862,8 @@ class _RelayParser(RelayTypeParser):
                 self.error(callee.token, untyped_operator_message(callee.name))
             type_ = self.known(type_)
         if op_class is not None:
-            op: Operation = op_class(args, type_, attributes)
+            op: Operation = operator_op(op_class, args, type_, attributes, location)
+            location = None
         else:
             op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
         self.op_tokens[op] = callee.token
@@ -986,7 +992,7 @@ class _RelayParser(RelayTypeParser):
             element = _FLOAT_TYPES[width]
             data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
         type_ = TensorType(element, [])
-        return relay.ConstantOp(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(data)))
+        return constant_op(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(data)))
 
     def meta_constant(self, token: Token) -> SSAValue:
         key, index = meta_reference(token)
@@ -1008,10 +1014,10 @@ class _RelayParser(RelayTypeParser):
                     token,
                     f"meta[relay.Constant][{index}] is annotated as {_relay_type(annotated)} but its metadata is {_relay_type(value.type)}",
                 )
-            op = relay.ConstantOp(value.type, value=value)
+            op = constant_op(value.type, value=value)
         else:
             # Without metadata, the constant is typed by its uses (type_solver.py).
-            op = relay.ConstantOp(self.known(annotated), meta_index=index)
+            op = constant_op(self.known(annotated), meta_index=index)
         self.op_tokens[op] = token
         self.insert(op, location)
         return op.result
