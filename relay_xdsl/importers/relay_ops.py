@@ -16,10 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, LocationAttr, i64
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntAttr,
+    IntegerAttr,
+    LocationAttr,
+    i64,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.support.prebuilt import prebuilt
 
 
 def operator_op(
@@ -55,5 +62,10 @@ def constant_op(
     if value is not None:
         attributes["value"] = value
     if meta_index is not None:
-        attributes["meta_index"] = IntegerAttr(meta_index, i64)
+        # A meta index is a non-negative literal: an i64 if below 2**63.
+        attributes["meta_index"] = (
+            prebuilt(IntegerAttr, IntAttr(meta_index), i64)
+            if 0 <= meta_index < 2**63
+            else IntegerAttr(meta_index, i64)
+        )
     return relay.ConstantOp.create(result_types=(result_type,), attributes=attributes)

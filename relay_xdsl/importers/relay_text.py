@@ -97,6 +97,7 @@ from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, run_deep
+from relay_xdsl.support.prebuilt import prebuilt
 
 RelayTextError = SourceError
 """Malformed or unsupported Relay text, with its position."""
@@ -1149,7 +1150,7 @@ def _span_location(span: str) -> FileLineColLoc | None:
     file, _, line = name.rpartition(":")
     if not file or not line.isdigit() or not rest.isdigit():
         return None
-    return FileLineColLoc(StringAttr(file), IntAttr(int(line)), IntAttr(int(rest)))
+    return prebuilt(FileLineColLoc, StringAttr(file), IntAttr(int(line)), IntAttr(int(rest)))
 
 
 def _relay_type(type_: Attribute) -> str:
