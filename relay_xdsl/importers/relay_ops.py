@@ -15,6 +15,7 @@ that constructor.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -26,6 +27,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.registry import Operator
+from relay_xdsl.dialects.relay.type_solver import infer_checked
 from relay_xdsl.support.prebuilt import prebuilt
 
 
@@ -69,3 +72,30 @@ def constant_op(
             else IntegerAttr(meta_index, i64)
         )
     return relay.ConstantOp.create(result_types=(result_type,), attributes=attributes)
+
+
+class CheckedCalls:
+    """:func:`~relay_xdsl.dialects.relay.type_solver.infer_checked` with a
+    table in front keyed by the identities of the argument types and
+    attribute values.
+
+    The importer shares its types and attribute values (one object per
+    spelling), so a graph's repeated calls present the very same objects;
+    looking them up by identity saves hashing each type and attribute again,
+    which is most of a memoised check's cost. Each entry keeps its objects
+    alive, so an identity is never reused while the table holds it.
+    """
+
+    def __init__(self) -> None:
+        self.table: dict[tuple[Any, ...], tuple[Attribute | None, str | None, tuple[Any, ...]]] = {}
+
+    def __call__(
+        self, operator: Operator, arg_types: list[Attribute], attributes: dict[str, Attribute]
+    ) -> tuple[Attribute | None, str | None]:
+        values = (*arg_types, *attributes.values())
+        key = (id(operator), *attributes, *map(id, values))
+        entry = self.table.get(key)
+        if entry is None:
+            inferred, problem = infer_checked(operator, arg_types, attributes)
+            entry = self.table[key] = (inferred, problem, (operator, values))
+        return entry[0], entry[1]

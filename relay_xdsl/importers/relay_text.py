@@ -75,14 +75,13 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.dialects.relay.type_solver import (
     TypeInferenceError,
-    infer_checked,
     infer_types,
     rejection,
 )
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers import relay_adts, relay_lang
 from relay_xdsl.importers.relay_lang import LetFunction
-from relay_xdsl.importers.relay_ops import constant_op, operator_op
+from relay_xdsl.importers.relay_ops import CheckedCalls, constant_op, operator_op
 from relay_xdsl.importers.relay_types import RelayTypeParser, describe
 from relay_xdsl.importers.unknown_operators import untyped_operator_message
 from relay_xdsl.relay_text.lexer import (
@@ -232,6 +231,8 @@ class _RelayParser(RelayTypeParser):
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.span_locations: dict[str, LocationAttr | None] = {}
+        self.scalar_values: dict[str, DenseIntOrFPElementsAttr] = {}
+        self.checked_calls = CheckedCalls()
         self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
         # Where each op came from, for the type solver's errors.
         self.op_tokens: dict[Operation, Token] = {}
@@ -838,7 +839,7 @@ class _RelayParser(RelayTypeParser):
         inferred = None
         if op_class is not None and complete:
             operator = op_class.OPERATOR
-            inferred, problem = infer_checked(operator, arg_types, attributes)
+            inferred, problem = self.checked_calls(operator, arg_types, attributes)
             if self.expression and (problem is not None or (inferred is None and type_ is None)):
                 deferred_at = relay_lang.defer(self, callee.token)
                 location = location or deferred_at
@@ -980,6 +981,13 @@ class _RelayParser(RelayTypeParser):
     # -- constants ----------------------------------------------------------
 
     def scalar_constant(self, token: Token) -> relay.ConstantOp:
+        # A literal's spelling determines its value and type: build each once.
+        value = self.scalar_values.get(token.text)
+        if value is None:
+            value = self.scalar_values[token.text] = self.scalar_value(token)
+        return constant_op(value.type, value)
+
+    def scalar_value(self, token: Token) -> DenseIntOrFPElementsAttr:
         element: IntegerType | AnyFloat
         if token.kind is Kind.BOOL:
             element = IntegerType(1)
@@ -992,8 +1000,8 @@ class _RelayParser(RelayTypeParser):
             number, width = float_literal(token)
             element = _FLOAT_TYPES[width]
             data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
-        type_ = TensorType(element, [])
-        return constant_op(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(data)))
+        type_ = self.tensor_type(element, [])
+        return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
     def meta_constant(self, token: Token) -> SSAValue:
         key, index = meta_reference(token)

@@ -38,6 +38,10 @@ from relay_xdsl.relay_text.lexer import Kind, Token
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import MAX_NESTING
 
+_COMMENT = Kind.COMMENT
+_WORDS = frozenset((Kind.PUNCT, Kind.IDENT))
+"""The kinds `RelayTypeParser.at` matches by text."""
+
 
 class RelayTypeParser:
     """A cursor over the tokens of a Relay text, and the type grammar."""
@@ -66,25 +70,38 @@ class RelayTypeParser:
         if self.depth > levels:
             self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
 
+    # The parser calls these several times a token: each reads the token
+    # list directly and goes through the comment-skipping loop only at a comment.
+
     def peek(self, offset: int = 0) -> Token:
         """The next non-comment token (comments before it are consumed)."""
-        while self.tokens[self.pos].kind is Kind.COMMENT:
-            self.pos += 1
+        tokens = self.tokens
+        token = tokens[self.pos]
+        if token.kind is _COMMENT:
+            while token.kind is _COMMENT:
+                self.pos += 1
+                token = tokens[self.pos]
+        if not offset:
+            return token
         index = self.pos
         for _ in range(offset):
             index += 1
-            while self.tokens[index].kind is Kind.COMMENT:
+            while tokens[index].kind is _COMMENT:
                 index += 1
-        return self.tokens[index]
+        return tokens[index]
 
     def next(self) -> Token:
-        token = self.peek()
+        token = self.tokens[self.pos]
+        if token.kind is _COMMENT:
+            token = self.peek()
         self.pos += 1
         return token
 
     def at(self, text: str) -> bool:
-        token = self.peek()
-        return token.kind in (Kind.PUNCT, Kind.IDENT) and token.text == text
+        token = self.tokens[self.pos]
+        if token.kind is _COMMENT:
+            token = self.peek()
+        return token.text == text and token.kind in _WORDS
 
     def accept(self, text: str) -> Token | None:
         if self.at(text):
