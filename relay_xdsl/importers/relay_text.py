@@ -40,7 +40,6 @@ from __future__ import annotations
 import difflib
 import struct
 from dataclasses import dataclass, field
-from typing import Any
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -233,7 +232,8 @@ class _RelayParser(RelayTypeParser):
         self.span_locations: dict[str, LocationAttr | None] = {}
         self.scalar_values: dict[str, DenseIntOrFPElementsAttr] = {}
         self.checked_calls = CheckedCalls()
-        self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
+        # Keyed by spelling, an array by its elements' identities.
+        self.attribute_values: dict[tuple[int, ...] | str, Attribute] = {}
         # Where each op came from, for the type solver's errors.
         self.op_tokens: dict[Operation, Token] = {}
         self.incomplete = False  # whether some type is left for the solver
@@ -1000,7 +1000,7 @@ class _RelayParser(RelayTypeParser):
             number, width = float_literal(token)
             element = _FLOAT_TYPES[width]
             data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
-        type_ = self.tensor_type(element, [])
+        type_ = TensorType(element, [])
         return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
     def meta_constant(self, token: Token) -> SSAValue:
@@ -1050,15 +1050,15 @@ class _RelayParser(RelayTypeParser):
                     break
             self.expect("]", "to close the array")
             self.depth -= 1
-            key: tuple[Any, ...] = (Kind.PUNCT, tuple(map(id, elements)))
+            key = tuple(map(id, elements))
             value = self.attribute_values.get(key)
             if value is None:
                 value = self.attribute_values[key] = _array_attr(elements)
             return value
-        key = (kind, token.text)
-        value = self.attribute_values.get(key)
+        # A token's spelling determines its kind (and enum members hash slowly).
+        value = self.attribute_values.get(token.text)
         if value is None:
-            value = self.attribute_values[key] = self.scalar_attr_value(token)
+            value = self.attribute_values[token.text] = self.scalar_attr_value(token)
         return value
 
     def scalar_attr_value(self, token: Token) -> Attribute:

@@ -38,9 +38,7 @@ from relay_xdsl.relay_text.lexer import Kind, Token
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import MAX_NESTING
 
-_COMMENT = Kind.COMMENT
-_WORDS = frozenset((Kind.PUNCT, Kind.IDENT))
-"""The kinds `RelayTypeParser.at` matches by text."""
+_COMMENT, _PUNCT, _IDENT = Kind.COMMENT, Kind.PUNCT, Kind.IDENT
 
 
 class RelayTypeParser:
@@ -101,7 +99,7 @@ class RelayTypeParser:
         token = self.tokens[self.pos]
         if token.kind is _COMMENT:
             token = self.peek()
-        return token.text == text and token.kind in _WORDS
+        return token.text == text and (token.kind is _PUNCT or token.kind is _IDENT)
 
     def accept(self, text: str) -> Token | None:
         if self.at(text):

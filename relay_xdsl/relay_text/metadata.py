@@ -48,6 +48,7 @@ _DTYPE_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
 _CODE_OF = {"int": 0, "uint": 1, "float": 2, "bfloat": 4}
 TVM_VERSION = "0.19.0"
 _T = TypeVar("_T")
+_E = TypeVar("_E", bound=Attribute)
 
 
 class MetadataError(ValueError):
@@ -284,7 +285,7 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
 
 
 @memoised(maxsize=1024)
-def _tensor_type(element_type: Attribute, shape: tuple[int, ...]) -> TensorType:
+def _tensor_type(element_type: _E, shape: tuple[int, ...]) -> TensorType[_E]:
     """``TensorType(element_type, shape)``, built once: a model's weights
     share a few shapes, and a tensor type costs an attribute per dimension."""
     return TensorType(element_type, shape)
