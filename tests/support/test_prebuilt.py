@@ -11,12 +11,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i64,
 )
+from xdsl.ir import Attribute, ParametrizedAttribute
 
 from relay_xdsl.support.prebuilt import prebuilt
 
 
 def test_prebuilt_attributes_equal_and_hash_as_constructed():
-    cases = [
+    cases: list[tuple[type[ParametrizedAttribute], tuple[Attribute, ...]]] = [
         (FileLineColLoc, (StringAttr("/conv1/Conv"), IntAttr(3), IntAttr(0))),
         (NameLoc, (StringAttr("lv1"), NoneAttr())),
         (IntegerAttr, (IntAttr(7), i64)),
