@@ -44,6 +44,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.adts import instantiate
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
+from relay_xdsl.importers.relay_ops import let_op
 from relay_xdsl.relay_text.lexer import Kind, Token
 from relay_xdsl.relay_text.metadata import other_node_kinds
 
@@ -521,7 +522,7 @@ def _let(
         set_relay_name(let.result, name.text[1:])
         scope.names[name.text] = let.result
         return
-    let = relay.LetOp(value)
+    let = let_op(value)
     parser.insert(let)
     parser.op_tokens[let] = name
     bound_value: SSAValue = let.result

@@ -40,7 +40,6 @@ from __future__ import annotations
 import difflib
 import struct
 from dataclasses import dataclass, field
-from typing import Any
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -75,13 +74,13 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.dialects.relay.type_solver import (
     TypeInferenceError,
-    infer_checked,
     infer_types,
     rejection,
 )
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers import relay_adts, relay_lang
 from relay_xdsl.importers.relay_lang import LetFunction
+from relay_xdsl.importers.relay_ops import CheckedCalls, constant_op, operator_op
 from relay_xdsl.importers.relay_types import RelayTypeParser, describe
 from relay_xdsl.importers.unknown_operators import untyped_operator_message
 from relay_xdsl.relay_text.lexer import (
@@ -96,6 +95,7 @@ from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, run_deep
+from relay_xdsl.support.prebuilt import prebuilt
 
 RelayTextError = SourceError
 """Malformed or unsupported Relay text, with its position."""
@@ -229,7 +229,11 @@ class _RelayParser(RelayTypeParser):
         self.one_region_depth = 0
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
-        self.attribute_values: dict[tuple[Any, ...], Attribute] = {}
+        self.span_locations: dict[str, LocationAttr | None] = {}
+        self.scalar_values: dict[str, DenseIntOrFPElementsAttr] = {}
+        self.checked_calls = CheckedCalls()
+        # Keyed by spelling, an array by its elements' identities.
+        self.attribute_values: dict[tuple[int, ...] | str, Attribute] = {}
         # Where each op came from, for the type solver's errors.
         self.op_tokens: dict[Operation, Token] = {}
         self.incomplete = False  # whether some type is left for the solver
@@ -252,9 +256,12 @@ class _RelayParser(RelayTypeParser):
         location: LocationAttr | None = None
         span_at = body.find("span=")
         if span_at >= 0:
-            location = _span_location(
-                body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else ""
-            )
+            span = body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else ""
+            # Every op of a TVM layer repeats its span: build each location once.
+            try:
+                location = self.span_locations[span]
+            except KeyError:
+                location = self.span_locations[span] = _span_location(span)
         ty_at = body.find("ty=")
         if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             type_end = span_at if span_at > ty_at else len(body)
@@ -832,7 +839,7 @@ class _RelayParser(RelayTypeParser):
         inferred = None
         if op_class is not None and complete:
             operator = op_class.OPERATOR
-            inferred, problem = infer_checked(operator, arg_types, attributes)
+            inferred, problem = self.checked_calls(operator, arg_types, attributes)
             if self.expression and (problem is not None or (inferred is None and type_ is None)):
                 deferred_at = relay_lang.defer(self, callee.token)
                 location = location or deferred_at
@@ -857,7 +864,8 @@ class _RelayParser(RelayTypeParser):
                 self.error(callee.token, untyped_operator_message(callee.name))
             type_ = self.known(type_)
         if op_class is not None:
-            op: Operation = op_class(args, type_, attributes)
+            op: Operation = operator_op(op_class, args, type_, attributes, location)
+            location = None
         else:
             op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
         self.op_tokens[op] = callee.token
@@ -973,6 +981,13 @@ class _RelayParser(RelayTypeParser):
     # -- constants ----------------------------------------------------------
 
     def scalar_constant(self, token: Token) -> relay.ConstantOp:
+        # A literal's spelling determines its value and type: build each once.
+        value = self.scalar_values.get(token.text)
+        if value is None:
+            value = self.scalar_values[token.text] = self.scalar_value(token)
+        return constant_op(value.type, value)
+
+    def scalar_value(self, token: Token) -> DenseIntOrFPElementsAttr:
         element: IntegerType | AnyFloat
         if token.kind is Kind.BOOL:
             element = IntegerType(1)
@@ -986,7 +1001,7 @@ class _RelayParser(RelayTypeParser):
             element = _FLOAT_TYPES[width]
             data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
         type_ = TensorType(element, [])
-        return relay.ConstantOp(type_, DenseIntOrFPElementsAttr(type_, BytesAttr(data)))
+        return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
     def meta_constant(self, token: Token) -> SSAValue:
         key, index = meta_reference(token)
@@ -1008,10 +1023,10 @@ class _RelayParser(RelayTypeParser):
                     token,
                     f"meta[relay.Constant][{index}] is annotated as {_relay_type(annotated)} but its metadata is {_relay_type(value.type)}",
                 )
-            op = relay.ConstantOp(value.type, value=value)
+            op = constant_op(value.type, value=value)
         else:
             # Without metadata, the constant is typed by its uses (type_solver.py).
-            op = relay.ConstantOp(self.known(annotated), meta_index=index)
+            op = constant_op(self.known(annotated), meta_index=index)
         self.op_tokens[op] = token
         self.insert(op, location)
         return op.result
@@ -1035,15 +1050,15 @@ class _RelayParser(RelayTypeParser):
                     break
             self.expect("]", "to close the array")
             self.depth -= 1
-            key: tuple[Any, ...] = (Kind.PUNCT, tuple(map(id, elements)))
+            key = tuple(map(id, elements))
             value = self.attribute_values.get(key)
             if value is None:
                 value = self.attribute_values[key] = _array_attr(elements)
             return value
-        key = (kind, token.text)
-        value = self.attribute_values.get(key)
+        # A token's spelling determines its kind (and enum members hash slowly).
+        value = self.attribute_values.get(token.text)
         if value is None:
-            value = self.attribute_values[key] = self.scalar_attr_value(token)
+            value = self.attribute_values[token.text] = self.scalar_attr_value(token)
         return value
 
     def scalar_attr_value(self, token: Token) -> Attribute:
@@ -1143,7 +1158,7 @@ def _span_location(span: str) -> FileLineColLoc | None:
     file, _, line = name.rpartition(":")
     if not file or not line.isdigit() or not rest.isdigit():
         return None
-    return FileLineColLoc(StringAttr(file), IntAttr(int(line)), IntAttr(int(rest)))
+    return prebuilt(FileLineColLoc, StringAttr(file), IntAttr(int(line)), IntAttr(int(rest)))
 
 
 def _relay_type(type_: Attribute) -> str:

@@ -38,6 +38,8 @@ from relay_xdsl.relay_text.lexer import Kind, Token
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import MAX_NESTING
 
+_COMMENT, _PUNCT, _IDENT = Kind.COMMENT, Kind.PUNCT, Kind.IDENT
+
 
 class RelayTypeParser:
     """A cursor over the tokens of a Relay text, and the type grammar."""
@@ -49,6 +51,7 @@ class RelayTypeParser:
         self.depth = 0
         # Dumps repeat the same few types thousands of times; build each once.
         self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
+        self.spelled_types: dict[str, TensorType] = {}
         # The type parameters in scope, innermost last (``fn [A](...)``).
         self.type_vars: list[frozenset[str]] = []
         # The type definitions of the text: name → number of type parameters.
@@ -65,25 +68,38 @@ class RelayTypeParser:
         if self.depth > levels:
             self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
 
+    # The parser calls these several times a token: each reads the token
+    # list directly and goes through the comment-skipping loop only at a comment.
+
     def peek(self, offset: int = 0) -> Token:
         """The next non-comment token (comments before it are consumed)."""
-        while self.tokens[self.pos].kind is Kind.COMMENT:
-            self.pos += 1
+        tokens = self.tokens
+        token = tokens[self.pos]
+        if token.kind is _COMMENT:
+            while token.kind is _COMMENT:
+                self.pos += 1
+                token = tokens[self.pos]
+        if not offset:
+            return token
         index = self.pos
         for _ in range(offset):
             index += 1
-            while self.tokens[index].kind is Kind.COMMENT:
+            while tokens[index].kind is _COMMENT:
                 index += 1
-        return self.tokens[index]
+        return tokens[index]
 
     def next(self) -> Token:
-        token = self.peek()
+        token = self.tokens[self.pos]
+        if token.kind is _COMMENT:
+            token = self.peek()
         self.pos += 1
         return token
 
     def at(self, text: str) -> bool:
-        token = self.peek()
-        return token.kind in (Kind.PUNCT, Kind.IDENT) and token.text == text
+        token = self.tokens[self.pos]
+        if token.kind is _COMMENT:
+            token = self.peek()
+        return token.text == text and (token.kind is _PUNCT or token.kind is _IDENT)
 
     def accept(self, text: str) -> Token | None:
         if self.at(text):
@@ -108,19 +124,7 @@ class RelayTypeParser:
     def parse_type(self) -> TypeAttribute:
         token = self.peek()
         if token.kind is Kind.IDENT and token.text == "Tensor":
-            self.next()
-            self.expect("[", "after 'Tensor'")
-            self.expect("(", "to open the shape")
-            shape: list[int] = []
-            while not self.at(")"):
-                shape.append(self.parse_dim())
-                if not self.accept(","):
-                    break
-            self.expect(")", "to close the shape")
-            self.expect(",", "between the shape and the dtype")
-            element = self.parse_dtype()
-            self.expect("]", "to close the tensor type")
-            return self.tensor_type(element, shape)
+            return self.spelled_tensor_type(token)
         if token.kind is Kind.PUNCT and token.text == "(":
             self.next()
             self.nest(token, "tuple type")
@@ -164,6 +168,38 @@ class RelayTypeParser:
         if token.kind is Kind.IDENT:
             return self.tensor_type(self.parse_dtype(), [])
         self.error(token, f"expected a type, found {describe(token)}")
+
+    def spelled_tensor_type(self, token: Token) -> TypeAttribute:
+        """``Tensor[...]`` at `token`: a spelling seen before gives the same
+        type without parsing it again (declared types repeat thousands of times)."""
+        tokens = self.tokens
+        end = self.pos + 1
+        # A tensor type nests no brackets: its first ']' closes it.
+        limit = min(end + 64, len(tokens))
+        while end < limit and not (tokens[end].text == "]" and tokens[end].kind is Kind.PUNCT):
+            end += 1
+        key = self.source.text[token.start : tokens[end].end] if end < limit else None
+        if key is not None:
+            type_ = self.spelled_types.get(key)
+            if type_ is not None:
+                self.pos = end + 1
+                return type_
+        self.next()
+        self.expect("[", "after 'Tensor'")
+        self.expect("(", "to open the shape")
+        shape: list[int] = []
+        while not self.at(")"):
+            shape.append(self.parse_dim())
+            if not self.accept(","):
+                break
+        self.expect(")", "to close the shape")
+        self.expect(",", "between the shape and the dtype")
+        element = self.parse_dtype()
+        self.expect("]", "to close the tensor type")
+        type_ = self.tensor_type(element, shape)
+        if key is not None and self.pos == end + 1:
+            self.spelled_types[key] = type_
+        return type_
 
     def adt_type(self) -> AdtType:
         """A defined type's name and its ``[args]``: the next token is the name."""

@@ -88,10 +88,13 @@ _COMMON = re.compile(
     r"|(?P<int>[0-9]+)(?![\d.eEfi])"
     r"|(?P<ident>(?!meta\[|inff)[A-Za-z_][A-Za-z0-9_/]*)"
     r"|(?P<punct>[()\[\]{},;=:.?*+<>!])"
+    r"|(?P<comment>/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/)"
     r")"
 )
-"""The common tokens in one match. The rest, and anything this would read
-differently (``%1`` followed by a non-ASCII digit), take the general path."""
+"""The common tokens in one match (a block comment if it nests none). The
+rest, and anything this would read differently (``%1`` followed by a
+non-ASCII digit), take the general path."""
+_IDENT_KIND, _PUNCT_KIND, _COMMENT_KIND = Kind.IDENT, Kind.PUNCT, Kind.COMMENT
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
@@ -105,6 +108,10 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
     pos = start
     length = len(text) if end is None else end
     common = _COMMON.match
+    # The common tokens are built as plain tuples of Token's fields: a
+    # NamedTuple's constructor is a Python function, called once a token.
+    new = tuple.__new__
+    append = tokens.append
     while pos < length:
         match = common(text, pos, length)
         if match is not None and match.lastgroup is not None:
@@ -113,27 +120,31 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
             word = match.group(group)
             if group == "ident":
                 if word == "True" or word == "False":
-                    tokens.append(Token(Kind.BOOL, word, start, end, word == "True"))
+                    append(new(Token, (Kind.BOOL, word, start, end, word == "True")))
                 else:
-                    tokens.append(Token(Kind.IDENT, word, start, end, word))
+                    append(new(Token, (_IDENT_KIND, word, start, end, word)))
                 pos = end
                 continue
             if group == "punct":
-                tokens.append(Token(Kind.PUNCT, word, start, end))
+                append(new(Token, (_PUNCT_KIND, word, start, end, None)))
+                pos = end
+                continue
+            if group == "comment":
+                append(new(Token, (_COMMENT_KIND, word[2:-2], start, end, None)))
                 pos = end
                 continue
             if group == "local":
-                tokens.append(Token(Kind.LOCAL, word, start, end, word[1:]))
+                append(new(Token, (Kind.LOCAL, word, start, end, word[1:])))
                 pos = end
                 continue
             if group == "int":
                 value = int(word)
                 if value < 2**31:
-                    tokens.append(Token(Kind.INT, word, start, end, (value, 32)))
+                    append(new(Token, (Kind.INT, word, start, end, (value, 32))))
                     pos = end
                     continue
             elif end >= length or not text[end].isdigit():
-                tokens.append(Token(Kind.GRAPH, word, start, end, word[1:]))
+                append(new(Token, (Kind.GRAPH, word, start, end, word[1:])))
                 pos = end
                 continue
             pos = start

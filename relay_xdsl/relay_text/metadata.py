@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.support.memo import memoised
 
 NDARRAY_MAGIC = 0xDD5E40F096B4A13F
 MAX_ELEMENTS = 1 << 34
@@ -47,6 +48,7 @@ _DTYPE_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
 _CODE_OF = {"int": 0, "uint": 1, "float": 2, "bfloat": 4}
 TVM_VERSION = "0.19.0"
 _T = TypeVar("_T")
+_E = TypeVar("_E", bound=Attribute)
 
 
 class MetadataError(ValueError):
@@ -199,7 +201,7 @@ def _declared_type(nodes: list, reference: object) -> TensorType | None:
             raise MetadataError(f"its declared shape has a bad dimension {value!r}")
         shape.append(int(value))
     try:
-        return TensorType(dtypes.element_type(dtype), shape)
+        return _tensor_type(dtypes.element_type(dtype), tuple(shape))
     except (dtypes.UnknownDTypeError, ValueError):
         raise MetadataError(f"its declared type has unknown dtype {dtype!r}") from None
 
@@ -278,8 +280,15 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
     raw = _b64decode(encoded)
     # `_dtype` names integer and float dtypes only.
     assert isinstance(element_type, IntegerType | AnyFloat)
-    type_ = TensorType(element_type, shape)
+    type_ = _tensor_type(element_type, shape)
     return DenseIntOrFPElementsAttr(type_, BytesAttr(raw[header_size:]))
+
+
+@memoised(maxsize=1024)
+def _tensor_type(element_type: _E, shape: tuple[int, ...]) -> TensorType[_E]:
+    """``TensorType(element_type, shape)``, built once: a model's weights
+    share a few shapes, and a tensor type costs an attribute per dimension."""
+    return TensorType(element_type, shape)
 
 
 def _b64decode(text: str) -> bytes:

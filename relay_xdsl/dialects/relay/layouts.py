@@ -19,6 +19,8 @@ from math import prod
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 
+from relay_xdsl.support.memo import memoised
+
 
 class LayoutError(ValueError):
     """A malformed layout, or a layout that does not fit a shape or another layout."""
@@ -32,6 +34,13 @@ def _check(condition: bool, message: str) -> None:
 def parse_layout(name: str) -> list[tuple[str, int]]:
     """Layout axes as (letter, block): block 0 for a primal (upper-case) axis,
     the block size for a sub-axis such as the ``4c`` of ``NCHW4c``."""
+    return list(_parsed_layout(name))
+
+
+@memoised(maxsize=256)
+def _parsed_layout(name: str) -> tuple[tuple[str, int], ...]:
+    """`parse_layout`, read once per spelling (a model's every convolution
+    names the same few layouts, several times each)."""
     axes: list[tuple[str, int]] = []
     block = 0
     for char in name:
@@ -49,7 +58,7 @@ def parse_layout(name: str) -> list[tuple[str, int]]:
     primals = [a for a, b in axes if b == 0]
     _check(block == 0 and len(set(primals)) == len(primals), "a repeated primal axis")
     _check(all(a.upper() in primals for a, b in axes if b), "a sub-axis without its primal axis")
-    return axes
+    return tuple(axes)
 
 
 def primal_axes(layout: str) -> set[str]:

@@ -40,6 +40,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 
 from relay_xdsl.support.depth import walk_ops
 from relay_xdsl.support.memo import memoised
+from relay_xdsl.support.prebuilt import prebuilt
 
 _RELAY_SUFFIX = re.compile(r"(.*)_(\d+)$")
 _HINT_SUFFIX = re.compile(r"(.*)\.(\d+)$")
@@ -144,7 +145,9 @@ _NONE = NoneAttr()
 
 @memoised(maxsize=4096)
 def _name_location(hint: str, inner: Attribute) -> NameLoc:
-    return NameLoc(StringAttr(hint), inner)
+    # `inner` is a location or NoneAttr (`_set_recorded_name`), as NameLoc's
+    # verifier requires; checking it again would cost more than the rest.
+    return prebuilt(NameLoc, StringAttr(hint), inner)
 
 
 def _taken_over(value: SSAValue, recorded: str) -> bool:

@@ -1,0 +1,35 @@
+"""Building an xDSL attribute from parameters already known to satisfy its definition.
+
+A ``ParametrizedAttribute``'s constructor runs its definition's verifier on
+every parameter. For a location (``NameLoc``, ``FileLineColLoc``) or an
+``i64`` index that costs ten times building the object, and an import builds
+one per op. Where the caller has made the parameters itself, of the kinds the
+definition checks (a ``StringAttr`` and a location, ``IntAttr`` line and
+column), `prebuilt` makes the same attribute, equal and hashing alike,
+without checking them again. Anything from outside goes through the
+constructor.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from xdsl.ir import Attribute, ParametrizedAttribute
+
+A = TypeVar("A", bound=ParametrizedAttribute)
+
+
+def prebuilt(cls: type[A], *parameters: Attribute) -> A:
+    """``cls(*parameters)`` without the verifier: `parameters` must be valid
+    for `cls`, in its definition's order."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(name for name, _ in cls.get_irdl_definition().parameters)
+    attribute = cls.__new__(cls)
+    for name, value in zip(names, parameters, strict=True):
+        object.__setattr__(attribute, name, value)
+    return attribute
+
+
+_NAMES: dict[type[ParametrizedAttribute], tuple[str, ...]] = {}
+"""Each class's parameter names, in definition order."""
