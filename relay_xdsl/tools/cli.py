@@ -472,6 +472,12 @@ def _argument_parser() -> argparse.ArgumentParser:
 def _check_arguments(args: argparse.Namespace) -> None:
     """What can be checked on the command line alone, before any work."""
     usage = f"usage: relay-xdsl {args.command} ..."
+    for model in ("model", "against_torch"):
+        if args.command in ("import-torch", "check") and hasattr(args, model):
+            try:
+                _check_model(getattr(args, model))
+            except CommandError as error:
+                raise _ArgumentError(str(error), usage) from None
     if args.command == "import-torch":
         if args.fuser is not None and args.fuse != "conv2d-add-relu":
             given = "without --fuse" if args.fuse is None else f"with --fuse {args.fuse}"
@@ -534,14 +540,14 @@ def _tvm_models() -> ModuleType:
 
 
 def _check_model(name: str) -> None:
-    """Reject a name torchvision does not know, importing only torchvision."""
-    try:
-        import torchvision
-    except ImportError:
+    """Reject a name torchvision does not know, without importing it (torchvision_names.py)."""
+    from relay_xdsl.tools import torchvision_names
+
+    if torchvision_names.installed_torchvision() is None:
         _tvm_models()  # the message that says what to install
-        raise
-    if name not in torchvision.models.list_models(module=torchvision.models):
-        raise CommandError(f"'{name}' is not a torchvision model")
+    names = torchvision_names.model_names()
+    if name not in names:
+        raise CommandError(torchvision_names.unknown_model_message(name, names))
 
 
 def _input_shape(text: str) -> tuple[int, ...]:
@@ -555,8 +561,6 @@ def _input_shape(text: str) -> tuple[int, ...]:
 
 
 def _import_torch(args: argparse.Namespace) -> None:
-    with step("loading torchvision"):
-        _check_model(args.model)
     with step("loading TVM and PyTorch"):
         models = _tvm_models()
     with step(f"exporting {args.model} with torch.export and TVM's Relax frontend"):
@@ -620,7 +624,6 @@ def _check(args: argparse.Namespace) -> None:
     import numpy as np
 
     source = _input(args)
-    _check_model(args.against_torch)
     with gc_paused():
         module = _load(source)
     _check_constants_have_values(module, args.random_constants)
@@ -804,6 +807,8 @@ def _relax_script(mod: tvm.IRModule, show_meta: bool) -> str:
     script = mod.script() + "\n"
     if not show_meta:
         return script
+    # TVM's note that the metadata is omitted, and how to show it: here it is shown.
+    script = re.sub(r"^# Metadata omitted\..*\n", "", script, flags=re.MULTILINE)
     constants: list[tvm.ir.GenericConst] = []
 
     def visit(expr: object) -> None:

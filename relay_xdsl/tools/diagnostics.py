@@ -604,7 +604,15 @@ def describe_xdsl_opt_error(
                 return str(problem)
         return f"error: invalid pass pipeline: {error}"
     if isinstance(error, ValueError) and str(error).startswith("Unrecognized file extension"):
-        return f"error: {str(error).lower()}; use -f to choose a frontend"
+        command_line = read_xdsl_opt_command_line(argv)
+        if command_line.frontend is None:
+            return f"error: {str(error).lower()}; use -f to choose a frontend"
+        # xDSL 0.75.0 rejects an input file whose extension names no frontend, even with -f.
+        return (
+            f"error: {str(error).lower()}: xdsl-opt reads a file only if its extension names "
+            f"a frontend, even with -f; read it from stdin "
+            f"(-f {command_line.frontend_name} < {command_line.input}) or rename it"
+        )
     return None
 
 

@@ -120,3 +120,27 @@ def test_mlir_opt_output_read_as_mlir_gets_a_note():
     assert described.startswith("up.mlir:2:")
     assert "undefined symbol alias '#loc'" in described
     assert described.endswith("read mlir-opt's output with `xdsl-opt -f upstream-mlir`")
+
+
+def test_relay_text_under_another_name_is_read_from_stdin(tmp_path: Path):
+    """xDSL 0.75.0 picks the frontend by the file's extension even with -f: the
+    message says how to read it, and stdin does."""
+    model = tmp_path / "model.txt"
+    model.write_text(FUSED.read_text())
+    result = _xdsl_opt("-f", "relay", str(model), "-t", "relay")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "error: unrecognized file extension 'txt': xdsl-opt reads a file only if its extension "
+        f"names a frontend, even with -f; read it from stdin (-f relay < {model}) or rename it\n"
+    )
+    with model.open() as stdin:
+        result = subprocess.run(
+            [str(XDSL_OPT), "-f", "relay", "-t", "relay"],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            check=False,
+        )
+    assert result.returncode == 0, result.stderr
+    assert 'Composite="ccompiler.conv_add_relu"' in result.stdout
