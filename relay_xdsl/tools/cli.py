@@ -78,29 +78,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
-from relay_xdsl.relay_text.metadata import MetadataError
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.tools import xdsl_patches
-from relay_xdsl.tools.diagnostics import (
-    culprit_op,
-    describe_diagnostic,
-    describe_op_error,
-    describe_parse_error,
-    locate_verify_error,
-    parse_mlir,
-    pass_warnings_printed,
-)
-from relay_xdsl.tools.mlir_text import hoist_location_aliases, mlir_text, relay_context
 from relay_xdsl.tools.progress import step
-from relay_xdsl.viz.dot import DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     import tvm
+    from xdsl.dialects.builtin import ModuleOp
 
 STDIO = "-"
 """The file name that stands for stdin (an input) or stdout (``-o``)."""
@@ -133,7 +121,7 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = _argument_parser()
+    parser = _argument_parser(argv)
     if not argv:
         sys.stderr.write(parser.format_help())
         return 1
@@ -158,9 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 1
     except ParseError as error:  # SourceError included
+        from relay_xdsl.tools.diagnostics import describe_parse_error
+
         print(describe_parse_error(error), file=sys.stderr)
         return 1
     except (VerifyException, DiagnosticException) as error:
+        from relay_xdsl.tools.diagnostics import describe_diagnostic
+
         print(describe_diagnostic(error), file=sys.stderr)
         return 1
     except NestingTooDeepError as error:
@@ -172,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> None:
+    from relay_xdsl.tools.diagnostics import pass_warnings_printed
+
     with pass_warnings_printed():
         if args.with_tvm:
             args.run(args)  # pauses the collector around its own steps
@@ -239,7 +233,8 @@ def _add_random_constants(command: argparse.ArgumentParser) -> None:
     )
 
 
-def _argument_parser() -> argparse.ArgumentParser:
+def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The command line's parser; a subcommand's options only where `argv` may name it."""
     parser = _ArgumentParser(
         prog="relay-xdsl",
         description="TVM Relay graphs in MLIR tooling: import, export, defuse and compare.",
@@ -310,51 +305,8 @@ def _argument_parser() -> argparse.ArgumentParser:
     command = commands.add_parser(
         "view", help="draw the module's fused groups (Graphviz, or Model Explorer)"
     )
-    command.add_argument(
-        "inputs",
-        nargs="*",
-        type=Path,
-        metavar="FILE",
-        help="a .relay or .mlir file; two are drawn side by side",
-    )
-    command.add_argument("--before", type=Path, help="the module before a pass, drawn on the left")
-    command.add_argument("--after", type=Path, help="the module after it, drawn on the right")
-    command.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
-    command.add_argument(
-        "--format", choices=["dot", "svg", "html"], help="default: the output's suffix, else dot"
-    )
-    command.add_argument(
-        "--collapse", action="store_true", help="draw each fused group as one node"
-    )
-    command.add_argument(
-        "--constants",
-        action="store_true",
-        help="draw constants as nodes instead of listing them on their readers",
-    )
-    command.add_argument(
-        "--max-nodes",
-        type=int,
-        default=DEFAULT_MAX_NODES,
-        help=f"render no larger graph (default: {DEFAULT_MAX_NODES})",
-    )
-    command.add_argument(
-        "--timeout",
-        type=float,
-        default=DEFAULT_TIMEOUT,
-        help=f"seconds Graphviz may take (default: {DEFAULT_TIMEOUT:g})",
-    )
-    command.add_argument(
-        "--explorer", action="store_true", help="open the module in Model Explorer instead"
-    )
-    command.add_argument(
-        "--host", default="localhost", help="Model Explorer's host (default: localhost)"
-    )
-    command.add_argument(
-        "--port", type=int, default=8080, help="Model Explorer's port (default: 8080)"
-    )
-    command.add_argument(
-        "--no-browser", action="store_true", help="start Model Explorer without opening a browser"
-    )
+    if "view" in argv:  # its options need the picture code, which takes a while to import
+        _add_view_arguments(command)
     command.set_defaults(run=_view)
 
     command = commands.add_parser(
@@ -469,6 +421,56 @@ def _argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_view_arguments(command: argparse.ArgumentParser) -> None:
+    from relay_xdsl.viz.dot import DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
+
+    command.add_argument(
+        "inputs",
+        nargs="*",
+        type=Path,
+        metavar="FILE",
+        help="a .relay or .mlir file; two are drawn side by side",
+    )
+    command.add_argument("--before", type=Path, help="the module before a pass, drawn on the left")
+    command.add_argument("--after", type=Path, help="the module after it, drawn on the right")
+    command.add_argument("-o", "--output", type=Path, help="output file (default: stdout)")
+    command.add_argument(
+        "--format", choices=["dot", "svg", "html"], help="default: the output's suffix, else dot"
+    )
+    command.add_argument(
+        "--collapse", action="store_true", help="draw each fused group as one node"
+    )
+    command.add_argument(
+        "--constants",
+        action="store_true",
+        help="draw constants as nodes instead of listing them on their readers",
+    )
+    command.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        help=f"render no larger graph (default: {DEFAULT_MAX_NODES})",
+    )
+    command.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"seconds Graphviz may take (default: {DEFAULT_TIMEOUT:g})",
+    )
+    command.add_argument(
+        "--explorer", action="store_true", help="open the module in Model Explorer instead"
+    )
+    command.add_argument(
+        "--host", default="localhost", help="Model Explorer's host (default: localhost)"
+    )
+    command.add_argument(
+        "--port", type=int, default=8080, help="Model Explorer's port (default: 8080)"
+    )
+    command.add_argument(
+        "--no-browser", action="store_true", help="start Model Explorer without opening a browser"
+    )
+
+
 def _check_arguments(args: argparse.Namespace) -> None:
     """What can be checked on the command line alone, before any work."""
     usage = f"usage: relay-xdsl {args.command} ..."
@@ -572,6 +574,7 @@ def _import_torch(args: argparse.Namespace) -> None:
         with step("fusing conv2d(+add)(+relu) with TVM's FuseOpsByPattern"):
             mod = models.fuse(mod)
     from relay_xdsl.importers.relax import import_relax
+    from relay_xdsl.tools.mlir_text import mlir_text, relay_context
 
     with gc_paused():
         with step("importing into the relay dialect"):
@@ -605,6 +608,8 @@ def _check_constants_have_values(module: ModuleOp, random_constants: int | None)
     """Before TVM builds anything: a constant without a value needs --random-constants."""
     if random_constants is not None:
         return
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
     from relay_xdsl.dialects import relay
 
     for op in module.walk():
@@ -735,6 +740,9 @@ def _load(source: _Source) -> ModuleOp:
         module = parse_relay(source.text, source.name)
         module.verify()
         return module
+    from relay_xdsl.tools.diagnostics import locate_verify_error, parse_mlir
+    from relay_xdsl.tools.mlir_text import hoist_location_aliases, relay_context
+
     text = hoist_location_aliases(source.text)
     module, op_starts = parse_mlir(relay_context(), text, source.name)
     try:
@@ -760,6 +768,8 @@ class _Diagnostic(Exception):
 
 def _relay_text(module: ModuleOp, source: _Source) -> Iterator[str]:
     from relay_xdsl.exporters.relay_text import RelayExportError, relay_chunks
+    from relay_xdsl.tools.diagnostics import culprit_op, describe_op_error
+    from relay_xdsl.tools.mlir_text import hoist_location_aliases
 
     try:
         return relay_chunks(module)
@@ -775,6 +785,8 @@ def _relay_text(module: ModuleOp, source: _Source) -> Iterator[str]:
 
 
 def _import(args: argparse.Namespace) -> None:
+    from relay_xdsl.tools.mlir_text import mlir_text
+
     _write(args.output, mlir_text(_load(_input(args)), args.generic))
 
 
@@ -835,6 +847,7 @@ def _relax_script(mod: tvm.IRModule, show_meta: bool) -> str:
 
 
 def _defuse(args: argparse.Namespace) -> None:
+    from relay_xdsl.tools.mlir_text import mlir_text, relay_context
     from relay_xdsl.transforms.defuse import RelayDefusePass
 
     source = _input(args)
@@ -871,6 +884,7 @@ def _compare(args: argparse.Namespace) -> None:
 
 def _text_diff(expected: _Source, actual: _Source) -> str:
     from relay_xdsl.relay_text.equivalence import canonical_relay, relay_text_diff
+    from relay_xdsl.relay_text.metadata import MetadataError
 
     for source in (expected, actual):
         if source.format != "relay":
