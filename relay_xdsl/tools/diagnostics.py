@@ -523,7 +523,9 @@ def describe_op_error(
             op_starts = None
     start = (op_starts or {}).get(op)
     if source is None or start is None:
-        return f"{name}: error: '{op.name}' op: {message}"
+        # Not in the input as read (stdin, or a pass made it): the op as it is now.
+        text = str(op).partition("\n")[0]
+        return f"{name}: error: '{op.name}' op: {message}\n  {text}"
     line_end = source.text.find("\n", start)
     end = line_end if line_end >= 0 else len(source.text)
     return str(SourceError(source, start, f"'{op.name}' op: {message}", end))

@@ -42,7 +42,8 @@ SEED = ROOT / "examples" / "seed"
 PATTERNS = """\
 from relay_xdsl.transforms.patterns import is_op, wildcard
 
-TABLE = [("my.conv_relu", is_op("nn.relu")(is_op("nn.conv2d")(wildcard(), wildcard())))]
+conv = is_op("nn.conv2d")(wildcard(), wildcard())
+TABLE = [("my.conv_add_relu", is_op("nn.relu")(is_op("add")(conv, wildcard())))]
 """
 
 

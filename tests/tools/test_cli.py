@@ -181,9 +181,9 @@ def test_version():
     assert re.fullmatch(r"relay-xdsl \S+ \(xdsl 0\.75\.0\)\n", result.stdout)
 
 
-def _run_stdin(text: str, *args: str) -> subprocess.CompletedProcess[str]:
+def _run_stdin(text: str, *args: str, tool: str = "relay-xdsl") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(BIN / "relay-xdsl"), *args],
+        [str(BIN / tool), *args],
         input=text,
         capture_output=True,
         text=True,
@@ -275,6 +275,16 @@ def test_export_errors_point_at_the_op(tmp_path: Path):
         assert result.returncode == 1
         assert result.stderr.startswith(
             f"{arith}:1:1: error: 'func.func' op: type i32 has no Relay equivalent\n"
+        )
+    # From stdin, or after a pass, the op is not where the input has it: it is shown as it is.
+    for result in (
+        _run_stdin(arith.read_text(), "-t", "relay", tool="xdsl-opt"),
+        _run(str(arith), "-p", "canonicalize", "-t", "relay", tool="xdsl-opt"),
+    ):
+        assert result.returncode == 1
+        assert result.stderr == (
+            "<input>: error: 'func.func' op: type i32 has no Relay equivalent\n"
+            "  func.func @f(%a: i32) -> i32 {\n"
         )
 
 

@@ -157,3 +157,31 @@ def test_a_file_whose_extension_names_no_frontend_needs_f():
         "error: unrecognized file extension 'txt': xdsl-opt reads a file only if its extension "
         "names a frontend, even with -f; read it from stdin (-f relay < model.txt) or rename it"
     )
+
+
+def test_xdsl_opt_reads_an_unquoted_pattern_table(tmp_path: Path):
+    """The README's ``patterns=my_patterns:TABLE``, bare, from the working directory."""
+    (tmp_path / "my_patterns.py").write_text(
+        "from relay_xdsl.transforms.patterns import is_op, wildcard\n"
+        "conv = is_op('nn.conv2d')(wildcard(), wildcard())\n"
+        "TABLE = [('my.conv_add_relu', is_op('nn.relu')(is_op('add')(conv, wildcard())))]\n"
+    )
+    defused = ROOT / "examples" / "seed" / "defused.relay"
+    result = subprocess.run(
+        [
+            str(XDSL_OPT),
+            str(defused),
+            "-p",
+            "relay-merge-composite{patterns=my_patterns:TABLE}",
+            "-t",
+            "relay",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.count('Composite="my.conv_add_relu"') == 2
