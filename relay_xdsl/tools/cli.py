@@ -78,29 +78,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
-from relay_xdsl.relay_text.metadata import MetadataError
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.tools import xdsl_patches
-from relay_xdsl.tools.diagnostics import (
-    culprit_op,
-    describe_diagnostic,
-    describe_op_error,
-    describe_parse_error,
-    locate_verify_error,
-    parse_mlir,
-    pass_warnings_printed,
-)
-from relay_xdsl.tools.mlir_text import hoist_location_aliases, mlir_text, relay_context
 from relay_xdsl.tools.progress import step
-from relay_xdsl.viz.dot import DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     import tvm
+    from xdsl.dialects.builtin import ModuleOp
 
 STDIO = "-"
 """The file name that stands for stdin (an input) or stdout (``-o``)."""
@@ -133,7 +121,7 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = _argument_parser()
+    parser = _argument_parser(argv)
     if not argv:
         sys.stderr.write(parser.format_help())
         return 1
@@ -158,9 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 1
     except ParseError as error:  # SourceError included
+        from relay_xdsl.tools.diagnostics import describe_parse_error
+
         print(describe_parse_error(error), file=sys.stderr)
         return 1
     except (VerifyException, DiagnosticException) as error:
+        from relay_xdsl.tools.diagnostics import describe_diagnostic
+
         print(describe_diagnostic(error), file=sys.stderr)
         return 1
     except NestingTooDeepError as error:
@@ -172,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> None:
+    from relay_xdsl.tools.diagnostics import pass_warnings_printed
+
     with pass_warnings_printed():
         if args.with_tvm:
             args.run(args)  # pauses the collector around its own steps
@@ -239,7 +233,8 @@ def _add_random_constants(command: argparse.ArgumentParser) -> None:
     )
 
 
-def _argument_parser() -> argparse.ArgumentParser:
+def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The command line's parser; a subcommand's options only where `argv` may name it."""
     parser = _ArgumentParser(
         prog="relay-xdsl",
         description="TVM Relay graphs in MLIR tooling: import, export, defuse and compare.",
@@ -307,6 +302,9 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     command.set_defaults(run=_compare, default_format="relay")
 
+    # view's defaults come from the picture code, which takes a while to import:
+    # only a command line that may run view needs them.
+    DEFAULT_MAX_NODES, DEFAULT_TIMEOUT = _view_defaults() if "view" in argv else (0, 0.0)
     command = commands.add_parser(
         "view", help="draw the module's fused groups (Graphviz, or Model Explorer)"
     )
@@ -469,9 +467,21 @@ def _argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _view_defaults() -> tuple[int, float]:
+    from relay_xdsl.viz.dot import DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
+
+    return DEFAULT_MAX_NODES, DEFAULT_TIMEOUT
+
+
 def _check_arguments(args: argparse.Namespace) -> None:
     """What can be checked on the command line alone, before any work."""
     usage = f"usage: relay-xdsl {args.command} ..."
+    for model in ("model", "against_torch"):
+        if args.command in ("import-torch", "check") and hasattr(args, model):
+            try:
+                _check_model(getattr(args, model))
+            except CommandError as error:
+                raise _ArgumentError(str(error), usage) from None
     if args.command == "import-torch":
         if args.fuser is not None and args.fuse != "conv2d-add-relu":
             given = "without --fuse" if args.fuse is None else f"with --fuse {args.fuse}"
@@ -534,14 +544,14 @@ def _tvm_models() -> ModuleType:
 
 
 def _check_model(name: str) -> None:
-    """Reject a name torchvision does not know, importing only torchvision."""
-    try:
-        import torchvision
-    except ImportError:
+    """Reject a name torchvision does not know, without importing it (torchvision_names.py)."""
+    from relay_xdsl.tools import torchvision_names
+
+    if torchvision_names.installed_torchvision() is None:
         _tvm_models()  # the message that says what to install
-        raise
-    if name not in torchvision.models.list_models(module=torchvision.models):
-        raise CommandError(f"'{name}' is not a torchvision model")
+    names = torchvision_names.model_names()
+    if name not in names:
+        raise CommandError(torchvision_names.unknown_model_message(name, names))
 
 
 def _input_shape(text: str) -> tuple[int, ...]:
@@ -555,8 +565,6 @@ def _input_shape(text: str) -> tuple[int, ...]:
 
 
 def _import_torch(args: argparse.Namespace) -> None:
-    with step("loading torchvision"):
-        _check_model(args.model)
     with step("loading TVM and PyTorch"):
         models = _tvm_models()
     with step(f"exporting {args.model} with torch.export and TVM's Relax frontend"):
@@ -568,6 +576,7 @@ def _import_torch(args: argparse.Namespace) -> None:
         with step("fusing conv2d(+add)(+relu) with TVM's FuseOpsByPattern"):
             mod = models.fuse(mod)
     from relay_xdsl.importers.relax import import_relax
+    from relay_xdsl.tools.mlir_text import mlir_text, relay_context
 
     with gc_paused():
         with step("importing into the relay dialect"):
@@ -601,6 +610,8 @@ def _check_constants_have_values(module: ModuleOp, random_constants: int | None)
     """Before TVM builds anything: a constant without a value needs --random-constants."""
     if random_constants is not None:
         return
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
     from relay_xdsl.dialects import relay
 
     for op in module.walk():
@@ -620,7 +631,6 @@ def _check(args: argparse.Namespace) -> None:
     import numpy as np
 
     source = _input(args)
-    _check_model(args.against_torch)
     with gc_paused():
         module = _load(source)
     _check_constants_have_values(module, args.random_constants)
@@ -742,6 +752,9 @@ def _load(source: _Source) -> ModuleOp:
         module = parse_relay(source.text, source.name)
         module.verify()
         return module
+    from relay_xdsl.tools.diagnostics import locate_verify_error, parse_mlir
+    from relay_xdsl.tools.mlir_text import hoist_location_aliases, relay_context
+
     text = hoist_location_aliases(source.text)
     module, op_starts = parse_mlir(relay_context(), text, source.name)
     try:
@@ -767,6 +780,8 @@ class _Diagnostic(Exception):
 
 def _relay_text(module: ModuleOp, source: _Source) -> Iterator[str]:
     from relay_xdsl.exporters.relay_text import RelayExportError, relay_chunks
+    from relay_xdsl.tools.diagnostics import culprit_op, describe_op_error
+    from relay_xdsl.tools.mlir_text import hoist_location_aliases
 
     try:
         return relay_chunks(module)
@@ -782,6 +797,8 @@ def _relay_text(module: ModuleOp, source: _Source) -> Iterator[str]:
 
 
 def _import(args: argparse.Namespace) -> None:
+    from relay_xdsl.tools.mlir_text import mlir_text
+
     _write(args.output, mlir_text(_load(_input(args)), args.generic))
 
 
@@ -814,6 +831,8 @@ def _relax_script(mod: tvm.IRModule, show_meta: bool) -> str:
     script = mod.script() + "\n"
     if not show_meta:
         return script
+    # TVM's note that the metadata is omitted, and how to show it: here it is shown.
+    script = re.sub(r"^# Metadata omitted\..*\n", "", script, flags=re.MULTILINE)
     constants: list[tvm.ir.GenericConst] = []
 
     def visit(expr: object) -> None:
@@ -840,6 +859,7 @@ def _relax_script(mod: tvm.IRModule, show_meta: bool) -> str:
 
 
 def _defuse(args: argparse.Namespace) -> None:
+    from relay_xdsl.tools.mlir_text import mlir_text, relay_context
     from relay_xdsl.transforms.defuse import RelayDefusePass
 
     source = _input(args)
@@ -876,6 +896,7 @@ def _compare(args: argparse.Namespace) -> None:
 
 def _text_diff(expected: _Source, actual: _Source) -> str:
     from relay_xdsl.relay_text.equivalence import canonical_relay, relay_text_diff
+    from relay_xdsl.relay_text.metadata import MetadataError
 
     for source in (expected, actual):
         if source.format != "relay":

@@ -523,7 +523,9 @@ def describe_op_error(
             op_starts = None
     start = (op_starts or {}).get(op)
     if source is None or start is None:
-        return f"{name}: error: '{op.name}' op: {message}"
+        # Not in the input as read (stdin, or a pass made it): the op as it is now.
+        text = str(op).partition("\n")[0]
+        return f"{name}: error: '{op.name}' op: {message}\n  {text}"
     line_end = source.text.find("\n", start)
     end = line_end if line_end >= 0 else len(source.text)
     return str(SourceError(source, start, f"'{op.name}' op: {message}", end))
@@ -604,7 +606,15 @@ def describe_xdsl_opt_error(
                 return str(problem)
         return f"error: invalid pass pipeline: {error}"
     if isinstance(error, ValueError) and str(error).startswith("Unrecognized file extension"):
-        return f"error: {str(error).lower()}; use -f to choose a frontend"
+        command_line = read_xdsl_opt_command_line(argv)
+        if command_line.frontend is None:
+            return f"error: {str(error).lower()}; use -f to choose a frontend"
+        # xDSL 0.75.0 rejects an input file whose extension names no frontend, even with -f.
+        return (
+            f"error: {str(error).lower()}: xdsl-opt reads a file only if its extension names "
+            f"a frontend, even with -f; read it from stdin "
+            f"(-f {command_line.frontend_name} < {command_line.input}) or rename it"
+        )
     return None
 
 

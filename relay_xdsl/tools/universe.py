@@ -23,7 +23,8 @@ involve relay:
   runs ``-p`` on an MLIR file with relay ops, the diagnostics are set up
   and pass option values may be bare words with dots and colons
   (``relay-defuse{composite=ccompiler.conv_add_relu}``, as mlir-opt reads
-  them; xdsl_patches.py) as the plugin loads. That is all loading ever
+  them), ``-`` is stdin and ``-o -`` stdout, and ``-f`` reads a file of
+  any name (xdsl_patches.py) as the plugin loads. That is all loading ever
   does, and only in xdsl-opt with such a command line.
 
 The frontends and targets build and print modules with Python's cyclic
@@ -344,6 +345,7 @@ def _loading() -> None:
 
     if is_xdsl_opt(sys.argv) and (names_relay(sys.argv) or reads_relay(sys.argv)):
         xdsl_patches.apply_pipeline_words()
+        xdsl_patches.apply_standard_streams()
         install_xdsl_opt_excepthook()
 
 

@@ -1,4 +1,4 @@
-"""Four changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
+"""Five changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
 
 docs/upstream-xdsl.md proposes the first three upstream: the problem with a
 reproducer, the change to xDSL's code, and why it is correct.
@@ -30,6 +30,14 @@ reproducer, the change to xDSL's code, and why it is correct.
   result: ``-> ((A) -> C)``. Relay's generic functions return closures
   (``@compose``). The same holds for ``functional-type(...)`` in declarative
   assembly formats, which ``func.call`` uses.
+* **xdsl-opt's files are not mlir-opt's.** ``-o -`` writes a file named
+  ``-``, an input named ``-`` is a missing file, and ``-f`` does not stop
+  xdsl-opt from rejecting an input whose extension names no frontend
+  (``-f relay model.txt``). `apply_standard_streams` makes ``-`` stdin and
+  stdout and lets ``-f`` choose the frontend of any file, as mlir-opt does;
+  like the pipeline words, it is applied as xdsl-opt loads the plugin, when
+  the command line names relay (xdsl-opt opens its files before it loads
+  anything else).
 
 Importing this module changes nothing. `apply` installs the changes; it is
 called by the ``relay-xdsl`` command, by the ``upstream-mlir`` frontend, and
@@ -45,6 +53,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -178,9 +187,57 @@ def apply_pipeline_words() -> bool:
     return "pipeline-words" in applied()
 
 
+def _input_stream(self: Any) -> tuple[Any, str]:
+    """xDSL's ``CommandLineTool.get_input_stream``, with ``-`` for stdin and the
+    frontend ``-f`` names in place of the file's extension."""
+    import os
+
+    from xdsl.utils.arg_spec import parse_spec
+
+    frontend = getattr(self.args, "frontend", None)
+    name = self.args.input_file
+    if name in (None, "-"):
+        stream = sys.stdin.buffer
+        extension = "mlir"
+    else:
+        stream = open(name, "rb")  # noqa: SIM115 (xdsl-opt closes it)
+        extension = os.path.splitext(name)[1].replace(".", "")
+    return stream, parse_spec(frontend).name if frontend else extension
+
+
+def _input_name(self: Any) -> str:
+    """xDSL's ``CommandLineTool.get_input_name``, naming stdin also when it is ``-``."""
+    return "stdin" if self.args.input_file in (None, "-") else self.args.input_file
+
+
+def _output_stream(self: Any) -> Any:
+    """xDSL's ``xDSLOptMain.prepare_output``, with ``-`` for stdout."""
+    if self.args.output_file in (None, "-"):
+        return sys.stdout
+    return open(self.args.output_file, "w")
+
+
+def apply_standard_streams() -> bool:
+    """``-`` as stdin and stdout in xdsl-opt, and ``-f`` for a file of any name;
+    whether that is in effect."""
+    from xdsl.tools.command_line_tool import CommandLineTool
+    from xdsl.xdsl_opt_main import xDSLOptMain
+
+    own = (
+        CommandLineTool.get_input_stream.__module__ == CommandLineTool.__module__
+        and CommandLineTool.get_input_name.__module__ == CommandLineTool.__module__
+        and xDSLOptMain.prepare_output.__module__ == xDSLOptMain.__module__
+    )
+    if _xdsl_version() == XDSL_VERSION and own:
+        CommandLineTool.get_input_stream = _input_stream  # type: ignore[method-assign]
+        CommandLineTool.get_input_name = _input_name  # type: ignore[method-assign]
+        xDSLOptMain.prepare_output = _output_stream  # type: ignore[method-assign]
+    return "standard-streams" in applied()
+
+
 def applied() -> frozenset[str]:
     """The names of the changes in effect: ``string-literal``, ``dense-literal-type``,
-    ``pipeline-words``, ``function-result``."""
+    ``pipeline-words``, ``function-result``, ``standard-streams``."""
     from xdsl.dialects.utils import format as func_format
     from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
@@ -188,6 +245,17 @@ def applied() -> frozenset[str]:
     from xdsl.utils.mlir_lexer import MLIRLexer
 
     names = set()
+    # xdsl-opt's driver is not imported where it is not running: then it is unchanged.
+    tool = sys.modules.get("xdsl.tools.command_line_tool")
+    opt_main = sys.modules.get("xdsl.xdsl_opt_main")
+    if (
+        tool is not None
+        and opt_main is not None
+        and tool.CommandLineTool.get_input_stream is _input_stream
+        and tool.CommandLineTool.get_input_name is _input_name
+        and opt_main.xDSLOptMain.prepare_output is _output_stream
+    ):
+        names.add("standard-streams")
     if arg_spec._lexer_rules[2][0] is PIPELINE_WORD:
         names.add("pipeline-words")
     if MLIRLexer._unescaped_characters_regex is LINEAR_STRING_LITERAL:

@@ -42,7 +42,8 @@ SEED = ROOT / "examples" / "seed"
 PATTERNS = """\
 from relay_xdsl.transforms.patterns import is_op, wildcard
 
-TABLE = [("my.conv_relu", is_op("nn.relu")(is_op("nn.conv2d")(wildcard(), wildcard())))]
+conv = is_op("nn.conv2d")(wildcard(), wildcard())
+TABLE = [("my.conv_add_relu", is_op("nn.relu")(is_op("add")(conv, wildcard())))]
 """
 
 
@@ -165,3 +166,32 @@ def test_the_imports_as_snippet_is_the_import(workspace: Path):
         pattern = r".*?".join(re.sub(r"(\\ )+", r"\\s+", w) for w in words)
         if pattern:
             assert re.search(pattern, imported), f"not in the import: {line}"
+
+
+def test_the_fused_relay_snippet_is_the_seeds():
+    """Each line of README's fused Relay function is a line of the seed, type
+    comments aside (``...`` standing for what the README leaves out)."""
+    snippet = _readme_block("A fused Relay function such as the seed's", "")
+    seed = re.sub(r" ?/\* .*? \*/", "", (SEED / "fused.relay").read_text())
+    for line in snippet.splitlines():
+        words = [re.escape(part) for part in re.split(r"\s*\.\.\.\s*", line.strip())]
+        pattern = r".*?".join(words)
+        if pattern:
+            assert re.search(pattern, seed), f"not in the seed: {line}"
+
+
+def test_the_run_example_prints_what_the_readme_shows(workspace: Path, tmp_path: Path):
+    """README's ``relay-xdsl run`` block prints, first, the output shown after it."""
+    block = _readme_block("## Running a Relay program", "sh")
+    shown = _readme_block("The first run prints", "")
+    result = subprocess.run(
+        ["bash", "-c", "set -e -o pipefail\n" + block],
+        cwd=tmp_path,
+        env=_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(shown)

@@ -124,6 +124,40 @@ def test_torch_commands_reject_unknown_models():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            ["import-torch", "resnet1", "-o", "x.mlir"],
+            "error: 'resnet1' is not a torchvision model",
+        ),
+        (
+            ["check", str(SEED / "fused.relay"), "--against-torch", "resnet1"],
+            "error: 'resnet1' is not a torchvision model",
+        ),
+        (
+            ["check", str(SEED / "fused.relay"), "--against-torch", "resnet18"],
+            "error: constant meta[relay.Constant][0] has no value",
+        ),
+    ],
+)
+def test_model_names_and_missing_values_are_rejected_before_torch_loads(
+    arguments: list[str], message: str
+):
+    """Importing PyTorch takes seconds: these mistakes are found without it."""
+    script = (
+        "import sys\n"
+        "from relay_xdsl.tools.cli import main\n"
+        f"status = main({arguments!r})\n"
+        "print(status, [m for m in ('torch', 'torchvision', 'tvm') if m in sys.modules])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert result.stdout == "1 []\n", result.stderr
+    assert message in result.stderr
+
+
 def test_relax_export_of_opaque_constants_is_a_clean_error():
     result = _run("export", str(SEED / "defused.relay"), "--to", "relax-script")
     assert result.returncode == 1
@@ -147,9 +181,9 @@ def test_version():
     assert re.fullmatch(r"relay-xdsl \S+ \(xdsl 0\.75\.0\)\n", result.stdout)
 
 
-def _run_stdin(text: str, *args: str) -> subprocess.CompletedProcess[str]:
+def _run_stdin(text: str, *args: str, tool: str = "relay-xdsl") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(BIN / "relay-xdsl"), *args],
+        [str(BIN / tool), *args],
         input=text,
         capture_output=True,
         text=True,
@@ -242,6 +276,16 @@ def test_export_errors_point_at_the_op(tmp_path: Path):
         assert result.stderr.startswith(
             f"{arith}:1:1: error: 'func.func' op: type i32 has no Relay equivalent\n"
         )
+    # From stdin, or after a pass, the op is not where the input has it: it is shown as it is.
+    for result in (
+        _run_stdin(arith.read_text(), "-t", "relay", tool="xdsl-opt"),
+        _run(str(arith), "-p", "canonicalize", "-t", "relay", tool="xdsl-opt"),
+    ):
+        assert result.returncode == 1
+        assert result.stderr == (
+            "<input>: error: 'func.func' op: type i32 has no Relay equivalent\n"
+            "  func.func @f(%a: i32) -> i32 {\n"
+        )
 
 
 @pytest.mark.parametrize(
@@ -315,7 +359,9 @@ def test_relax_export_with_random_constants_and_metadata():
         "--show-meta",
     )
     assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.startswith(plain.stdout)
+    script, omitted, _ = plain.stdout.partition("# Metadata omitted.")
+    assert omitted and shown.stdout.startswith(script)
+    assert "Metadata omitted" not in shown.stdout
     assert '# metadata["ir.GenericConst"][0]: float32[64, 3, 7, 7]' in shown.stdout
     assert '# metadata["ir.GenericConst"][5]: float32[64, 1, 1]' in shown.stdout
 

@@ -120,3 +120,68 @@ def test_mlir_opt_output_read_as_mlir_gets_a_note():
     assert described.startswith("up.mlir:2:")
     assert "undefined symbol alias '#loc'" in described
     assert described.endswith("read mlir-opt's output with `xdsl-opt -f upstream-mlir`")
+
+
+def test_xdsl_opt_reads_and_writes_as_mlir_opt_in_relay_runs(tmp_path: Path):
+    """``-f`` reads a file of any name, ``-`` is stdin and ``-o -`` stdout."""
+    model = tmp_path / "model.txt"
+    model.write_text(FUSED.read_text())
+    expected = _xdsl_opt(str(FUSED), "-t", "relay").stdout
+    assert 'Composite="ccompiler.conv_add_relu"' in expected
+    result = _xdsl_opt("-f", "relay", str(model), "-t", "relay", "-o", "-")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected
+    assert not (ROOT / "-").exists()
+    with model.open() as stdin:
+        result = subprocess.run(
+            [str(XDSL_OPT), "-", "-f", "relay", "-t", "relay"],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            check=False,
+        )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected
+
+
+def test_a_file_whose_extension_names_no_frontend_needs_f():
+    from relay_xdsl.tools.diagnostics import describe_xdsl_opt_error
+
+    error = ValueError("Unrecognized file extension 'txt'")
+    assert describe_xdsl_opt_error(error, ["xdsl-opt", "model.txt", "-t", "relay"]) == (
+        "error: unrecognized file extension 'txt'; use -f to choose a frontend"
+    )
+    # xDSL's own reading (without relay-xdsl's change) rejects it even with -f.
+    assert describe_xdsl_opt_error(error, ["xdsl-opt", "-f", "relay", "model.txt"]) == (
+        "error: unrecognized file extension 'txt': xdsl-opt reads a file only if its extension "
+        "names a frontend, even with -f; read it from stdin (-f relay < model.txt) or rename it"
+    )
+
+
+def test_xdsl_opt_reads_an_unquoted_pattern_table(tmp_path: Path):
+    """The README's ``patterns=my_patterns:TABLE``, bare, from the working directory."""
+    (tmp_path / "my_patterns.py").write_text(
+        "from relay_xdsl.transforms.patterns import is_op, wildcard\n"
+        "conv = is_op('nn.conv2d')(wildcard(), wildcard())\n"
+        "TABLE = [('my.conv_add_relu', is_op('nn.relu')(is_op('add')(conv, wildcard())))]\n"
+    )
+    defused = ROOT / "examples" / "seed" / "defused.relay"
+    result = subprocess.run(
+        [
+            str(XDSL_OPT),
+            str(defused),
+            "-p",
+            "relay-merge-composite{patterns=my_patterns:TABLE}",
+            "-t",
+            "relay",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.count('Composite="my.conv_add_relu"') == 2

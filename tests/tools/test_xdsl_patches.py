@@ -225,3 +225,58 @@ def test_a_call_returning_a_function_reads_back():
     printed = str(module)
     assert ": ((i32) -> i32) -> ((i32) -> i32)" in printed
     assert str(Parser(ctx, printed).parse_module()) == printed
+
+
+# -- standard streams ---------------------------------------------------------------
+
+
+@pytest.fixture
+def xdsl_opt_streams(monkeypatch: pytest.MonkeyPatch):
+    """xdsl-opt's file handling, put back as it was after the test."""
+    from xdsl.tools.command_line_tool import CommandLineTool
+    from xdsl.xdsl_opt_main import xDSLOptMain
+
+    for owner, name in (
+        (CommandLineTool, "get_input_stream"),
+        (CommandLineTool, "get_input_name"),
+        (xDSLOptMain, "prepare_output"),
+    ):
+        monkeypatch.setattr(owner, name, owner.__dict__[name])
+    return CommandLineTool, xDSLOptMain
+
+
+def test_standard_streams_are_applied_on_their_own(xdsl_opt_streams, tmp_path):
+    import sys
+    from types import SimpleNamespace
+
+    tool, opt_main = xdsl_opt_streams
+    assert "standard-streams" not in xdsl_patches.applied()
+    assert xdsl_patches.apply_standard_streams()
+    assert "standard-streams" in xdsl_patches.applied()
+    assert xdsl_patches.apply_standard_streams()  # once
+
+    def run(**args: object) -> SimpleNamespace:
+        return SimpleNamespace(args=SimpleNamespace(**args))
+
+    stdin = run(input_file="-", frontend="relay", output_file="-")
+    assert tool.get_input_stream(stdin) == (sys.stdin.buffer, "relay")
+    assert tool.get_input_name(stdin) == "stdin"
+    assert opt_main.prepare_output(stdin) is sys.stdout
+    model = tmp_path / "model.txt"
+    model.write_text("")
+    stream, extension = tool.get_input_stream(run(input_file=str(model), frontend="relay{x=1}"))
+    stream.close()
+    assert extension == "relay"
+    stream, extension = tool.get_input_stream(run(input_file=str(model), frontend=None))
+    stream.close()
+    assert extension == "txt"
+
+
+def test_standard_streams_keep_xdsls_on_another_version(
+    xdsl_opt_streams, monkeypatch: pytest.MonkeyPatch
+):
+    tool, _ = xdsl_opt_streams
+    monkeypatch.setattr(xdsl_patches, "_xdsl_version", lambda: "0.76.0")
+    own = tool.get_input_stream
+    assert not xdsl_patches.apply_standard_streams()
+    assert tool.get_input_stream is own
