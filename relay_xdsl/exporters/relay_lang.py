@@ -16,7 +16,7 @@ here).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
@@ -94,11 +94,11 @@ def expression(printer: _FunctionPrinter, op: Operation, indent: str, comment: s
             ]
         )
     if isinstance(op, relay.RefOp):
-        return f"ref({printer.ref(op.value)}){comment}"
+        return f"ref({printer.ref(op.value)})"
     if isinstance(op, relay.RefReadOp):
-        return f"ref_read({printer.ref(op.reference)}){comment}"
+        return f"ref_read({printer.ref(op.reference)})"
     if isinstance(op, relay.RefWriteOp):
-        return f"ref_write({printer.ref(op.reference)}, {printer.ref(op.value)}){comment}"
+        return f"ref_write({printer.ref(op.reference)}, {printer.ref(op.value)})"
     return None
 
 
@@ -119,7 +119,26 @@ def function(printer: _FunctionPrinter, op: relay.FunctionOp, indent: str) -> st
     generics = type_params(op.attributes.get(relay.TYPE_PARAMS))
     output = return_annotation(op.function_type.outputs.data[0])
     head = f"fn {generics}({', '.join(params + attributes)}){output} {{"
-    return "\n".join([head, *body, f"{indent}}}"])
+    comment = function_type_comment(
+        op.attributes.get(relay.TYPE_PARAMS),
+        [p.type for p in op.params],
+        op.function_type.outputs.data[0],
+    )
+    return "\n".join([head, *body, f"{indent}}}{comment}"])
+
+
+def function_type_comment(
+    type_parameters: Attribute | None, inputs: Sequence[Attribute], output: Attribute
+) -> str:
+    """`` /* ty=fn [A](T) -> R */``, the type TVM writes after a function
+    literal's ``}``; nothing while a part of it is unknown."""
+    if any(isinstance(t, relay.IncompleteType) for t in (*inputs, output)):
+        return ""
+    generics = type_params(type_parameters)
+    arguments = ", ".join(relay_type(t) for t in inputs)
+    # TVM separates ``fn`` from the parameter list only without type parameters.
+    head = f"fn {generics}" if generics else "fn "
+    return f" /* ty={head}({arguments}) -> {relay_type(output)} */"
 
 
 def _inner(indent: str) -> str:
