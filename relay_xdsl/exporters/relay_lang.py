@@ -2,14 +2,16 @@
 their calls, ``if`` and references (the printer in relay_text.py calls in
 here).
 
-* ``relay.function`` prints as a ``fn [A] (%x: T) -> R { ... }`` literal,
-  bound where it stands (``let %f = fn ...;`` through its ``relay.let``);
-  a recursive one refers to itself by its let variable's name;
+* ``relay.function`` prints as a ``fn [A] (%x: T) -> R { ... }`` literal
+  followed by its type (``/* ty=fn [A](T) -> R */``), bound where it stands
+  (``let %f = fn ...;`` through its ``relay.let``); a recursive one refers
+  to itself by its let variable's name;
 * ``relay.call`` prints as ``%f(%x)``;
 * ``relay.if`` prints as ``if (%c) { ... } else { ... }``, each branch a
   body of its own;
 * ``relay.ref``, ``relay.ref_read`` and ``relay.ref_write`` print as
-  ``ref(%x)``, ``ref_read(%r)`` and ``ref_write(%r, %v)``;
+  ``ref(%x)``, ``ref_read(%r)`` and ``ref_write(%r, %v)``, without a type
+  comment (TVM's printer gives them none);
 * a ``#[metadata]`` section the module keeps verbatim (``relay.metadata``,
   for nodes other than constants) prints as it was read.
 """

@@ -19,8 +19,11 @@
 * scalar constants print as literals (``1f``, ``2i64``, ``True``); other
   constants as ``meta[relay.Constant][i]``, with a ``#[metadata]`` section
   holding their values when they are known;
-* ``/* ty=... */`` comments give every call's type, with ``span=`` where the
-  op has a source location.
+* ``/* ty=... */`` comments give the type of every call, constant, tuple and
+  projection, of every declared variable (``%x: T /* ty=T */``: TVM repeats
+  the annotation) and of every function literal (after its ``}``), with
+  ``span=`` where the op has a source location; as in TVM, ``if``,
+  ``match`` and the reference ops get none.
 """
 
 from __future__ import annotations
