@@ -3,7 +3,7 @@ their calls, ``if`` and references (the printer in relay_text.py calls in
 here).
 
 * ``relay.function`` prints as a ``fn [A] (%x: T) -> R { ... }`` literal
-  followed by its type (``/* ty=fn [A](T) -> R */``), bound where it stands
+  followed by its type (``/* ty=fn (T) -> R */``), bound where it stands
   (``let %f = fn ...;`` through its ``relay.let``); a recursive one refers
   to itself by its let variable's name;
 * ``relay.call`` prints as ``%f(%x)``;
@@ -132,15 +132,15 @@ def function(printer: _FunctionPrinter, op: relay.FunctionOp, indent: str) -> st
 def function_type_comment(
     type_parameters: Attribute | None, inputs: Sequence[Attribute], output: Attribute
 ) -> str:
-    """`` /* ty=fn [A](T) -> R */``, the type TVM writes after a function
-    literal's ``}``; nothing while a part of it is unknown."""
-    if any(isinstance(t, relay.IncompleteType) for t in (*inputs, output)):
+    """`` /* ty=fn (T) -> R */``, the type TVM writes after a function
+    literal's ``}``; nothing while a part of it is unknown, nor for a generic
+    literal (TVM writes ``fn [A](A) -> A``, which the importer does not read)."""
+    if type_params(type_parameters) or any(
+        isinstance(t, relay.IncompleteType) for t in (*inputs, output)
+    ):
         return ""
-    generics = type_params(type_parameters)
     arguments = ", ".join(relay_type(t) for t in inputs)
-    # TVM separates ``fn`` from the parameter list only without type parameters.
-    head = f"fn {generics}" if generics else "fn "
-    return f" /* ty={head}({arguments}) -> {relay_type(output)} */"
+    return f" /* ty=fn ({arguments}) -> {relay_type(output)} */"
 
 
 def _inner(indent: str) -> str:

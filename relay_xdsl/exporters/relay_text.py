@@ -718,8 +718,8 @@ def _variable_comment(value: SSAValue) -> str:
 
 
 def _literal_comment(op: relay.FnOp) -> str:
-    """`` /* ty=fn [A](T) -> R */`` after the ``}`` of a function literal:
-    TVM gives a literal its function type (with its type parameters)."""
+    """`` /* ty=fn (T) -> R */`` after the ``}`` of a function literal:
+    TVM gives a literal its function type (see `relay_lang.function_type_comment`)."""
     types = [a.type for a in op.body.block.args]
     return relay_lang.function_type_comment(
         op.attributes.get(relay.TYPE_PARAMS), types, op.result.type
