@@ -3,7 +3,7 @@
 As TVM v0.19's printer writes them:
 
 * ``relay.type_def`` → ``type List[A] {`` one constructor a line, each
-  followed by a comma ``}``, or ``extern type Storage``;
+  followed by a comma ``}`` (an empty line for none), or ``extern type Storage``;
 * ``relay.construct`` → ``Cons(%x, %xs)``; a constructor without fields
   prints without parentheses (``Nil``);
 * ``relay.match`` → ``match (%x) {`` one ``pattern => { body },`` a clause
@@ -38,7 +38,7 @@ def expression(printer: _FunctionPrinter, op: Operation, indent: str, comment: s
     if isinstance(op, ConstructOp):
         return construct_text(op, printer.ref) + comment
     if isinstance(op, MatchOp):
-        return match_text(op, indent, printer.ref, printer.fresh_name, printer.block)
+        return match_text(op, indent, printer.ref, printer.declaration, printer.block)
     return None
 
 
@@ -54,6 +54,8 @@ def type_def_text(op: TypeDefOp) -> str:
         fields = [relay_type(t) for t in constructor.fields.data]
         text = constructor.ctor_name.data + (f"({', '.join(fields)})" if fields else "")
         lines.append(f"  {text},")
+    if not op.constructors.data:
+        lines.append("")  # TVM's printer leaves the line of the constructors empty
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -93,7 +95,6 @@ def _pattern_text(
     if isinstance(pattern, PatternWildcardAttr):
         return "_"
     if isinstance(pattern, PatternVarAttr):
-        # The scrutinee's type gives the variable's, as when the text was read.
         return bind(next(args))
     if isinstance(pattern, PatternConstructorAttr):
         name = pattern.constructor.data

@@ -2,21 +2,23 @@
 their calls, ``if`` and references (the printer in relay_text.py calls in
 here).
 
-* ``relay.function`` prints as a ``fn [A] (%x: T) -> R { ... }`` literal,
-  bound where it stands (``let %f = fn ...;`` through its ``relay.let``);
-  a recursive one refers to itself by its let variable's name;
+* ``relay.function`` prints as a ``fn [A] (%x: T) -> R { ... }`` literal
+  followed by its type (``/* ty=fn (T) -> R */``), bound where it stands
+  (``let %f = fn ...;`` through its ``relay.let``); a recursive one refers
+  to itself by its let variable's name;
 * ``relay.call`` prints as ``%f(%x)``;
 * ``relay.if`` prints as ``if (%c) { ... } else { ... }``, each branch a
   body of its own;
 * ``relay.ref``, ``relay.ref_read`` and ``relay.ref_write`` print as
-  ``ref(%x)``, ``ref_read(%r)`` and ``ref_write(%r, %v)``;
+  ``ref(%x)``, ``ref_read(%r)`` and ``ref_write(%r, %v)``, without a type
+  comment (TVM's printer gives them none);
 * a ``#[metadata]`` section the module keeps verbatim (``relay.metadata``,
   for nodes other than constants) prints as it was read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import (
@@ -94,11 +96,11 @@ def expression(printer: _FunctionPrinter, op: Operation, indent: str, comment: s
             ]
         )
     if isinstance(op, relay.RefOp):
-        return f"ref({printer.ref(op.value)}){comment}"
+        return f"ref({printer.ref(op.value)})"
     if isinstance(op, relay.RefReadOp):
-        return f"ref_read({printer.ref(op.reference)}){comment}"
+        return f"ref_read({printer.ref(op.reference)})"
     if isinstance(op, relay.RefWriteOp):
-        return f"ref_write({printer.ref(op.reference)}, {printer.ref(op.value)}){comment}"
+        return f"ref_write({printer.ref(op.reference)}, {printer.ref(op.value)})"
     return None
 
 
@@ -119,7 +121,26 @@ def function(printer: _FunctionPrinter, op: relay.FunctionOp, indent: str) -> st
     generics = type_params(op.attributes.get(relay.TYPE_PARAMS))
     output = return_annotation(op.function_type.outputs.data[0])
     head = f"fn {generics}({', '.join(params + attributes)}){output} {{"
-    return "\n".join([head, *body, f"{indent}}}"])
+    comment = function_type_comment(
+        op.attributes.get(relay.TYPE_PARAMS),
+        [p.type for p in op.params],
+        op.function_type.outputs.data[0],
+    )
+    return "\n".join([head, *body, f"{indent}}}{comment}"])
+
+
+def function_type_comment(
+    type_parameters: Attribute | None, inputs: Sequence[Attribute], output: Attribute
+) -> str:
+    """`` /* ty=fn (T) -> R */``, the type TVM writes after a function
+    literal's ``}``; nothing while a part of it is unknown, nor for a generic
+    literal (TVM writes ``fn [A](A) -> A``, which the importer does not read)."""
+    if type_params(type_parameters) or any(
+        isinstance(t, relay.IncompleteType) for t in (*inputs, output)
+    ):
+        return ""
+    arguments = ", ".join(relay_type(t) for t in inputs)
+    return f" /* ty=fn ({arguments}) -> {relay_type(output)} */"
 
 
 def _inner(indent: str) -> str:

@@ -19,8 +19,11 @@
 * scalar constants print as literals (``1f``, ``2i64``, ``True``); other
   constants as ``meta[relay.Constant][i]``, with a ``#[metadata]`` section
   holding their values when they are known;
-* ``/* ty=... */`` comments give every call's type, with ``span=`` where the
-  op has a source location.
+* ``/* ty=... */`` comments give the type of every call, constant, tuple and
+  projection, of every declared variable (``%x: T /* ty=T */``: TVM repeats
+  the annotation) and of every function literal (after its ``}``), with
+  ``span=`` where the op has a source location; as in TVM, ``if``,
+  ``match`` and the reference ops get none.
 """
 
 from __future__ import annotations
@@ -404,10 +407,15 @@ class _FunctionPrinter:
         params = []
         attributes = relay_lang.param_attribute_texts(arg_attrs, len(args), attribute_value)
         for arg, extra in zip(args, attributes):
-            name = self.fresh_name(arg)
-            type_ = relay_lang.annotation(arg.type)
-            params.append(f"{name}{extra}{type_}{_span_comment(arg.location)}")
+            params.append(self.declaration(arg, extra))
         return params
+
+    def declaration(self, value: SSAValue, extra: str = "") -> str:
+        """A variable where it is declared, as TVM writes it: ``%x: T /* ty=T */``
+        (`extra` between name and type), the comment also giving its span."""
+        name = self.fresh_name(value)
+        type_ = value.type
+        return f"{name}{extra}{relay_lang.annotation(type_)}{_variable_comment(value)}"
 
     def fresh_name(self, value: SSAValue) -> str:
         """A unique Relay name for a parameter or let-bound value."""
@@ -509,7 +517,7 @@ class _FunctionPrinter:
                 self.literal_names[key] = name
                 lines.append(f"{indent}{name} = {head}")
                 lines.extend(body)
-                lines.append(f"{indent}}};")
+                lines.append(f"{indent}}}{_literal_comment(op)};")
             elif op is not None:
                 lines.append(indent + expressions.pop(id(op)))
             else:
@@ -629,16 +637,18 @@ def _same_function(a: relay.FnOp, b: relay.FnOp) -> bool:
 
 
 _FUNCTION_ATTRIBUTE_ORDER = (
+    "Inline",
     "PartitionedFromPattern",
     "Composite",
     "Primitive",
     "Compiler",
     "global_symbol",
-    "Inline",
 )
-"""The order TVM's passes give these function attributes. MLIR tools sort
-attribute dictionaries, so the printer restores TVM's order; other
-attributes follow in their stored order."""
+"""The order of these function attributes in TVM's printouts (its maps keep
+insertion order: a text's ``Inline`` comes before the ``Primitive``,
+``Compiler`` and ``global_symbol`` passes add). MLIR tools sort attribute
+dictionaries, so the printer restores TVM's order; other attributes follow
+in their stored order."""
 
 
 def _function_attributes(attributes: dict[str, Attribute]) -> list[str]:
@@ -657,11 +667,15 @@ would make deeply nested tuples quadratic in size."""
 
 
 def _let_annotation(type_: Attribute) -> str:
-    """``: T`` of a let variable: none for a type TVM's parser cannot read
-    (an unknown type, a reference)."""
-    if _has_ref(type_):
+    """``: T /* ty=T */`` of a let variable (see `_variable_comment`): without
+    ``: T`` for a type TVM's parser cannot read (a reference), nothing for an
+    unknown type."""
+    if isinstance(type_, relay.IncompleteType):
         return ""
-    return relay_lang.annotation(type_)
+    text = relay_type(type_)
+    if _has_ref(type_):
+        return f" /* ty={text} */"
+    return f": {text} /* ty={text} */"
 
 
 def _has_ref(type_: Attribute) -> bool:
@@ -691,6 +705,27 @@ def _type_comment(op: Operation) -> str:
     return f" /* {' '.join(parts)} */" if parts else ""
 
 
+def _variable_comment(value: SSAValue) -> str:
+    """`` /* ty=T */`` after a declared variable, as TVM follows each variable
+    whose type it checked with that type, annotated or not; with its span."""
+    parts = []
+    if not isinstance(value.type, relay.IncompleteType):
+        parts.append("ty=" + relay_type(value.type))
+    span = _span(value.location) if isinstance(value, BlockArgument) else ""
+    if span:
+        parts.append(span)
+    return f" /* {' '.join(parts)} */" if parts else ""
+
+
+def _literal_comment(op: relay.FnOp) -> str:
+    """`` /* ty=fn (T) -> R */`` after the ``}`` of a function literal:
+    TVM gives a literal its function type (see `relay_lang.function_type_comment`)."""
+    types = [a.type for a in op.body.block.args]
+    return relay_lang.function_type_comment(
+        op.attributes.get(relay.TYPE_PARAMS), types, op.result.type
+    )
+
+
 def _tuple_depth(type_: Attribute) -> int:
     """How deep tuple types nest in `type_`, counting at most past the limit."""
     depth = 0
@@ -711,8 +746,3 @@ def _span(location: Attribute) -> str:
             return ""  # a span comment could not hold it; spans are only presentation
         return f"span={name}:{location.line.data}:{location.column.data}"
     return ""
-
-
-def _span_comment(location: Attribute) -> str:
-    span = _span(location)
-    return f" /* {span} */" if span else ""

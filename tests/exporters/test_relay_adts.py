@@ -13,15 +13,15 @@ type Option[A] {
 
 extern type Storage
 
-def @get(%o: Option[float32], %d: float32, %c: bool) -> float32 {
-  %1 = fn (%x: float32) -> float32 {
+def @get(%o: Option[float32] /* ty=Option[float32] */, %d: float32 /* ty=float32 */, %c: bool /* ty=bool */) -> float32 {
+  %1 = fn (%x: float32 /* ty=float32 */) -> float32 {
     %0 = match? (%o) {
-      Some(%v) => {
+      Some(%v: float32 /* ty=float32 */) => {
         %v
       },
     };
     add(%x, %0) /* ty=float32 */
-  };
+  } /* ty=fn (float32) -> float32 */;
   %2 = (%1,) /* ty=(fn (float32) -> float32,) */;
   if (%c) {
     %3 = Some(%d) /* ty=Option[float32] */;
@@ -33,9 +33,9 @@ def @get(%o: Option[float32], %d: float32, %c: bool) -> float32 {
   }
 }
 
-def @unwrap(%o: Option[float32]) -> float32 {
+def @unwrap(%o: Option[float32] /* ty=Option[float32] */) -> float32 {
   match? (%o) {
-    Some(%v) => {
+    Some(%v: float32 /* ty=float32 */) => {
       %v
     },
   }

@@ -205,7 +205,7 @@ def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float32]) {
     assert fns[0].body is not fns[1].body
     assert fns[0].literal == fns[1].literal is not None  # ... from one literal
     printed = print_relay(module)
-    assert printed.count("fn (") == 1  # the literal prints once, as the text had it
+    assert printed.count("= fn (") == 1  # the literal prints once, as the text had it
     assert relay_text_diff(text, printed) == ""
 
 
@@ -221,7 +221,7 @@ def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float32]) -> Tensor[(2), flo
     module = parse_relay(text)
     assert [op.literal for op in module.walk() if isinstance(op, relay.FnOp)] == [None, None]
     printed = print_relay(module)
-    assert printed.count("fn (") == 2
+    assert printed.count("= fn (") == 2
     assert canonical_relay(text, renumber=False) == canonical_relay(printed, renumber=False)
 
 
@@ -237,9 +237,9 @@ def @main(%x: Tensor[(2), float32], %y: Tensor[(2), float32]) -> Tensor[(2), flo
     second = [op for op in module.walk() if isinstance(op, relay.FnOp)][1]
     second.attributes["Composite"] = StringAttr("changed")  # as a pass might
     printed = print_relay(module)
-    assert printed.count("fn (") == 2
+    assert printed.count("= fn (") == 2
     assert 'Composite="changed"' in printed
-    assert print_relay(parse_relay(printed)).count("fn (") == 2
+    assert print_relay(parse_relay(printed)).count("= fn (") == 2
 
 
 def test_free_var_program_becomes_main():

@@ -15,11 +15,11 @@ func.func @second(%x: tensor<4x4xf32>) -> tensor<2x4xf32> {
   func.return %2 : tensor<2x4xf32>
 }
 // CHECK:      #[version = "0.0.5"]
-// CHECK-NEXT: def @first(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32]) -> Tensor[(1, 4, 8, 8), float32] {
+// CHECK-NEXT: def @first(%x: Tensor[(1, 3, 8, 8), float32] /* ty=Tensor[(1, 3, 8, 8), float32] */, %w: Tensor[(4, 3, 3, 3), float32] /* ty=Tensor[(4, 3, 3, 3), float32] */) -> Tensor[(1, 4, 8, 8), float32] {
 // CHECK-NEXT:   %0 = nn.conv2d(%x, %w, padding=[1, 1], channels=4, kernel_size=[3, 3]) /* ty=Tensor[(1, 4, 8, 8), float32] */;
 // CHECK-NEXT:   clip(%0, a_min=0f64, a_max=6f64) /* ty=Tensor[(1, 4, 8, 8), float32] */
 // CHECK-NEXT: }
-// CHECK:      def @second(%x: Tensor[(4, 4), float32]) -> Tensor[(2, 4), float32] {
-// CHECK-NEXT:   let %sliced: Tensor[(2, 4), float32] = strided_slice(%x, begin=[0i64, 0i64], end=[2i64, 4i64], strides=[1i64], axes=None) /* ty=Tensor[(2, 4), float32] */;
+// CHECK:      def @second(%x: Tensor[(4, 4), float32] /* ty=Tensor[(4, 4), float32] */) -> Tensor[(2, 4), float32] {
+// CHECK-NEXT:   let %sliced: Tensor[(2, 4), float32] /* ty=Tensor[(2, 4), float32] */ = strided_slice(%x, begin=[0i64, 0i64], end=[2i64, 4i64], strides=[1i64], axes=None) /* ty=Tensor[(2, 4), float32] */;
 // CHECK-NEXT:   exp(%sliced) /* ty=Tensor[(2, 4), float32] */
 // CHECK-NEXT: }
