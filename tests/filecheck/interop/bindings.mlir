@@ -24,10 +24,10 @@ func.func @main(%x: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
 // CHECK-NEXT:   %out = relay.let %t : tuple<tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT:   func.return %out : tuple<tensor<4xf32>, tensor<4xf32>>
 
-// RELAY:      def @main(%x: Tensor[(4), float32]) -> (Tensor[(4), float32], Tensor[(4), float32]) {
-// RELAY-NEXT:   let %y: Tensor[(4), float32] = exp(%x) /* ty=Tensor[(4), float32] */;
-// RELAY-NEXT:   let %z: Tensor[(4), float32] = %y;
-// RELAY-NEXT:   let %t: (Tensor[(4), float32], Tensor[(4), float32]) = (%y, %z) /* ty=(Tensor[(4), float32], Tensor[(4), float32]) */;
-// RELAY-NEXT:   let %out: (Tensor[(4), float32], Tensor[(4), float32]) = %t;
+// RELAY:      def @main(%x: Tensor[(4), float32] /* ty=Tensor[(4), float32] */) -> (Tensor[(4), float32], Tensor[(4), float32]) {
+// RELAY-NEXT:   let %y: Tensor[(4), float32] /* ty=Tensor[(4), float32] */ = exp(%x) /* ty=Tensor[(4), float32] */;
+// RELAY-NEXT:   let %z: Tensor[(4), float32] /* ty=Tensor[(4), float32] */ = %y;
+// RELAY-NEXT:   let %t: (Tensor[(4), float32], Tensor[(4), float32]) /* ty=(Tensor[(4), float32], Tensor[(4), float32]) */ = (%y, %z) /* ty=(Tensor[(4), float32], Tensor[(4), float32]) */;
+// RELAY-NEXT:   let %out: (Tensor[(4), float32], Tensor[(4), float32]) /* ty=(Tensor[(4), float32], Tensor[(4), float32]) */ = %t;
 // RELAY-NEXT:   %out
 // RELAY-NEXT: }
