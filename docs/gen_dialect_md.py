@@ -28,11 +28,16 @@ import argparse
 import re
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
+from relay_xdsl.conversion.registry import RULES
 from relay_xdsl.dialects.relay import Operator, OpPattern, RelayAttr
 from relay_xdsl.dialects.relay.operators import ALL as OPERATORS
 from relay_xdsl.dialects.relay.operators import GROUPS
+from relay_xdsl.dialects.relay.registry import NoKernel, NoLowering
+from relay_xdsl.interpreter.registry import KERNELS
+from relay_xdsl.support.registration import Registry
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "docs" / "dialect.md.in"
@@ -183,14 +188,17 @@ def result_kind(op: Operator) -> str:
     return "tuple of tensors" if op.returns_tuple else "tensor"
 
 
-def lowering_text(op: Operator) -> str:
-    """Where the operator's lowering rule is, or why it has none."""
-    if isinstance(op.lowering, str):
-        module, _, function = op.lowering.partition(":")
-        return f"`{function}` in `conversion/rules/{module}.py`"
-    if op.lowering is None:
+def implementation_text(
+    registry: Registry[Callable[..., object]], op: Operator, absence: NoKernel | NoLowering | None
+) -> str:
+    """Where the operator's registered implementation is, or why it has none."""
+    function = registry.get(op.name)
+    if function is not None:
+        path = function.__module__.removeprefix("relay_xdsl.").replace(".", "/")
+        return f"`{function.__name__}` in `{path}.py`"
+    if absence is None:
         return "none yet"
-    return f"none: {op.lowering.reason}"
+    return f"none: {absence.reason}"
 
 
 def arity_text(op: Operator) -> str:
@@ -303,7 +311,8 @@ def operator_section(op: Operator, examples) -> str:
             f"Relay operator `{op.name}` · arguments: {arity_text(op)} · "
             f"result: {result_kind(op)} · fusion pattern: "
             f"`{PATTERN_NAMES[op.pattern]}` ({op.pattern.value}) · "
-            f"lowering to TOSA: {lowering_text(op)}"
+            f"kernel: {implementation_text(KERNELS, op, op.kernel)} · "
+            f"lowering to TOSA: {implementation_text(RULES, op, op.lowering)}"
         ),
         "",
         "#### Semantics",

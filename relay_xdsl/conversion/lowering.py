@@ -15,16 +15,15 @@ value its lowered form (:mod:`relay_xdsl.conversion.values`):
   stand for its arguments, so a weight stays a known weight inside it,
   which the caller passes;
 * an operator call whose arguments are all known is folded with the
-  interpreter's kernel; any other call runs the rule its registry row
-  names (:mod:`relay_xdsl.conversion.rules`). An operator without a rule,
+  interpreter's kernel; any other call runs the rule registered under the
+  operator's name (:mod:`relay_xdsl.conversion.rules`). An operator without a rule,
   and any other op, is an error that names it.
 """
 
 from __future__ import annotations
 
-import importlib
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +35,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 
 from relay_xdsl.conversion.errors import LoweringError
+from relay_xdsl.conversion.registry import RULES, Rule
 from relay_xdsl.conversion.tosa import TosaBuilder
 from relay_xdsl.conversion.values import Lowered, Tensor, identity
 from relay_xdsl.dialects import relay
@@ -45,12 +45,7 @@ from relay_xdsl.dialects.relay.registry import NoLowering, Operator
 from relay_xdsl.interpreter.arrays import dense_array
 from relay_xdsl.interpreter.dispatch import run_operator
 from relay_xdsl.interpreter.errors import InterpreterError
-
-RULES_PACKAGE = "relay_xdsl.conversion.rules"
-
-Rule = Callable[["RuleCall"], Lowered]
-
-_RESOLVED: dict[str, Rule] = {}
+from relay_xdsl.interpreter.registry import KERNELS
 
 SMALL_CONSTANT = 16
 """Known tensors of at most this many elements stay ``tosa.const`` even when
@@ -58,25 +53,14 @@ weights are arguments: scalars and per-channel vectors of small layers cost
 nothing in the text and let upstream fold them."""
 
 
-def resolve(name: str) -> Rule:
-    """The rule named ``"module:function"`` (imported once, then cached)."""
-    rule = _RESOLVED.get(name)
-    if rule is None:
-        module_name, _, function = name.partition(":")
-        module = importlib.import_module(f"{RULES_PACKAGE}.{module_name}")
-        rule = getattr(module, function)
-        _RESOLVED[name] = rule
-    return rule
-
-
 def rule_of(row: Operator, op: Operation) -> Rule:
     """The lowering rule of `row`; an error naming the operator if it has none."""
-    lowering = row.lowering
-    if isinstance(lowering, NoLowering):
-        raise LoweringError(f"operator '{row.name}' has no lowering: {lowering.reason}", op)
-    if lowering is None:
-        raise LoweringError(f"operator '{row.name}' has no lowering rule yet", op)
-    return resolve(lowering)
+    rule = RULES.get(row.name)
+    if rule is not None:
+        return rule
+    if isinstance(row.lowering, NoLowering):
+        raise LoweringError(f"operator '{row.name}' has no lowering: {row.lowering.reason}", op)
+    raise LoweringError(f"operator '{row.name}' has no lowering rule yet", op)
 
 
 @dataclass
@@ -322,7 +306,7 @@ class FunctionLowering:
     def _fold(self, op: RegisteredOperatorOp, args: list[Lowered]) -> Lowered | None:
         """The call's value when every argument is known and the operator has a kernel."""
         arrays = [_known(a) for a in args]
-        if any(a is _UNKNOWN for a in arrays) or not isinstance(op.OPERATOR.kernel, str):
+        if any(a is _UNKNOWN for a in arrays) or op.OPERATOR.name not in KERNELS:
             return None
         try:
             result = run_operator(op, tuple(arrays))

@@ -1,18 +1,13 @@
 """Running a Relay operator: one implementation for every registered
-operator op, which calls the kernel its registry row names.
-
-A row's ``kernel`` is ``"module:function"`` in
-:mod:`relay_xdsl.interpreter.kernels`; the kernel is imported the first
-time an operator needs it (the dialect does not import numpy). A row
-without a kernel, and an unknown operator (``relay.op``), are errors that
+operator op, which calls the kernel registered under its name
+(:mod:`relay_xdsl.interpreter.registry`; the kernels are imported
+the first time an operator needs one). An operator without a kernel, and an unknown operator (``relay.op``), are errors that
 name the operator: the interpreter never guesses. The kernel's result is
 checked against the call's result type, shape and dtype, before it goes on.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,44 +21,17 @@ from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.registry import NoKernel, Operator
 from relay_xdsl.interpreter.arrays import describe, tensor_dtype
 from relay_xdsl.interpreter.errors import InterpreterError
-
-Kernel = Callable[..., Any]
-"""``kernel(call, *arrays)``: the result array, or a tuple of arrays."""
-
-KERNELS_PACKAGE = "relay_xdsl.interpreter.kernels"
-
-_RESOLVED: dict[str, Kernel] = {}
-
-
-def resolve(name: str) -> Kernel:
-    """The kernel function named ``"module:function"`` (imported once, then cached)."""
-    kernel = _RESOLVED.get(name)
-    if kernel is not None:
-        return kernel
-    module_name, _, function = name.partition(":")
-    if not module_name or not function:
-        raise InterpreterError(f"kernel name '{name}' is not 'module:function'")
-    try:
-        module = importlib.import_module(f"{KERNELS_PACKAGE}.{module_name}")
-    except ModuleNotFoundError:
-        raise InterpreterError(
-            f"kernel '{name}': no module {KERNELS_PACKAGE}.{module_name}"
-        ) from None
-    kernel = getattr(module, function, None)
-    if not callable(kernel):
-        raise InterpreterError(f"kernel '{name}': {module.__name__} has no function {function}")
-    _RESOLVED[name] = kernel
-    return kernel
+from relay_xdsl.interpreter.registry import KERNELS, Kernel
 
 
 def kernel_of(row: Operator) -> Kernel:
     """The kernel of `row`; an error naming the operator if it has none."""
-    kernel = row.kernel
-    if isinstance(kernel, NoKernel):
-        raise InterpreterError(f"operator '{row.name}' has no kernel: {kernel.reason}")
-    if kernel is None:
-        raise InterpreterError(f"operator '{row.name}' has no kernel yet")
-    return resolve(kernel)
+    kernel = KERNELS.get(row.name)
+    if kernel is not None:
+        return kernel
+    if isinstance(row.kernel, NoKernel):
+        raise InterpreterError(f"operator '{row.name}' has no kernel: {row.kernel.reason}")
+    raise InterpreterError(f"operator '{row.name}' has no kernel yet")
 
 
 def run_operator(op: RegisteredOperatorOp, args: tuple[Any, ...]) -> Any:

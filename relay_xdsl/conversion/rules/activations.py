@@ -11,6 +11,7 @@ import math
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor
 
 
@@ -23,6 +24,7 @@ def _constant(call: RuleCall, x: Tensor, value: float) -> SSAValue:
     return call.emit.scalar(value, x.element_type, x.rank)
 
 
+@lowering("relax.nn.gelu")
 def gelu(call: RuleCall) -> Tensor:
     """``relax.nn.gelu``, the exact GELU: ``0.5 * x * (1 + erf(x / sqrt(2)))``."""
     x, value = _operand(call)
@@ -33,6 +35,7 @@ def gelu(call: RuleCall) -> Tensor:
     return call.result(emit.mul(half, cdf, type_), x.perm)
 
 
+@lowering("relax.nn.gelu_tanh")
 def gelu_tanh(call: RuleCall) -> Tensor:
     """``relax.nn.gelu_tanh``: ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``."""
     x, value = _operand(call)
@@ -45,6 +48,7 @@ def gelu_tanh(call: RuleCall) -> Tensor:
     return call.result(emit.mul(half, cdf, type_), x.perm)
 
 
+@lowering("relax.nn.silu")
 def silu(call: RuleCall) -> Tensor:
     """``relax.nn.silu``: ``x * sigmoid(x)``."""
     x, value = _operand(call)

@@ -14,6 +14,7 @@ from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned, common_perm
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.tosa import numpy_dtype
 from relay_xdsl.conversion.values import Tensor, identity, permuted_type
 
@@ -45,12 +46,14 @@ def tiled(call: RuleCall, tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     return Tensor(type_, call.emit.tile(value, multiples), perm)
 
 
+@lowering("broadcast_to")
 def broadcast_to(call: RuleCall) -> Tensor:
     """``broadcast_to(x)``: `x` repeated along its dimensions of size one (and
     new leading ones) up to the ``shape`` attribute."""
     return tiled(call, call.tensor(0), tuple(call.result_type.get_shape()))
 
 
+@lowering("broadcast_to_like")
 def broadcast_to_like(call: RuleCall) -> Tensor:
     """``broadcast_to_like(x, like)``: `x` broadcast to the shape of `like`."""
     return broadcast_to(call)
@@ -69,11 +72,13 @@ def _filled(call: RuleCall, fill: Tensor) -> Tensor:
     return tiled(call, Tensor(TensorType(element, (1,) * len(shape)), scalar), shape)
 
 
+@lowering("full")
 def full(call: RuleCall) -> Tensor:
     """``full(fill_value)``: a tensor of the ``shape`` attribute filled with the scalar."""
     return _filled(call, call.tensor(0))
 
 
+@lowering("full_like")
 def full_like(call: RuleCall) -> Tensor:
     """``full_like(x, fill_value)``: a tensor of `x`'s type filled with the scalar;
     `x` is not read."""
@@ -92,6 +97,7 @@ def truth(call: RuleCall, value: SSAValue) -> SSAValue:
     return call.emit.op("logical_not", [call.emit.op("equal", [value, zero], boolean)], boolean)
 
 
+@lowering("where")
 def where(call: RuleCall) -> Tensor:
     """``where(condition, x, y)``: `x` where ``condition != 0``, else `y`, all
     three broadcast to the result (``tosa.select`` on equal ranks)."""

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute
 
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.broadcast import truth
 from relay_xdsl.conversion.values import Tensor
 
@@ -41,12 +42,14 @@ def _cast(call: RuleCall, x: Tensor, element: Attribute) -> Tensor:
     return call.result(emit.cast(value, element), x.perm)
 
 
+@lowering("cast")
 def cast(call: RuleCall) -> Tensor:
     """``cast(x)`` to the ``dtype`` attribute: floats to integers truncate toward
     zero, anything to ``bool`` is ``x != 0``."""
     return _cast(call, call.tensor(0), call.result_type.get_element_type())
 
 
+@lowering("cast_like")
 def cast_like(call: RuleCall) -> Tensor:
     """``cast_like(x, like)``: ``cast`` to the element type of `like`."""
     return _cast(call, call.tensor(0), call.result_type.get_element_type())

@@ -10,6 +10,7 @@ from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned, common_perm
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
 
@@ -23,18 +24,21 @@ def _compare(call: RuleCall, tosa_name: str, swapped: bool) -> tuple[SSAValue, t
     return call.emit.op(tosa_name, [a, b], permuted_type(call.result_type, perm)), perm
 
 
+@lowering("not_equal")
 def not_equal(call: RuleCall) -> Tensor:
     """``a != b``: ``logical_not(equal(a, b))``."""
     equal, perm = _compare(call, "equal", False)
     return call.result(call.emit.op("logical_not", [equal], equal.type), perm)
 
 
+@lowering("less")
 def less(call: RuleCall) -> Tensor:
     """``a < b``: ``greater(b, a)``."""
     value, perm = _compare(call, "greater", True)
     return call.result(value, perm)
 
 
+@lowering("less_equal")
 def less_equal(call: RuleCall) -> Tensor:
     """``a <= b``: ``greater_equal(b, a)``."""
     value, perm = _compare(call, "greater_equal", True)

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import IntegerType
 
 from relay_xdsl.conversion.layout import aligned, common_perm
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.tosa import numpy_dtype
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
@@ -47,38 +48,47 @@ def _binary(call: RuleCall, tosa_name: str) -> Tensor:
     return call.result(result, perm)
 
 
+@lowering("nn.relu")
 def relu(call: RuleCall) -> Tensor:
     return _clamp(call, 0.0, math.inf)
 
 
+@lowering("clip")
 def clip(call: RuleCall) -> Tensor:
     return _clamp(call, float(call.call.attr("a_min")), float(call.call.attr("a_max")))
 
 
+@lowering("sigmoid")
 def sigmoid(call: RuleCall) -> Tensor:
     return _unary(call, "sigmoid")
 
 
+@lowering("exp")
 def exp(call: RuleCall) -> Tensor:
     return _unary(call, "exp")
 
 
+@lowering("log")
 def log(call: RuleCall) -> Tensor:
     return _unary(call, "log")
 
 
+@lowering("tanh")
 def tanh(call: RuleCall) -> Tensor:
     return _unary(call, "tanh")
 
 
+@lowering("erf")
 def erf(call: RuleCall) -> Tensor:
     return _unary(call, "erf")
 
 
+@lowering("rsqrt")
 def rsqrt(call: RuleCall) -> Tensor:
     return _unary(call, "rsqrt")
 
 
+@lowering("sqrt")
 def sqrt(call: RuleCall) -> Tensor:
     """``sqrt(x)`` as ``reciprocal(rsqrt(x))``: TOSA has no square root."""
     x = call.tensor(0)
@@ -87,30 +97,37 @@ def sqrt(call: RuleCall) -> Tensor:
     return call.result(call.emit.op("reciprocal", [root], type_), x.perm)
 
 
+@lowering("abs")
 def abs(call: RuleCall) -> Tensor:
     return _unary(call, "abs")
 
 
+@lowering("floor")
 def floor(call: RuleCall) -> Tensor:
     return _unary(call, "floor")
 
 
+@lowering("ceil")
 def ceil(call: RuleCall) -> Tensor:
     return _unary(call, "ceil")
 
 
+@lowering("cos")
 def cos(call: RuleCall) -> Tensor:
     return _unary(call, "cos")
 
 
+@lowering("sin")
 def sin(call: RuleCall) -> Tensor:
     return _unary(call, "sin")
 
 
+@lowering("logical_not")
 def logical_not(call: RuleCall) -> Tensor:
     return _unary(call, "logical_not")
 
 
+@lowering("negative")
 def negative(call: RuleCall) -> Tensor:
     """``tosa.negate``, whose zero points are zero."""
     x = call.tensor(0)
@@ -121,14 +138,17 @@ def negative(call: RuleCall) -> Tensor:
     return call.result(value, x.perm)
 
 
+@lowering("copy")
 def copy(call: RuleCall) -> Tensor:
     return call.tensor(0)
 
 
+@lowering("zeros_like")
 def zeros_like(call: RuleCall) -> Tensor:
     return _filled(call, 0)
 
 
+@lowering("ones_like")
 def ones_like(call: RuleCall) -> Tensor:
     return _filled(call, 1)
 
@@ -139,47 +159,58 @@ def _filled(call: RuleCall, value: float) -> Tensor:
     return Tensor(type_, array=array)
 
 
+@lowering("add")
 def add(call: RuleCall) -> Tensor:
     return _binary(call, "add")
 
 
+@lowering("subtract")
 def subtract(call: RuleCall) -> Tensor:
     return _binary(call, "sub")
 
 
+@lowering("maximum")
 def maximum(call: RuleCall) -> Tensor:
     return _binary(call, "maximum")
 
 
+@lowering("minimum")
 def minimum(call: RuleCall) -> Tensor:
     return _binary(call, "minimum")
 
 
+@lowering("equal")
 def equal(call: RuleCall) -> Tensor:
     return _binary(call, "equal")
 
 
+@lowering("greater")
 def greater(call: RuleCall) -> Tensor:
     return _binary(call, "greater")
 
 
+@lowering("greater_equal")
 def greater_equal(call: RuleCall) -> Tensor:
     return _binary(call, "greater_equal")
 
 
+@lowering("logical_and")
 def logical_and(call: RuleCall) -> Tensor:
     return _binary(call, "logical_and")
 
 
+@lowering("logical_or")
 def logical_or(call: RuleCall) -> Tensor:
     return _binary(call, "logical_or")
 
 
+@lowering("multiply")
 def multiply(call: RuleCall) -> Tensor:
     (a, b), perm = _operands(call)
     return call.result(call.emit.mul(a, b, permuted_type(call.result_type, perm)), perm)
 
 
+@lowering("divide")
 def divide(call: RuleCall) -> Tensor:
     """Floating ``a / b`` as ``a * reciprocal(b)`` (the reciprocal of a known
     divisor computed when compiling); integer division as ``tosa.intdiv``."""

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType, i32
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor
 
 
@@ -86,6 +87,7 @@ def _sliced(call: RuleCall, data: Tensor, axis: int, start: int, count: int) -> 
     return call.result(call.emit.reshape(call.value(sliced), call.result_type.get_shape()))
 
 
+@lowering("take")
 def take(call: RuleCall) -> Tensor:
     """``take(data, indices)`` along ``axis`` (of the flattened data when it is None):
     ``out[pre..., idx..., post...] = data[pre..., indices[idx...], post...]``, out

@@ -23,6 +23,7 @@ from xdsl.ir import SSAValue
 from relay_xdsl.conversion import linalg
 from relay_xdsl.conversion.layout import aligned
 from relay_xdsl.conversion.lowering import SMALL_CONSTANT, RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.windows import exact_window, nhwc_input, nhwc_perm
 from relay_xdsl.conversion.tosa import i64_array
 from relay_xdsl.conversion.values import Tensor, permuted_type
@@ -36,6 +37,7 @@ _KERNEL_TO_OHWI = {
 """Where each kernel layout's dimensions are in TOSA's ``OHWI``."""
 
 
+@lowering("nn.conv2d")
 def conv2d(call: RuleCall) -> Tensor:
     layout = call.call.attr("data_layout")
     kernel_layout = call.call.attr("kernel_layout")
@@ -143,6 +145,7 @@ def _grouped(
     return call.emit.concat(parts, 3, result_nhwc)
 
 
+@lowering("nn.batch_norm")
 def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     """``(x - mean) / sqrt(var + eps) * gamma + beta`` as ``x * scale + shift``, with
     `scale` and `shift` computed when compiling; the mean and variance pass through."""
@@ -171,6 +174,7 @@ def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     return Tensor(x.type, out, perm), call.tensor(3), call.tensor(4)
 
 
+@lowering("nn.bias_add")
 def bias_add(call: RuleCall) -> Tensor:
     x, bias = call.tensor(0), call.tensor(1)
     axis = int(call.call.attr("axis")) % x.rank
@@ -234,6 +238,7 @@ def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_
     return call.result(call.emit.reshape(product, call.result_type.get_shape()))
 
 
+@lowering("nn.matmul", "relax.matmul")
 def matmul(call: RuleCall) -> Tensor:
     """``relax.matmul`` and ``nn.matmul``: ``a @ b`` (with ``transpose_a``/``transpose_b``)."""
     return _product(
@@ -245,11 +250,13 @@ def matmul(call: RuleCall) -> Tensor:
     )
 
 
+@lowering("nn.dense")
 def dense(call: RuleCall) -> Tensor:
     """``nn.dense``: ``x @ w.T``."""
     return _product(call, call.tensor(0), call.tensor(1), False, True)
 
 
+@lowering("nn.batch_matmul")
 def batch_matmul(call: RuleCall) -> Tensor:
     """``nn.batch_matmul``: ``x @ y.T`` by default (``transpose_b=True``)."""
     return _product(

@@ -12,6 +12,7 @@ from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
 
@@ -25,6 +26,7 @@ def _shifted(call: RuleCall) -> tuple[Tensor, int, SSAValue]:
     return x, axis, call.emit.op("sub", [value, peak], value.type)
 
 
+@lowering("nn.softmax")
 def softmax(call: RuleCall) -> Tensor:
     """``nn.softmax``: ``exp(x - max) * reciprocal(sum(exp(x - max)))`` along ``axis``."""
     x, axis, shifted = _shifted(call)
@@ -34,11 +36,13 @@ def softmax(call: RuleCall) -> Tensor:
     return call.result(call.emit.mul(exp, scale, shifted.type), x.perm)
 
 
+@lowering("nn.fast_softmax")
 def fast_softmax(call: RuleCall) -> Tensor:
     """``nn.fast_softmax``: the softmax with the exact ``exp`` (TVM's approximates it)."""
     return softmax(call)
 
 
+@lowering("nn.log_softmax")
 def log_softmax(call: RuleCall) -> Tensor:
     """``nn.log_softmax``: ``(x - max) - log(sum(exp(x - max)))`` along ``axis``."""
     x, axis, shifted = _shifted(call)
@@ -63,6 +67,7 @@ def along_axis(
     return aligned(call.lowering, expanded, rank, perm)
 
 
+@lowering("nn.layer_norm")
 def layer_norm(call: RuleCall) -> Tensor:
     """``nn.layer_norm(x, gamma, beta)`` along ``axis``:
     ``(x - mean) * rsqrt(var + epsilon) * gamma + beta``, the mean and the

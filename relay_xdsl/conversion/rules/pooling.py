@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.nn import matmul3
 from relay_xdsl.conversion.rules.windows import (
     exact_window,
@@ -80,6 +81,7 @@ def _four(padding: Sequence[int]) -> list[int]:
     return list(padding)
 
 
+@lowering("nn.max_pool2d")
 def max_pool2d(call: RuleCall) -> Tensor:
     return _pool(
         call,
@@ -90,6 +92,7 @@ def max_pool2d(call: RuleCall) -> Tensor:
     )
 
 
+@lowering("nn.avg_pool2d")
 def avg_pool2d(call: RuleCall) -> Tensor:
     return _pool(
         call,
@@ -108,10 +111,12 @@ def _global(call: RuleCall, kind: str) -> Tensor:
     return _pool(call, kind, [h, w], [1, 1], [0, 0, 0, 0])
 
 
+@lowering("nn.global_avg_pool2d")
 def global_avg_pool2d(call: RuleCall) -> Tensor:
     return _global(call, "avg")
 
 
+@lowering("nn.global_max_pool2d")
 def global_max_pool2d(call: RuleCall) -> Tensor:
     return _global(call, "max")
 
@@ -179,9 +184,11 @@ def _adaptive_maximum(call: RuleCall, data: SSAValue, result: TensorType) -> SSA
     return data
 
 
+@lowering("nn.adaptive_avg_pool2d")
 def adaptive_avg_pool2d(call: RuleCall) -> Tensor:
     return _adaptive(call, "avg")
 
 
+@lowering("nn.adaptive_max_pool2d")
 def adaptive_max_pool2d(call: RuleCall) -> Tensor:
     return _adaptive(call, "max")

@@ -13,6 +13,7 @@ from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned, common_perm
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
 _SMALL = 4
@@ -41,6 +42,7 @@ def _integer_power(call: RuleCall, x: SSAValue, n: int, type_: TensorType) -> SS
     return result
 
 
+@lowering("power")
 def power(call: RuleCall) -> Tensor:
     """``power(x, y)``: ``x ** y`` with broadcasting; a known uniform exponent
     ``n`` with ``0 < |n| <= 4`` an integer is ``n`` multiplications (a

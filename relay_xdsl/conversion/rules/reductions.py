@@ -12,6 +12,7 @@ import math
 from xdsl.dialects.builtin import TensorType
 
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor
 
 
@@ -45,21 +46,26 @@ def _reduce(call: RuleCall, kind: str) -> Tensor:
     return call.result(value, perm)
 
 
+@lowering("sum")
 def sum(call: RuleCall) -> Tensor:
     return _reduce(call, "sum")
 
 
+@lowering("mean")
 def mean(call: RuleCall) -> Tensor:
     return _reduce(call, "sum")
 
 
+@lowering("max")
 def max(call: RuleCall) -> Tensor:
     return _reduce(call, "max")
 
 
+@lowering("min")
 def min(call: RuleCall) -> Tensor:
     return _reduce(call, "min")
 
 
+@lowering("prod")
 def prod(call: RuleCall) -> Tensor:
     return _reduce(call, "product")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from relay_xdsl.conversion.layout import reshaped
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
 
@@ -18,22 +19,27 @@ def _reshape(call: RuleCall) -> Tensor:
     return call.result(value)
 
 
+@lowering("reshape")
 def reshape(call: RuleCall) -> Tensor:
     return _reshape(call)
 
 
+@lowering("squeeze")
 def squeeze(call: RuleCall) -> Tensor:
     return _reshape(call)
 
 
+@lowering("expand_dims")
 def expand_dims(call: RuleCall) -> Tensor:
     return _reshape(call)
 
 
+@lowering("nn.batch_flatten")
 def batch_flatten(call: RuleCall) -> Tensor:
     return _reshape(call)
 
 
+@lowering("transpose")
 def transpose(call: RuleCall) -> Tensor:
     x = call.tensor(0)
     axes = call.call.optional_ints("axes") or list(reversed(range(x.rank)))
@@ -45,6 +51,7 @@ def transpose(call: RuleCall) -> Tensor:
     return call.result(call.emit.transpose(physical, [x.perm.index(a) for a in axes]))
 
 
+@lowering("concatenate")
 def concatenate(call: RuleCall) -> Tensor:
     (fields,) = call.args
     if not isinstance(fields, tuple) or not all(isinstance(f, Tensor) for f in fields):

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import TensorType, TupleType
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 from relay_xdsl.interpreter.kernels.shape import slice_of
@@ -66,6 +67,7 @@ def _every(call: RuleCall, value: SSAValue, axis: int, count: int, step: int) ->
     return emit.reshape(value, shape[:axis] + [count] + shape[axis + 1 :])
 
 
+@lowering("strided_slice")
 def strided_slice(call: RuleCall) -> Tensor:
     """``strided_slice(x)``: ``x[begin:end:strides]`` on the listed ``axes`` (all
     when None), bounds canonical as TVM's; ``slice_mode="size"`` reads ``end`` as
@@ -90,6 +92,7 @@ def strided_slice(call: RuleCall) -> Tensor:
     return call.result(sliced(call, x, slices), x.perm)
 
 
+@lowering("relax.strided_slice")
 def relax_strided_slice(call: RuleCall) -> Tensor:
     """``relax.strided_slice(x)``: ``x[begin:end:strides]`` on the listed ``axes``
     only, bounds clamped to each axis."""
@@ -104,6 +107,7 @@ def relax_strided_slice(call: RuleCall) -> Tensor:
     return call.result(sliced(call, x, slices), x.perm)
 
 
+@lowering("split")
 def split(call: RuleCall) -> tuple[Tensor, ...]:
     """``split(x)`` along ``axis`` into equal sections (an integer) or at the
     given indices (a list): a tuple of slices."""

@@ -2,8 +2,9 @@
 
 An :class:`Operator` row holds all that the project knows about one
 operator: its name, operands, attribute schema, fusion pattern, type
-relation, Relax mapping and summary, its backward type relation, its
-interpreter kernel and its lowering rule to TOSA. The rows
+relation, Relax mapping and summary, its backward type relation, and why
+it lacks an interpreter kernel or a lowering rule where it does (kernels and
+rules register themselves by name from their own layers). The rows
 live in :mod:`relay_xdsl.dialects.relay.operators`, grouped by family; the
 op class of each operator (``Conv2DOp`` for ``nn.conv2d``) is generated from
 its row by :func:`operator_class`, so nothing about an operator is written
@@ -110,19 +111,14 @@ class Operator:
     backward: BackwardRelation | None = None
     """The backward type relation: the argument types the call's data,
     attributes and result determine (see :mod:`~relay_xdsl.dialects.relay.backward`)."""
-    kernel: str | NoKernel | None = None
-    """The interpreter kernel, as ``"module:function"`` in
-    :mod:`relay_xdsl.interpreter.kernels` (kernels need numpy, which the
-    dialect does not: it names its kernel rather than importing it), or why
-    there is none. The kernel takes the call's
-    :class:`~relay_xdsl.dialects.relay.inference.Call` (argument types,
-    attributes, ``result_type``) and the argument arrays, and returns the result array
-    (a tuple of arrays for a tuple result)."""
-    lowering: str | NoLowering | None = None
-    """The lowering rule to TOSA (and linalg), as ``"module:function"`` in
-    :mod:`relay_xdsl.conversion.rules` (named rather than imported, like the
-    kernel), or why there is none. The rule takes the call's
-    :class:`~relay_xdsl.conversion.lowering.RuleCall` and returns its lowered result."""
+    kernel: NoKernel | None = None
+    """Why the operator has no interpreter kernel, if it has none. Kernels
+    register themselves by operator name in their own layer
+    (``@kernel`` of :mod:`relay_xdsl.interpreter.registry`)."""
+    lowering: NoLowering | None = None
+    """Why the operator has no lowering rule, if it has none. Rules register
+    themselves by operator name in their own layer (``@lowering`` of
+    :mod:`relay_xdsl.conversion.registry`)."""
     schema: dict[str, RelayAttr] = field(init=False, repr=False)
     """``attrs`` by name."""
 

@@ -1,11 +1,22 @@
 """The kernels of the Relay operators, one module per family of operators.
 
-A registry row names its kernel ``"module:function"`` (``"elementwise:exp"``
-is :func:`relay_xdsl.interpreter.kernels.elementwise.exp`). A kernel takes
-the call (:class:`~relay_xdsl.dialects.relay.inference.Call`: argument types,
-attributes with TVM's defaults, ``result_type``) and the argument arrays (a
-tuple of arrays for a tuple argument), and returns the result array, or a
-tuple of arrays for a tuple result. Kernels follow TVM v0.19's semantics
-(topi); each says where it differs from numpy's. They never modify their
-arguments, and use vectorised numpy, never loops over elements.
+Each kernel registers itself by operator name with ``@kernel(...)``
+(:mod:`~relay_xdsl.interpreter.registry`); importing this package
+imports every family, which fills the registry. Kernels follow TVM v0.19's
+semantics (topi); each says where it differs from numpy's. They never
+modify their arguments, and use vectorised numpy, never loops over elements.
 """
+
+from relay_xdsl.interpreter.kernels import (  # noqa: F401  (each registers its kernels)
+    broadcasting,
+    devices,
+    elementwise,
+    gather,
+    image,
+    nn,
+    pooling,
+    reductions,
+    relax_only,
+    shape,
+    sorting,
+)

@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from relay_xdsl.dialects.relay.inference import Call
+from relay_xdsl.interpreter.registry import kernel
 
 
+@kernel("on_device")
 def on_device(call: Call, value: Any) -> Any:
     return value
 
 
+@kernel("device_copy")
 def device_copy(call: Call, value: Any) -> Any:
     return value

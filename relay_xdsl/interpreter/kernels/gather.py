@@ -25,6 +25,7 @@ from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 from relay_xdsl.interpreter.kernels.common import result_dtype
+from relay_xdsl.interpreter.registry import kernel
 
 
 def _bounded(indices: np.ndarray, extent: int, mode: str) -> np.ndarray:
@@ -41,6 +42,7 @@ def _bounded(indices: np.ndarray, extent: int, mode: str) -> np.ndarray:
     raise InterpreterError(f"unknown mode '{mode}'")
 
 
+@kernel("take")
 def take(call: Call, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
     mode = str(call.attr("mode"))
     axis_attr = call.attr("axis")
@@ -68,12 +70,14 @@ def take(call: Call, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return gathered.reshape(*batch, *pre, *index.shape[batch_dims:], *post)
 
 
+@kernel("gather")
 def gather(call: Call, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
     axis = normal_axis(call.integer("axis"), data.ndim)
     window = tuple(slice(None) if i == axis else slice(0, n) for i, n in enumerate(indices.shape))
     return np.take_along_axis(data[window], indices.astype(np.int64), axis)
 
 
+@kernel("gather_nd")
 def gather_nd(call: Call, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
     batch_dims = call.integer("batch_dims")
     indices = indices.astype(np.int64)
@@ -89,6 +93,7 @@ def gather_nd(call: Call, data: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return data[index]
 
 
+@kernel("one_hot")
 def one_hot(
     call: Call, indices: np.ndarray, on_value: np.ndarray, off_value: np.ndarray
 ) -> np.ndarray:

@@ -19,6 +19,7 @@ from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.interpreter.kernels.common import result_dtype
 from relay_xdsl.interpreter.kernels.layouts import KernelError, to_layout
+from relay_xdsl.interpreter.registry import kernel
 
 _F32 = np.float32
 
@@ -215,18 +216,22 @@ def _resize(call: Call, data: np.ndarray, dims: int) -> np.ndarray:
     return to_layout(resized.astype(result_dtype(call)), canon, layout)
 
 
+@kernel("image.resize1d")
 def resize1d(call: Call, data: np.ndarray) -> np.ndarray:
     return _resize(call, data, 1)
 
 
+@kernel("image.resize2d")
 def resize2d(call: Call, data: np.ndarray) -> np.ndarray:
     return _resize(call, data, 2)
 
 
+@kernel("image.resize3d")
 def resize3d(call: Call, data: np.ndarray) -> np.ndarray:
     return _resize(call, data, 3)
 
 
+@kernel("image.crop_and_resize")
 def crop_and_resize(
     call: Call, data: np.ndarray, boxes: np.ndarray, box_indices: np.ndarray
 ) -> np.ndarray:
@@ -306,6 +311,7 @@ def _pixels(data: np.ndarray, indices: Sequence[np.ndarray]) -> np.ndarray:
     return np.moveaxis(values, -1, 1)
 
 
+@kernel("image.grid_sample")
 def grid_sample(call: Call, data: np.ndarray, grid: np.ndarray) -> np.ndarray:
     """Samples `data` (NCHW or NCDHW) at the points of `grid` ((N, 2, H, W)
     or (N, 3, D, H, W); channel 0 is x, the last axis), given in [-1, 1].

@@ -21,6 +21,7 @@ from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.interpreter.kernels.common import result_dtype
 from relay_xdsl.interpreter.kernels.image import resample
 from relay_xdsl.interpreter.kernels.layouts import KernelError, pad_pairs, to_layout, windows
+from relay_xdsl.interpreter.registry import kernel
 
 # ---------------------------------------------------------------------------
 # Convolutions and dense layers
@@ -60,14 +61,17 @@ def _conv(call: Call, data: np.ndarray, weight: np.ndarray, dims: int) -> np.nda
     return to_layout(result, canon, call.attr("out_layout") or data_layout)
 
 
+@kernel("nn.conv1d")
 def conv1d(call: Call, data: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return _conv(call, data, weight, 1)
 
 
+@kernel("nn.conv2d")
 def conv2d(call: Call, data: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return _conv(call, data, weight, 2)
 
 
+@kernel("nn.conv3d")
 def conv3d(call: Call, data: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return _conv(call, data, weight, 3)
 
@@ -126,24 +130,29 @@ def _conv_transpose(call: Call, data: np.ndarray, weight: np.ndarray, dims: int)
     return result
 
 
+@kernel("nn.conv1d_transpose")
 def conv1d_transpose(call: Call, data: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return _conv_transpose(call, data, weight, 1)
 
 
+@kernel("nn.conv2d_transpose")
 def conv2d_transpose(call: Call, data: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return _conv_transpose(call, data, weight, 2)
 
 
+@kernel("nn.conv3d_transpose")
 def conv3d_transpose(call: Call, data: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return _conv_transpose(call, data, weight, 3)
 
 
+@kernel("nn.dense")
 def dense(call: Call, data: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """``Y = X W^T`` over the last axis of X, in the result's dtype."""
     dtype = result_dtype(call)
     return np.matmul(data.astype(dtype, copy=False), weight.astype(dtype, copy=False).T)
 
 
+@kernel("nn.matmul")
 def matmul(call: Call, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``A B`` with either operand transposed (its last two axes)."""
     dtype = result_dtype(call)
@@ -155,6 +164,7 @@ def matmul(call: Call, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.matmul(a, b)
 
 
+@kernel("nn.batch_matmul")
 def batch_matmul(call: Call, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Batched ``A B`` of 3D tensors (a batch of 1 broadcasts), either transposed."""
     return matmul(call, a, b)
@@ -167,6 +177,7 @@ def _along(vector: np.ndarray, axis: int, ndim: int) -> np.ndarray:
     return vector.reshape(shape)
 
 
+@kernel("nn.bias_add")
 def bias_add(call: Call, data: np.ndarray, bias: np.ndarray) -> np.ndarray:
     return data + _along(bias, call.integer("axis"), data.ndim)
 
@@ -176,19 +187,23 @@ def bias_add(call: Call, data: np.ndarray, bias: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+@kernel("nn.relu")
 def relu(call: Call, data: np.ndarray) -> np.ndarray:
     return np.maximum(data, np.zeros((), data.dtype))
 
 
+@kernel("nn.leaky_relu")
 def leaky_relu(call: Call, data: np.ndarray) -> np.ndarray:
     alpha = np.asarray(call.attr("alpha"), data.dtype)
     return np.where(data > 0, data, data * alpha)
 
 
+@kernel("nn.prelu")
 def prelu(call: Call, data: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     return np.where(data > 0, data, data * _along(alpha, call.integer("axis"), data.ndim))
 
 
+@kernel("nn.softmax")
 def softmax(call: Call, data: np.ndarray) -> np.ndarray:
     """``exp(x - max) / sum(exp(x - max))`` along `axis`."""
     axis = call.integer("axis")
@@ -196,11 +211,13 @@ def softmax(call: Call, data: np.ndarray) -> np.ndarray:
     return shifted / np.sum(shifted, axis=axis, keepdims=True)
 
 
+@kernel("nn.fast_softmax")
 def fast_softmax(call: Call, data: np.ndarray) -> np.ndarray:
     """Softmax with the exact exp (TVM's fast_exp approximates it)."""
     return softmax(call, data)
 
 
+@kernel("nn.log_softmax")
 def log_softmax(call: Call, data: np.ndarray) -> np.ndarray:
     axis = call.integer("axis")
     shifted = data - np.max(data, axis=axis, keepdims=True)
@@ -212,6 +229,7 @@ def log_softmax(call: Call, data: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+@kernel("nn.batch_norm")
 def batch_norm(
     call: Call,
     data: np.ndarray,
@@ -264,12 +282,14 @@ def _scale_and_shift(
     return out
 
 
+@kernel("nn.layer_norm")
 def layer_norm(call: Call, data: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
     """Normalizes over `axis` alone."""
     axis = call.integer("axis") % data.ndim
     return _normalize(call, data, gamma, beta, (axis,), axis)
 
 
+@kernel("nn.instance_norm")
 def instance_norm(call: Call, data: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
     """Normalizes over every axis but the batch (0) and `axis`."""
     axis = call.integer("axis") % data.ndim
@@ -277,6 +297,7 @@ def instance_norm(call: Call, data: np.ndarray, gamma: np.ndarray, beta: np.ndar
     return _normalize(call, data, gamma, beta, reduced, axis)
 
 
+@kernel("nn.group_norm")
 def group_norm(call: Call, data: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
     """Splits `axis` into (num_groups, channels/num_groups) and normalizes over
     the channels of a group and every axis after `axis`, as SimplifyInference does."""
@@ -294,6 +315,7 @@ def group_norm(call: Call, data: np.ndarray, gamma: np.ndarray, beta: np.ndarray
     return _scale_and_shift(call, out.astype(data.dtype, copy=False), gamma, beta, axis)
 
 
+@kernel("nn.lrn")
 def lrn(call: Call, data: np.ndarray) -> np.ndarray:
     """``x / (bias + alpha * sum(x^2 over size neighbours) / size) ** beta``,
     the neighbours centred along `axis` (zeros beyond the ends)."""
@@ -308,6 +330,7 @@ def lrn(call: Call, data: np.ndarray) -> np.ndarray:
     return (data / scale).astype(data.dtype, copy=False)
 
 
+@kernel("nn.l2_normalize")
 def l2_normalize(call: Call, data: np.ndarray) -> np.ndarray:
     """``x / sqrt(max(sum(x^2 over axis), eps))``."""
     axis = tuple(call.ints("axis"))
@@ -316,6 +339,7 @@ def l2_normalize(call: Call, data: np.ndarray) -> np.ndarray:
     return (data / np.sqrt(np.maximum(total, eps))).astype(data.dtype, copy=False)
 
 
+@kernel("nn.dropout")
 def dropout(call: Call, data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The identity at inference, and a mask that keeps everything (ones)."""
     return data, np.ones_like(data)
@@ -326,6 +350,7 @@ def dropout(call: Call, data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------
 
 
+@kernel("nn.batch_flatten")
 def batch_flatten(call: Call, data: np.ndarray) -> np.ndarray:
     return data.reshape(data.shape[0], -1)
 
@@ -345,6 +370,7 @@ def _pad(
     return padded[crop]
 
 
+@kernel("nn.pad")
 def pad(call: Call, data: np.ndarray, pad_value: np.ndarray) -> np.ndarray:
     """Pads each axis by (before, after) of `pad_width`: with `pad_value`
     (constant), the border element (edge) or the mirror image without the
@@ -356,6 +382,7 @@ def pad(call: Call, data: np.ndarray, pad_value: np.ndarray) -> np.ndarray:
     return _pad(data, widths, mode, np.asarray(pad_value, data.dtype))
 
 
+@kernel("nn.mirror_pad")
 def mirror_pad(call: Call, data: np.ndarray) -> np.ndarray:
     """Pads by mirroring: SYMMETRIC repeats the border element, REFLECT does not."""
     widths = [(int(b), int(a)) for b, a in call.attr("pad_width")]
@@ -367,6 +394,7 @@ def mirror_pad(call: Call, data: np.ndarray) -> np.ndarray:
     raise KernelError(f"mirror_pad mode {mode!r}")
 
 
+@kernel("nn.upsampling")
 def upsampling(call: Call, data: np.ndarray) -> np.ndarray:
     """topi's upsampling: image.resize2d to ``round(size * scale)`` (half to
     even), ``bi``-methods linear/cubic, align_corners or else asymmetric
@@ -382,6 +410,7 @@ def upsampling(call: Call, data: np.ndarray) -> np.ndarray:
     return to_layout(out, "NCHW", layout)
 
 
+@kernel("nn.upsampling3d")
 def upsampling3d(call: Call, data: np.ndarray) -> np.ndarray:
     """topi's upsampling3d: image.resize3d to ``round(size * scale)``, ``tri``-methods linear."""
     layout = call.attr("layout")
@@ -394,6 +423,7 @@ def upsampling3d(call: Call, data: np.ndarray) -> np.ndarray:
     return to_layout(out.astype(data.dtype), "NCDHW", layout)
 
 
+@kernel("nn.depth_to_space")
 def depth_to_space(call: Call, data: np.ndarray) -> np.ndarray:
     """Channel blocks to spatial blocks: DCR reads the channel as (by, bx, c),
     CRD as (c, by, bx)."""
@@ -410,6 +440,7 @@ def depth_to_space(call: Call, data: np.ndarray) -> np.ndarray:
     return to_layout(x.reshape(n, c // block**2, h * block, w * block), "NCHW", layout)
 
 
+@kernel("nn.space_to_depth")
 def space_to_depth(call: Call, data: np.ndarray) -> np.ndarray:
     """Spatial blocks to channels, the channel read as (by, bx, c) whatever
     the mode (TVM's topi ignores it)."""

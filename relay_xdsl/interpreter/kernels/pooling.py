@@ -31,6 +31,7 @@ from relay_xdsl.interpreter.kernels.layouts import (
     to_layout,
     windows,
 )
+from relay_xdsl.interpreter.registry import kernel
 
 
 def _lowest(dtype: np.dtype) -> np.ndarray:
@@ -94,26 +95,32 @@ def _pool_in(call: Call, data: np.ndarray, layout: str, dims: int, kind: str) ->
     return _divide(total, np.maximum(count, 1), data.dtype)
 
 
+@kernel("nn.max_pool1d")
 def max_pool1d(call: Call, data: np.ndarray) -> np.ndarray:
     return _pool(call, data, 1, "max")
 
 
+@kernel("nn.max_pool2d")
 def max_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
     return _pool(call, data, 2, "max")
 
 
+@kernel("nn.max_pool3d")
 def max_pool3d(call: Call, data: np.ndarray) -> np.ndarray:
     return _pool(call, data, 3, "max")
 
 
+@kernel("nn.avg_pool1d")
 def avg_pool1d(call: Call, data: np.ndarray) -> np.ndarray:
     return _pool(call, data, 1, "avg")
 
 
+@kernel("nn.avg_pool2d")
 def avg_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
     return _pool(call, data, 2, "avg")
 
 
+@kernel("nn.avg_pool3d")
 def avg_pool3d(call: Call, data: np.ndarray) -> np.ndarray:
     return _pool(call, data, 3, "avg")
 
@@ -168,17 +175,21 @@ def _adaptive_call(call: Call, data: np.ndarray, kind: str) -> np.ndarray:
     return _in_primal_layout(call, data, compute)
 
 
+@kernel("nn.global_avg_pool2d")
 def global_avg_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
     return _global(call, data, "avg")
 
 
+@kernel("nn.global_max_pool2d")
 def global_max_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
     return _global(call, data, "max")
 
 
+@kernel("nn.adaptive_avg_pool2d")
 def adaptive_avg_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
     return _adaptive_call(call, data, "avg")
 
 
+@kernel("nn.adaptive_max_pool2d")
 def adaptive_max_pool2d(call: Call, data: np.ndarray) -> np.ndarray:
     return _adaptive_call(call, data, "max")

@@ -24,6 +24,7 @@ import numpy as np
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.interpreter.kernels.broadcasting import divide
 from relay_xdsl.interpreter.kernels.common import axes as normal_axes
+from relay_xdsl.interpreter.registry import kernel
 
 
 def reduced_axes(call: Call, rank: int) -> tuple[int, ...]:
@@ -51,6 +52,7 @@ def _reduce(call: Call, x: np.ndarray, function: Callable[..., Any]) -> np.ndarr
     return _keep(call, np.asarray(function(x, axis=axes)), x.shape, axes)
 
 
+@kernel("sum")
 def sum(call: Call, x: np.ndarray) -> np.ndarray:
     return _reduce(call, x, lambda a, axis: np.sum(a, axis=axis, dtype=a.dtype))
 
@@ -60,6 +62,7 @@ def _wide(x: np.ndarray) -> np.ndarray:
     return x.astype(np.float32) if x.dtype == np.float16 else x
 
 
+@kernel("mean")
 def mean(call: Call, x: np.ndarray) -> np.ndarray:
     """``sum / count``: truncated on integers; float16 summed in float32."""
     axes = reduced_axes(call, x.ndim)
@@ -69,22 +72,27 @@ def mean(call: Call, x: np.ndarray) -> np.ndarray:
     return _keep(call, divide(call, total, count), x.shape, axes)
 
 
+@kernel("max")
 def max(call: Call, x: np.ndarray) -> np.ndarray:
     return _reduce(call, x, np.max)
 
 
+@kernel("min")
 def min(call: Call, x: np.ndarray) -> np.ndarray:
     return _reduce(call, x, np.min)
 
 
+@kernel("prod")
 def prod(call: Call, x: np.ndarray) -> np.ndarray:
     return _reduce(call, x, lambda a, axis: np.prod(a, axis=axis, dtype=a.dtype))
 
 
+@kernel("all")
 def all(call: Call, x: np.ndarray) -> np.ndarray:
     return _reduce(call, x, np.all)
 
 
+@kernel("any")
 def any(call: Call, x: np.ndarray) -> np.ndarray:
     return _reduce(call, x, np.any)
 
@@ -102,14 +110,17 @@ def _arg_reduce(call: Call, x: np.ndarray, function: Callable[..., Any]) -> np.n
     return _keep(call, np.asarray(index, np.int32), x.shape, axes)
 
 
+@kernel("argmax")
 def argmax(call: Call, x: np.ndarray) -> np.ndarray:
     return _arg_reduce(call, x, np.argmax)
 
 
+@kernel("argmin")
 def argmin(call: Call, x: np.ndarray) -> np.ndarray:
     return _arg_reduce(call, x, np.argmin)
 
 
+@kernel("variance")
 def variance(call: Call, x: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """``sum((x - mean)**2) / (count - unbiased)``."""
     axes = reduced_axes(call, x.ndim)
@@ -120,6 +131,7 @@ def variance(call: Call, x: np.ndarray, mean: np.ndarray) -> np.ndarray:
     return _keep(call, divide(call, total, np.asarray(count, square.dtype)), x.shape, axes)
 
 
+@kernel("collapse_sum_like")
 def collapse_sum_like(call: Call, x: np.ndarray, like: np.ndarray) -> np.ndarray:
     """Sums `x` over the axes along which `like` broadcasts to it: the leading
     axes `like` lacks, and those where `like` has extent 1."""

@@ -18,13 +18,16 @@ from relay_xdsl.interpreter.kernels import elementwise
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 from relay_xdsl.interpreter.kernels.common import result_dtype
 from relay_xdsl.interpreter.kernels.shape import slice_of
+from relay_xdsl.interpreter.registry import kernel
 
 
+@kernel("relax.matmul")
 def matmul(call: Call, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     dtype = result_dtype(call)
     return np.matmul(a.astype(dtype, copy=False), b.astype(dtype, copy=False))
 
 
+@kernel("relax.strided_slice")
 def strided_slice(call: Call, x: np.ndarray) -> np.ndarray:
     axes = call.ints("axes")
     begin, end = call.ints("begin"), call.ints("end")
@@ -36,15 +39,18 @@ def strided_slice(call: Call, x: np.ndarray) -> np.ndarray:
     return x[tuple(index)]
 
 
+@kernel("relax.nn.gelu")
 def gelu(call: Call, x: np.ndarray) -> np.ndarray:
     cdf = 0.5 * (1.0 + elementwise.erf(call, x.astype(np.float64) / np.sqrt(2.0)))
     return x * cdf.astype(x.dtype)
 
 
+@kernel("relax.nn.gelu_tanh")
 def gelu_tanh(call: Call, x: np.ndarray) -> np.ndarray:
     inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)
     return 0.5 * x * (1.0 + np.tanh(inner))
 
 
+@kernel("relax.nn.silu")
 def silu(call: Call, x: np.ndarray) -> np.ndarray:
     return x * elementwise.sigmoid(call, x)

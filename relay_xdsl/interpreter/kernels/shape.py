@@ -31,27 +31,33 @@ from relay_xdsl.dialects.relay.layouts import parse_layout
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 from relay_xdsl.interpreter.kernels.common import output_shape, result_dtype, result_shape
+from relay_xdsl.interpreter.registry import kernel
 
 _INT64_MAX = 2**63 - 1
 
 
+@kernel("squeeze")
 def squeeze(call: Call, x: np.ndarray) -> np.ndarray:
     return np.reshape(x, output_shape(call, inference.squeeze, x))
 
 
+@kernel("expand_dims")
 def expand_dims(call: Call, x: np.ndarray) -> np.ndarray:
     return np.reshape(x, output_shape(call, inference.expand_dims, x))
 
 
+@kernel("reshape")
 def reshape(call: Call, x: np.ndarray) -> np.ndarray:
     """To ``newshape``, whose special values 0, -1, -2, -3 and -4 the type relation resolves."""
     return np.reshape(x, output_shape(call, inference.reshape, x))
 
 
+@kernel("reshape_like")
 def reshape_like(call: Call, x: np.ndarray, like: np.ndarray) -> np.ndarray:
     return np.reshape(x, output_shape(call, inference.reshape_like, x, like))
 
 
+@kernel("transpose")
 def transpose(call: Call, x: np.ndarray) -> np.ndarray:
     axes = call.optional_ints("axes")
     if not axes:
@@ -59,14 +65,17 @@ def transpose(call: Call, x: np.ndarray) -> np.ndarray:
     return np.transpose(x, [normal_axis(a, x.ndim) for a in axes])
 
 
+@kernel("concatenate")
 def concatenate(call: Call, xs: tuple[np.ndarray, ...]) -> np.ndarray:
     return np.concatenate(xs, axis=normal_axis(call.integer("axis"), xs[0].ndim))
 
 
+@kernel("stack")
 def stack(call: Call, xs: tuple[np.ndarray, ...]) -> np.ndarray:
     return np.stack(xs, axis=normal_axis(call.integer("axis"), xs[0].ndim + 1))
 
 
+@kernel("split")
 def split(call: Call, x: np.ndarray) -> tuple[np.ndarray, ...]:
     """Equal sections (an integer) or pieces between indices (a list), along ``axis``."""
     axis = normal_axis(call.integer("axis"), x.ndim)
@@ -92,6 +101,7 @@ def slice_of(begin: int, end: int, stride: int, extent: int) -> slice:
     return slice(start, None if stop < 0 else stop, stride)
 
 
+@kernel("strided_slice")
 def strided_slice(call: Call, x: np.ndarray) -> np.ndarray:
     """``x[begin:end:strides]`` with TVM's canonical bounds (module docstring)."""
     begin, end = call.ints("begin"), call.ints("end")
@@ -113,35 +123,43 @@ def strided_slice(call: Call, x: np.ndarray) -> np.ndarray:
     return x[tuple(index)]
 
 
+@kernel("slice_like")
 def slice_like(call: Call, x: np.ndarray, like: np.ndarray) -> np.ndarray:
     shape = output_shape(call, inference.slice_like, x, like)
     return x[tuple(slice(0, n) for n in shape)]
 
 
+@kernel("tile")
 def tile(call: Call, x: np.ndarray) -> np.ndarray:
     return np.tile(x, call.ints("reps"))
 
 
+@kernel("repeat")
 def repeat(call: Call, x: np.ndarray) -> np.ndarray:
     return np.repeat(x, call.integer("repeats"), axis=normal_axis(call.integer("axis"), x.ndim))
 
 
+@kernel("reverse")
 def reverse(call: Call, x: np.ndarray) -> np.ndarray:
     return np.flip(x, normal_axis(call.integer("axis"), x.ndim))
 
 
+@kernel("broadcast_to")
 def broadcast_to(call: Call, x: np.ndarray) -> np.ndarray:
     return np.broadcast_to(x, output_shape(call, inference.broadcast_to, x)).copy()
 
 
+@kernel("broadcast_to_like")
 def broadcast_to_like(call: Call, x: np.ndarray, like: np.ndarray) -> np.ndarray:
     return np.broadcast_to(x, like.shape).copy()
 
 
+@kernel("shape_of", "vm.shape_of")
 def shape_of(call: Call, x: np.ndarray) -> np.ndarray:
     return np.asarray(x.shape, result_dtype(call))
 
 
+@kernel("layout_transform")
 def layout_transform(call: Call, x: np.ndarray) -> np.ndarray:
     """From ``src_layout`` to ``dst_layout``: unblock into the primal axes, then block again."""
     src, dst = parse_layout(call.attr("src_layout")), parse_layout(call.attr("dst_layout"))
@@ -178,6 +196,7 @@ def layout_transform(call: Call, x: np.ndarray) -> np.ndarray:
     return np.transpose(full.reshape(shape), [positions[a] for a, _ in dst])
 
 
+@kernel("vm.reshape_tensor")
 def reshape_tensor(call: Call, x: np.ndarray, shape: np.ndarray) -> np.ndarray:
     """The VM's ``reshape_tensor``: `x` with the result's shape (``newshape``;
     the shape tensor carries the same values at run time)."""

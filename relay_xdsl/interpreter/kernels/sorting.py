@@ -13,6 +13,7 @@ import numpy as np
 
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
+from relay_xdsl.interpreter.registry import kernel
 
 
 def stable_argsort(x: np.ndarray, axis: int, ascending: bool) -> np.ndarray:
@@ -25,17 +26,20 @@ def stable_argsort(x: np.ndarray, axis: int, ascending: bool) -> np.ndarray:
     return x.shape[axis] - 1 - np.flip(order, axis)
 
 
+@kernel("argsort")
 def argsort(call: Call, x: np.ndarray) -> np.ndarray:
     axis = normal_axis(call.integer("axis"), x.ndim)
     return stable_argsort(x, axis, bool(call.attr("is_ascend")))
 
 
+@kernel("sort")
 def sort(call: Call, x: np.ndarray) -> np.ndarray:
     axis = normal_axis(call.integer("axis"), x.ndim)
     order = stable_argsort(x, axis, bool(call.attr("is_ascend")))
     return np.take_along_axis(x, order, axis)
 
 
+@kernel("topk")
 def topk(call: Call, x: np.ndarray) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """The `k` largest (smallest if ``is_ascend``) elements along ``axis``, in order."""
     axis = normal_axis(call.integer("axis"), x.ndim)

@@ -6,7 +6,6 @@ operand types, the op's stored attributes and its result type.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.interpreter.arrays import numpy_dtype
+from relay_xdsl.interpreter.registry import KERNELS
 
 RunKernel = Callable[..., Any]
 
@@ -27,12 +27,9 @@ def run_kernel(text: str, *inputs: np.ndarray) -> Any:
     module = parse_relay(text)
     op = next(op for op in module.walk() if isinstance(op, RegisteredOperatorOp))
     row = op.OPERATOR
-    assert isinstance(row.kernel, str), f"{row.name} has no kernel: {row.kernel}"
+    kernel = KERNELS.get(row.name)
+    assert kernel is not None, f"{row.name} has no kernel: {row.kernel}"
     call = Call(row.schema, [a.type for a in op.operands], op.attributes, op.results[0].type)
-    module_name, function = row.kernel.split(":")
-    kernel = getattr(
-        importlib.import_module(f"relay_xdsl.interpreter.kernels.{module_name}"), function
-    )
     result = kernel(call, *inputs)
     # The result has the call's type: shape and dtype.
     expected = op.results[0].type

@@ -15,10 +15,9 @@ def _binary(
     summary: str,
     relax: RelaxOp | NoRelax,
     infer: Relation = inference.broadcast,
-    lowering: str | None = None,
 ) -> Operator:
     """Two arguments broadcast together (``BROADCAST``); by default the result
-    keeps their element type. The kernel is ``broadcasting:<name>``."""
+    keeps their element type."""
     return Operator(
         name,
         summary,
@@ -27,30 +26,26 @@ def _binary(
         infer=infer,
         backward=backward.broadcast,
         relax=relax,
-        kernel=f"broadcasting:{name}",
-        lowering=lowering,
     )
 
 
-def _comparison(
-    name: str, summary: str, relax: RelaxOp | NoRelax, lowering: str | None = None
-) -> Operator:
+def _comparison(name: str, summary: str, relax: RelaxOp | NoRelax) -> Operator:
     """A broadcasting comparison: the result is bool."""
-    return _binary(name, summary, relax, inference.broadcast_comparison, lowering)
+    return _binary(name, summary, relax, inference.broadcast_comparison)
 
 
 # fmt: off
 ARITHMETIC: tuple[Operator, ...] = (
-    _binary("add", "Elementwise addition with NumPy-style broadcasting.", RelaxOp("relax.add"), lowering="elementwise:add"),
-    _binary("subtract", "Elementwise subtraction with broadcasting.", RelaxOp("relax.subtract"), lowering="elementwise:subtract"),
-    _binary("multiply", "Elementwise multiplication with broadcasting.", RelaxOp("relax.multiply"), lowering="elementwise:multiply"),
+    _binary("add", "Elementwise addition with NumPy-style broadcasting.", RelaxOp("relax.add")),
+    _binary("subtract", "Elementwise subtraction with broadcasting.", RelaxOp("relax.subtract")),
+    _binary("multiply", "Elementwise multiplication with broadcasting.", RelaxOp("relax.multiply")),
     _binary("divide", "Elementwise division with broadcasting (integer division truncates like C).",
-        RelaxOp("relax.divide"), lowering="elementwise:divide"),
+        RelaxOp("relax.divide")),
     _binary("floor_divide", "Elementwise floor(lhs / rhs) with broadcasting.",
         RelaxOp("relax.floor_divide")),
     _binary("trunc_divide", "Elementwise trunc(lhs / rhs) with broadcasting.",
         no_relax("Relax has no trunc_divide")),
-    _binary("power", "Elementwise lhs ** rhs with broadcasting.", RelaxOp("relax.power"), lowering="powers:power"),
+    _binary("power", "Elementwise lhs ** rhs with broadcasting.", RelaxOp("relax.power")),
     _binary("mod", "Elementwise remainder (truncated, C semantics) with broadcasting.",
         no_relax(
             "not mapped yet: relax.mod computes topi.mod like Relay's mod, but no mapping has been "
@@ -62,9 +57,9 @@ ARITHMETIC: tuple[Operator, ...] = (
     _binary("trunc_mod", "Elementwise truncated remainder with broadcasting.",
         no_relax("Relax has no trunc_mod")),
     _binary("maximum", "Elementwise maximum of two tensors with broadcasting.",
-        RelaxOp("relax.maximum"), lowering="elementwise:maximum"),
+        RelaxOp("relax.maximum")),
     _binary("minimum", "Elementwise minimum of two tensors with broadcasting.",
-        RelaxOp("relax.minimum"), lowering="elementwise:minimum"),
+        RelaxOp("relax.minimum")),
 )
 # fmt: on
 
@@ -72,17 +67,17 @@ ARITHMETIC: tuple[Operator, ...] = (
 # fmt: off
 COMPARISONS: tuple[Operator, ...] = (
     _comparison("equal", "Elementwise lhs == rhs with broadcasting, bool result.",
-        RelaxOp("relax.equal"), lowering="elementwise:equal"),
+        RelaxOp("relax.equal")),
     _comparison("not_equal", "Elementwise lhs != rhs with broadcasting, bool result.",
-        RelaxOp("relax.not_equal"), lowering="comparisons:not_equal"),
+        RelaxOp("relax.not_equal")),
     _comparison("less", "Elementwise lhs < rhs with broadcasting, bool result.",
-        RelaxOp("relax.less"), lowering="comparisons:less"),
+        RelaxOp("relax.less")),
     _comparison("less_equal", "Elementwise lhs <= rhs with broadcasting, bool result.",
-        RelaxOp("relax.less_equal"), lowering="comparisons:less_equal"),
+        RelaxOp("relax.less_equal")),
     _comparison("greater", "Elementwise lhs > rhs with broadcasting, bool result.",
-        RelaxOp("relax.greater"), lowering="elementwise:greater"),
+        RelaxOp("relax.greater")),
     _comparison("greater_equal", "Elementwise lhs >= rhs with broadcasting, bool result.",
-        RelaxOp("relax.greater_equal"), lowering="elementwise:greater_equal"),
+        RelaxOp("relax.greater_equal")),
 )
 # fmt: on
 
@@ -90,8 +85,8 @@ COMPARISONS: tuple[Operator, ...] = (
 # fmt: off
 LOGICAL_AND_BITWISE: tuple[Operator, ...] = (
     _binary("logical_and", "Elementwise boolean AND with broadcasting.",
-        RelaxOp("relax.logical_and"), lowering="elementwise:logical_and"),
-    _binary("logical_or", "Elementwise boolean OR with broadcasting.", RelaxOp("relax.logical_or"), lowering="elementwise:logical_or"),
+        RelaxOp("relax.logical_and")),
+    _binary("logical_or", "Elementwise boolean OR with broadcasting.", RelaxOp("relax.logical_or")),
     _binary("logical_xor", "Elementwise boolean XOR with broadcasting.",
         RelaxOp("relax.logical_xor")),
     _binary("bitwise_and", "Elementwise bitwise AND with broadcasting.",

@@ -26,15 +26,13 @@ DEVICES: tuple[Operator, ...] = (
         attrs=(anything("virtual_device", required=True), boolean("constrain_result", False),
                boolean("constrain_body", True)),
         returns_tuple=None, pattern=OpPattern.OPAQUE, infer=_identity,
-        relax=no_relax("Relax places values with R.hint_on_device, which has no attributes"),
-        kernel="devices:on_device"),
+        relax=no_relax("Relax places values with R.hint_on_device, which has no attributes")),
     Operator("device_copy",
         "Copies its argument from `src_virtual_device` to `dst_virtual_device`.",
         # TVM's DeviceCopyAttrs
         attrs=(anything("src_virtual_device", required=True),
                anything("dst_virtual_device", required=True)),
         returns_tuple=None, pattern=OpPattern.OPAQUE, infer=_identity,
-        relax=no_relax("Relax's to_vdevice takes a VDevice, not a pair of virtual devices"),
-        kernel="devices:device_copy"),
+        relax=no_relax("Relax's to_vdevice takes a VDevice, not a pair of virtual devices")),
 )
 # fmt: on

@@ -22,11 +22,9 @@ def unary(
     summary: str,
     relax: RelaxOp | NoRelax,
     infer: Relation = inference.same_type,
-    kernel: str | None = None,
-    lowering: str | None = None,
 ) -> Operator:
     """One argument (``ELEMWISE``); by default the result has its type, both
-    ways, and the kernel is ``elementwise:<name>``."""
+    ways."""
     return Operator(
         name,
         summary,
@@ -34,8 +32,6 @@ def unary(
         infer=infer,
         backward=backward.same_type if infer is inference.same_type else None,
         relax=relax,
-        kernel=kernel or f"elementwise:{name}",
-        lowering=lowering,
     )
 
 
@@ -61,28 +57,27 @@ def _init(name: str, summary: str) -> Operator:
         pattern=OpPattern.ELEMWISE,
         infer=inference.init,
         relax=_no_relax_init(name),
-        kernel=f"elementwise:{name}",
     )
 
 
 # fmt: off
 UNARY: tuple[Operator, ...] = (
-    unary("negative", "Elementwise -x.", RelaxOp("relax.negative"), lowering="elementwise:negative"),
-    unary("exp", "Elementwise e**x.", RelaxOp("relax.exp"), lowering="elementwise:exp"),
+    unary("negative", "Elementwise -x.", RelaxOp("relax.negative")),
+    unary("exp", "Elementwise e**x.", RelaxOp("relax.exp")),
     unary("fast_exp", "Elementwise approximate e**x.", no_relax("Relax has no fast_exp")),
-    unary("log", "Elementwise natural logarithm.", RelaxOp("relax.log"), lowering="elementwise:log"),
+    unary("log", "Elementwise natural logarithm.", RelaxOp("relax.log")),
     unary("log2", "Elementwise base-2 logarithm.", no_relax("Relax has no log2")),
     unary("log10", "Elementwise base-10 logarithm.", no_relax("Relax has no log10")),
-    unary("sqrt", "Elementwise square root.", RelaxOp("relax.sqrt"), lowering="elementwise:sqrt"),
-    unary("rsqrt", "Elementwise 1/sqrt(x).", RelaxOp("relax.rsqrt"), lowering="elementwise:rsqrt"),
-    unary("erf", "Elementwise Gauss error function.", RelaxOp("relax.erf"), lowering="elementwise:erf"),
+    unary("sqrt", "Elementwise square root.", RelaxOp("relax.sqrt")),
+    unary("rsqrt", "Elementwise 1/sqrt(x).", RelaxOp("relax.rsqrt")),
+    unary("erf", "Elementwise Gauss error function.", RelaxOp("relax.erf")),
     unary("fast_erf", "Elementwise approximate error function.", no_relax("Relax has no fast_erf")),
-    unary("tanh", "Elementwise hyperbolic tangent.", RelaxOp("relax.tanh"), lowering="elementwise:tanh"),
+    unary("tanh", "Elementwise hyperbolic tangent.", RelaxOp("relax.tanh")),
     unary("fast_tanh", "Elementwise approximate hyperbolic tangent.",
         no_relax("Relax has no fast_tanh")),
-    unary("sigmoid", "Elementwise logistic function 1/(1+exp(-x)).", RelaxOp("relax.sigmoid"), lowering="elementwise:sigmoid"),
-    unary("cos", "Elementwise cosine.", RelaxOp("relax.cos"), lowering="elementwise:cos"),
-    unary("sin", "Elementwise sine.", RelaxOp("relax.sin"), lowering="elementwise:sin"),
+    unary("sigmoid", "Elementwise logistic function 1/(1+exp(-x)).", RelaxOp("relax.sigmoid")),
+    unary("cos", "Elementwise cosine.", RelaxOp("relax.cos")),
+    unary("sin", "Elementwise sine.", RelaxOp("relax.sin")),
     unary("tan", "Elementwise tangent.", RelaxOp("relax.tan")),
     unary("cosh", "Elementwise hyperbolic cosine.", RelaxOp("relax.cosh")),
     unary("sinh", "Elementwise hyperbolic sine.", RelaxOp("relax.sinh")),
@@ -92,14 +87,14 @@ UNARY: tuple[Operator, ...] = (
     unary("asinh", "Elementwise inverse hyperbolic sine.", RelaxOp("relax.asinh")),
     unary("atan", "Elementwise arc tangent.", RelaxOp("relax.atan")),
     unary("atanh", "Elementwise inverse hyperbolic tangent.", RelaxOp("relax.atanh")),
-    unary("floor", "Elementwise floor.", RelaxOp("relax.floor"), lowering="elementwise:floor"),
-    unary("ceil", "Elementwise ceiling.", RelaxOp("relax.ceil"), lowering="elementwise:ceil"),
+    unary("floor", "Elementwise floor.", RelaxOp("relax.floor")),
+    unary("ceil", "Elementwise ceiling.", RelaxOp("relax.ceil")),
     unary("round", "Elementwise rounding to nearest integer value.", RelaxOp("relax.round")),
     unary("trunc", "Elementwise truncation toward zero.", RelaxOp("relax.trunc")),
-    unary("abs", "Elementwise absolute value.", RelaxOp("relax.abs"), lowering="elementwise:abs"),
+    unary("abs", "Elementwise absolute value.", RelaxOp("relax.abs")),
     unary("sign", "Elementwise sign (-1, 0 or 1).", RelaxOp("relax.sign")),
-    unary("copy", "Returns a copy of the input tensor.", no_relax("Relax has no copy"), lowering="elementwise:copy"),
-    unary("logical_not", "Elementwise boolean NOT.", RelaxOp("relax.logical_not"), lowering="elementwise:logical_not"),
+    unary("copy", "Returns a copy of the input tensor.", no_relax("Relax has no copy")),
+    unary("logical_not", "Elementwise boolean NOT.", RelaxOp("relax.logical_not")),
     unary("bitwise_not", "Elementwise bitwise NOT.", RelaxOp("relax.bitwise_not")),
     unary("isnan", "Elementwise test for NaN, bool result.", RelaxOp("relax.isnan"),
         inference.bool_like),
@@ -108,9 +103,9 @@ UNARY: tuple[Operator, ...] = (
     unary("isfinite", "Elementwise test for finite values, bool result.", RelaxOp("relax.isfinite"),
         inference.bool_like),
     unary("zeros_like", "Tensor of zeros with the same shape and dtype as the input.",
-        _relax_init_like("zeros_like"), lowering="elementwise:zeros_like"),
+        _relax_init_like("zeros_like")),
     unary("ones_like", "Tensor of ones with the same shape and dtype as the input.",
-        _relax_init_like("ones_like"), lowering="elementwise:ones_like"),
+        _relax_init_like("ones_like")),
 )
 # fmt: on
 
@@ -124,32 +119,27 @@ CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
         pattern=OpPattern.ELEMWISE, infer=inference.same_type,
         relax=RelaxOp(
             "relax.clip", args=(TENSOR, Arg(ArgRole.PRIM, "a_min"), Arg(ArgRole.PRIM, "a_max"))
-        ),
-        kernel="elementwise:clip", lowering="elementwise:clip"),
+        )),
     Operator("cast", "Converts the elements to data type `dtype`.", attrs=_CAST_ATTRS,
         pattern=OpPattern.ELEMWISE, infer=inference.cast,
-        relax=RelaxOp("relax.astype", "relax.attrs.AstypeAttrs", (Field("dtype", Kind.DTYPE),)),
-        kernel="elementwise:cast", lowering="casts:cast"),
+        relax=RelaxOp("relax.astype", "relax.attrs.AstypeAttrs", (Field("dtype", Kind.DTYPE),))),
     Operator("cast_like", "Converts data to the dtype of the second tensor.", arity=2,
         pattern=OpPattern.ELEMWISE, infer=inference.cast_like,
-        relax=no_relax("Relax has no cast_like"), kernel="elementwise:cast_like",
-        lowering="casts:cast_like"),
+        relax=no_relax("Relax has no cast_like")),
     Operator("reinterpret", "Bitwise reinterpretation of the elements as `dtype` (same bit width).",
         attrs=_CAST_ATTRS, pattern=OpPattern.ELEMWISE, infer=inference.cast,
-        relax=no_relax("Relax has no reinterpret"), kernel="elementwise:reinterpret"),
+        relax=no_relax("Relax has no reinterpret")),
     Operator("full",
         "Creates a tensor of `shape` / `dtype` filled with the scalar tensor input fill_value (1 "
         "input).",
         attrs=INIT_OP_ATTRS, pattern=OpPattern.ELEMWISE, infer=inference.full,
-        relax=_no_relax_init("full"), kernel="elementwise:full", lowering="broadcast:full"),
+        relax=_no_relax_init("full")),
     Operator("full_like", "Tensor shaped like data filled with the scalar fill_value (2 inputs).",
         arity=2, pattern=OpPattern.ELEMWISE, infer=inference.full_like,
-        relax=_relax_init_like("full_like"), kernel="elementwise:full_like",
-        lowering="broadcast:full_like"),
+        relax=_relax_init_like("full_like")),
     _init("zeros", "Creates a tensor of zeros of given shape and dtype; takes no tensor inputs."),
     _init("ones", "Creates a tensor of ones of given shape and dtype; takes no tensor inputs."),
     Operator("where", "Elementwise select: condition ? x : y, all three broadcast together.",
-        arity=3, pattern=OpPattern.BROADCAST, infer=inference.where, relax=RelaxOp("relax.where"),
-        kernel="elementwise:where", lowering="broadcast:where"),
+        arity=3, pattern=OpPattern.BROADCAST, infer=inference.where, relax=RelaxOp("relax.where")),
 )
 # fmt: on

@@ -48,7 +48,6 @@ def _resize(dims: int, summary: str) -> Operator:
         attrs=_resize_attrs(dims),
         pattern=OpPattern.INJECTIVE,
         infer=inference.resize(spatial_axes(dims)),
-        kernel=f"image:resize{dims}d",
         relax=no_relax(reason),
     )
 
@@ -68,7 +67,6 @@ IMAGE: tuple[Operator, ...] = (
             floating("extrapolation_value", 0.0), dtype("out_dtype", "")
         ),  # TVM's CropAndResizeAttrs
         arity=3, pattern=OpPattern.INJECTIVE, infer=inference.crop_and_resize,
-        kernel="image:crop_and_resize",
         relax=no_relax("Relax has no crop_and_resize")),
     Operator("image.grid_sample",
         "Samples data at the locations given by a grid tensor (bilinear/nearest/bicubic).",
@@ -77,7 +75,6 @@ IMAGE: tuple[Operator, ...] = (
             boolean("align_corners", True)
         ),  # TVM's GridSampleAttrs
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.grid_sample,
-        kernel="image:grid_sample",
         relax=no_relax("not mapped yet: relax.image.grid_sample defaults align_corners to False "
                        "where Relay's is True")),
 )

@@ -95,14 +95,12 @@ MEMORY: tuple[Operator, ...] = (
         "The VM's shape_of instruction: the shape of the input as a 1D tensor of `dtype`.",
         attrs=(dtype("dtype", ""),),  # TVM's ShapeOfAttrs
         pattern=OpPattern.OPAQUE, infer=inference.shape_of,
-        relax=no_relax("Relax's shape_of returns a shape, not a tensor"),
-        kernel="shape:shape_of"),
+        relax=no_relax("Relax's shape_of returns a shape, not a tensor")),
     Operator("vm.reshape_tensor",
         "The VM's reshape_tensor instruction: the data reshaped to `newshape`; inputs (data, "
         "shape tensor).",
         attrs=(ints("newshape", required=True),),  # TVM's ReshapeTensorAttrs
         arity=2, pattern=OpPattern.OPAQUE, infer=_reshape_tensor,
-        relax=no_relax("Relax reshapes with R.reshape on a shape, not a shape tensor"),
-        kernel="shape:reshape_tensor"),
+        relax=no_relax("Relax reshapes with R.reshape on a shape, not a shape tensor")),
 )
 # fmt: on

@@ -84,9 +84,7 @@ def _conv_attrs(dims: int, transposed: bool) -> tuple[RelayAttr, ...]:
     )
 
 
-def _conv(
-    dims: int, summary: str, *, transposed: bool = False, lowering: str | None = None
-) -> Operator:
+def _conv(dims: int, summary: str, *, transposed: bool = False) -> Operator:
     """``nn.conv<dims>d[_transpose]``: data and weight (``OUT_ELEMWISE_FUSABLE``)."""
     return Operator(
         f"nn.conv{dims}d" + ("_transpose" if transposed else ""),
@@ -96,9 +94,7 @@ def _conv(
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.conv(spatial_axes(dims), transposed=transposed),
         backward=backward.conv(spatial_axes(dims), transposed=transposed),
-        kernel=f"nn:conv{dims}d" + ("_transpose" if transposed else ""),
         relax=_relax_conv(dims, transposed),
-        lowering=lowering,
     )
 
 
@@ -117,9 +113,7 @@ def _softmax(name: str, summary: str, *, mapped: bool) -> Operator:
         attrs=(integer("axis", -1),),
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.with_axis_check,
-        kernel=f"nn:{short}",
         relax=relax,
-        lowering=f"normalization:{short}",
     )
 
 
@@ -153,7 +147,7 @@ _SUB_PIXEL_ATTRS = (
 CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
     _conv(2,
         "2D convolution of data (N,C,H,W by default) with weight (O, I/groups, KH, KW); padding "
-        "may have 1, 2 or 4 entries (top, left, bottom, right).", lowering="nn:conv2d"),
+        "may have 1, 2 or 4 entries (top, left, bottom, right)."),
     _conv(2,
         "2D transposed convolution (gradient of conv2d w.r.t. its input); default weight layout "
         "IOHW; output_padding adds extra size on one side of the output.",
@@ -166,10 +160,9 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         "Fully connected layer: Y = X * W^T, with data (..., K) and weight (units, K).",
         attrs=(integer("units", required=True), dtype("out_dtype", "")),  # TVM's DenseAttrs
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=True),
-        kernel="nn:dense",
         backward=backward.matmul(dense=True),
         relax=no_relax("Relax has no dense; its matmul has NumPy semantics and imports as "
-                       "relax.matmul"), lowering="nn:dense"),
+                       "relax.matmul")),
     Operator("nn.matmul",
         "General matrix multiply Y = A * B where either operand may be marked transposed via "
         "transpose_a / transpose_b.",
@@ -178,10 +171,9 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
             boolean("transpose_b", False)
         ),  # TVM's MatmulAttrs
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=False),
-        kernel="nn:matmul",
         backward=backward.matmul(dense=False),
         relax=no_relax("Relax's matmul has NumPy semantics and no transpose flags; it imports as "
-                       "relax.matmul"), lowering="nn:matmul"),
+                       "relax.matmul")),
     Operator("nn.batch_matmul",
         "Batched matrix multiply of 3D tensors A (b,M,K) and B (b,K,N) or transposed variants; C++ "
         "default transpose_b=false but the Python wrapper defaults transpose_b=True (so it is "
@@ -190,16 +182,14 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
             dtype("out_dtype", ""), boolean("transpose_a", False), boolean("transpose_b", False)
         ),  # TVM's BatchMatmulAttrs
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.batch_matmul,
-        kernel="nn:batch_matmul",
         relax=no_relax("Relax has no batch_matmul; its matmul has NumPy semantics and imports as "
-                       "relax.matmul"), lowering="nn:batch_matmul"),
+                       "relax.matmul")),
     Operator("nn.bias_add",
         "Adds a 1D bias tensor to data along dimension `axis` (broadcast over all other "
         "dimensions).",
         attrs=(integer("axis", 1),),  # TVM's BiasAddAttrs
         arity=2, pattern=OpPattern.BROADCAST, infer=inference.bias_add, backward=backward.bias_add,
-        kernel="nn:bias_add",
-        relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast"), lowering="nn:bias_add"),
+        relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast")),
 )
 # fmt: on
 
@@ -207,12 +197,11 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
 # fmt: off
 ACTIVATIONS: tuple[Operator, ...] = (
     Operator("nn.relu", "Elementwise rectified linear unit max(x, 0).", pattern=OpPattern.ELEMWISE,
-        infer=inference.same_type, backward=backward.same_type, kernel="nn:relu",
-        relax=RelaxOp("relax.nn.relu"), lowering="elementwise:relu"),
+        infer=inference.same_type, backward=backward.same_type,
+        relax=RelaxOp("relax.nn.relu")),
     Operator("nn.leaky_relu", "Elementwise x if x > 0 else alpha * x.",
         attrs=(floating("alpha", 0.25),),  # TVM's LeakyReluAttrs
         pattern=OpPattern.ELEMWISE, infer=inference.same_type, backward=backward.same_type,
-        kernel="nn:leaky_relu",
         relax=RelaxOp(
             "relax.nn.leakyrelu", "relax.attrs.LeakyReluAttrs", (Field("alpha", Kind.FLOAT),)
         )),
@@ -220,7 +209,7 @@ ACTIVATIONS: tuple[Operator, ...] = (
         "Parametric ReLU: x if x > 0 else alpha[c] * x, with a learned 1D alpha tensor indexed "
         "along `axis`.",
         attrs=(integer("axis", 1),),  # TVM's PReluAttrs
-        arity=2, pattern=OpPattern.BROADCAST, infer=inference.same_type, kernel="nn:prelu",
+        arity=2, pattern=OpPattern.BROADCAST, infer=inference.same_type,
         relax=RelaxOp("relax.nn.prelu", "relax.attrs.PReluAttrs", (Field("axis", Kind.INT),))),
     _softmax("nn.softmax", "Softmax normalization along `axis`: exp(x) / sum(exp(x)).",
         mapped=True),
@@ -239,7 +228,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "SimplifyInference.",
         attrs=_norm_attrs(1),  # TVM's BatchNormAttrs
         arity=5, returns_tuple=True, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.batch_norm, backward=backward.batch_norm, kernel="nn:batch_norm",
+        infer=inference.batch_norm, backward=backward.batch_norm,
         relax=RelaxOp(
             "relax.nn.batch_norm",
             "relax.attrs.BatchNormAttrs",
@@ -247,12 +236,11 @@ NORMALIZATION: tuple[Operator, ...] = (
              Field("scale", Kind.BOOL)),
             # Relay's batch_norm is the inference form; momentum only matters in training.
             implied=(("momentum", 0.1), ("training", False)),
-        ), lowering="nn:batch_norm"),
+        )),
     Operator("nn.layer_norm",
         "Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta).",
         attrs=_norm_attrs(-1),  # TVM's LayerNormAttrs
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
-        kernel="nn:layer_norm", lowering="normalization:layer_norm",
         relax=RelaxOp(
             "relax.nn.layer_norm",
             "relax.attrs.LayerNormAttrs",
@@ -268,14 +256,12 @@ NORMALIZATION: tuple[Operator, ...] = (
         "(data, gamma, beta).",
         attrs=_norm_attrs(1),  # TVM's InstanceNormAttrs
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
-        kernel="nn:instance_norm",
         relax=_no_relax_norm("instance_norm")),
     Operator("nn.group_norm",
         "Group normalization: splits channels (along axis) into num_groups groups and normalizes "
         "within each, inputs (data, gamma, beta).",
         attrs=(integer("num_groups", 0), *_norm_attrs(1)),  # TVM's GroupNormAttrs
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
-        kernel="nn:group_norm",
         relax=_no_relax_norm("group_norm")),
     Operator("nn.lrn",
         "Local response normalization across `size` neighbouring channels along `axis`.",
@@ -283,19 +269,19 @@ NORMALIZATION: tuple[Operator, ...] = (
             integer("size", 5), integer("axis", 1), floating("bias", 2.0),
             floating("alpha", 0.0001), floating("beta", 0.75)
         ),  # TVM's LRNAttrs
-        pattern=OpPattern.OPAQUE, infer=inference.same_type, kernel="nn:lrn",
+        pattern=OpPattern.OPAQUE, infer=inference.same_type,
         relax=no_relax("Relax has no lrn")),
     Operator("nn.l2_normalize",
         "Divides data by the L2 norm computed over `axis` (with lower bound eps).",
         # TVM's L2NormalizeAttrs
         attrs=(floating("eps", required=True), ints("axis", required=True)),
-        pattern=OpPattern.OPAQUE, infer=inference.same_type, kernel="nn:l2_normalize",
+        pattern=OpPattern.OPAQUE, infer=inference.same_type,
         relax=no_relax("Relax has no l2_normalize")),
     Operator("nn.dropout",
         "Dropout; returns a 2-tuple (output, mask). It is an identity at inference and is removed "
         "by SimplifyInference.",
         attrs=(floating("rate", 0.5),),  # TVM's DropoutAttrs
-        returns_tuple=True, pattern=OpPattern.OPAQUE, infer=inference.dropout, kernel="nn:dropout",
+        returns_tuple=True, pattern=OpPattern.OPAQUE, infer=inference.dropout,
         relax=RelaxOp(
             "relax.nn.dropout", "relax.attrs.DropoutAttrs", (Field("rate", Kind.FLOAT),)
         )),
@@ -307,20 +293,20 @@ NORMALIZATION: tuple[Operator, ...] = (
 DATA_MOVEMENT: tuple[Operator, ...] = (
     Operator("nn.batch_flatten",
         "Flattens all dimensions except the first: (N, d1, d2, ...) -> (N, d1*d2*...).",
-        pattern=OpPattern.INJECTIVE, infer=inference.batch_flatten, kernel="nn:batch_flatten",
-        relax=RelaxOp("relax.nn.batch_flatten"), lowering="shape:batch_flatten"),
+        pattern=OpPattern.INJECTIVE, infer=inference.batch_flatten,
+        relax=RelaxOp("relax.nn.batch_flatten")),
     Operator("nn.pad",
         "Pads data; 2 inputs (data, pad_value scalar tensor); pad_width is ((before_0, after_0), "
         "...) per axis; pad_mode constant/edge/reflect.",
         # TVM's PadAttrs
         attrs=(anything("pad_width", required=True), string("pad_mode", "constant")), arity=2,
-        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=False), kernel="nn:pad",
+        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=False),
         relax=no_relax("Relax's pad takes pad_value as a float attribute, Relay's as a tensor "
                        "argument")),
     Operator("nn.mirror_pad", "Pads data by mirroring (mode SYMMETRIC or REFLECT); one input.",
         # TVM's MirrorPadAttrs
         attrs=(string("mode", "SYMMETRIC"), anything("pad_width", required=True)),
-        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=True), kernel="nn:mirror_pad",
+        pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=True),
         relax=no_relax("Relax has no mirror_pad")),
     Operator("nn.upsampling",
         "Upsamples H and W by scale_h / scale_w using nearest_neighbor, bilinear or bicubic "
@@ -331,7 +317,6 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
             boolean("align_corners", False)
         ),  # TVM's UpSamplingAttrs
         pattern=OpPattern.INJECTIVE, infer=inference.upsampling("HW", ("scale_h", "scale_w")),
-        kernel="nn:upsampling",
         relax=no_relax("Relax has no upsampling; it resizes with image.resize2d")),
     Operator("nn.upsampling3d", "Upsamples D, H and W by scale_d/scale_h/scale_w.",
         attrs=(
@@ -342,18 +327,17 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
         ),  # TVM's UpSampling3DAttrs
         pattern=OpPattern.INJECTIVE,
         infer=inference.upsampling("DHW", ("scale_d", "scale_h", "scale_w")),
-        kernel="nn:upsampling3d",
         relax=no_relax("Relax has no upsampling3d; it resizes with image.resize3d")),
     Operator("nn.depth_to_space",
         "Rearranges blocks of channel data into spatial blocks (block_size), DCR or CDR ordering.",
         attrs=_SUB_PIXEL_ATTRS, pattern=OpPattern.INJECTIVE,
-        infer=inference.sub_pixel(to_space=True), kernel="nn:depth_to_space",
+        infer=inference.sub_pixel(to_space=True),
         relax=no_relax("Relax has no depth_to_space; its nn.pixel_shuffle is the NCHW, CRD-mode "
                        "case only")),
     Operator("nn.space_to_depth",
         "Rearranges spatial blocks of size block_size into the channel dimension.",
         attrs=_SUB_PIXEL_ATTRS, pattern=OpPattern.INJECTIVE,
-        infer=inference.sub_pixel(to_space=False), kernel="nn:space_to_depth",
+        infer=inference.sub_pixel(to_space=False),
         relax=no_relax("Relax has no space_to_depth")),
 )
 # fmt: on

@@ -50,7 +50,7 @@ def _pool_attrs(kind: str, dims: int) -> tuple[RelayAttr, ...]:
     )
 
 
-def _pool(kind: str, dims: int, summary: str, lowering: str | None = None) -> Operator:
+def _pool(kind: str, dims: int, summary: str) -> Operator:
     """``nn.<kind>_pool<dims>d``: windows over the spatial axes (``OUT_ELEMWISE_FUSABLE``)."""
     return Operator(
         f"nn.{kind}_pool{dims}d",
@@ -58,9 +58,7 @@ def _pool(kind: str, dims: int, summary: str, lowering: str | None = None) -> Op
         attrs=_pool_attrs(kind, dims),
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.pool(spatial_axes(dims)),
-        kernel=f"pooling:{kind}_pool{dims}d",
         relax=_relax_pool(kind, dims),
-        lowering=lowering,
     )
 
 
@@ -83,28 +81,28 @@ POOLING: tuple[Operator, ...] = (
     _pool("max", 1, "1D max pooling over the W dimension."),
     _pool("max", 2,
         "2D max pooling over windows of size pool_size with given strides/dilation/padding on the "
-        "H and W dimensions.", lowering="pooling:max_pool2d"),
+        "H and W dimensions."),
     _pool("max", 3, "3D max pooling over D, H and W."),
     _pool("avg", 1, "1D average pooling over the W dimension."),
     _pool("avg", 2,
-        "2D average pooling; count_include_pad decides whether padded zeros count in the divisor.", lowering="pooling:avg_pool2d"),
+        "2D average pooling; count_include_pad decides whether padded zeros count in the divisor."),
     _pool("avg", 3, "3D average pooling over D, H and W."),
     Operator("nn.global_avg_pool2d",
         "Averages each channel over the whole H x W plane, producing spatial size 1x1.",
         attrs=_GLOBAL_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.global_pool, kernel="pooling:global_avg_pool2d",
+        infer=inference.global_pool,
         relax=no_relax("Relax has no global pooling; its frontends use adaptive_avg_pool2d with "
-                       "output size 1"), lowering="pooling:global_avg_pool2d"),
+                       "output size 1")),
     Operator("nn.global_max_pool2d",
         "Takes the maximum of each channel over the whole H x W plane, producing spatial size 1x1.",
         attrs=_GLOBAL_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.global_pool, kernel="pooling:global_max_pool2d",
-        relax=no_relax("Relax has no global or adaptive max pooling"), lowering="pooling:global_max_pool2d"),
+        infer=inference.global_pool,
+        relax=no_relax("Relax has no global or adaptive max pooling")),
     Operator("nn.adaptive_avg_pool2d",
         "Average pooling whose windows are chosen so the output has spatial size output_size "
         "(empty output_size keeps the input size).",
         attrs=_ADAPTIVE_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.adaptive_pool("HW"), kernel="pooling:adaptive_avg_pool2d",
+        infer=inference.adaptive_pool("HW"),
         relax=RelaxOp(
             "relax.nn.adaptive_avg_pool2d",
             "relax.attrs.AdaptivePool2DAttrs",
@@ -112,11 +110,11 @@ POOLING: tuple[Operator, ...] = (
             (Field("output_size", Kind.INTS_OR_NONE), Field("layout", Kind.STR),
              Field("out_layout", Kind.STR)),
             export_hook=_adaptive_hook,
-        ), lowering="pooling:adaptive_avg_pool2d"),
+        )),
     Operator("nn.adaptive_max_pool2d",
         "Max pooling whose windows are chosen so the output has spatial size output_size.",
         attrs=_ADAPTIVE_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
-        infer=inference.adaptive_pool("HW"), kernel="pooling:adaptive_max_pool2d",
-        relax=no_relax("Relax has no adaptive max pooling"), lowering="pooling:adaptive_max_pool2d"),
+        infer=inference.adaptive_pool("HW"),
+        relax=no_relax("Relax has no adaptive max pooling")),
 )
 # fmt: on

@@ -51,9 +51,7 @@ _ARGSORT_ATTRS = (
 """Fields of TVM's ``ArgsortAttrs``."""
 
 
-def _reduce(
-    name: str, summary: str, *, mapped: bool = True, lowering: str | None = None
-) -> Operator:
+def _reduce(name: str, summary: str, *, mapped: bool = True) -> Operator:
     """A commutative reduction over ``axis`` (TVM's ``ReduceAttrs``)."""
     return Operator(
         name,
@@ -62,8 +60,6 @@ def _reduce(
         pattern=OpPattern.COMM_REDUCE,
         infer=inference.reduce,
         relax=_relax_reduce(name) if mapped else no_relax(f"Relax has no {name}"),
-        kernel=f"reductions:{name}",
-        lowering=lowering,
     )
 
 
@@ -78,7 +74,6 @@ def _arg_reduce(name: str, summary: str) -> Operator:
         relax=no_relax(
             f"Relax's {name} returns int64 indices along at most one axis; Relay's returns int32"
         ),
-        kernel=f"reductions:{name}",
     )
 
 
@@ -94,7 +89,6 @@ def _sort(name: str, summary: str, infer: Relation) -> Operator:
         relax=no_relax(
             f"not mapped yet: Relax's {name} has `descending` where Relay's has `is_ascend`"
         ),
-        kernel=f"sorting:{name}",
     )
 
 
@@ -108,11 +102,11 @@ def _collapse_sum_like(call: Call) -> Attribute:
 
 # fmt: off
 REDUCTIONS: tuple[Operator, ...] = (
-    _reduce("sum", "Sum over `axis` (all axes when None; the complementary axes if exclude).", lowering="reductions:sum"),
-    _reduce("mean", "Arithmetic mean over `axis`.", lowering="reductions:mean"),
-    _reduce("max", "Maximum over `axis`.", lowering="reductions:max"),
-    _reduce("min", "Minimum over `axis`.", lowering="reductions:min"),
-    _reduce("prod", "Product over `axis`.", lowering="reductions:prod"),
+    _reduce("sum", "Sum over `axis` (all axes when None; the complementary axes if exclude)."),
+    _reduce("mean", "Arithmetic mean over `axis`."),
+    _reduce("max", "Maximum over `axis`."),
+    _reduce("min", "Minimum over `axis`."),
+    _reduce("prod", "Product over `axis`."),
     _reduce("all", "Logical AND reduction over `axis`.", mapped=False),
     _reduce("any", "Logical OR reduction over `axis`.", mapped=False),
     _arg_reduce("argmax",
@@ -126,13 +120,12 @@ REDUCTIONS: tuple[Operator, ...] = (
         ),  # TVM's VarianceAttrs
         arity=2, pattern=OpPattern.COMM_REDUCE, infer=inference.variance,
         relax=no_relax("Relax's variance computes the mean itself; Relay's takes it as a second "
-                       "argument"),
-        kernel="reductions:variance"),
+                       "argument")),
     Operator("collapse_sum_like",
         "Sums the data over the axes along which the second argument broadcasts to it, giving "
         "the second argument's type.",
         arity=2, pattern=OpPattern.COMM_REDUCE, infer=_collapse_sum_like,
-        relax=RelaxOp("relax.collapse_sum_like"), kernel="reductions:collapse_sum_like"),
+        relax=RelaxOp("relax.collapse_sum_like")),
 )
 # fmt: on
 
@@ -149,7 +142,6 @@ SORTING: tuple[Operator, ...] = (
             boolean("is_ascend", False), dtype("dtype", "")
         ),  # TVM's TopKAttrs
         returns_tuple=None, pattern=OpPattern.OPAQUE, infer=inference.topk,
-        relax=no_relax("not mapped yet: Relax's topk has `largest` where Relay's has `is_ascend`"),
-        kernel="sorting:topk"),
+        relax=no_relax("not mapped yet: Relax's topk has `largest` where Relay's has `is_ascend`")),
 )
 # fmt: on

@@ -31,8 +31,7 @@ RELAX_ONLY: tuple[Operator, ...] = (
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.relax_matmul,
         relax=RelaxOp(
             "relax.matmul", "relax.attrs.MatmulAttrs", (Field("out_dtype", Kind.DTYPE),)
-        ),
-        kernel="relax_only:matmul", lowering="nn:matmul"),
+        )),
     Operator("relax.strided_slice",
         "Relax `strided_slice`: slices the listed `axes` only, keeping the others whole; `axes`, "
         "`begin`, `end` and `strides` have one entry per listed axis, and absent `strides` means "
@@ -56,15 +55,13 @@ RELAX_ONLY: tuple[Operator, ...] = (
                 Arg(ArgRole.PRIM_TUPLE, "end"),
                 Arg(ArgRole.PRIM_TUPLE, "strides", optional=True),
             ),
-        ),
-        kernel="relax_only:strided_slice", lowering="slicing:relax_strided_slice"),
+        )),
     unary("relax.nn.gelu", "Relax `nn.gelu`: x * Phi(x), with Phi the exact standard normal CDF.",
-        RelaxOp("relax.nn.gelu"), kernel="relax_only:gelu", lowering="activations:gelu"),
+        RelaxOp("relax.nn.gelu")),
     unary("relax.nn.gelu_tanh",
         "Relax `nn.gelu_tanh`: GELU with the tanh approximation 0.5 * x * (1 + tanh(sqrt(2 / pi) * "
         "(x + 0.044715 * x^3))).",
-        RelaxOp("relax.nn.gelu_tanh"), kernel="relax_only:gelu_tanh", lowering="activations:gelu_tanh"),
-    unary("relax.nn.silu", "Relax `nn.silu`: x * sigmoid(x).", RelaxOp("relax.nn.silu"),
-        kernel="relax_only:silu", lowering="activations:silu"),
+        RelaxOp("relax.nn.gelu_tanh")),
+    unary("relax.nn.silu", "Relax `nn.silu`: x * sigmoid(x).", RelaxOp("relax.nn.silu")),
 )
 # fmt: on

@@ -62,16 +62,14 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         pattern=OpPattern.INJECTIVE, infer=inference.squeeze,
         relax=RelaxOp(
             "relax.squeeze", "relax.attrs.SqueezeAttrs", (Field("axis", Kind.OPT_INTS),)
-        ),
-        kernel="shape:squeeze", lowering="shape:squeeze"),
+        )),
     Operator("expand_dims", "Inserts num_newaxis size-1 dimensions at position `axis`.",
         attrs=(integer("axis", required=True), integer("num_newaxis", 1)),  # TVM's ExpandDimsAttrs
         pattern=OpPattern.BROADCAST, infer=inference.expand_dims,
         relax=RelaxOp(
             "relax.expand_dims", "relax.attrs.ExpandDimsAttrs", (Field("axis", Kind.SINGLE_AXIS),),
             export_hook=_expand_dims_hook
-        ),
-        kernel="shape:expand_dims", lowering="shape:expand_dims"),
+        )),
     Operator("reshape",
         "Reshapes to newshape; supports the special values 0 (copy dim, unless allowzero), -1 "
         "(infer), -2, -3, -4.",
@@ -80,35 +78,30 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         relax=RelaxOp(
             "relax.reshape", args=(TENSOR, Arg(ArgRole.SHAPE, "newshape")),
             export_hook=_reshape_hook, import_hook=_reshape_import_hook
-        ),
-        kernel="shape:reshape", lowering="shape:reshape"),
+        )),
     Operator("reshape_like",
         "Reshapes data to the shape of the second tensor (optionally only a sub-range of axes).",
         attrs=(
             integer("lhs_begin", 0), integer("lhs_end"), integer("rhs_begin", 0), integer("rhs_end")
         ),  # TVM's ReshapeLikeAttrs
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.reshape_like,
-        relax=no_relax("Relax has no reshape_like"),
-        kernel="shape:reshape_like"),
+        relax=no_relax("Relax has no reshape_like")),
     Operator("transpose",
         "Permutes dimensions by `axes`; reverses the dimension order when axes is None.",
         attrs=(ints("axes", required=True),),  # TVM's TransposeAttrs
         pattern=OpPattern.INJECTIVE, infer=inference.transpose,
         relax=RelaxOp(
             "relax.permute_dims", "relax.attrs.PermuteDimsAttrs", (Field("axes", Kind.OPT_INTS),)
-        ),
-        kernel="shape:transpose", lowering="shape:transpose"),
+        )),
     Operator("concatenate",
         "Joins a tuple of tensors along `axis`; the single Relay argument is a tuple expression.",
         attrs=(integer("axis", 0),),  # TVM's ConcatenateAttrs
         tuple_input=True, pattern=OpPattern.INJECTIVE, infer=inference.concatenate,
-        relax=RelaxOp("relax.concat", "relax.attrs.ConcatAttrs", (Field("axis", Kind.OPT_INT),)),
-        kernel="shape:concatenate", lowering="shape:concatenate"),
+        relax=RelaxOp("relax.concat", "relax.attrs.ConcatAttrs", (Field("axis", Kind.OPT_INT),))),
     Operator("stack", "Stacks a tuple of equally shaped tensors along a new dimension `axis`.",
         attrs=(integer("axis", 0),),  # TVM's StackAttrs
         tuple_input=True, pattern=OpPattern.INJECTIVE, infer=inference.stack,
-        relax=RelaxOp("relax.stack", "relax.attrs.StackAttrs", (Field("axis", Kind.OPT_INT),)),
-        kernel="shape:stack"),
+        relax=RelaxOp("relax.stack", "relax.attrs.StackAttrs", (Field("axis", Kind.OPT_INT),))),
     Operator("split",
         "Splits data along `axis` into equal sections (int) or at the given indices (array); "
         "returns a tuple.",
@@ -118,8 +111,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         relax=RelaxOp(
             "relax.split", "relax.attrs.SplitAttrs",
             (Field("indices_or_sections", Kind.INT64_OR_INT64S), Field("axis", Kind.INT))
-        ),
-        kernel="shape:split", lowering="slicing:split"),
+        )),
     Operator("strided_slice",
         "NumPy-style slice with begin/end/strides (optionally only along `axes`); slice_mode "
         "'size' treats end as sizes.",
@@ -129,14 +121,12 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         ),  # TVM's StridedSliceAttrs
         pattern=OpPattern.INJECTIVE, infer=inference.strided_slice,
         relax=no_relax("Relax's strided_slice slices only the listed axes and takes the bounds "
-                       "as arguments; it imports as relax.strided_slice"),
-        kernel="shape:strided_slice", lowering="slicing:strided_slice"),
+                       "as arguments; it imports as relax.strided_slice")),
     Operator("slice_like",
         "Slices data to the shape of the second tensor along `axes` (all axes if empty/None).",
         attrs=(ints("axes", required=True),),  # TVM's SliceLikeAttrs
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.slice_like,
-        relax=no_relax("Relax has no slice_like"),
-        kernel="shape:slice_like"),
+        relax=no_relax("Relax has no slice_like")),
 )
 # fmt: on
 
@@ -153,71 +143,60 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
             "relax.take", "relax.attrs.TakeAttrs",
             (Field("axis", Kind.OPT_INT), Field("mode", Kind.STR)),
             relay_defaults_only=("batch_dims",)
-        ),
-        kernel="gather:take", lowering="gather:take"),
+        )),
     Operator("gather",
         "Gathers values along `axis` using an index tensor of the same rank (like torch.gather).",
         attrs=(integer("axis"),),  # TVM's GatherAttrs
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.gather,
         relax=no_relax("not mapped yet: relax.gather_elements has the same semantics, but no "
-                       "mapping has been written and tested"),
-        kernel="gather:gather"),
+                       "mapping has been written and tested")),
     Operator("gather_nd",
         "Gathers slices of data addressed by the leading dimension of the indices tensor.",
         attrs=(integer("batch_dims", 0), integer("index_rank")),  # TVM's GatherNDAttrs
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.gather_nd,
         relax=no_relax("Relax's gather_nd indexes with the last dimension of the indices, "
-                       "Relay's with the first"),
-        kernel="gather:gather_nd"),
+                       "Relay's with the first")),
     Operator("tile", "Repeats the whole tensor reps[i] times along each dimension.",
         attrs=(ints("reps", required=True),),  # TVM's TileAttrs
         pattern=OpPattern.BROADCAST, infer=inference.tile,
         relax=RelaxOp(
             "relax.tile", "relax.attrs.TileAttrs", (Field("repeats", Kind.INTS, "reps"),)
-        ),
-        kernel="shape:tile"),
+        )),
     Operator("repeat", "Repeats each element `repeats` times along `axis`.",
         attrs=(integer("repeats", required=True), integer("axis")),  # TVM's RepeatAttrs
         pattern=OpPattern.BROADCAST, infer=inference.repeat,
         relax=RelaxOp(
             "relax.repeat", "relax.attrs.RepeatAttrs",
             (Field("repeats", Kind.INT), Field("axis", Kind.OPT_INT))
-        ),
-        kernel="shape:repeat"),
+        )),
     Operator("reverse", "Reverses the order of elements along `axis`.",
         attrs=(integer("axis"),),  # TVM's ReverseAttrs
         pattern=OpPattern.INJECTIVE, infer=inference.with_axis_check,
-        relax=RelaxOp("relax.flip", "relax.attrs.FlipAttrs", (Field("axis", Kind.INT),)),
-        kernel="shape:reverse"),
+        relax=RelaxOp("relax.flip", "relax.attrs.FlipAttrs", (Field("axis", Kind.INT),))),
     Operator("broadcast_to", "Broadcasts data to `shape` (uses InitOpAttrs; dtype unused).",
         attrs=INIT_OP_ATTRS, pattern=OpPattern.BROADCAST, infer=inference.broadcast_to,
         relax=RelaxOp(
             "relax.broadcast_to", args=(TENSOR, Arg(ArgRole.SHAPE, "shape")),
             relay_defaults_only=("dtype",)
-        ),
-        kernel="shape:broadcast_to", lowering="broadcast:broadcast_to"),
+        )),
     Operator("broadcast_to_like", "Broadcasts data to the shape of the second tensor.", arity=2,
         pattern=OpPattern.BROADCAST, infer=inference.broadcast_to_like,
-        relax=no_relax("Relax has no broadcast_to_like"),
-        kernel="shape:broadcast_to_like", lowering="broadcast:broadcast_to_like"),
+        relax=no_relax("Relax has no broadcast_to_like")),
     Operator("one_hot",
         "One-hot encoding of integer indices with depth `depth` on `axis`; inputs (indices, "
         "on_value, off_value).",
         attrs=(integer("depth", 1), integer("axis", -1), dtype("dtype", "")),  # TVM's OneHotAttrs
         arity=3, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.one_hot,
         relax=no_relax("Relax's one_hot takes on_value and off_value as scalars, Relay's as "
-                       "tensors"),
-        kernel="gather:one_hot"),
+                       "tensors")),
     Operator("layout_transform", "Converts a tensor between layouts, e.g. NCHW -> NCHW16c.",
         # TVM's LayoutTransformAttrs
         attrs=(string("src_layout", required=True), string("dst_layout", required=True)),
         pattern=OpPattern.INJECTIVE, infer=inference.layout_transform,
-        relax=no_relax("Relax's layout_transform takes an index map, not layout names"),
-        kernel="shape:layout_transform"),
+        relax=no_relax("Relax's layout_transform takes an index map, not layout names")),
     Operator("shape_of", "Returns the shape of the input as a 1D tensor of dtype `dtype`.",
         attrs=(dtype("dtype", ""),),  # TVM's ShapeOfAttrs
         pattern=OpPattern.OPAQUE, infer=inference.shape_of,
-        relax=no_relax("Relax's shape_of returns a shape, not a tensor"),
-        kernel="shape:shape_of"),
+        relax=no_relax("Relax's shape_of returns a shape, not a tensor")),
 )
 # fmt: on
