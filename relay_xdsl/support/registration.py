@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 Implementation = TypeVar("Implementation", bound=Callable[..., object])
+Function = TypeVar("Function", bound=Callable[..., object])
 
 
 class Registry(Generic[Implementation]):
@@ -27,17 +28,17 @@ class Registry(Generic[Implementation]):
         self._implementations: dict[str, Implementation] = {}
         self._loaded = False
 
-    def register(self, *names: str) -> Callable[[Implementation], Implementation]:
+    def register(self, *names: str) -> Callable[[Function], Function]:
         """A decorator registering its function as the implementation of `names`."""
 
-        def decorate(function: Implementation) -> Implementation:
+        def decorate(function: Function) -> Function:
             for name in names:
                 previous = self._implementations.get(name)
                 if previous is not None and previous is not function:
                     raise ValueError(
                         f"'{name}' has two {self.what}s: {_where(previous)} and {_where(function)}"
                     )
-                self._implementations[name] = function
+                self._implementations[name] = function  # type: ignore[assignment]
             return function
 
         return decorate
