@@ -81,6 +81,7 @@ from typing import TYPE_CHECKING, NoReturn
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from relay_xdsl.relay_text.source import SourceError, SourceFile
+from relay_xdsl.compiler.schedule import keep_freed_buffers
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.tools import xdsl_patches
@@ -137,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit:  # --help, --version
         return exit.code if isinstance(exit.code, int) else 1
     xdsl_patches.apply()
+    keep_freed_buffers()  # this process may run compiled models
     try:
         run_deep(_run, args, what=str(getattr(args, "input", "the program")))
     except CommandError as error:
