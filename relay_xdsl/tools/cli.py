@@ -80,8 +80,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
-from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.compiler.schedule import keep_freed_buffers
+from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.tools import xdsl_patches
