@@ -21,5 +21,6 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     reductions,
     shape,
     slicing,
+    transcendental,
     windows,
 )
