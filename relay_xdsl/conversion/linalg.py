@@ -13,7 +13,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    UnregisteredOp,
+)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -32,6 +39,11 @@ def zeros(emit: TosaBuilder, type_: TensorType) -> SSAValue:
     for op in (zero, empty, fill):
         emit.block.add_op(op)
     return fill.results[0]
+
+
+def scalar_op(name: str, operands: Sequence[SSAValue], result_type: Attribute) -> Operation:
+    """An upstream operation on scalars that xDSL lacks (``arith.remf``), by name."""
+    return UnregisteredOp.with_name(name).create(operands=operands, result_types=[result_type])
 
 
 Scalar = Callable[[Sequence[SSAValue]], Sequence[Operation]]

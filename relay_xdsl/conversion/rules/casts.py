@@ -7,12 +7,13 @@ truncates toward zero, so floats are truncated first; and a conversion to
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Attribute
 
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.broadcast import truth
+from relay_xdsl.conversion.rules.rounding import truncated
 from relay_xdsl.conversion.values import Tensor
 
 
@@ -28,15 +29,7 @@ def _cast(call: RuleCall, x: Tensor, element: Attribute) -> Tensor:
     if _is_bool(element):
         return call.result(truth(call, value), x.perm)
     if not isinstance(x.element_type, IntegerType) and isinstance(element, IntegerType):
-        type_ = value.type
-        assert isinstance(type_, TensorType)
-        negative = emit.op(
-            "greater",
-            [emit.scalar(0, x.element_type, x.rank), value],
-            TensorType(IntegerType(1), type_.get_shape()),
-        )
-        up, down = emit.op("ceil", [value], type_), emit.op("floor", [value], type_)
-        value = emit.select(negative, up, down, type_)
+        value = truncated(emit, value)
     if _is_bool(x.element_type) and not isinstance(element, IntegerType):
         value = emit.cast(value, IntegerType(8))  # TOSA casts bool to integers only
     return call.result(emit.cast(value, element), x.perm)
