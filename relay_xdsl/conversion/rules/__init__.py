@@ -9,6 +9,7 @@ cannot lower.
 
 from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rules)
     activations,
+    bitwise,
     broadcast,
     casts,
     comparisons,

@@ -154,6 +154,16 @@ def ones_like(call: RuleCall) -> Tensor:
     return _filled(call, 1)
 
 
+@lowering("zeros")
+def zeros(call: RuleCall) -> Tensor:
+    return _filled(call, 0)
+
+
+@lowering("ones")
+def ones(call: RuleCall) -> Tensor:
+    return _filled(call, 1)
+
+
 def _filled(call: RuleCall, value: float) -> Tensor:
     type_ = call.result_type
     array = np.full(type_.get_shape(), value, dtype=numpy_dtype(type_.get_element_type()))
