@@ -21,6 +21,7 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     pooling,
     powers,
     reductions,
+    repetition,
     rounding,
     shape,
     slicing,
