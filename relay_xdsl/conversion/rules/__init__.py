@@ -25,6 +25,7 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     rounding,
     shape,
     slicing,
+    sorting,
     transcendental,
     windows,
 )
