@@ -94,7 +94,9 @@ def _divided(call: RuleCall, integers: _Integers, floats: _Floats) -> Tensor:
 
 def _exact_quotient(call: RuleCall, a: SSAValue, b: SSAValue, type_: TensorType) -> SSAValue:
     """``a / b`` rounded once (``arith.divf``)."""
-    return linalg.elementwise(call.emit, [a, b], type_, lambda args: [arith.DivfOp(*args)])
+    return linalg.elementwise(
+        call.emit, [a, b], type_, lambda args: [arith.DivfOp(args[0], args[1])]
+    )
 
 
 def _floor_quotient(call: RuleCall, a: SSAValue, b: SSAValue, type_: TensorType) -> SSAValue:

@@ -203,10 +203,8 @@ def gather_nd(call: RuleCall) -> Tensor:
     offsets = np.broadcast_to(offsets, lookup).reshape(1, -1)
     positions: SSAValue | None = None
     for m in range(count):
-        row = _index_row(call, indices, m)
-        row = _offset(
-            call, _flat_indices(call, row, indexed[batch + m]), strides[batch + m], offsets
-        )
+        index = _flat_indices(call, _index_row(call, indices, m), indexed[batch + m])
+        row = _offset(call, index, strides[batch + m], offsets)
         offsets = np.zeros_like(offsets)
         positions = row if positions is None else call.emit.op("add", [positions, row], row.type)
     assert positions is not None

@@ -14,6 +14,7 @@ float16, whose scaling would otherwise round twice.
 from __future__ import annotations
 
 import math as python_math
+from collections.abc import Sequence
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import Float16Type, IntegerType, f32
@@ -51,7 +52,7 @@ def _math(call: RuleCall, operation: type[math.FloatingPointLikeUnaryMathOperati
     x, value = float_operand(call)
     element = x.element_type
 
-    def compute(args: list[SSAValue]) -> list[Operation]:
+    def compute(args: Sequence[SSAValue]) -> list[Operation]:
         (a,) = args
         if not isinstance(element, Float16Type):
             return [operation(a)]
