@@ -48,12 +48,12 @@ class _IntegerDivision:
         self.boolean = TensorType(IntegerType(1), type_.get_shape())
         self.rank = type_.get_num_dims()
         self.zero, self.one = emit.scalar(0, element, self.rank), emit.scalar(1, element, self.rank)
-        b_shape = TensorType(IntegerType(1), self.b.type.get_shape())  # type: ignore[attr-defined]
-        self.by_zero = emit.op("equal", [self.b, self.zero], b_shape)
-        divisor_type = self.b.type
-        self.divisor = emit.select(
-            self.by_zero, emit.scalar(1, element, self.rank), self.b, divisor_type
+        self.by_zero = emit.op(
+            "equal",
+            [self.b, self.zero],
+            TensorType(IntegerType(1), self.b.type.get_shape()),  # type: ignore[attr-defined]
         )
+        self.divisor = emit.select(self.by_zero, self.one, self.b, self.b.type)
         self.quotient = emit.op("intdiv", [self.a, self.divisor], self.type)
         product = emit.mul(self.quotient, self.divisor, self.type)
         self.remainder = emit.op("sub", [self.a, product], self.type)

@@ -88,6 +88,18 @@ CASES["collapse_sum_like_int8"] = (
     {"x": TIES.astype(np.int8) * 20, "y": np.zeros((1, 5), np.int8)},
 )
 
+# The channels of a tensor held in NHWC.
+CASES["argmax_nhwc"] = (
+    (
+        "def @main(%x: Tensor[(1, 3, 5, 5), float32], %w: Tensor[(4, 3, 3, 3), float32]) {"
+        " argmax(nn.conv2d(%x, %w, padding=[1, 1]), axis=[1]) }"
+    ),
+    {
+        "x": RNG.standard_normal((1, 3, 5, 5)).astype(np.float32),
+        "w": RNG.standard_normal((4, 3, 3, 3)).astype(np.float32),
+    },
+)
+
 
 @pytest.mark.parametrize("name", CASES)
 def test_lowering(lowered_cases, name: str):

@@ -61,6 +61,11 @@ CASES["topk_nan"] = (
     {"x": WITH_NAN},
 )
 
+CASES["topk_rank_1"] = (
+    'def @main(%x: Tensor[(9,), float32]) { topk(%x, k=4, ret_type="values", dtype="int32") }',
+    {"x": np.array([3, -1, 7, 7, 0, 2, -5, 7, 1], np.float32)},
+)
+
 
 @pytest.mark.parametrize("name", CASES)
 def test_lowering(lowered_cases, name: str):
