@@ -264,6 +264,13 @@ class TosaBuilder:
         """``tosa.select``: `a` where the (i1) `condition` holds, else `b` (equal ranks)."""
         return self.op("select", [condition, a, b], result_type)
 
+    def arithmetic_right_shift(self, a: SSAValue, b: SSAValue, result_type: Attribute) -> SSAValue:
+        """``tosa.arithmetic_right_shift`` of `a` by `b`, the bits shifted out dropped
+        (not rounding)."""
+        return self.op(
+            "arithmetic_right_shift", [a, b], result_type, {"round": IntegerAttr.from_bool(False)}
+        )
+
     def clamp(self, x: SSAValue, low: float, high: float) -> SSAValue:
         type_ = _tensor(x)
         element: Any = type_.get_element_type()

@@ -10,7 +10,7 @@ TVM.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IntegerType
 
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
@@ -62,10 +62,5 @@ def left_shift(call: RuleCall) -> Tensor:
 def right_shift(call: RuleCall) -> Tensor:
     """Arithmetic: the sign bit fills the vacated bits."""
     (a, b), perm = broadcast_operands(call)
-    result = call.emit.op(
-        "arithmetic_right_shift",
-        [a, b],
-        permuted_type(call.result_type, perm),
-        {"round": IntegerAttr.from_bool(False)},
-    )
+    result = call.emit.arithmetic_right_shift(a, b, permuted_type(call.result_type, perm))
     return call.result(result, perm)

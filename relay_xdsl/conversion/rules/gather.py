@@ -18,8 +18,8 @@ known only at run time are cast to i32 and bounded by TOSA operators
 flat position of each element they take: the index times its axis' stride
 plus the part of the position that the output's coordinates give, known
 when compiling. Negative indices count from the end, as the interpreter's
-numpy indexing reads them. ``tosa.gather`` takes no booleans: they are
-gathered as i8.
+numpy indexing reads them. ``tosa.gather`` takes neither booleans (they
+are gathered as i8) nor i64 (gathered as two i32 halves).
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32, i64
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
+from relay_xdsl.conversion.tosa import TosaBuilder
 from relay_xdsl.conversion.values import Tensor
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 
@@ -132,8 +133,8 @@ def take(call: RuleCall) -> Tensor:
     else:
         flat_index = call.emit.reshape(call.emit.cast(call.value(indices), i32), (1, count))
         index = call.emit.tile(_bounded_at_run_time(call, flat_index, extent, mode), (before, 1))
-    gathered = call.emit.gather(values, index)
-    return call.result(call.emit.reshape(gathered, call.result_type.get_shape()))
+    result = gathered(call.emit, values, index)
+    return call.result(call.emit.reshape(result, call.result_type.get_shape()))
 
 
 def _flat_indices(call: RuleCall, indices: Tensor, extent: int) -> SSAValue:
@@ -146,19 +147,31 @@ def _flat_indices(call: RuleCall, indices: Tensor, extent: int) -> SSAValue:
     return _bounded_at_run_time(call, flat, extent, "fast")
 
 
+def gathered(emit: TosaBuilder, values: SSAValue, indices: SSAValue) -> SSAValue:
+    """``tosa.gather`` of `values` (N, K, C) of any element type at i32 `indices`
+    (N, W): booleans are gathered as i8, and i64 as its two 32-bit halves."""
+    element = values.type.get_element_type()  # type: ignore[attr-defined]
+    if element == IntegerType(1):
+        return emit.cast(emit.gather(emit.cast(values, i8), indices), element)
+    if element != i64:
+        return emit.gather(values, indices)
+    rank = 3
+    shift = emit.scalar(32, i64, rank)
+    low = emit.cast(emit.gather(emit.cast(values, i32), indices), i64)  # the casts wrap
+    high_half = emit.arithmetic_right_shift(values, shift, values.type)
+    high = emit.cast(emit.gather(emit.cast(high_half, i32), indices), i64)
+    type_ = low.type
+    high = emit.op("logical_left_shift", [high, shift], type_)
+    low = emit.op("bitwise_and", [low, emit.scalar(0xFFFFFFFF, i64, rank)], type_)
+    return emit.op("bitwise_or", [high, low], type_)
+
+
 def _gathered(call: RuleCall, data: Tensor, positions: SSAValue, channels: int) -> SSAValue:
     """The rows of `data` (in Relay's order, as (elements / `channels`, `channels`))
     at the flat i32 `positions` (1, count), reshaped to the result type."""
     emit = call.emit
-    values = call.value(data)
-    boolean = data.element_type == IntegerType(1)
-    if boolean:
-        values = emit.cast(values, i8)
-    elif data.element_type == IntegerType(64):
-        raise call.error("int64 data is not supported (tosa.gather takes at most 32 bits)")
-    values = emit.reshape(values, (1, math.prod(data.shape) // channels, channels))
-    result = emit.reshape(emit.gather(values, positions), call.result_type.get_shape())
-    return emit.cast(result, IntegerType(1)) if boolean else result
+    values = emit.reshape(call.value(data), (1, math.prod(data.shape) // channels, channels))
+    return emit.reshape(gathered(emit, values, positions), call.result_type.get_shape())
 
 
 def _offset(call: RuleCall, index: SSAValue, stride: int, offsets: np.ndarray) -> SSAValue:

@@ -8,7 +8,7 @@ ones at a smaller position, which makes the sort stable as TVM's
 orders it. The comparisons of every pair are ``(rows, n, n)`` booleans,
 summed over one axis; the index at output position ``r`` is then the sum
 of the positions whose rank is ``r`` (exactly one), and the values are
-``tosa.gather`` of the data at those indices. ``topk`` keeps the first
+gathered from the data at those indices. ``topk`` keeps the first
 ``k`` positions (all for ``k < 1``).
 
 The work and memory grow with ``n * n`` per row: meant for the axes that
@@ -20,11 +20,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, TupleType, i8, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, TupleType, i32
 from xdsl.ir import Attribute, SSAValue
 
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
+from relay_xdsl.conversion.rules.gather import gathered
 from relay_xdsl.conversion.values import Lowered, Tensor
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 
@@ -112,14 +113,9 @@ class _Sorted:
     def values(self) -> Tensor:
         emit = self.call.emit
         element = self.x.element_type
-        data = self.data
-        if element == IntegerType(1):
-            data = emit.cast(data, i8)  # tosa.gather takes no booleans
-        elif element == IntegerType(64):
-            raise self.call.error("int64 data is not supported (tosa.gather takes at most 32 bits)")
-        gathered = emit.gather(emit.reshape(data, (self.rows, self.n, 1)), self.indices)
-        gathered = emit.cast(emit.reshape(gathered, (self.rows, self.count)), element)
-        return self._shaped(gathered, element)
+        data = emit.reshape(self.data, (self.rows, self.n, 1))
+        result = emit.reshape(gathered(emit, data, self.indices), (self.rows, self.count))
+        return self._shaped(result, element)
 
 
 def _sorted(call: RuleCall, ascending: bool, count: int | None = None) -> _Sorted:

@@ -102,6 +102,17 @@ CASES["gather_bool"] = (
         "i": np.array([[3, 0, 1], [2, 2, -1]], np.int32),
     },
 )
+CASES["gather_int64"] = (
+    "def @main(%x: Tensor[(4, 3), int64], %i: Tensor[(2, 3), int32]) { gather(%x, %i, axis=0) }",
+    {
+        "x": np.array([[2**40 + 5, -1, 0], [-(2**63), 2**63 - 1, 7], [-(2**33), 3, -9], [1, 2, 3]]),
+        "i": np.array([[3, 0, 1], [2, 1, -1]], np.int32),
+    },
+)
+CASES["take_bool"] = (
+    "def @main(%x: Tensor[(5, 2), bool], %i: Tensor[(3,), int32]) { take(%x, %i, axis=0) }",
+    {"x": RNG.integers(0, 2, (5, 2)).astype(bool), "i": np.array([4, 0, 2], np.int32)},
+)
 CASES["gather_nd"] = (
     "def @main(%x: Tensor[(3, 5, 4), float32], %i: Tensor[(2, 6), int32]) { gather_nd(%x, %i) }",
     {"x": DATA, "i": np.array([[0, 2, 1, -1, 2, 0], [4, 0, 3, 1, -5, 2]], np.int32)},

@@ -26,11 +26,10 @@ for ascending in (True, False):
             on(dtype, f'argsort(%x, axis=1, is_ascend={ascending}, dtype="int32")'),
             {"x": data},
         )
-        if dtype != "int64":
-            CASES[f"sort_{direction}_{dtype}"] = (
-                on(dtype, f"sort(%x, axis=-1, is_ascend={ascending})"),
-                {"x": data},
-            )
+        CASES[f"sort_{direction}_{dtype}"] = (
+            on(dtype, f"sort(%x, axis=-1, is_ascend={ascending})"),
+            {"x": data},
+        )
     CASES[f"argsort_{direction}_nan"] = (
         on("float32", f'argsort(%x, axis=-2, is_ascend={ascending}, dtype="int32")'),
         {"x": WITH_NAN},
@@ -61,6 +60,10 @@ CASES["topk_nan"] = (
     {"x": WITH_NAN},
 )
 
+CASES["sort_int64_wide"] = (
+    "def @main(%x: Tensor[(6,), int64]) { sort(%x) }",
+    {"x": np.array([2**40 + 3, -(2**35), -1, 2**63 - 1, -(2**63), 0], np.int64)},
+)
 CASES["topk_rank_1"] = (
     'def @main(%x: Tensor[(9,), float32]) { topk(%x, k=4, ret_type="values", dtype="int32") }',
     {"x": np.array([3, -1, 7, 7, 0, 2, -5, 7, 1], np.float32)},
