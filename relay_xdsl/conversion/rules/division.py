@@ -5,7 +5,9 @@ Integers divide with ``tosa.intdiv``, which truncates toward zero, in i32
 the floor variants correct the truncated quotient where the remainder is
 non-zero and its sign differs from the divisor's. A zero divisor gives 0,
 as in the interpreter: it is replaced by one before dividing (TOSA leaves
-division by zero undefined, and the CPU traps on it).
+division by zero undefined, and the CPU traps on it); so is -1, the
+quotient negated after, as the most negative integer divided by -1
+overflows (it wraps, as in the interpreter).
 
 Floats: ``divide`` of float32 multiplies by the reciprocal
 (``tosa.reciprocal``); the other divisions divide exactly (``arith.divf`` in a
@@ -36,8 +38,8 @@ _Floats = Callable[[RuleCall, SSAValue, SSAValue, TensorType], SSAValue]
 
 class _IntegerDivision:
     """The truncated quotient and remainder of two integer tensors (widened to
-    i32 where narrower), a zero divisor read as one, with the tests the other
-    roundings need."""
+    i32 where narrower), a zero divisor read as one (the quotient then made
+    zero by `or_zero`), with the tests the other roundings need."""
 
     def __init__(self, call: RuleCall, a: SSAValue, b: SSAValue, type_: TensorType):
         emit = call.emit
@@ -48,15 +50,20 @@ class _IntegerDivision:
         self.boolean = TensorType(IntegerType(1), type_.get_shape())
         self.rank = type_.get_num_dims()
         self.zero, self.one = emit.scalar(0, element, self.rank), emit.scalar(1, element, self.rank)
-        self.by_zero = emit.op(
-            "equal",
-            [self.b, self.zero],
-            TensorType(IntegerType(1), self.b.type.get_shape()),  # type: ignore[attr-defined]
+        divisor_truth = TensorType(IntegerType(1), self.b.type.get_shape())  # type: ignore[attr-defined]
+        self.by_zero = emit.op("equal", [self.b, self.zero], divisor_truth)
+        # The most negative integer divided by -1 overflows, and the CPU traps:
+        # dividing by one and negating gives the wrapped quotient (the same).
+        by_minus_one = emit.op(
+            "equal", [self.b, emit.scalar(-1, element, self.rank)], divisor_truth
         )
-        self.divisor = emit.select(self.by_zero, self.one, self.b, self.b.type)
-        self.quotient = emit.op("intdiv", [self.a, self.divisor], self.type)
-        product = emit.mul(self.quotient, self.divisor, self.type)
+        one_instead = emit.op("logical_or", [self.by_zero, by_minus_one], divisor_truth)
+        divisor = emit.select(one_instead, self.one, self.b, self.b.type)
+        quotient = emit.op("intdiv", [self.a, divisor], self.type)
+        product = emit.mul(quotient, divisor, self.type)
         self.remainder = emit.op("sub", [self.a, product], self.type)
+        negated = emit.op("sub", [self.zero, quotient], self.type)
+        self.quotient = emit.select(by_minus_one, negated, quotient, self.type)
 
     def negative(self, x: SSAValue) -> SSAValue:
         shape = x.type.get_shape()  # type: ignore[attr-defined]

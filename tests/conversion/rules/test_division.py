@@ -39,6 +39,14 @@ for operator in OPERATORS:
         },
     )
 
+for dtype in ("int32", "int64"):
+    lowest = np.iinfo(dtype).min
+    for operator in ("divide", "floor_divide", "floor_mod"):
+        CASES[f"{operator}_{dtype}_overflow"] = (
+            program(operator, f"(3,), {dtype}", f"(3,), {dtype}"),
+            {"a": np.array([lowest, lowest, 5], dtype), "b": np.array([-1, 1, -1], dtype)},
+        )
+
 
 @pytest.mark.parametrize("name", CASES)
 def test_lowering(lowered_cases, name: str):
