@@ -9,9 +9,11 @@ cannot lower.
 
 from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rules)
     activations,
+    bitwise,
     broadcast,
     casts,
     comparisons,
+    division,
     elementwise,
     gather,
     nn,
@@ -19,7 +21,11 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     pooling,
     powers,
     reductions,
+    repetition,
+    rounding,
     shape,
     slicing,
+    sorting,
+    transcendental,
     windows,
 )
