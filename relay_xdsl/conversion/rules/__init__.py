@@ -12,6 +12,7 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     broadcast,
     casts,
     comparisons,
+    convolutions,
     elementwise,
     gather,
     nn,
