@@ -42,19 +42,6 @@ def window_input(call: RuleCall, layout: str, spatial: str) -> tuple[Tensor, tup
     return x, layout_perm(call, layout, f"N{spatial}C")
 
 
-def nhwc_input(call: RuleCall, layout: str) -> Tensor:
-    """Argument 0, a 4-D activation in `layout` (``NCHW`` or ``NHWC``), checked."""
-    x = call.tensor(0)
-    if layout not in ("NCHW", "NHWC") or x.rank != 4:
-        raise call.error(f"layout {layout} of a rank-{x.rank} tensor is not supported")
-    return x
-
-
-def nhwc_perm(layout: str) -> tuple[int, ...]:
-    """Where the logical dimensions of a `layout` tensor are when it is held in NHWC."""
-    return tuple(layout.index(letter) for letter in "NHWC")
-
-
 def spatial_padding(padding: Sequence[int], dims: int) -> list[tuple[int, int]]:
     """Relay's padding of a `dims`-D window (1, `dims` or ``2 * dims`` entries,
     all befores then all afters) as (before, after) per spatial axis."""
