@@ -13,6 +13,7 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     casts,
     comparisons,
     convolutions,
+    devices,
     elementwise,
     gather,
     nn,
