@@ -18,10 +18,12 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     gather,
     nn,
     normalization,
+    padding,
     pooling,
     powers,
     reductions,
     shape,
     slicing,
+    sub_pixel,
     windows,
 )
