@@ -22,6 +22,7 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     pooling,
     powers,
     reductions,
+    resize,
     shape,
     slicing,
     sub_pixel,
