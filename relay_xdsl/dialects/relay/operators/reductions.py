@@ -28,7 +28,7 @@ def _resolve_exclude(op: OperatorOp, values: dict[str, Any]) -> None:
         return
     data = op.args[0].type
     if not isinstance(data, TensorType):
-        raise ValueError(f"'{op.operator_name}' takes a tensor")
+        raise ValueError(f"'{op.operator_name}' takes a tensor")  # noqa: TRY004 (export reports ValueError)
     rank = data.get_num_dims()
     listed = {a % rank for a in values["axis"]}
     values["axis"] = [a for a in range(rank) if a not in listed]
