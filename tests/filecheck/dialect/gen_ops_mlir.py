@@ -897,6 +897,18 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "relay.relax.nn.gelu": unary("relax.nn.gelu", t("1x197x3072")),
     "relay.relax.nn.gelu_tanh": unary("relax.nn.gelu_tanh", t("1x197x3072")),
     "relay.relax.nn.silu": unary("relax.nn.silu"),
+    "relay.relax.nn.batch_norm": op_example(
+        "relax.nn.batch_norm",
+        [
+            ("%data", t("2x16x8x8")),
+            ("%gamma", t("16")),
+            ("%beta", t("16")),
+            ("%moving_mean", t("16")),
+            ("%moving_var", t("16")),
+        ],
+        f"tuple<{t('2x16x8x8')}, {t('16')}, {t('16')}>",
+        "axis = 1 : i32, momentum = 1.000000e-02 : f64, training = true",
+    ),
 }
 
 

@@ -1869,3 +1869,12 @@ func.func @relay.relax.nn.silu(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x
   %r = relay.relax.nn.silu(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
 }
+
+// CHECK-LABEL: func.func @relay.relax.nn.batch_norm(%data: tensor<2x16x8x8xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>, %moving_mean: tensor<16xf32>, %moving_var: tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>> {
+// CHECK-NEXT:    %r = relay.relax.nn.batch_norm(%data, %gamma, %beta, %moving_mean, %moving_var) {axis = 1 : i32, momentum = 1.000000e-02 : f64, training = true} : (tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:    func.return %r : tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:    }
+func.func @relay.relax.nn.batch_norm(%data: tensor<2x16x8x8xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>, %moving_mean: tensor<16xf32>, %moving_var: tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>> {
+  %r = relay.relax.nn.batch_norm(%data, %gamma, %beta, %moving_mean, %moving_var) {axis = 1 : i32, momentum = 1.000000e-02 : f64, training = true} : (tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
+  func.return %r : tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
+}
