@@ -28,7 +28,7 @@ import numpy as np
 from xdsl.ir import Attribute
 
 from relay_xdsl.interpreter import InterpreterError, parameters, run
-from relay_xdsl.interpreter.arrays import random_inputs
+from relay_xdsl.interpreter.random_values import random_inputs
 from relay_xdsl.tools.cli import STDIO, CommandError, load_module
 
 PRINT_THRESHOLD = 200
