@@ -74,13 +74,18 @@ def dense_array(value: DenseIntOrFPElementsAttr) -> np.ndarray:
     return array.reshape(shape).copy()
 
 
+def dense_value(array: np.ndarray, type_: TensorType) -> DenseIntOrFPElementsAttr:
+    """`array` (which `fits` `type_`) as a dense attribute: the inverse of `dense_array`."""
+    assert fits(array, type_)
+    data = array.astype(np.uint8) if array.dtype == np.bool_ else np.ascontiguousarray(array)
+    return DenseIntOrFPElementsAttr(type_, BytesAttr(data.tobytes()))
+
+
 def give_value(op: relay.ConstantOp, array: np.ndarray) -> None:
     """Make `array` (of the constant's type) the ``value`` of `op`, in place of its ``meta_index``."""
     type_ = op.result.type
-    assert isinstance(type_, TensorType) and fits(array, type_)
-    array = np.ascontiguousarray(array)
-    data = array.astype(np.uint8) if array.dtype == np.bool_ else array
-    op.attributes["value"] = DenseIntOrFPElementsAttr(type_, BytesAttr(data.tobytes()))
+    assert isinstance(type_, TensorType)
+    op.attributes["value"] = dense_value(array, type_)
     op.attributes.pop("meta_index", None)
 
 

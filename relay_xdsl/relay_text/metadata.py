@@ -233,9 +233,7 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
             f"NDArray base64 is truncated: {len(encoded)} characters, not a multiple of 4"
         )
     available = len(encoded) * 3 // 4 - encoded[-2:].count("=")
-    header = ndarray_header(
-        lambda size: _b64decode(encoded[: 4 * math.ceil(size / 3)]), available
-    )
+    header = ndarray_header(lambda size: _b64decode(encoded[: 4 * math.ceil(size / 3)]), available)
     if available - header.size != header.byte_count:
         raise MetadataError(
             f"NDArray holds {available - header.size} data bytes, {header.byte_count} declared"
