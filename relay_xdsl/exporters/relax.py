@@ -27,11 +27,10 @@
   "relax.<name>"`` is rebuilt from its attrs type and attributes.
 
 Modules imported from Relay text export as long as every operator has a
-mapping or a composition; every operator the interpreter runs has one. A ``relay.constant`` known only by its ``meta_index``
-has no value: exporting it is an error unless ``random_constants=seed``
-asks for random values (``numpy.random.RandomState(seed)``, drawn in
-``meta_index`` order, so the same index always gets the same value, and
-non-negative for a batch norm's variance), as the interpreter draws them.
+mapping or a composition; every operator the interpreter runs has one. A
+``relay.constant`` known only by its ``meta_index`` has no value: exporting it is an error unless ``random_constants=seed``
+asks for random values, the interpreter's draw for the seed
+(:mod:`relay_xdsl.interpreter.random_values`: by index, scaled by role).
 """
 
 from __future__ import annotations
@@ -80,7 +79,8 @@ from relay_xdsl.dialects.relay.relax_mapping import (
     PrimValue,
 )
 from relay_xdsl.exporters.relax_compositions.registry import RELAX_EXPORTS, RelaxExportError
-from relay_xdsl.interpreter.arrays import variance_constants
+from relay_xdsl.interpreter.errors import InterpreterError
+from relay_xdsl.interpreter.random_values import random_constants as draw_random_constants
 
 __all__ = ["RelaxExportError", "RelaxExporter", "export_relax", "ffi_value"]
 
@@ -505,29 +505,10 @@ class RelaxExporter:
         """Random values for the constants known only by ``meta_index``, by index."""
         if seed is None:
             return {}
-        types: dict[int, TensorType] = {}
-        for op in self.module.walk():
-            if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
-                index = op.meta_index.value.data
-                if not isinstance(op.result.type, TensorType):
-                    raise RelaxExportError(f"meta[relay.Constant][{index}] has an unknown type")
-                if types.setdefault(index, op.result.type) != op.result.type:
-                    raise RelaxExportError(f"meta[relay.Constant][{index}] is used with two types")
-        rng = np.random.RandomState(seed)
-        values = {}
-        for index in sorted(types):
-            type_ = types[index]
-            shape = tuple(type_.get_shape())
-            dtype = dtypes.dtype_name(type_.element_type)
-            if dtype == "bool":
-                values[index] = rng.randint(0, 2, size=shape).astype(bool)
-            elif dtype.startswith(("int", "uint")):
-                values[index] = rng.randint(0, 8, size=shape).astype(dtype)
-            else:
-                values[index] = rng.uniform(-1.0, 1.0, size=shape).astype(_numpy_dtype(dtype))
-        for index in variance_constants(self.module):
-            values[index] = np.abs(values[index])
-        return values
+        try:
+            return draw_random_constants(self.module, seed)
+        except InterpreterError as error:
+            raise RelaxExportError(str(error)) from None
 
     def _type(
         self,
