@@ -205,7 +205,7 @@ def _forget_types_downstream(module: ModuleOp, ops: Sequence[Operation]) -> None
         value = pending.pop()
         for use in list(value.uses):
             user = use.operation
-            downstream = list(user.results)
+            downstream: list[SSAValue] = list(user.results)
             if isinstance(user, FuncReturnOp):
                 downstream += _forget_function_results(module, user)
             elif user.regions and user.regions[0].blocks:
