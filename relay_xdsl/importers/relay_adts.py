@@ -55,7 +55,7 @@ from relay_xdsl.dialects.relay.adts import (
     join,
     substitute,
 )
-from relay_xdsl.dialects.relay.match_exhaustion import case_text, unmatched_cases
+from relay_xdsl.dialects.relay.match_exhaustion import not_handled, unmatched_cases
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType
 from relay_xdsl.importers.relay_lang import parse_type_params
@@ -353,11 +353,7 @@ def _check_exhaustive(parser: _RelayParser, patterns: list[Attribute], match_tok
         patterns, lambda name: parser.adts.constructors[name][0].constructors.data
     )
     if cases:
-        parser.error(
-            match_token,
-            "match expression does not handle the following cases: "
-            + ", ".join(case_text(case) for case in cases),
-        )
+        parser.error(match_token, not_handled(cases))
 
 
 def _declared(type_: Attribute, declared: Attribute | None) -> Attribute:

@@ -21,7 +21,10 @@ follows TVM's algorithm:
 
 Candidates are taken last in, first out, as TVM's stack takes them, so the
 cases come out in TVM's order. :func:`case_text` spells a case as Relay
-text does (``Cons(_, Nil)``, ``(_, _)``).
+text does (``Cons(_, Nil)``, ``(_, _)``), and :func:`not_handled` the error
+that names them. The Relay text importer checks every ``match`` it reads,
+``relay-infer-type`` every ``relay.match`` without ``partial``
+(:func:`missing_cases`).
 """
 
 from __future__ import annotations
@@ -34,9 +37,11 @@ from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay.adts import (
     ConstructorAttr,
+    MatchOp,
     PatternConstructorAttr,
     PatternTupleAttr,
     PatternWildcardAttr,
+    lookup_constructor,
 )
 
 ConstructorsOf = Callable[[str], Sequence[ConstructorAttr]]
@@ -142,3 +147,24 @@ def case_text(case: Attribute) -> str:
         inner = ", ".join(case_text(f) for f in fields)
         return f"({inner},)" if len(fields) == 1 else f"({inner})"
     return "_"
+
+
+def missing_cases(match: MatchOp) -> list[Attribute]:
+    """The cases a ``relay.match`` without ``partial`` leaves unhandled (none
+    for a partial one); its constructors are those of its module's type
+    definitions."""
+    if match.partial is not None:
+        return []
+
+    def constructors_of(name: str) -> Sequence[ConstructorAttr]:
+        found = lookup_constructor(match, name)
+        return found[0].constructors.data if found is not None else ()
+
+    return unmatched_cases(match.patterns.data, constructors_of)
+
+
+def not_handled(cases: Sequence[Attribute]) -> str:
+    """The error for a ``match`` that leaves `cases` unhandled, worded as TVM's."""
+    return "match expression does not handle the following cases: " + ", ".join(
+        case_text(case) for case in cases
+    )
