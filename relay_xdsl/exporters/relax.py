@@ -67,6 +67,7 @@ from relay_xdsl.dialects.relay.bindings import (
     relax_body_kind,
     returned_values,
 )
+from relay_xdsl.dialects.relay.dynamic_to_static import with_static_shapes
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.dialects.relay.relax_mapping import (
     ARG_PREFIX,
@@ -89,9 +90,11 @@ def export_relax(module: ModuleOp, *, random_constants: int | None = None) -> tv
     """The Relax module of relay-dialect `module`.
 
     `random_constants` is the seed for the values of constants known only by
-    their ``meta_index``; without it such constants are an error.
+    their ``meta_index``; without it such constants are an error. Dynamic
+    operators whose shape arguments are constants export as their static
+    operators (TVM's ``DynamicToStatic``, on a copy of the module).
     """
-    return RelaxExporter(module, random_constants).export()
+    return RelaxExporter(with_static_shapes(module), random_constants).export()
 
 
 def ffi_value(value: Any) -> Any:
