@@ -23,6 +23,7 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     powers,
     reductions,
     resize,
+    sampling,
     shape,
     slicing,
     sub_pixel,
