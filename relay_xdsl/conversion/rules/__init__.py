@@ -9,11 +9,13 @@ cannot lower.
 
 from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rules)
     activations,
+    bitwise,
     broadcast,
     casts,
     comparisons,
     convolutions,
     devices,
+    division,
     elementwise,
     gather,
     nn,
@@ -22,10 +24,14 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     pooling,
     powers,
     reductions,
+    repetition,
     resize,
+    rounding,
     sampling,
     shape,
     slicing,
+    sorting,
     sub_pixel,
+    transcendental,
     windows,
 )

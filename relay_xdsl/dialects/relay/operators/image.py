@@ -37,9 +37,9 @@ def _resize_attrs(dims: int) -> tuple[RelayAttr, ...]:
 def _resize(dims: int, summary: str) -> Operator:
     """``image.resize<dims>d``: the spatial axes become ``size`` (``INJECTIVE``)."""
     reason = (
-        "Relax has no resize1d"
+        "Relax has no resize1d to import"
         if dims == 1
-        else f"not mapped yet: Relax's resize{dims}d takes the size as an argument and defaults "
+        else f"not mapped for import yet: Relax's resize{dims}d takes the size as an argument and defaults "
         "cubic_alpha to -0.75"
     )
     return Operator(
@@ -67,7 +67,7 @@ IMAGE: tuple[Operator, ...] = (
             floating("extrapolation_value", 0.0), dtype("out_dtype", "")
         ),  # TVM's CropAndResizeAttrs
         arity=3, pattern=OpPattern.INJECTIVE, infer=inference.crop_and_resize,
-        relax=no_relax("Relax has no crop_and_resize")),
+        relax=no_relax("Relax has no crop_and_resize to import")),
     Operator("image.grid_sample",
         "Samples data at the locations given by a grid tensor (bilinear/nearest/bicubic).",
         attrs=(
@@ -75,7 +75,7 @@ IMAGE: tuple[Operator, ...] = (
             boolean("align_corners", True)
         ),  # TVM's GridSampleAttrs
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.grid_sample,
-        relax=no_relax("not mapped yet: relax.image.grid_sample defaults align_corners to False "
-                       "where Relay's is True")),
+        relax=no_relax("not mapped for import yet: relax.image.grid_sample defaults "
+                       "align_corners to False where Relay's is True")),
 )
 # fmt: on
