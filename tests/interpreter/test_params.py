@@ -200,9 +200,11 @@ def test_arrays_larger_than_the_machine_are_refused_before_they_are_read(
                 "conv_wieght": np.zeros((3, 2, 3, 3), np.float32),
                 "meta[relay.Constant][7]": np.zeros(3),
             },
-            "conv_wieght, meta[relay.Constant][7]: not a parameter of @main (its parameters: "
-            "%data, %conv_weight, %conv_bias, %mask) nor a constant meta[relay.Constant][i] without "
-            "a value (meta[relay.Constant][0] to [2])",
+            (
+                "conv_wieght, meta[relay.Constant][7]: not a parameter of @main (its parameters: "
+                "%data, %conv_weight, %conv_bias, %mask) nor a constant meta[relay.Constant][i] "
+                "without a value (meta[relay.Constant][0] to [2])"
+            ),
         ),
         (
             {"conv_weight": np.zeros((3, 2, 5, 5), np.float32)},
