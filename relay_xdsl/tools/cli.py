@@ -266,11 +266,15 @@ def give_weights(module: ModuleOp, args: argparse.Namespace, function: str = "ma
         missing = constants_without_values(module)
         if missing and seed is None:
             index, type_ = next(iter(missing.items()))
-            more = f" and {len(missing) - 1} more constants" if len(missing) > 1 else ""
+            what, them = (
+                (f" and {len(missing) - 1} more constants without values", "them")
+                if len(missing) > 1
+                else (", a constant without a value", "it")
+            )
             raise CommandError(
                 f"--params {params} has no array for meta[relay.Constant][{index}] "
-                f"({relay_type(type_)}){more} without a value; add them to the file, or give "
-                "--random-constants SEED for random ones"
+                f"({relay_type(type_)}){what}; add {them} to the file, or give "
+                f"--random-constants SEED to draw {them}"
             )
     if seed is not None:
         try:
