@@ -112,8 +112,10 @@ def _params(tmp_path: Path, **arrays: np.ndarray) -> str:
         ),
         (
             lambda tmp: ["--params", _params(tmp, conv_bias=np.zeros(4, "f4"))],
-            "error: --params {tmp}/w.npz: conv_bias is (4,) float32, the parameter %conv_bias is "
-            "(3,) float32",
+            (
+                "error: --params {tmp}/w.npz: conv_bias is (4,) float32, the parameter %conv_bias is "
+                "(3,) float32"
+            ),
         ),
         (
             lambda tmp: ["--params", _params(tmp, mask=np.zeros(3, "i4"))],
@@ -164,8 +166,10 @@ def test_constants_missing_from_the_file_are_named(
         (
             f"def @main() {{ meta[relay.Constant][0] /* ty={HUGE} */ }}",
             ["--random-constants", "0"],
-            f"error: --random-constants 0: meta[relay.Constant][0]: 4e+15 bytes ({HUGE}) is "
-            "more than the ",
+            (
+                f"error: --random-constants 0: meta[relay.Constant][0]: 4e+15 bytes ({HUGE}) is "
+                "more than the "
+            ),
         ),
     ],
 )
