@@ -4,7 +4,8 @@ Subcommands (``relay-xdsl`` alone lists them, ``--version`` says which
 relay-xdsl and xDSL this is):
 
 * ``import FILE [-o OUT.mlir]``: Relay text → relay dialect (MLIR);
-* ``export FILE.mlir --to relay [-o OUT]``: relay dialect → Relay text;
+* ``export FILE.mlir --to relay [-o OUT]``: relay dialect → Relay text (with
+  ``--params`` or ``--random-constants``, the weights in its ``#[metadata]``);
 * ``defuse FILE [--composite A,B] [--inline-globals] [-o OUT]``: run
   ``relay-defuse`` on Relay text or MLIR, writing the same format;
 * ``compare A B``: are two programs the same dataflow graph, whatever their
@@ -48,9 +49,13 @@ With the ``tvm`` and ``torch`` extras installed:
   compile it with upstream MLIR, or interpret it), run it and PyTorch's
   model on the same input, and compare.
 
-``--random-constants SEED`` gives constants known only as
-``meta[relay.Constant][i]`` (Relay text without its ``#[metadata]``
-section, as the seed) random values, drawn from ``SEED``.
+``run``, ``compile``, ``check`` and ``export`` take a model's weights with
+``--params FILE`` (TVM's ``save_param_dict`` format or ``.npz``; arrays bind
+parameters of ``main`` by name, and ``meta[relay.Constant][i]`` by that
+name), and ``--random-constants SEED`` gives the constants still known only
+as ``meta[relay.Constant][i]`` (Relay text without its ``#[metadata]``
+section, as the seed) random values drawn from ``SEED`` by role (see
+relay_xdsl/interpreter/params.py and random_values.py).
 
 User mistakes (missing files, bad input, bad arguments) are reported as
 ``file:line:col: error: ...`` with the offending line and a caret, and exit
