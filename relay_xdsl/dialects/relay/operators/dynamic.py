@@ -56,8 +56,8 @@ _NO_RELAX = no_relax(
 )
 
 _NO_LOWERING = no_lowering(
-    "TOSA needs static shapes: the call lowers after relay-dynamic-to-static, which lowering "
-    "runs first, when its shape arguments are constants"
+    "TOSA needs static shapes; lowering first runs relay-dynamic-to-static, which makes the "
+    "call static when its shape arguments are constants"
 )
 
 
