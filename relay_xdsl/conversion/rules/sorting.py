@@ -38,19 +38,24 @@ class _Sorted:
         self.call, self.x, self.axis, self.count = call, x, axis, count
         emit = call.emit
         self.others = [a for a in range(x.rank) if a != axis]
-        n = x.shape[axis]
-        rows = math.prod(x.shape[a] for a in self.others)
-        self.rows, self.n = rows, n
+        self.n = x.shape[axis]
+        self.rows = math.prod(x.shape[a] for a in self.others)
         moved = emit.transpose(call.value(x), self.others + [axis])
-        self.data = emit.reshape(moved, (rows, n))
+        self.data = emit.reshape(moved, (self.rows, self.n))
         keys = self.data
         if x.element_type == IntegerType(1):
             keys = emit.cast(keys, i32)
-        keys = emit.widened(keys)
+        self.indices = self._placed(self._ranks(emit.widened(keys), ascending))
+
+    def _ranks(self, keys: SSAValue, ascending: bool) -> SSAValue:
+        """How many elements of its row come before each of `keys` (rows, n):
+        (rows, 1, n) i32."""
+        emit, rows, n = self.call.emit, self.rows, self.n
         pairs = TensorType(IntegerType(1), (rows, n, n))
         mine = emit.reshape(keys, (rows, n, 1))  # element i
         other = emit.reshape(keys, (rows, 1, n))  # element j
-        before = emit.op("greater", [other, mine] if not ascending else [mine, other], pairs)
+        # j comes before i where x_i > x_j ascending, x_j > x_i descending
+        before = emit.op("greater", [mine, other] if ascending else [other, mine], pairs)
         equal = emit.op("equal", [mine, other], pairs)
         if not isinstance(keys.type.get_element_type(), IntegerType):  # type: ignore[attr-defined]
             before, equal = self._nan_ordered(before, equal, mine, other, ascending)
@@ -58,11 +63,15 @@ class _Sorted:
         tie = emit.op("logical_and", [equal, emit.const(earlier, IntegerType(1))], pairs)
         precedes = emit.op("logical_or", [before, tie], pairs)
         ranks = emit.reduce("sum", emit.cast(precedes, i32), 2)  # (rows, n, 1)
-        ranks = emit.reshape(ranks, (rows, 1, n))
-        positions = np.arange(count, dtype=np.int32).reshape(1, count, 1)
+        return emit.reshape(ranks, (rows, 1, n))
+
+    def _placed(self, ranks: SSAValue) -> SSAValue:
+        """The position holding each rank below `count`: (rows, count) i32."""
+        emit, rows, n, count = self.call.emit, self.rows, self.n, self.count
+        wanted = np.arange(count, dtype=np.int32).reshape(1, count, 1)
         placed = emit.op(
             "equal",
-            [ranks, emit.const(positions, i32)],
+            [ranks, emit.const(wanted, i32)],
             TensorType(IntegerType(1), (rows, count, n)),
         )
         sources = np.arange(n, dtype=np.int32).reshape(1, 1, n)
@@ -72,7 +81,7 @@ class _Sorted:
             emit.scalar(0, i32, 3),
             TensorType(i32, (rows, count, n)),
         )
-        self.indices = emit.reshape(emit.reduce("sum", chosen, 2), (rows, count))
+        return emit.reshape(emit.reduce("sum", chosen, 2), (rows, count))
 
     def _nan_ordered(
         self, before: SSAValue, equal: SSAValue, mine: SSAValue, other: SSAValue, ascending: bool
