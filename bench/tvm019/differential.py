@@ -150,6 +150,8 @@ def write_verdicts(directory: Path, output: Path) -> None:
             verdict |= {"verdict": "rejected", "message": "TVM 0.19's process crashed"}
         elif "rejected" in tvm_record:
             verdict |= {"verdict": "rejected", "message": tvm_record["rejected"]}
+        elif "outputs" not in tvm_record:
+            verdict |= {"verdict": "not run", "message": "no TVM 0.19 record of the case"}
         else:
             with np.load(directory / "tvm" / f"{index}.npz") as stored:
                 theirs = [stored[f"arr_{i}"] for i in range(tvm_record["outputs"])]

@@ -11,13 +11,18 @@
   all of them one IRModule, ``relax.build(target="llvm")`` once, each function
   called on the Relax VM.
 
-Where a batch fails to compile, it is split in halves until the cases that break
-it are found, so one bad case costs a few recompilations and blames only itself.
+A case that upstream MLIR rejects is found first by running mlir-opt once over
+every case as a split input (``--split-input-file``: its errors name lines, hence
+cases). Where a batch still fails to build, it is split in parts until the cases
+that break it are found, so a bad case costs a few rebuilds and blames only itself.
 """
 
 from __future__ import annotations
 
+import bisect
+import re
 import shutil
+import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,20 +107,26 @@ def compare(operator: str, actual: Sequence[np.ndarray], expected: list[np.ndarr
 Artifact = TypeVar("Artifact")
 
 
-def build_in_halves(
-    names: list[str], build: Callable[[list[str]], Artifact]
+def build_in_parts(
+    names: list[str], build: Callable[[list[str]], Artifact], parts: int = 8
 ) -> tuple[list[tuple[list[str], Artifact]], dict[str, str]]:
-    """`build` of all `names` at once or, where that fails, of halves until the
-    failing names are alone: the built batches and each failing name's error."""
+    """`build` of all `names` at once or, where that fails, of `parts` parts of
+    them, and so on until the failing names are alone: the built batches and each
+    failing name's error. (Eight parts rather than halves: a few failures spread
+    over many cases cost fewer rebuilds of the rest.)"""
     try:
         return [(names, build(names))], {}
     except Exception as error:  # any failure of the tools: blame it below  # noqa: BLE001
         if len(names) == 1:
             return [], {names[0]: _message(error)}
-    middle = len(names) // 2
-    built, failed = build_in_halves(names[:middle], build)
-    more_built, more_failed = build_in_halves(names[middle:], build)
-    return built + more_built, failed | more_failed
+    size = -(-len(names) // parts)
+    built: list[tuple[list[str], Artifact]] = []
+    failed: dict[str, str] = {}
+    for start in range(0, len(names), size):
+        more_built, more_failed = build_in_parts(names[start : start + size], build, parts)
+        built += more_built
+        failed |= more_failed
+    return built, failed
 
 
 def symbol(index: int) -> str:
@@ -151,9 +162,8 @@ def run_interpreter(cases: Sequence[Case], results: Results) -> None:
 def run_mlir(cases: Sequence[Case], results: Results, workdir: Path) -> None:
     from relay_xdsl.compiler import build
     from relay_xdsl.compiler.artifact import Signature
-    from relay_xdsl.compiler.pipeline import stages
+    from relay_xdsl.compiler.pipeline import pass_pipeline, stages
     from relay_xdsl.compiler.runtime import CompiledModel
-    from relay_xdsl.compiler.toolchain import run_tool
     from relay_xdsl.conversion import LoweredProgram, lower_module
 
     outcomes = results.outcomes.setdefault("mlir", {})
@@ -179,19 +189,24 @@ def run_mlir(cases: Sequence[Case], results: Results, workdir: Path) -> None:
             program.function = symbol(index)
             programs[case.name] = program
 
+    texts = {name: build.module_text(program.module) for name, program in programs.items()}
+    pipeline = f"--pass-pipeline={pass_pipeline(stages(None))}"
+    for what, arguments in (("invalid TOSA", ["--tosa-validate"]), ("not compiled", [pipeline])):
+        for name, error in split_input_errors(texts, arguments).items():
+            outcomes[name] = Outcome(FAILED, f"{what}: {error}")
+            del programs[name], texts[name]
     libraries: list[Path] = []
 
     def compile_batch(names: list[str]) -> Path:
         module = ModuleOp([op.clone() for n in names for op in programs[n].module.ops])
         text = build.module_text(module)
-        run_tool("mlir-opt", ["--tosa-validate", "-o", "/dev/null"], text)
         library = workdir / f"cases_{len(libraries)}.so"
         llvm = build.lower_to_llvm_dialect(text, stages(None))
         build.compile_library(build.translate_to_llvm_ir(llvm), library)
         libraries.append(library)
         return library
 
-    built, failed = build_in_halves(list(programs), compile_batch)
+    built, failed = build_in_parts(list(programs), compile_batch)
     for name, error in failed.items():
         outcomes[name] = Outcome(FAILED, f"not compiled: {error}")
     by_name = {name: case for name, case in results.cases.items()}
@@ -209,6 +224,33 @@ def run_mlir(cases: Sequence[Case], results: Results, workdir: Path) -> None:
                 outcomes[name] = Outcome(FAILED, "no reference")
             else:
                 outcomes[name] = compare(by_name[name].operator, outputs, reference)
+
+
+_ERROR = re.compile(r"^<stdin>:(\d+):\d+: error: (.*)$", re.MULTILINE)
+
+
+def split_input_errors(texts: dict[str, str], arguments: list[str]) -> dict[str, str]:
+    """The first error of each of `texts` (MLIR modules, by name) that ``mlir-opt
+    <arguments>`` fails on, from one run over all of them as a split input."""
+    from relay_xdsl.compiler.toolchain import tool
+
+    names, starts, chunks, line = list(texts), [], [], 1
+    for name in names:
+        starts.append(line)
+        chunks.append(texts[name])
+        line += texts[name].count("\n") + 1  # and the separator's line
+    completed = subprocess.run(
+        [tool("mlir-opt"), "--split-input-file", *arguments, "-o", "/dev/null"],
+        input="\n// -----\n".join(chunks).replace("\n\n// -----", "\n// -----"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    errors: dict[str, str] = {}
+    for match in _ERROR.finditer(completed.stderr):
+        name = names[bisect.bisect_right(starts, int(match.group(1))) - 1]
+        errors.setdefault(name, " ".join(match.group(2).split())[:300])
+    return errors
 
 
 # ---------------------------------------------------------------------------
@@ -257,7 +299,7 @@ def run_relax(cases: Sequence[Case], results: Results) -> None:
         executable = relax.build(merged, target="llvm")
         return relax.VirtualMachine(executable, tvm.cpu())
 
-    built, failed = build_in_halves(list(exported), build_batch)
+    built, failed = build_in_parts(list(exported), build_batch)
     for name, error in failed.items():
         outcomes[name] = Outcome(FAILED, f"not built: {error}")
     for names, vm in built:

@@ -132,7 +132,8 @@ def disagreement(operator: str, actual: np.ndarray, expected: np.ndarray) -> str
     finite = np.isfinite(want)
     same_special = (np.isnan(want) & np.isnan(got)) | (~finite & (got == want))
     scale = max(1.0, float(np.max(np.abs(want[finite]), initial=0.0)))
-    error = np.where(same_special, 0.0, np.abs(got - want))
+    with np.errstate(invalid="ignore"):  # inf - inf: a NaN error, counted below
+        error = np.where(same_special, 0.0, np.abs(got - want))
     error = np.where(np.isnan(error), np.inf, error)
     bound = tol.atol * scale + tol.rtol * np.abs(np.where(finite, want, 0.0))
     if np.all(error <= bound):

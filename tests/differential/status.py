@@ -5,7 +5,7 @@ operator agrees with the interpreter, else the worst outcome and how many of the
 operator's cases had it (``unsupported 3/5``: not lowered or not exported;
 ``failed``: accepted but not compiled or run; ``differs``: results outside the
 tolerance). The interpreter's column says whether it ran every case. VM-internal
-rows are listed as ``skipped``.
+rows are listed as ``skipped``; operators a ``-k`` run did not select, not at all.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ def status_rows(results: Results) -> list[tuple[str, ...]]:
             rows.append((row.name, *["skipped"] * (1 + len(BACKENDS))))
             continue
         names = [n for n, case in results.cases.items() if case.operator == row.name]
+        if not names:  # not selected in this run
+            continue
         references = [results.reference[n] for n in names]
         failed = sum(isinstance(r, str) for r in references)
         interpreter = "ok" if not failed else f"{FAILED} {failed}/{len(names)}"
