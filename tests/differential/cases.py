@@ -404,3 +404,21 @@ def every_case() -> list[Case]:
 
     examples = [example(row.name) for row in operators.ALL if row.name not in VM_INTERNAL]
     return examples + EDGE_CASES
+
+
+def mlir_edge(
+    operator: str, what: str, params: Sequence[tuple[str, str]], result: str, attrs: str = ""
+) -> Case:
+    """An edge case in relay-dialect MLIR, for the Relax-only operators, which Relay
+    text lacks: ``@main`` whose body is one call of `operator` on its parameters
+    (``(name, type)``) with `attrs` (an MLIR attribute dictionary's contents)."""
+    signature = ", ".join(f"%{name}: {type_}" for name, type_ in params)
+    operands = ", ".join(f"%{name}" for name, _ in params)
+    types = ", ".join(type_ for _, type_ in params)
+    attributes = f" {{{attrs}}}" if attrs else ""
+    source = (
+        f"func.func @main({signature}) -> {result} {{\n"
+        f"  %r = relay.{operator}({operands}){attributes} : ({types}) -> {result}\n"
+        f"  func.return %r : {result}\n}}\n"
+    )
+    return Case(f"{operator}[{what}]", operator, source)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cases import Case, edge
+from .cases import Case, edge, mlir_edge
 
 ODD = "(3, 5, 7)"
 """An odd-sized shape for elementwise operators: no size divides a vector width."""
@@ -635,6 +635,26 @@ EDGE_CASES: list[Case] = [
         "border align corners",
         f"%x: {tensor('(1, 2, 5, 6)')}, %g: {tensor('(1, 2, 4, 3)')}",
         'image.grid_sample(%x, %g, padding_mode="border", align_corners=True)',
+    ),
+    # -- Relax-only operators ------------------------------------------------------------
+    mlir_edge(
+        "relax.matmul",
+        "broadcast batch",
+        [("a", "tensor<2x1x3x4xf32>"), ("b", "tensor<5x4x6xf32>")],
+        "tensor<2x5x3x6xf32>",
+        'out_dtype = "float32"',
+    ),
+    mlir_edge(
+        "relax.strided_slice",
+        "negative strides",
+        [("x", "tensor<7x9xf32>")],
+        "tensor<3x3xf32>",
+        "axes = array<i32: 0, 1>, begin = array<i32: 5, 8>, end = array<i32: 0, 0>, "
+        "strides = array<i32: -2, -3>",
+    ),
+    *(
+        mlir_edge(op, "float16", [("x", "tensor<3x5x7xf16>")], "tensor<3x5x7xf16>")
+        for op in ("relax.nn.gelu", "relax.nn.gelu_tanh", "relax.nn.silu")
     ),
 ]
 """Every edge case, by operator family."""
