@@ -65,10 +65,35 @@ class Results:
     """The reference outputs and every backend's outcome, by case name."""
 
     cases: dict[str, Case]
+    inputs: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    """Each case's inputs, drawn once (`Case.inputs`); a backend takes copies."""
     reference: dict[str, list[np.ndarray] | str] = field(default_factory=dict)
     """The interpreter's outputs, or why it failed."""
     outcomes: dict[str, dict[str, Outcome]] = field(default_factory=dict)
     """Backend → case name → outcome."""
+
+    def fresh_inputs(self, name: str) -> dict[str, np.ndarray]:
+        """Copies of case `name`'s inputs: no backend may change another's."""
+        if name not in self.inputs:
+            self.inputs[name] = self.cases[name].inputs()
+        return {key: array.copy() for key, array in self.inputs[name].items()}
+
+    def record_runs(
+        self, backend: str, names: Sequence[str], call: Callable[[str, dict[str, np.ndarray]], Any]
+    ) -> None:
+        """The outcome on `backend` of each of `names` (built), run by ``call(name, inputs)``."""
+        outcomes = self.outcomes.setdefault(backend, {})
+        for name in names:
+            try:
+                outputs = call(name, self.fresh_inputs(name))
+            except Exception as error:  # noqa: BLE001
+                outcomes[name] = Outcome(FAILED, f"not run: {_message(error)}")
+                continue
+            reference = self.reference[name]
+            if isinstance(reference, str):
+                outcomes[name] = Outcome(FAILED, "no reference")
+            else:
+                outcomes[name] = compare(self.cases[name].operator, outputs, reference)
 
     def problems(self, operator: str) -> list[str]:
         """Each backend's failure or disagreement on `operator`'s cases, one line each."""
@@ -134,13 +159,6 @@ def symbol(index: int) -> str:
     return f"case_{index}"
 
 
-def copied(inputs: dict[str, Any]) -> dict[str, Any]:
-    """Fresh arrays: no backend may change another's inputs."""
-    return {
-        k: tuple(map(np.copy, v)) if isinstance(v, tuple) else v.copy() for k, v in inputs.items()
-    }
-
-
 # ---------------------------------------------------------------------------
 # The interpreter
 # ---------------------------------------------------------------------------
@@ -149,7 +167,7 @@ def copied(inputs: dict[str, Any]) -> dict[str, Any]:
 def run_interpreter(cases: Sequence[Case], results: Results) -> None:
     for case in cases:
         try:
-            results.reference[case.name] = run(case.module(), copied(case.inputs()))
+            results.reference[case.name] = run(case.module(), results.fresh_inputs(case.name))
         except Exception as error:  # the kernel's refusal is the finding  # noqa: BLE001
             results.reference[case.name] = _message(error)
 
@@ -179,15 +197,13 @@ def run_mlir(cases: Sequence[Case], results: Results, workdir: Path) -> None:
         except Exception as error:  # noqa: BLE001
             outcomes[case.name] = Outcome(UNSUPPORTED, f"not lowered: {_message(error)}")
             continue
-        (lowered,) = [op for op in program.module.ops if isinstance(op, func.FuncOp)][-1:]
+        # One function: a case has no relay.fn, whose groups lower to functions
+        # of their own, named uniquely in a module of one case only.
+        (lowered,) = program.module.ops
+        assert isinstance(lowered, func.FuncOp)
         lowered.sym_name = StringAttr(symbol(index))
-        for op in program.module.ops:  # outlined groups: unique in the shared module
-            if isinstance(op, func.FuncOp) and op is not lowered:
-                outcomes[case.name] = Outcome(FAILED, "a case with relay.fn groups")
-                break
-        else:
-            program.function = symbol(index)
-            programs[case.name] = program
+        program.function = symbol(index)
+        programs[case.name] = program
 
     texts = {name: build.module_text(program.module) for name, program in programs.items()}
     pipeline = f"--pass-pipeline={pass_pipeline(stages(None))}"
@@ -209,21 +225,13 @@ def run_mlir(cases: Sequence[Case], results: Results, workdir: Path) -> None:
     built, failed = build_in_parts(list(programs), compile_batch)
     for name, error in failed.items():
         outcomes[name] = Outcome(FAILED, f"not compiled: {error}")
-    by_name = {name: case for name, case in results.cases.items()}
     for names, library in built:
-        for name in names:
-            reference = results.reference[name]
-            try:
-                program = programs[name]
-                model = CompiledModel(library, Signature.of(program), program.weights)
-                outputs = model.run(copied(by_name[name].inputs()))
-            except Exception as error:  # noqa: BLE001
-                outcomes[name] = Outcome(FAILED, f"not run: {_message(error)}")
-                continue
-            if isinstance(reference, str):
-                outcomes[name] = Outcome(FAILED, "no reference")
-            else:
-                outcomes[name] = compare(by_name[name].operator, outputs, reference)
+
+        def call(name: str, inputs: dict[str, np.ndarray], library: Path = library) -> Any:
+            program = programs[name]
+            return CompiledModel(library, Signature.of(program), program.weights).run(inputs)
+
+        results.record_runs("mlir", names, call)
 
 
 _ERROR = re.compile(r"^<stdin>:(\d+):\d+: error: (.*)$", re.MULTILINE)
@@ -264,12 +272,6 @@ def _relax_outputs(value: Any) -> list[np.ndarray]:
     return [array for field_ in value for array in _relax_outputs(field_)]
 
 
-def _relax_arguments(value: Any, tvm: Any) -> Any:
-    if isinstance(value, tuple):
-        return tvm.runtime.convert([_relax_arguments(v, tvm) for v in value])
-    return tvm.runtime.tensor(value)
-
-
 def run_relax(cases: Sequence[Case], results: Results) -> None:
     outcomes = results.outcomes.setdefault("relax", {})
     try:
@@ -303,19 +305,12 @@ def run_relax(cases: Sequence[Case], results: Results) -> None:
     for name, error in failed.items():
         outcomes[name] = Outcome(FAILED, f"not built: {error}")
     for names, vm in built:
-        for name in names:
-            case = results.cases[name]
-            reference = results.reference[name]
-            try:
-                arguments = [_relax_arguments(v, tvm) for v in copied(case.inputs()).values()]
-                outputs = _relax_outputs(vm[symbols[name]](*arguments))
-            except Exception as error:  # noqa: BLE001
-                outcomes[name] = Outcome(FAILED, f"not run: {_message(error)}")
-                continue
-            if isinstance(reference, str):
-                outcomes[name] = Outcome(FAILED, "no reference")
-            else:
-                outcomes[name] = compare(case.operator, outputs, reference)
+
+        def call(name: str, inputs: dict[str, np.ndarray], vm: Any = vm) -> Any:
+            arguments = [tvm.runtime.tensor(array) for array in inputs.values()]
+            return _relax_outputs(vm[symbols[name]](*arguments))
+
+        results.record_runs("relax", names, call)
 
 
 def run_all(cases: Sequence[Case], workdir: Path) -> Results:

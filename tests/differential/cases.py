@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, StringAttr, TensorType, TupleType
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Attribute
 from xdsl.parser import Parser
 
 from relay_xdsl.dialects.relay import operators
+from relay_xdsl.dialects.relay.attributes import attr_value
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.structure import TupleOp
 from relay_xdsl.importers.relay_text import parse_relay
@@ -157,7 +157,7 @@ class Draw:
     position: int
     """The parameter's position in the function."""
     shapes: tuple[tuple[int, ...], ...]
-    """The shapes of all parameters (a tuple parameter: its first field's)."""
+    """The shapes of all parameters."""
     attributes: dict[str, Any]
     """The attributes of the function's first operator call, decoded."""
 
@@ -304,38 +304,22 @@ def static_shape(type_: TensorType) -> tuple[int, ...]:
     return tuple(DYNAMIC_SIZE if d == DYNAMIC_INDEX else d for d in type_.get_shape())
 
 
-def _first_tensor(type_: Attribute) -> TensorType:
-    while not isinstance(type_, TensorType):
-        type_ = type_.types.data[0]  # type: ignore[attr-defined]
-    return type_
-
-
 def draw_inputs(operator: str, function: FuncOp, seed: int) -> dict[str, np.ndarray]:
-    """Inputs for `function`'s parameters (a tuple parameter: a tuple of arrays)."""
+    """Inputs for `function`'s parameters (tensors, as every case's are), by name."""
     rng = np.random.default_rng(seed)
     args = function.body.block.args
+    types = [arg.type for arg in args]
+    assert all(isinstance(t, TensorType) for t in types), "a case takes tensors"
     calls = [op for op in function.walk() if isinstance(op, RegisteredOperatorOp)]
-    attributes = _decoded(calls[0]) if calls else {}
-    shapes = tuple(static_shape(_first_tensor(arg.type)) for arg in args)
+    attributes = {k: attr_value(v) for k, v in calls[0].attributes.items()} if calls else {}
+    shapes = tuple(static_shape(t) for t in types)  # type: ignore[arg-type]
     domains = DOMAINS.get(operator, default)
-    inputs: dict[str, Any] = {}
-    for position, arg in enumerate(args):
+    inputs = {}
+    for position, (arg, type_) in enumerate(zip(args, types)):
         domain = domains[position] if isinstance(domains, Sequence) else domains
-        fields = arg.type.types.data if not isinstance(arg.type, TensorType) else [arg.type]  # type: ignore[attr-defined]
-        arrays = [
-            domain(Draw(rng, static_shape(t), tensor_dtype(t), position, shapes, attributes))
-            for t in fields
-        ]
-        inputs[arg.name_hint or f"arg{position}"] = (
-            arrays[0] if isinstance(arg.type, TensorType) else tuple(arrays)
-        )
+        draw = Draw(rng, shapes[position], tensor_dtype(type_), position, shapes, attributes)
+        inputs[arg.name_hint or f"arg{position}"] = domain(draw)
     return inputs
-
-
-def _decoded(op: RegisteredOperatorOp) -> dict[str, Any]:
-    from relay_xdsl.dialects.relay.attributes import attr_value
-
-    return {name: attr_value(value) for name, value in op.attributes.items()}
 
 
 @cache
