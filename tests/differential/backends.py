@@ -47,6 +47,9 @@ UNSUPPORTED = "unsupported"
 """Lowering or export refused the case: no rule, no export, a limit of the bridge."""
 FAILED = "failed"
 """The backend accepted the case but failed to compile or run it."""
+UNAVAILABLE = "unavailable"
+"""The backend's tools are not installed (TVM, or LLVM 22's MLIR tools and clang):
+nothing to compare, and no failure (the tests of those tools say what to install)."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,7 @@ class Results:
                 continue
             for backend in BACKENDS:
                 outcome = self.outcomes[backend][name]
-                if outcome.verdict != AGREES:
+                if outcome.verdict not in (AGREES, UNAVAILABLE):
                     lines.append(f"{backend:<12} {name}: {outcome}")
         return lines
 
@@ -188,7 +191,7 @@ def run_mlir(cases: Sequence[Case], results: Results, workdir: Path) -> None:
     missing = [tool for tool in MLIR_TOOLS if shutil.which(tool) is None]
     if missing:
         for case in cases:
-            outcomes[case.name] = Outcome(FAILED, f"missing tools: {', '.join(missing)}")
+            outcomes[case.name] = Outcome(UNAVAILABLE, f"missing tools: {', '.join(missing)}")
         return
     programs: dict[str, LoweredProgram] = {}
     for index, case in enumerate(cases):
@@ -281,7 +284,7 @@ def run_relax(cases: Sequence[Case], results: Results) -> None:
         from relay_xdsl.exporters.relax import export_relax
     except ImportError as error:
         for case in cases:
-            outcomes[case.name] = Outcome(FAILED, f"no TVM: {error}")
+            outcomes[case.name] = Outcome(UNAVAILABLE, f"no TVM: {error}")
         return
     exported: dict[str, Any] = {}
     for index, case in enumerate(cases):
