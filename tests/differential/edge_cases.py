@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cases import Case, edge
+from .cases import Case, edge, mlir_edge
 
 ODD = "(3, 5, 7)"
 """An odd-sized shape for elementwise operators: no size divides a vector width."""
@@ -635,6 +635,139 @@ EDGE_CASES: list[Case] = [
         "border align corners",
         f"%x: {tensor('(1, 2, 5, 6)')}, %g: {tensor('(1, 2, 4, 3)')}",
         'image.grid_sample(%x, %g, padding_mode="border", align_corners=True)',
+    ),
+    # -- more dtypes ---------------------------------------------------------------------------
+    edge("nn.relu", "int32", f"%x: {tensor(ODD, 'int32')}", "nn.relu(%x)"),
+    edge(
+        "nn.dense",
+        "float16",
+        f"%x: {tensor('(3, 9)', 'float16')}, %w: {tensor('(4, 9)', 'float16')}",
+        "nn.dense(%x, %w)",
+    ),
+    edge(
+        "nn.bias_add",
+        "float16",
+        f"%x: {tensor('(2, 3, 5)', 'float16')}, %b: {tensor('(3)', 'float16')}",
+        "nn.bias_add(%x, %b)",
+    ),
+    edge(
+        "nn.max_pool2d",
+        "int32",
+        f"%x: {tensor('(1, 2, 5, 5)', 'int32')}",
+        "nn.max_pool2d(%x, pool_size=[2, 2])",
+    ),
+    edge(
+        "nn.avg_pool2d",
+        "float16",
+        f"%x: {tensor('(1, 2, 6, 6)', 'float16')}",
+        "nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2])",
+    ),
+    edge(
+        "nn.layer_norm",
+        "float16",
+        f"%x: {tensor('(3, 8)', 'float16')}, %g: {tensor('(8)', 'float16')}, %b: {tensor('(8)', 'float16')}",
+        "nn.layer_norm(%x, %g, %b)",
+    ),
+    edge(
+        "nn.global_avg_pool2d",
+        "NHWC",
+        f"%x: {tensor('(1, 5, 3, 4)')}",
+        'nn.global_avg_pool2d(%x, layout="NHWC")',
+    ),
+    edge(
+        "concatenate",
+        "float16",
+        f"%a: {tensor('(2, 3)', 'float16')}, %b: {tensor('(1, 3)', 'float16')}",
+        "concatenate((%a, %b))",
+    ),
+    edge(
+        "concatenate",
+        "bool",
+        f"%a: {tensor('(2, 3)', 'bool')}, %b: {tensor('(2, 1)', 'bool')}",
+        "concatenate((%a, %b), axis=1)",
+    ),
+    edge(
+        "stack",
+        "int64",
+        f"%a: {tensor('(3)', 'int64')}, %b: {tensor('(3)', 'int64')}",
+        "stack((%a, %b))",
+    ),
+    edge(
+        "split",
+        "float16",
+        f"%x: {tensor('(4, 6)', 'float16')}",
+        "split(%x, indices_or_sections=2, axis=1)",
+    ),
+    edge(
+        "take",
+        "float16 data",
+        f"%x: {tensor('(5, 3)', 'float16')}, %i: {tensor('(4)', 'int32')}",
+        "take(%x, %i, axis=0)",
+    ),
+    edge("transpose", "bool", f"%x: {tensor('(2, 3)', 'bool')}", "transpose(%x, axes=[1, 0])"),
+    edge("reshape", "bool", f"%x: {tensor('(2, 6)', 'bool')}", "reshape(%x, newshape=[3, 4])"),
+    edge("squeeze", "int64 every unit axis", f"%x: {tensor('(1, 3, 1)', 'int64')}", "squeeze(%x)"),
+    edge("expand_dims", "bool", f"%x: {tensor('(3)', 'bool')}", "expand_dims(%x, axis=0)"),
+    edge(
+        "broadcast_to",
+        "float16",
+        f"%x: {tensor('(1, 3)', 'float16')}",
+        "broadcast_to(%x, shape=[4, 3])",
+    ),
+    edge(
+        "strided_slice",
+        "int64",
+        f"%x: {tensor('(5, 6)', 'int64')}",
+        "strided_slice(%x, begin=[1, 1], end=[4, 6], strides=[1, 2])",
+    ),
+    edge(
+        "where",
+        "float16",
+        f"%c: {tensor('(3, 4)', 'bool')}, %x: {tensor('(3, 4)', 'float16')}, %y: {tensor('(4)', 'float16')}",
+        "where(%c, %x, %y)",
+    ),
+    edge("sum", "int64 axis", f"%x: {tensor('(3, 4)', 'int64')}", "sum(%x, axis=[0])"),
+    edge("mean", "float16", f"%x: {tensor(ODD, 'float16')}", "mean(%x, axis=[1])"),
+    edge("max", "float16 every axis", f"%x: {tensor(ODD, 'float16')}", "max(%x)"),
+    edge("prod", "float16", f"%x: {tensor('(3, 4)', 'float16')}", "prod(%x, axis=[1])"),
+    edge(
+        "argmax",
+        "int32 data",
+        f"%x: {tensor('(4, 6)', 'int32')}",
+        "argmax(%x, axis=[1], select_last_index=True)",
+    ),
+    edge(
+        "image.resize2d",
+        "NHWC nearest",
+        f"%x: {tensor('(1, 4, 5, 2)')}",
+        'image.resize2d(%x, size=[8, 10], layout="NHWC", method="nearest_neighbor", '
+        'coordinate_transformation_mode="asymmetric", rounding_method="floor")',
+    ),
+    edge(
+        "nn.conv2d_transpose",
+        "groups dilation",
+        f"%x: {tensor('(1, 4, 5, 5)')}, %w: {tensor('(4, 1, 3, 3)')}",
+        "nn.conv2d_transpose(%x, %w, channels=2, kernel_size=[3, 3], dilation=[2, 2], groups=2)",
+    ),
+    # -- Relax-only operators ------------------------------------------------------------
+    mlir_edge(
+        "relax.matmul",
+        "broadcast batch",
+        [("a", "tensor<2x1x3x4xf32>"), ("b", "tensor<5x4x6xf32>")],
+        "tensor<2x5x3x6xf32>",
+        'out_dtype = "float32"',
+    ),
+    mlir_edge(
+        "relax.strided_slice",
+        "negative strides",
+        [("x", "tensor<7x9xf32>")],
+        "tensor<3x3xf32>",
+        "axes = array<i32: 0, 1>, begin = array<i32: 5, 8>, end = array<i32: 0, 0>, "
+        "strides = array<i32: -2, -3>",
+    ),
+    *(
+        mlir_edge(op, "float16", [("x", "tensor<3x5x7xf16>")], "tensor<3x5x7xf16>")
+        for op in ("relax.nn.gelu", "relax.nn.gelu_tanh", "relax.nn.silu")
     ),
 ]
 """Every edge case, by operator family."""

@@ -4,18 +4,23 @@ One line per operator row; a column per backend: ``ok`` where every case of the
 operator agrees with the interpreter, else the worst outcome and how many of the
 operator's cases had it (``unsupported 3/5``: not lowered or not exported;
 ``failed``: accepted but not compiled or run; ``differs``: results outside the
-tolerance). The interpreter's column says whether it ran every case. VM-internal
-rows are listed as ``skipped``.
+tolerance; ``unavailable``: the backend's tools are not installed). The
+interpreter's column says whether it ran every case. VM-internal rows are listed
+as ``skipped``; operators a ``-k`` run did not select, not at all.
+
+The table ends every run of the operator tests, e.g. without the failures' details::
+
+    PYTHONPATH=. .venv/bin/python -m pytest tests/differential -q --tb=no -k test_operator_agrees
 """
 
 from __future__ import annotations
 
 from relay_xdsl.dialects.relay import operators
 
-from .backends import AGREES, BACKENDS, DIFFERS, FAILED, UNSUPPORTED, Results
+from .backends import AGREES, BACKENDS, DIFFERS, FAILED, UNAVAILABLE, UNSUPPORTED, Results
 from .cases import VM_INTERNAL
 
-_WORST_FIRST = (DIFFERS, FAILED, UNSUPPORTED)
+_WORST_FIRST = (DIFFERS, FAILED, UNSUPPORTED, UNAVAILABLE)
 
 
 def _cell(verdicts: list[str]) -> str:
@@ -33,6 +38,8 @@ def status_rows(results: Results) -> list[tuple[str, ...]]:
             rows.append((row.name, *["skipped"] * (1 + len(BACKENDS))))
             continue
         names = [n for n, case in results.cases.items() if case.operator == row.name]
+        if not names:  # not selected in this run
+            continue
         references = [results.reference[n] for n in names]
         failed = sum(isinstance(r, str) for r in references)
         interpreter = "ok" if not failed else f"{FAILED} {failed}/{len(names)}"

@@ -1,7 +1,7 @@
 """Every differential case against TVM v0.19's Relay, from the committed record.
 
 TVM 0.19 (the last release with Relay) is not in the venv, so
-bench/tvm019/differential.py, run with TVM 0.19's Python, runs each case's Relay
+bench/tvm019/check_operators.py, run with TVM 0.19's Python, runs each case's Relay
 text (``print_relay``) on its seeded inputs with ``relay.create_executor("vm")``
 and records the verdict against the interpreter in tvm019_results.json, with a
 fingerprint of the case's function and inputs. Here the record must be current
@@ -21,7 +21,7 @@ from relay_xdsl.dialects.relay import operators
 from .cases import VM_INTERNAL, every_case
 
 RECORD = Path(__file__).with_name("tvm019_results.json")
-REMAKE = "/work/tvm019/relay_py bench/tvm019/differential.py"
+REMAKE = "/work/tvm019/relay_py bench/tvm019/check_operators.py"
 CASES = every_case()
 
 KNOWN_DIFFERENCES: dict[str, str] = {}
@@ -66,7 +66,8 @@ def test_operator_agrees_with_tvm019(record: dict[str, dict], operator: str):
                 if not agrees
                 else f"{case.name}: agrees now; drop it from KNOWN_DIFFERENCES"
             )
-    assert not wrong, "\n".join(wrong)
+    if wrong:
+        pytest.fail("\n".join(wrong), pytrace=False)
 
 
 def test_known_differences_are_cases():

@@ -4,17 +4,17 @@ tests/differential/tvm019_results.json that tests/differential/test_tvm019.py ch
 Runs under TVM 0.19's Python (``/work/tvm019/relay_py`` or ``$RELAY_TVM019``), from
 the repository root, with relay-xdsl's venv for the steps that need relay-xdsl:
 
-    /work/tvm019/relay_py bench/tvm019/differential.py [--python .venv/bin/python]
+    /work/tvm019/relay_py bench/tvm019/check_operators.py [--python .venv/bin/python]
 
-1. **Cases** (relay-xdsl's venv: ``differential.py cases DIR``): every case's
+1. **Cases** (relay-xdsl's venv: ``check_operators.py cases DIR``): every case's
    Relay text (``print_relay`` of its function), its inputs (drawn from the seed
    its name gives, see tests/differential/cases.py) and its fingerprint (a digest
    of the function and the inputs).
-2. **TVM 0.19** (``differential.py tvm DIR``, this Python): each text parsed by
+2. **TVM 0.19** (``check_operators.py tvm DIR``, this Python): each text parsed by
    ``tvm.relay.parse`` and run by ``relay.create_executor("vm", target="llvm")``
    on the inputs; the outputs, or TVM's message where it rejects the case. A case
    that crashes TVM's process is recorded as such, and the run goes on after it.
-3. **Verdicts** (relay-xdsl's venv: ``differential.py verdicts DIR OUT``): TVM's
+3. **Verdicts** (relay-xdsl's venv: ``check_operators.py verdicts DIR OUT``): TVM's
    outputs against the interpreter's, within the tolerances of
    tests/differential/cases.py: ``agrees``, ``differs`` (with the largest error)
    or ``rejected`` (with TVM's message), per case, with its fingerprint.
@@ -150,6 +150,8 @@ def write_verdicts(directory: Path, output: Path) -> None:
             verdict |= {"verdict": "rejected", "message": "TVM 0.19's process crashed"}
         elif "rejected" in tvm_record:
             verdict |= {"verdict": "rejected", "message": tvm_record["rejected"]}
+        elif "outputs" not in tvm_record:
+            verdict |= {"verdict": "not run", "message": "no TVM 0.19 record of the case"}
         else:
             with np.load(directory / "tvm" / f"{index}.npz") as stored:
                 theirs = [stored[f"arr_{i}"] for i in range(tvm_record["outputs"])]
