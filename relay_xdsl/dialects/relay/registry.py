@@ -32,12 +32,10 @@ from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field
 
 from xdsl.ir import Attribute
-from xdsl.irdl import irdl_op_definition
 
 from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr
 from relay_xdsl.dialects.relay.backward import BackwardRelation
 from relay_xdsl.dialects.relay.inference import Call
-from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 
 Relation = Callable[[Call], Attribute]
@@ -104,6 +102,10 @@ class Operator:
     """The attribute schema: TVM's attrs struct fields, in TVM's order, with TVM's defaults."""
     arity: int | None = 1
     """The number of arguments; None for any number."""
+    operands: tuple[str, ...] | None = None
+    """The arguments' names, TVM's (``add_argument("data", ...)``), in order:
+    the op class's operands (``Conv2DOp.weight``). Left out where they are
+    the default for the arity (see :attr:`operand_names`)."""
     returns_tuple: bool | None = False
     """Whether the result is a tuple; None when the attributes decide (``topk``)."""
     tuple_input: bool = False
@@ -124,6 +126,23 @@ class Operator:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "schema", {a.name: a for a in self.attrs})
+        if self.operands is not None and len(self.operands) != self.arity:
+            raise ValueError(
+                f"operator '{self.name}' names {len(self.operands)} operand(s) "
+                f"but its arity is {self.arity}"
+            )
+
+    @property
+    def operand_names(self) -> tuple[str, ...] | None:
+        """The arguments' names: :attr:`operands`, or by default ``data`` for
+        one argument, ``lhs`` and ``rhs`` for two (TVM's unary and binary
+        operators), ``arg0``, ``arg1``, ... otherwise (a row with three or more
+        arguments names them; a test checks it); None for any number."""
+        if self.operands is not None:
+            return self.operands
+        if self.arity is None:
+            return None
+        return _DEFAULT_OPERANDS.get(self.arity) or tuple(f"arg{i}" for i in range(self.arity))
 
     @property
     def op_name(self) -> str:
@@ -133,6 +152,10 @@ class Operator:
     @property
     def class_name(self) -> str:
         return class_name(self.name)
+
+
+_DEFAULT_OPERANDS: dict[int, tuple[str, ...]] = {0: (), 1: ("data",), 2: ("lhs", "rhs")}
+"""The argument names of a row that does not name them, by arity."""
 
 
 _NAMESPACES = frozenset({"nn", "image"})
@@ -155,27 +178,3 @@ def class_name(operator_name: str) -> str:
     ]
     name = "".join(re.sub(r"(\d)d$", r"\1D", word.capitalize()) for word in words)
     return f"{name}Op"
-
-
-def operator_class(operator: Operator) -> type[RegisteredOperatorOp]:
-    """The op class of `operator`: an IRDL definition over
-    :class:`RegisteredOperatorOp` whose class variables come from the row."""
-    namespace = {
-        "name": operator.op_name,
-        "__doc__": operator.summary,
-        "__module__": "relay_xdsl.dialects.relay",
-        "__qualname__": operator.class_name,
-    }
-    cls: type[RegisteredOperatorOp] = irdl_op_definition(
-        type(operator.class_name, (RegisteredOperatorOp,), namespace)
-    )
-    # Set after the definition: IRDL only admits annotated class variables.
-    cls.OPERATOR = operator
-    cls.RELAY_NAME = operator.name
-    cls.RELAY_ATTRS = operator.attrs
-    cls.SCHEMA = operator.schema
-    cls.ARITY = operator.arity
-    cls.RETURNS_TUPLE = operator.returns_tuple
-    cls.TUPLE_INPUT = operator.tuple_input
-    cls.PATTERN = operator.pattern
-    return cls
