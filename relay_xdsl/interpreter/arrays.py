@@ -113,9 +113,9 @@ def variance_constants(module: ModuleOp) -> set[int]:
     A random draw for them must not be negative: the norm takes its square root."""
     indices: set[int] = set()
     for op in module.walk():
-        if not isinstance(op, relay.OperatorOp) or op.operator_name != "nn.batch_norm":
+        if not isinstance(op, relay.BatchNormOp):
             continue
-        value = op.operands[4]
+        value = op.moving_var
         while isinstance(value, BlockArgument) and isinstance(value.owner.parent_op(), relay.FnOp):
             fn = value.owner.parent_op()
             assert isinstance(fn, relay.FnOp)
