@@ -1,10 +1,11 @@
 # `make demo` runs the main job, `make test` the test suite; both set up .venv first.
+# `make check` is the inner loop: lint, types and the fast tests, in under two minutes.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench fuzz pictures system-packages clean
+.PHONY: demo test check lint bench fuzz pictures system-packages clean
 
 # torch and torchvision are pinned exactly so that pip takes the CPU wheels
 # already on this machine instead of downloading a CUDA build.
@@ -42,12 +43,23 @@ system-packages:
 demo: $(STAMP)
 	$(BIN)/python -m relay_xdsl.tools.demo
 
-test: $(STAMP) system-packages
+# pytest runs on every core (pytest-xdist), a test file to a worker so that
+# each file's module fixtures (one compile of its cases) run once; lit runs
+# on every core by itself.
+PYTEST_WORKERS ?= auto
+
+lint: $(STAMP)
 	$(BIN)/ruff check relay_xdsl bench tests docs
 	$(BIN)/ruff format --check relay_xdsl bench tests docs
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
+
+test: lint system-packages
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck
+
+# The fast subset: no compiled models, TVM, PyTorch or browser (tests/conftest.py marks those).
+check: lint
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile -m "not heavy"
 
 # Longer fuzzing than `make test` does: hypothesis with fresh random inputs,
 # the 1M-op chain, then atheris (coverage-guided) on each input path.
@@ -56,7 +68,7 @@ FUZZ_EXAMPLES ?= 5000
 FUZZ_SECONDS ?= 120
 fuzz: $(STAMP)
 	RELAY_XDSL_FUZZ_RANDOM=1 RELAY_XDSL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) RELAY_XDSL_STRESS=1 \
-		$(BIN)/python -m pytest -q tests/fuzz tests/test_hostile_input.py --hypothesis-show-statistics
+		$(BIN)/python -m pytest -q tests/fuzz tests/tools/test_hostile_input.py --hypothesis-show-statistics
 	mkdir -p build/fuzz
 	if $(BIN)/pip install --quiet atheris; then \
 		for target in relay-text metadata mlir pipeline; do \

@@ -132,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
     args = parser.parse_args(argv)
+    from relay_xdsl.compiler.schedule import keep_freed_buffers
+
+    keep_freed_buffers()  # as the relay-xdsl command does before running compiled models
     results = []
     with tempfile.TemporaryDirectory() as workdir:
         for name in args.models.split(","):

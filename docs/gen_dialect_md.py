@@ -36,6 +36,8 @@ from relay_xdsl.dialects.relay import Operator, OpPattern, RelayAttr
 from relay_xdsl.dialects.relay.operators import ALL as OPERATORS
 from relay_xdsl.dialects.relay.operators import GROUPS
 from relay_xdsl.dialects.relay.registry import NoKernel, NoLowering
+from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
+from relay_xdsl.exporters.relax_compositions.registry import RELAX_EXPORTS, export_kind
 from relay_xdsl.interpreter.registry import KERNELS
 from relay_xdsl.support.registration import Registry
 
@@ -201,6 +203,19 @@ def implementation_text(
     return f"none: {absence.reason}"
 
 
+def relax_export_text(op: Operator) -> str:
+    """How the operator exports to Relax: its Relax operator, a composition, a
+    ``topi`` compute, or why it does not."""
+    if isinstance(op.relax, RelaxOp):
+        return f"`{op.relax.relax_name}`"
+    kind = export_kind(op.name)
+    if kind is None:
+        return f"none: {op.relax.reason}"
+    what = "`topi` compute through `call_te`" if kind == "te" else "composition of Relax operators"
+    where = implementation_text(RELAX_EXPORTS, op, None)
+    return f"{what}, {where} (import: {op.relax.reason})"
+
+
 def arity_text(op: Operator) -> str:
     return "any number" if op.arity is None else str(op.arity)
 
@@ -312,7 +327,8 @@ def operator_section(op: Operator, examples) -> str:
             f"result: {result_kind(op)} · fusion pattern: "
             f"`{PATTERN_NAMES[op.pattern]}` ({op.pattern.value}) · "
             f"kernel: {implementation_text(KERNELS, op, op.kernel)} · "
-            f"lowering to TOSA: {implementation_text(RULES, op, op.lowering)}"
+            f"lowering to TOSA: {implementation_text(RULES, op, op.lowering)} · "
+            f"Relax export: {relax_export_text(op)}"
         ),
         "",
         "#### Semantics",

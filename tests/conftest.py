@@ -1,4 +1,5 @@
-"""Shared fixtures: a real headless Chromium for the browser tests.
+"""Shared fixtures: a real headless Chromium for the browser tests; and the
+``heavy`` mark, which ``make check`` leaves out.
 
 The browser is Debian's ``chromium`` (setup installs it; ``RELAY_XDSL_CHROMIUM``
 names another binary), driven by Playwright's Python package without
@@ -13,6 +14,39 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
+
+HEAVY_FOLDERS = ("bench", "compiler", "docs", "fuzz", "tools/explorer", "tvm", "viz")
+"""Test folders (under tests/) whose tests build, compile, browse or run commands end to end."""
+HEAVY_FIXTURES = frozenset({"browser", "lowered_cases", "tvm_cases", "in_tvm"})
+"""Fixtures that compile with upstream MLIR, build with TVM or start a browser."""
+HEAVY_MODULES = ("tvm", "torch", "torchvision")
+"""A test module that imports one of these at its top is heavy: importing them alone takes seconds."""
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def _is_heavy(item: pytest.Item) -> bool:
+    if item.get_closest_marker("slow") or item.get_closest_marker("tvm"):
+        return True
+    if HEAVY_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    folder = os.path.relpath(os.path.dirname(str(item.path)), TESTS).replace(os.sep, "/")
+    if any(folder == f or folder.startswith(f + "/") for f in HEAVY_FOLDERS):
+        return True
+    module = getattr(item, "module", None)
+    return any(name in vars(module) for name in HEAVY_MODULES) if module else False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "heavy: compiles, builds with TVM or PyTorch, or browses; `make check` skips it"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _is_heavy(item):
+            item.add_marker(pytest.mark.heavy)
+
 
 CHROMIUM_ARGS = [
     "--no-sandbox",  # CI runs as root

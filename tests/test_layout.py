@@ -23,7 +23,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"conversion"}),
     frozenset({"tvm"}),
     frozenset({"compiler"}),
-    frozenset({"tools"}),
+    frozenset({"tools", "dataflow_pattern"}),
 )
 """Bottom first; folders in one layer do not import each other."""
 

@@ -10,14 +10,14 @@ same program.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.conversion import LoweredProgram, LoweringError, lower_module
 from relay_xdsl.dialects import relay
-from relay_xdsl.interpreter.arrays import random_constants as draw_random_constants
 from relay_xdsl.interpreter.errors import InterpreterError
+from relay_xdsl.interpreter.random_values import give_random_values
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
 
@@ -50,17 +50,9 @@ def lower(
 
 
 def fill_random_constants(module: ModuleOp, seed: int) -> None:
-    """Give each ``relay.constant meta[i]`` without a value a random one drawn from `seed`."""
+    """Give each ``relay.constant meta[i]`` without a value its random one for `seed`
+    (``give_random_values``)."""
     try:
-        values = draw_random_constants(module, seed)
+        give_random_values(module, seed)
     except InterpreterError as error:
         raise CompileError(str(error)) from None
-    for op in list(module.walk()):
-        if isinstance(op, relay.ConstantOp) and op.value is None and op.meta_index is not None:
-            type_ = op.result.type
-            assert isinstance(type_, TensorType)
-            array = values[op.meta_index.value.data]
-            data = array.astype("uint8") if array.dtype == bool else array
-            value = DenseIntOrFPElementsAttr(type_, BytesAttr(data.tobytes()))
-            op.attributes["value"] = value
-            del op.attributes["meta_index"]

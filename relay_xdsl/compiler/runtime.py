@@ -32,7 +32,6 @@ import numpy as np
 
 from relay_xdsl.compiler.artifact import Signature, TensorSpec, read_artifact
 from relay_xdsl.compiler.errors import CompileError
-from relay_xdsl.compiler.schedule import keep_freed_buffers
 
 _GLOBAL_MARKER = 0xDEADBEEF
 """The allocated pointer MLIR gives a memref of a global (``memref.get_global``): not to free."""
@@ -105,15 +104,10 @@ _libc.free.argtypes = [ctypes.c_void_p]
 _libc.free.restype = None
 
 
-_keep_freed_buffers = functools.cache(keep_freed_buffers)
-"""`keep_freed_buffers`, once per process: before the first model is loaded."""
-
-
 class CompiledModel:
     """A compiled model, callable on numpy arrays: ``model(x)`` is the list of its outputs."""
 
     def __init__(self, library: Path | str, signature: Signature, weights: Sequence[np.ndarray]):
-        _keep_freed_buffers()
         self.library = Path(library)
         self.signature = signature
         if len(weights) != len(signature.weights):

@@ -10,9 +10,9 @@ code.  This module holds the schedule and nothing else:
   ``tosa-to-linalg(-named)`` leaves (``mlir-opt-22`` reads a library only from a
   path: ``transform-preload-library{transform-library-paths=...}``), and the
   stages that replace the baseline's bufferization and loops;
-* ``keep_freed_buffers()``: for the runtime, once per process before calling a
-  compiled model: makes glibc keep freed activation buffers (see
-  ``MALLOPT_SETTINGS``).
+* ``keep_freed_buffers()``: an opt-in for a program that runs compiled models
+  (the ``relay-xdsl`` command and ``bench`` call it; library calls never do):
+  makes glibc keep freed activation buffers (see ``MALLOPT_SETTINGS``).
 
 What the schedule does (all on tensors, before bufferization, so that the tiled
 loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
@@ -96,8 +96,9 @@ MALLOPT_SETTINGS = {
 def keep_freed_buffers() -> bool:
     """Apply ``MALLOPT_SETTINGS`` in this process (glibc); False where unavailable.
 
-    Call it once before running a compiled model; it affects every later
-    ``malloc`` of the process.
+    It affects every later ``malloc`` of the process, so only a program's
+    entry point calls it, once, before it runs compiled models; nothing in
+    the library does.
     """
     import ctypes
 

@@ -23,6 +23,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from relay_xdsl.conversion.program import lower_function
+from relay_xdsl.dialects.relay.dynamic_to_static import dynamic_to_static
 
 
 def is_relay_function(op: Operation) -> bool:
@@ -36,7 +37,9 @@ def is_relay_function(op: Operation) -> bool:
 
 def convert_functions(module: ModuleOp, *, prefer_linalg: bool) -> None:
     """Replace each Relay function of `module` by its lowering, weights inline;
-    other functions (a test's ``main`` that prints results) stay as they are."""
+    other functions (a test's ``main`` that prints results) stay as they are.
+    Dynamic calls with constant shape arguments are made static first."""
+    dynamic_to_static(module)
     outlined: list[func.FuncOp] = []  # shared, so that the groups' names are unique
     lowered = [
         (

@@ -9,11 +9,18 @@ function: upstream's ``tosa-to-linalg`` leaves them as they are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    UnregisteredOp,
+)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -32,6 +39,57 @@ def zeros(emit: TosaBuilder, type_: TensorType) -> SSAValue:
     for op in (zero, empty, fill):
         emit.block.add_op(op)
     return fill.results[0]
+
+
+def scalar_op(name: str, operands: Sequence[SSAValue], result_type: Attribute) -> Operation:
+    """An upstream operation on scalars that xDSL lacks (``arith.remf``), by name."""
+    return UnregisteredOp.with_name(name).create(operands=operands, result_types=[result_type])
+
+
+Scalar = Callable[[Sequence[SSAValue]], Sequence[Operation]]
+"""The body of an elementwise computation: given the operands' elements, the
+operations computing the result's, the last one's result being it."""
+
+
+def elementwise(
+    emit: TosaBuilder, operands: Sequence[SSAValue], result_type: TensorType, compute: Scalar
+) -> SSAValue:
+    """``linalg.generic`` computing `result_type` element by element with
+    `compute`; the `operands` have its rank and broadcast where their extent is one."""
+    rank = result_type.get_num_dims()
+    shape = result_type.get_shape()
+    maps = []
+    for operand in operands:
+        extents = operand.type.get_shape()  # type: ignore[attr-defined]
+        maps.append(
+            AffineMap(
+                rank,
+                0,
+                tuple(
+                    AffineExpr.constant(0) if n == 1 and m != 1 else AffineExpr.dimension(i)
+                    for i, (n, m) in enumerate(zip(extents, shape))
+                ),
+            )
+        )
+    maps.append(AffineMap.identity(rank))
+    element = result_type.get_element_type()
+    body = Block(
+        arg_types=[o.type.get_element_type() for o in operands] + [element]  # type: ignore[attr-defined]
+    )
+    ops = list(compute(body.args[: len(operands)]))
+    body.add_ops([*ops, YieldOp(ops[-1].results[0])])
+    empty = tensor.EmptyOp([], result_type)
+    generic = GenericOp(
+        list(operands),
+        [empty.tensor],
+        Region([body]),
+        [AffineMapAttr(m) for m in maps],
+        [IteratorTypeAttr.parallel()] * rank,
+        [result_type],
+    )
+    emit.block.add_op(empty)
+    emit.block.add_op(generic)
+    return generic.results[0]
 
 
 def _multiply_accumulate(element: Attribute) -> Region:

@@ -7,6 +7,9 @@ arguments are the Relay function's parameters, then, with
 ``weights_as_arguments``, one argument per weight: the weights' contents,
 already in the layout the function expects, come back as arrays rather
 than as text. Tuple results are flattened into the function's results.
+Dynamic operators whose shape arguments are constants are made static
+first (TVM's ``DynamicToStatic``, on a copy of the module: see
+:mod:`relay_xdsl.dialects.relay.dynamic_to_static`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from relay_xdsl.conversion.errors import LoweringError
 from relay_xdsl.conversion.lowering import FunctionLowering, flatten
 from relay_xdsl.conversion.tosa import TosaBuilder
 from relay_xdsl.conversion.values import Tensor
+from relay_xdsl.dialects.relay.dynamic_to_static import with_static_shapes
 
 C_INTERFACE = "llvm.emit_c_interface"
 
@@ -91,6 +95,7 @@ def lower_module(
     prefer_linalg: bool = True,
 ) -> LoweredProgram:
     """Lower `module`'s function `function` (see the module docstring)."""
+    module = with_static_shapes(module)
     source = next(
         (op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == function),
         None,

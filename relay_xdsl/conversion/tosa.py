@@ -222,6 +222,14 @@ class TosaBuilder:
             return x
         return self.op("cast", [x], TensorType(element_type, type_.get_shape()))
 
+    def widened(self, x: SSAValue) -> SSAValue:
+        """`x`, if its elements are 8- or 16-bit integers, cast (exactly) to
+        i32: TOSA's integer arithmetic and comparisons take i32 and i64 only."""
+        element = _tensor(x).get_element_type()
+        if isinstance(element, IntegerType) and element.width.data in (8, 16):
+            return self.cast(x, i32)
+        return x
+
     def tile(self, x: SSAValue, multiples: Sequence[int]) -> SSAValue:
         """``tosa.tile``: `x` repeated ``multiples[i]`` times along dimension ``i``."""
         if all(m == 1 for m in multiples):
@@ -255,6 +263,13 @@ class TosaBuilder:
     ) -> SSAValue:
         """``tosa.select``: `a` where the (i1) `condition` holds, else `b` (equal ranks)."""
         return self.op("select", [condition, a, b], result_type)
+
+    def arithmetic_right_shift(self, a: SSAValue, b: SSAValue, result_type: Attribute) -> SSAValue:
+        """``tosa.arithmetic_right_shift`` of `a` by `b`, the bits shifted out dropped
+        (not rounding)."""
+        return self.op(
+            "arithmetic_right_shift", [a, b], result_type, {"round": IntegerAttr.from_bool(False)}
+        )
 
     def clamp(self, x: SSAValue, low: float, high: float) -> SSAValue:
         type_ = _tensor(x)

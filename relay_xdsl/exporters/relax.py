@@ -19,15 +19,18 @@
   (``BlockBuilder.add_func`` deduplicates them, as TVM does). Under
   ``relax.local_name`` it becomes a local function bound right before its
   first call instead;
-* operators convert through :mod:`relay_xdsl.dialects.relay.relax_mapping`; a generic
-  ``relay.op "relax.<name>"`` is rebuilt from its attrs type and attributes.
+* an operator converts through its row's Relax mapping
+  (:mod:`relay_xdsl.dialects.relay.relax_mapping`) where it has one, else
+  through the composition registered for it
+  (:mod:`relay_xdsl.exporters.relax_compositions`: Relax operators, or a
+  ``topi`` compute through ``call_te``); a generic ``relay.op
+  "relax.<name>"`` is rebuilt from its attrs type and attributes.
 
 Modules imported from Relay text export as long as every operator has a
-Relax counterpart. A ``relay.constant`` known only by its ``meta_index``
-has no value: exporting it is an error unless ``random_constants=seed``
-asks for random values (``numpy.random.RandomState(seed)``, drawn in
-``meta_index`` order, so the same index always gets the same value, and
-non-negative for a batch norm's variance), as the interpreter draws them.
+mapping or a composition; every operator the interpreter runs has one. A
+``relay.constant`` known only by its ``meta_index`` has no value: exporting it is an error unless ``random_constants=seed``
+asks for random values, the interpreter's draw for the seed
+(:mod:`relay_xdsl.interpreter.random_values`: by index, scaled by role).
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ from relay_xdsl.dialects.relay.bindings import (
     relax_body_kind,
     returned_values,
 )
+from relay_xdsl.dialects.relay.dynamic_to_static import with_static_shapes
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.dialects.relay.relax_mapping import (
     ARG_PREFIX,
@@ -75,20 +79,22 @@ from relay_xdsl.dialects.relay.relax_mapping import (
     SHAPE_VARS,
     PrimValue,
 )
-from relay_xdsl.interpreter.arrays import variance_constants
+from relay_xdsl.exporters.relax_compositions.registry import RELAX_EXPORTS, RelaxExportError
+from relay_xdsl.interpreter.errors import InterpreterError
+from relay_xdsl.interpreter.random_values import random_constants as draw_random_constants
 
-
-class RelaxExportError(Exception):
-    """The module has something Relax cannot express (or lacks a constant's value)."""
+__all__ = ["RelaxExportError", "RelaxExporter", "export_relax", "ffi_value"]
 
 
 def export_relax(module: ModuleOp, *, random_constants: int | None = None) -> tvm.IRModule:
     """The Relax module of relay-dialect `module`.
 
     `random_constants` is the seed for the values of constants known only by
-    their ``meta_index``; without it such constants are an error.
+    their ``meta_index``; without it such constants are an error. Dynamic
+    operators whose shape arguments are constants export as their static
+    operators (TVM's ``DynamicToStatic``, on a copy of the module).
     """
-    return RelaxExporter(module, random_constants).export()
+    return RelaxExporter(with_static_shapes(module), random_constants).export()
 
 
 def ffi_value(value: Any) -> Any:
@@ -140,6 +146,16 @@ class RelaxExporter:
         for func in _callees_first(functions):
             self._global_function(func)
         return self.module_builder.get()
+
+    # -- what compositions use (ExportContext) ---------------------------------
+
+    def emit(self, expr: Any) -> Any:
+        """Bind intermediate value `expr` in the block being built."""
+        return self.builder.emit(expr)
+
+    def call_te(self, compute: Any, *args: Any, **kwargs: Any) -> Any:
+        """The ``call_tir`` of `compute` on `args`, its PrimFunc added to the module."""
+        return self.module_builder.call_te(compute, *args, **kwargs)
 
     # -- functions ------------------------------------------------------------
 
@@ -267,6 +283,8 @@ class RelaxExporter:
         """Bind the value of `op` to a new variable named `name`, an output `Var` if `output`."""
         if isinstance(op, relay.OperatorOp):
             call = self._operator(op, values)
+            if _composed(op):
+                return self._bind_composed(op, call, name, output)
             if name:
                 var = self._bind_confirmed(op, call, name, output)
                 if var is not None:
@@ -298,6 +316,16 @@ class RelaxExporter:
                 raise RelaxExportError(f"call of unknown function '{callee_name}'")
             return relax.Call(self.global_vars[callee_name], [values[a] for a in op.arguments])
         raise RelaxExportError(f"'{op.name}' has no Relax counterpart")
+
+    def _bind_composed(self, op: relay.OperatorOp, expr: Any, name: str, output: bool) -> Any:
+        """Bind the result of a composition, checking it has the recorded type."""
+        var = self._emit(expr, name, output)
+        expected = self._static_type(op.results[0].type)
+        if expected is not None and not tvm_ffi.structural_equal(var.ty, expected):
+            raise RelaxExportError(
+                f"'{op.operator_name}' exports as {var.ty}, but its type is {expected}"
+            )
+        return var
 
     def _bind_confirmed(
         self, op: relay.OperatorOp, call: Any, name: str, output: bool
@@ -370,9 +398,12 @@ class RelaxExporter:
         assert isinstance(op, relay.RegisteredOperatorOp)  # the only other operator ops
         mapping = op.OPERATOR.relax
         if not isinstance(mapping, relax_ops.RelaxOp):
-            raise RelaxExportError(
-                f"'{op.operator_name}' has no Relax counterpart ({mapping.reason})"
-            )
+            composition = RELAX_EXPORTS.get(op.operator_name)
+            if composition is None:
+                raise RelaxExportError(
+                    f"'{op.operator_name}' has no Relax counterpart ({mapping.reason})"
+                )
+            return composition(self, op, operands)
         key = _signature(op)
         cached = self.operator_attrs.get(key) if key is not None else None
         if cached is None:
@@ -396,7 +427,9 @@ class RelaxExporter:
             elif role.role is relax_ops.ArgRole.PRIM:
                 args.append(ffi_value(value))
             else:
-                args.append(tvm.ir.Tuple([ffi_value(v) for v in value]))
+                # Relax takes int64 tuples only; Relay text may spell the bounds as i32.
+                wide = [PrimValue(v.value, "int64") for v in value]
+                args.append(tvm.ir.Tuple([ffi_value(v) for v in wide]))
         return relax.Call(tvm.ir.Op.get(mapping.relax_name), args, attrs)
 
     def _operator_attrs(
@@ -475,29 +508,10 @@ class RelaxExporter:
         """Random values for the constants known only by ``meta_index``, by index."""
         if seed is None:
             return {}
-        types: dict[int, TensorType] = {}
-        for op in self.module.walk():
-            if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
-                index = op.meta_index.value.data
-                if not isinstance(op.result.type, TensorType):
-                    raise RelaxExportError(f"meta[relay.Constant][{index}] has an unknown type")
-                if types.setdefault(index, op.result.type) != op.result.type:
-                    raise RelaxExportError(f"meta[relay.Constant][{index}] is used with two types")
-        rng = np.random.RandomState(seed)
-        values = {}
-        for index in sorted(types):
-            type_ = types[index]
-            shape = tuple(type_.get_shape())
-            dtype = dtypes.dtype_name(type_.element_type)
-            if dtype == "bool":
-                values[index] = rng.randint(0, 2, size=shape).astype(bool)
-            elif dtype.startswith(("int", "uint")):
-                values[index] = rng.randint(0, 8, size=shape).astype(dtype)
-            else:
-                values[index] = rng.uniform(-1.0, 1.0, size=shape).astype(_numpy_dtype(dtype))
-        for index in variance_constants(self.module):
-            values[index] = np.abs(values[index])
-        return values
+        try:
+            return draw_random_constants(self.module, seed)
+        except InterpreterError as error:
+            raise RelaxExportError(str(error)) from None
 
     def _type(
         self,
@@ -550,6 +564,13 @@ def _literal_argument(attr: Attribute) -> Any:
             assert isinstance(value, ArrayAttr)
             return tvm.ir.Tuple([ffi_value(relax_ops.typed_value(v)) for v in value.data])
     raise RelaxExportError(f"unknown literal argument kind '{kind.data}'")
+
+
+def _composed(op: relay.OperatorOp) -> bool:
+    """Whether `op` exports through a composition (its row has no Relax mapping)."""
+    return isinstance(op, relay.RegisteredOperatorOp) and not isinstance(
+        op.OPERATOR.relax, relax_ops.RelaxOp
+    )
 
 
 def _signature(op: Operation) -> tuple[Any, ...] | None:

@@ -23,7 +23,8 @@ Relax variables to SSA values, in the manner of torch-mlir's
   (``relay.let``, ``dataflow`` for a ``DataflowVar``), an alias ``y = x``
   (``relay.let`` of ``x``, whose own binding is then made a ``relay.let``
   too if it was implicit and nothing else used it yet);
-  operators map through :mod:`relay_xdsl.dialects.relay.relax_mapping`, and any other operator
+  operators map through :mod:`relay_xdsl.dialects.relay.relax_mapping` (onto the
+  Relay operator where the call fits it, else onto a Relax-only one), and any other operator
   becomes a generic ``relay.op "relax.<name>"`` with all its attributes;
 * constants keep their bytes exactly; tensor types become builtin tensors
   (``?`` for symbolic dimensions), tuple types builtin tuples.
@@ -423,8 +424,7 @@ class RelaxImporter:
         attrs_type, fields = (None, {}) if call.attrs is None else _attrs_fields(call.attrs)
         result_type = self._type(call.ty, f"result of {where}")
         parts = _CallParts(call, attrs_type, fields, result_type)
-        op_class = relay.RELAX_MAPPED.get(name)
-        if op_class is not None:
+        for op_class in relay.RELAX_MAPPED.get(name, ()):
             try:
                 return self._mapped(op_class, parts, scope)
             except Unmappable:

@@ -17,7 +17,9 @@ How the constructs become IR (see ``dialects/relay/adts.py``):
   ``relay.constructor``;
 * ``match (e) { p => e, ... }`` and ``match?`` → ``relay.match`` with one
   region per clause; the pattern's variables are the region's block
-  arguments;
+  arguments. A ``match`` (not ``match?``) that misses a case is an error
+  naming the cases, as TVM's type inference reports it
+  (:mod:`~relay_xdsl.dialects.relay.match_exhaustion`);
 * a text that uses ``Storage`` (a ``Storage[]`` type, a
   ``memory.alloc_storage`` call) without defining it gets the definition
   TVM's ``core.rly`` gives, ``extern type Storage``, first among its type
@@ -53,6 +55,7 @@ from relay_xdsl.dialects.relay.adts import (
     join,
     substitute,
 )
+from relay_xdsl.dialects.relay.match_exhaustion import not_handled, unmatched_cases
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType
 from relay_xdsl.importers.relay_lang import parse_type_params
@@ -337,9 +340,20 @@ def parse_match(parser: _RelayParser, scope: _Scope) -> SSAValue:
         result_type = join(annotated, result_type)
     for result in results:
         refine(result, result_type)
+    if not partial:
+        _check_exhaustive(parser, [pattern for pattern, _ in clauses], match_token)
     op = MatchOp(data, result_type, clauses, partial=partial)
     parser.insert(op, location)
     return op.result
+
+
+def _check_exhaustive(parser: _RelayParser, patterns: list[Attribute], match_token: Token) -> None:
+    """Refuse a complete ``match`` that misses a case, as TVM's type inference does."""
+    cases = unmatched_cases(
+        patterns, lambda name: parser.adts.constructors[name][0].constructors.data
+    )
+    if cases:
+        parser.error(match_token, not_handled(cases))
 
 
 def _declared(type_: Attribute, declared: Attribute | None) -> Attribute:

@@ -2,8 +2,8 @@
 
 It runs a module's function with xDSL's interpreter framework: each op has
 an implementation (structure.py, language.py, func's from xDSL), and every
-Relay operator runs the kernel its registry row names (dispatch.py;
-kernels/). Values are numpy arrays, tuples, closures, references and ADT
+Relay operator runs the kernel registered under its name (dispatch.py,
+registry.py; kernels/). Values are numpy arrays, tuples, closures, references and ADT
 values (values.py). It needs numpy (the ``interp`` extra); nothing below
 the tools and transforms imports it.
 

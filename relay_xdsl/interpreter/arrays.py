@@ -1,4 +1,4 @@
-"""Tensors as numpy arrays: dtypes, constants' values, and checked inputs.
+"""Tensors as numpy arrays: dtypes, constants' values, checked inputs and sizes.
 
 A Relay tensor is a ``numpy.ndarray`` of the tensor type's shape and dtype
 (a scalar is a 0-d array; ``bool`` is numpy's ``bool_``). ``bfloat16`` has
@@ -7,21 +7,18 @@ no numpy dtype and is refused.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import numpy as np
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    BytesAttr,
-    DenseIntOrFPElementsAttr,
-    ModuleOp,
-    TensorType,
-)
-from xdsl.ir import Attribute, BlockArgument, OpResult
+from xdsl.dialects.builtin import DYNAMIC_INDEX, BytesAttr, DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.interpreter.errors import InterpreterError
+from relay_xdsl.relay_text.types import relay_type
+from relay_xdsl.support.memory import machine_memory, memory_text
 
 _NUMPY_DTYPES = {name: np.dtype(code) for name, code in dtypes.NUMPY_DTYPES.items()}
 
@@ -77,91 +74,42 @@ def dense_array(value: DenseIntOrFPElementsAttr) -> np.ndarray:
     return array.reshape(shape).copy()
 
 
-def random_constants(module: ModuleOp, seed: int) -> dict[int, np.ndarray]:
-    """Random values for the constants known only by ``meta[relay.Constant][i]``, by index.
-
-    The values are drawn as the Relax exporter draws them for the same seed
-    (``numpy.random.RandomState(seed)``, in index order: floats uniform in
-    [-1, 1), integers in [0, 8), bools 0 or 1), so both see the same program.
-
-    A constant that is a batch norm's variance (directly or through a
-    ``relay.fn`` parameter) gets the absolute value of its draw, so that the
-    norm stays finite (`variance_constants`).
-    """
-    types: dict[int, TensorType] = {}
-    for op in module.walk():
-        if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
-            index = op.meta_index.value.data
-            if not isinstance(op.result.type, TensorType):
-                raise InterpreterError(f"meta[relay.Constant][{index}] has an unknown type")
-            if types.setdefault(index, op.result.type) != op.result.type:
-                raise InterpreterError(f"meta[relay.Constant][{index}] is used with two types")
-    rng = np.random.RandomState(seed)
-    values = {}
-    for index in sorted(types):
-        type_ = types[index]
-        values[index] = _draw(rng, tuple(type_.get_shape()), tensor_dtype(type_))
-    for index in variance_constants(module):
-        values[index] = np.abs(values[index])
-    return values
+def dense_value(array: np.ndarray, type_: TensorType) -> DenseIntOrFPElementsAttr:
+    """`array` (which `fits` `type_`) as a dense attribute: the inverse of `dense_array`."""
+    assert fits(array, type_)
+    data = array.astype(np.uint8) if array.dtype == np.bool_ else np.ascontiguousarray(array)
+    return DenseIntOrFPElementsAttr(type_, BytesAttr(data.tobytes()))
 
 
-def variance_constants(module: ModuleOp) -> set[int]:
-    """The ``meta[relay.Constant][i]`` indices used as a batch norm's variance
-    (``moving_var``), directly or as the argument of a ``relay.fn`` parameter.
-
-    A random draw for them must not be negative: the norm takes its square root."""
-    indices: set[int] = set()
-    for op in module.walk():
-        if not isinstance(op, relay.BatchNormOp):
-            continue
-        value = op.moving_var
-        while isinstance(value, BlockArgument) and isinstance(value.owner.parent_op(), relay.FnOp):
-            fn = value.owner.parent_op()
-            assert isinstance(fn, relay.FnOp)
-            value = fn.operands[value.index]
-        if isinstance(value, OpResult) and isinstance(value.op, relay.ConstantOp):
-            meta_index = value.op.meta_index
-            if meta_index is not None:
-                indices.add(meta_index.value.data)
-    return indices
+def give_value(op: relay.ConstantOp, array: np.ndarray) -> None:
+    """Make `array` (of the constant's type) the ``value`` of `op`, in place of its ``meta_index``."""
+    type_ = op.result.type
+    assert isinstance(type_, TensorType)
+    op.attributes["value"] = dense_value(array, type_)
+    op.attributes.pop("meta_index", None)
 
 
-def give_random_values(module: ModuleOp, seed: int) -> None:
-    """Give each constant without a value (``meta[relay.Constant][i]``) its
-    `random_constants` draw for `seed`, as its ``value``: passes that fold
-    constants then compute with the numbers the interpreter would use."""
-    values = random_constants(module, seed)
-    for op in module.walk():
-        if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
-            array = np.ascontiguousarray(values[op.meta_index.value.data])
-            data = array.astype(np.uint8) if array.dtype == np.bool_ else array
-            type_ = op.result.type
-            assert isinstance(type_, TensorType)  # random_constants refuses any other
-            op.attributes["value"] = DenseIntOrFPElementsAttr(type_, BytesAttr(data.tobytes()))
-            del op.attributes["meta_index"]
+def byte_size(type_: TensorType) -> int:
+    """The bytes an array of static tensor type `type_` takes."""
+    return math.prod(type_.get_shape()) * tensor_dtype(type_).itemsize
 
 
-def random_inputs(types: Iterable[tuple[str, Attribute]], seed: int) -> dict[str, np.ndarray]:
-    """Random arrays for parameters of tensor type, drawn like `random_constants`."""
-    rng = np.random.RandomState(seed)
-    values = {}
-    for name, type_ in types:
-        if not isinstance(type_, TensorType):
-            raise InterpreterError(f"parameter %{name} is not a tensor ({type_})")
-        shape = tuple(type_.get_shape())
-        if DYNAMIC_INDEX in shape:
-            raise InterpreterError(f"parameter %{name} has a dynamic shape {describe(type_)}")
-        values[name] = _draw(rng, shape, tensor_dtype(type_))
-    return values
-
-
-def _draw(rng: np.random.RandomState, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """Random values: bools 0 or 1, integers in [0, 8), floats uniform in [-1, 1)."""
-    if dtype == np.bool_:
-        drawn = rng.randint(0, 2, size=shape).astype(bool)
-    elif dtype.kind in "iu":
-        drawn = rng.randint(0, 8, size=shape).astype(dtype)
-    else:
-        drawn = rng.uniform(-1.0, 1.0, size=shape).astype(dtype)
-    return np.asarray(drawn)  # a 0-d array, not a numpy scalar, for a scalar
+def check_memory(arrays: Iterable[tuple[str, TensorType]], together: str) -> None:
+    """Refuse, before any is allocated, arrays (named, of static tensor types)
+    that this machine could not hold: each alone, then all of them
+    (`together` names them in the message)."""
+    memory = machine_memory()
+    total = 0
+    for name, type_ in arrays:
+        size = byte_size(type_)
+        if size > memory:
+            raise InterpreterError(
+                f"{name}: {size:.3g} bytes ({relay_type(type_)}) is more than the "
+                f"{memory_text(memory)} this machine has"
+            )
+        total += size
+    if total > memory:
+        raise InterpreterError(
+            f"{together}: {total:.3g} bytes in all, more than the {memory_text(memory)} "
+            "this machine has"
+        )

@@ -29,10 +29,10 @@ from xdsl.utils.exceptions import InterpretationError
 
 from relay_xdsl.dialects.relay.names import relay_name
 from relay_xdsl.interpreter.arrays import describe, fits
-from relay_xdsl.interpreter.arrays import random_constants as draw_random_constants
 from relay_xdsl.interpreter.dispatch import OperatorFunctions
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.language import LanguageFunctions
+from relay_xdsl.interpreter.random_values import random_constants as draw_random_constants
 from relay_xdsl.interpreter.structure import StructureFunctions
 from relay_xdsl.interpreter.values import flatten
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep

@@ -23,7 +23,8 @@ import binascii
 import json
 import math
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import TypeVar
 
 from xdsl.dialects.builtin import (
@@ -220,10 +221,8 @@ def _kind(value: object) -> str:
 def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
     """A base64 TVM NDArray as a dense tensor attribute.
 
-    The header is decoded from a short prefix and checked (magic, rank,
-    dtype, shape against the declared byte count, byte count against the
-    length of the text) before the data is decoded, so a lying header costs
-    nothing.
+    The header is decoded from a short prefix and checked (`ndarray_header`)
+    before the data is decoded, so a lying header costs nothing.
     """
     if not isinstance(encoded, str):
         raise MetadataError(f"expected an NDArray as a base64 string, found {_kind(encoded)}")
@@ -233,10 +232,42 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
         raise MetadataError(
             f"NDArray base64 is truncated: {len(encoded)} characters, not a multiple of 4"
         )
-    prefix = _b64decode(encoded[:64])
-    if len(prefix) < _HEADER.size:
+    available = len(encoded) * 3 // 4 - encoded[-2:].count("=")
+    header = ndarray_header(lambda size: _b64decode(encoded[: 4 * math.ceil(size / 3)]), available)
+    if available - header.size != header.byte_count:
         raise MetadataError(
-            f"NDArray is truncated: {len(prefix)} bytes, less than its {_HEADER.size}-byte header"
+            f"NDArray holds {available - header.size} data bytes, {header.byte_count} declared"
+        )
+    raw = _b64decode(encoded)
+    return DenseIntOrFPElementsAttr(header.type, BytesAttr(raw[header.size :]))
+
+
+@dataclass(frozen=True)
+class NDArrayHeader:
+    """What a TVM NDArray record says before its data."""
+
+    type: TensorType
+    """The array's shape and element type."""
+    size: int
+    """The header's bytes: the data starts there."""
+    byte_count: int
+    """The data's bytes."""
+
+
+def ndarray_header(read: Callable[[int], bytes], available: int) -> NDArrayHeader:
+    """The header of the NDArray record that is `available` bytes long (or
+    longer: more may follow it); ``read(n)`` gives its first n bytes.
+
+    Every field is checked before the data is touched: the magic, the rank,
+    the dtype (lanes 1), the shape against `MAX_ELEMENTS` and the declared
+    byte count, and that count against `available`, so a lying header costs
+    nothing.
+    """
+    prefix = read(_HEADER.size)
+    if len(prefix) < _HEADER.size or available < _HEADER.size:
+        raise MetadataError(
+            f"NDArray is truncated: {min(len(prefix), available)} bytes, less than its "
+            f"{_HEADER.size}-byte header"
         )
     magic, _, _, _, ndim, code, bits, lanes = _HEADER.unpack_from(prefix)
     if magic != NDARRAY_MAGIC:
@@ -247,15 +278,11 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
         raise MetadataError(f"vector dtypes (lanes={lanes}) are not supported")
     dtype = _dtype(code, bits)
     header_size = _HEADER.size + 8 * ndim + 8
-    available = len(encoded) * 3 // 4 - encoded[-2:].count("=")
-    if available < header_size:
+    head = read(header_size)
+    if min(len(head), available) < header_size:
         raise MetadataError(
-            f"NDArray is truncated: {available} bytes, less than its {header_size}-byte header"
-        )
-    head = _b64decode(encoded[: 4 * math.ceil(header_size / 3)])
-    if len(head) < header_size:
-        raise MetadataError(
-            f"NDArray is truncated: {len(head)} bytes, less than its {header_size}-byte header"
+            f"NDArray is truncated: {min(len(head), available)} bytes, less than its "
+            f"{header_size}-byte header"
         )
     shape = struct.unpack_from(f"<{ndim}q", head, _HEADER.size)
     (byte_count,) = struct.unpack_from("<q", head, _HEADER.size + 8 * ndim)
@@ -272,16 +299,13 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
         raise MetadataError(
             f"shape {tuple(shape)} of {dtype} needs {expected} bytes but the NDArray declares {byte_count}"
         )
-    if available - header_size != byte_count:
+    if available - header_size < byte_count:
         raise MetadataError(
-            f"NDArray holds {available - header_size} data bytes, {byte_count} declared"
-            + (" (truncated)" if available - header_size < byte_count else "")
+            f"NDArray holds {available - header_size} data bytes, {byte_count} declared (truncated)"
         )
-    raw = _b64decode(encoded)
     # `_dtype` names integer and float dtypes only.
     assert isinstance(element_type, IntegerType | AnyFloat)
-    type_ = _tensor_type(element_type, shape)
-    return DenseIntOrFPElementsAttr(type_, BytesAttr(raw[header_size:]))
+    return NDArrayHeader(_tensor_type(element_type, shape), header_size, byte_count)
 
 
 @memoised(maxsize=1024)
@@ -304,7 +328,7 @@ _BASE64_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 
 
 def _dtype(code: int, bits: int) -> str:
-    if code == 1 and bits == 1:
+    if (code, bits) in ((1, 1), (6, 8)):  # TVM ≤ 0.19: uint1; DLPack 1.0's kDLBool (TVM ≥ 0.20)
         return "bool"
     kind = _DTYPE_CODES.get(code)
     if kind is None:

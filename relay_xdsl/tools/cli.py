@@ -80,6 +80,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
+from relay_xdsl.compiler.schedule import keep_freed_buffers
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
@@ -137,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit:  # --help, --version
         return exit.code if isinstance(exit.code, int) else 1
     xdsl_patches.apply()
+    keep_freed_buffers()  # this process may run compiled models
     try:
         run_deep(_run, args, what=str(getattr(args, "input", "the program")))
     except CommandError as error:
@@ -223,14 +225,60 @@ def _add_output(command: argparse.ArgumentParser, what: str, default: str = "std
     )
 
 
-def _add_random_constants(command: argparse.ArgumentParser) -> None:
+def _add_weights(command: argparse.ArgumentParser) -> None:
+    """``--params FILE`` and ``--random-constants SEED``: where weights come from (`give_weights`)."""
+    command.add_argument(
+        "--params",
+        metavar="FILE",
+        help="the model's weights: a TVM params file (save_param_dict) or an .npz archive; "
+        "each array binds the parameter of main of its name, or the constant it names "
+        "as meta[relay.Constant][i]",
+    )
     command.add_argument(
         "--random-constants",
         type=int,
         metavar="SEED",
         help="give constants that have no value (meta[relay.Constant][i] without #[metadata]) "
-        "random values drawn from SEED",
+        "random values drawn from SEED: weights scaled by their fan-in, norm scales and "
+        "variances near 1, the rest small",
     )
+
+
+def give_weights(module: ModuleOp, args: argparse.Namespace, function: str = "main") -> None:
+    """Give `module` the weights of ``--params FILE`` (binding parameters of
+    @`function` and constants by name), then random values
+    (``--random-constants SEED``) to the constants still without one."""
+    params, seed = getattr(args, "params", None), getattr(args, "random_constants", None)
+    if params is None and seed is None:
+        return
+    from relay_xdsl.interpreter import InterpreterError
+    from relay_xdsl.interpreter.params import bind_params, constants_without_values, read_params
+    from relay_xdsl.interpreter.random_values import give_random_values
+    from relay_xdsl.relay_text.types import relay_type
+
+    if params is not None:
+        try:
+            arrays = read_params(params)  # its errors name the file
+        except InterpreterError as error:
+            raise CommandError(str(error)) from None
+        try:
+            bind_params(module, arrays, function)
+        except InterpreterError as error:
+            raise CommandError(f"--params {params}: {error}") from None
+        missing = constants_without_values(module)
+        if missing and seed is None:
+            index, type_ = next(iter(missing.items()))
+            more = f" and {len(missing) - 1} more constants" if len(missing) > 1 else ""
+            raise CommandError(
+                f"--params {params} has no array for meta[relay.Constant][{index}] "
+                f"({relay_type(type_)}){more} without a value; add them to the file, or give "
+                "--random-constants SEED for random ones"
+            )
+    if seed is not None:
+        try:
+            give_random_values(module, seed)
+        except InterpreterError as error:
+            raise CommandError(f"--random-constants {seed}: {error}") from None
 
 
 def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
@@ -258,7 +306,7 @@ def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
         help="output format: Relay text, or TVM Relax as TVMScript (default: relay)",
     )
     _add_output(command, "output file")
-    _add_random_constants(command)
+    _add_weights(command)
     command.add_argument(
         "--show-meta",
         action="store_true",
@@ -377,7 +425,7 @@ def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
         metavar="SEED",
         help="give the parameters without --input random arrays drawn from SEED",
     )
-    _add_random_constants(command)
+    _add_weights(command)
     _add_output(command, "save the outputs to an .npz file", "print them")
     command.add_argument(
         "--backend",
@@ -401,7 +449,7 @@ def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     _add_input(command, "a .relay or .mlir file")
     _add_output(command, "output file (a shared library with --emit so)")
     add_compile_arguments(command)
-    _add_random_constants(command)
+    _add_weights(command)
     command.add_argument(
         "--input",
         dest="inputs",
@@ -454,7 +502,7 @@ def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     command.add_argument(
         "--atol", type=float, default=1e-4, help="largest accepted absolute error (default: 1e-4)"
     )
-    _add_random_constants(command)
+    _add_weights(command)
     command.add_argument(
         "--backend",
         choices=BACKENDS,
@@ -508,13 +556,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
                 raise _ArgumentError(f"argument {option}: '{option}' needs --emit runner", usage)
     if getattr(args, "show_meta", False) and args.to != "relax-script":
         raise _ArgumentError("argument --show-meta: only with '--to relax-script'", usage)
-    if (
-        getattr(args, "random_constants", None) is not None
-        and args.command == "export"
-        and args.to != "relax-script"
-    ):
-        raise _ArgumentError("argument --random-constants: only with '--to relax-script'", usage)
-    for name in ("input", "expected", "actual"):
+    for name in ("input", "expected", "actual", "params"):
         path = getattr(args, name, None)
         if path is not None and path != STDIO:
             try:
@@ -623,7 +665,7 @@ def _check_constants_have_values(module: ModuleOp, random_constants: int | None)
             raise CommandError(
                 f"constant meta[relay.Constant][{op.meta_index.value.data}] has no value "
                 "(the Relay text had no #[metadata] section); "
-                "give --random-constants SEED to use random values"
+                "give --params FILE for its weights or --random-constants SEED for random ones"
             )
 
 
@@ -633,6 +675,7 @@ def _check(args: argparse.Namespace) -> None:
     source = _input(args)
     with gc_paused():
         module = _load(source)
+        give_weights(module, args)
     _check_constants_have_values(module, args.random_constants)
     with step("loading TVM and PyTorch"):
         models = _tvm_models()
@@ -805,6 +848,7 @@ def _import(args: argparse.Namespace) -> None:
 def _export(args: argparse.Namespace) -> None:
     source = _input(args)
     module = _load(source)
+    give_weights(module, args)
     if args.to == "relax-script":
         _check_constants_have_values(module, args.random_constants)
         with step("loading TVM"):

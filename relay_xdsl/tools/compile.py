@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from relay_xdsl.tools.cli import STDIO, CommandError, load_module
+from relay_xdsl.tools.cli import STDIO, CommandError, give_weights, load_module
 from relay_xdsl.tools.progress import step
 
 if TYPE_CHECKING:  # numpy and the compiler load when a command needs them
@@ -98,6 +98,7 @@ def compile_program(args: argparse.Namespace) -> None:
     pipeline = stages(schedule)
     log = _stderr_log if args.verbose else None
     module = load_module(args.input, args.input_format)
+    give_weights(module, args, args.function)
     try:
         program = lower_program(
             module,

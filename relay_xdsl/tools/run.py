@@ -28,8 +28,8 @@ import numpy as np
 from xdsl.ir import Attribute
 
 from relay_xdsl.interpreter import InterpreterError, parameters, run
-from relay_xdsl.interpreter.arrays import random_inputs
-from relay_xdsl.tools.cli import STDIO, CommandError, load_module
+from relay_xdsl.interpreter.random_values import random_inputs
+from relay_xdsl.tools.cli import STDIO, CommandError, give_weights, load_module
 
 PRINT_THRESHOLD = 200
 """Arrays with more elements print summarised (their first and last few)."""
@@ -45,6 +45,7 @@ def input_spec(text: str) -> tuple[str, str]:
 
 def run_program(args: argparse.Namespace) -> None:
     module = load_module(args.input, args.input_format)
+    give_weights(module, args, args.function)
     try:
         params = parameters(module, args.function)
         inputs = input_arrays(args.inputs, params, args.random_inputs)

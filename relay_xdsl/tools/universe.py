@@ -138,6 +138,12 @@ def _fold_constant_pass() -> type[ModulePass]:
     return _run_by_xdsl_opt(RelayFoldConstantPass)
 
 
+def _dynamic_to_static_pass() -> type[ModulePass]:
+    from relay_xdsl.transforms.dynamic_to_static import RelayDynamicToStaticPass
+
+    return _run_by_xdsl_opt(RelayDynamicToStaticPass)
+
+
 def _fuse_ops_pass() -> type[ModulePass]:
     from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
 
@@ -279,6 +285,7 @@ RELAY_UNIVERSE = Universe(
         "relay-simplify-inference": _simplify_inference_pass,
         "relay-fold-scale-axis": _fold_scale_axis_pass,
         "relay-fold-constant": _fold_constant_pass,
+        "relay-dynamic-to-static": _dynamic_to_static_pass,
         "convert-relay-to-tosa": _convert_relay_to_tosa_pass,
         "convert-relay-to-linalg": _convert_relay_to_linalg_pass,
     },

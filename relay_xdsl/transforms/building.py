@@ -15,19 +15,16 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from xdsl.dialects.builtin import (
-    BoolAttr,
     BytesAttr,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    IntegerAttr,
     IntegerType,
     TensorType,
-    i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.attributes import stored
 from relay_xdsl.dialects.relay.dtypes import bit_width
 from relay_xdsl.dialects.relay.inference import infer_type
 
@@ -41,11 +38,7 @@ class BuildError(Exception):
 
 def attribute(value: AttrValue) -> Attribute:
     """`value` stored as the importer stores the same Relay attribute."""
-    if isinstance(value, bool):
-        return BoolAttr.from_bool(value)
-    if isinstance(value, int):
-        return IntegerAttr(value, i32)
-    return DenseArrayBase.from_list(i32, [int(v) for v in value])
+    return stored(value if isinstance(value, int) else [int(v) for v in value])
 
 
 def tensor_type(value: SSAValue) -> TensorType:

@@ -10,8 +10,11 @@ global functions, across the whole module (see
 contradiction (an operator whose arguments do not fit its relation, a call
 whose result type is not what its arguments give) fails the pass with the
 operator's own explanation, at the op's place in the input when its
-location records one (``file:line:col: error: ...``). An ``unchecked``
-``relay.let`` (a declared type TVM's parser did not check) is checked here.
+location records one (``file:line:col: error: ...``), and so does a
+``relay.match`` without ``partial`` that misses a case (TVM's match
+exhaustion check, :mod:`~relay_xdsl.dialects.relay.match_exhaustion`). An
+``unchecked`` ``relay.let`` (a declared type TVM's parser did not check) is
+checked here.
 
 The importer runs the same solver when the Relay text leaves types unknown;
 the pass is for IR edited or written by hand since.
@@ -26,6 +29,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from relay_xdsl.dialects.relay.adts import MatchOp
+from relay_xdsl.dialects.relay.match_exhaustion import missing_cases, not_handled
 from relay_xdsl.dialects.relay.type_solver import TypeInferenceError, infer_types
 from relay_xdsl.transforms.diagnostics import PassFailedAtError, source_position
 
@@ -39,6 +44,9 @@ class RelayInferTypePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
             infer_types(op)
+            for match in op.walk():
+                if isinstance(match, MatchOp) and (cases := missing_cases(match)):
+                    raise TypeInferenceError(not_handled(cases), match)
         except TypeInferenceError as error:
             position = source_position(error.op)
             if position is not None:

@@ -2,7 +2,7 @@
 
 Patterns read as they do in TVM::
 
-    from relay_xdsl.transforms.patterns import is_op, wildcard
+    from relay_xdsl.dataflow_pattern import is_op, wildcard
 
     r = is_op("nn.conv2d")(wildcard(), wildcard())
     r = is_op("add")(r, wildcard()) | r
@@ -50,6 +50,8 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import importlib.machinery
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -742,14 +744,25 @@ def builtin_pattern_table(name: str) -> PatternTable:
 
 
 def _import_from_path_or_cwd(module_name: str) -> Any:
-    cwd = os.getcwd()
-    if cwd in sys.path:
-        return importlib.import_module(module_name)
-    sys.path.append(cwd)
+    """Module `module_name` from ``sys.path``, else from the current directory
+    (its top-level package or module found there, without editing ``sys.path``)."""
     try:
         return importlib.import_module(module_name)
-    finally:
-        sys.path.remove(cwd)
+    except ModuleNotFoundError as error:
+        top = module_name.partition(".")[0]
+        if error.name != top:
+            raise
+        spec = importlib.machinery.PathFinder.find_spec(top, [os.getcwd()])
+        if spec is None or spec.loader is None:
+            raise
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[top] = module  # as an import would: its submodules find their package
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[top]
+        raise
+    return importlib.import_module(module_name)
 
 
 def load_pattern_table(spec: str) -> PatternTable:

@@ -40,7 +40,7 @@ NOT_RUN = re.compile(r"<!-- not run: [^>]+ -->\s*\Z")
 NEEDS_TVM = re.compile(r"\b(import-torch|--against-torch|relax-script|import tvm|tvm_models)\b")
 SEED = ROOT / "examples" / "seed"
 PATTERNS = """\
-from relay_xdsl.transforms.patterns import is_op, wildcard
+from relay_xdsl.dataflow_pattern import is_op, wildcard
 
 conv = is_op("nn.conv2d")(wildcard(), wildcard())
 TABLE = [("my.conv_add_relu", is_op("nn.relu")(is_op("add")(conv, wildcard())))]

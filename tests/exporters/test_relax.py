@@ -289,3 +289,36 @@ def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32]) 
     conv.attributes["data_layout"] = StringAttr("NCHWxyz")
     with pytest.raises(RelaxExportError, match="TVM rejects 'nn.conv2d'.*NCHWxyz"):
         export_relax(module)
+
+
+def test_dynamic_operators_with_constant_shapes_export_as_their_static_operators():
+    from xdsl.parser import Parser
+
+    from relay_xdsl.interpreter import run as interpret
+    from relay_xdsl.tools.mlir_text import relay_context
+
+    text = """
+    func.func @main(%x: tensor<2x3x4xf32>) -> tensor<?x?x?xf32> {
+      %shape = relay.constant dense<[6, 4]> : tensor<2xi64>
+      %r = relay.dyn.reshape(%x, %shape) {newshape = array<i32>}
+        : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+      %axis = relay.constant dense<0> : tensor<i32>
+      %e = relay.dyn.expand_dims(%r, %axis) : (tensor<?x?xf32>, tensor<i32>) -> tensor<?x?x?xf32>
+      %target = relay.constant dense<[2, 6, 4]> : tensor<3xi64>
+      %b = relay.dyn.broadcast_to(%e, %target)
+        : (tensor<?x?x?xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+      func.return %b : tensor<?x?x?xf32>
+    }
+    """
+    module = Parser(relay_context(), text).parse_module()
+    printed = str(module)
+    exported = export_relax(module)
+    assert str(module) == printed, "the caller's module is left as it was"
+    script = exported.script()
+    assert all(f"R.{name}(" in script for name in ("reshape", "expand_dims", "broadcast_to"))
+    assert "R.Tensor((2, 6, 4)" in script
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    (got,) = tvm_models.run(exported, x)
+    (want,) = interpret(module, {"x": x})
+    assert got.shape == want.shape == (2, 6, 4)
+    np.testing.assert_array_equal(got, want)

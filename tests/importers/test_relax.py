@@ -91,6 +91,21 @@ MAPPED_CALLS = {
         F4,
         tensor(4, 4, 3, 3),
     ),
+    "relax.nn.conv1d_transpose": (
+        lambda x, w: R.nn.conv1d_transpose(x, w, strides=2, output_padding=1),
+        tensor(1, 4, 8),
+        tensor(4, 4, 3),
+    ),
+    "relax.nn.conv3d_transpose": (
+        lambda x, w: R.nn.conv3d_transpose(x, w, padding=1),
+        tensor(1, 4, 4, 4, 4),
+        tensor(4, 4, 3, 3, 3),
+    ),
+    "relax.gather_elements": (
+        lambda x, i: R.gather_elements(x, i, axis=1),
+        F4,
+        tensor(1, 2, 8, 8, dtype="int32"),
+    ),
     "relax.nn.max_pool1d": (lambda x: R.nn.max_pool1d(x, 2), tensor(1, 4, 8)),
     "relax.nn.max_pool2d": (
         lambda x: R.nn.max_pool2d(x, (3, 3), strides=2, padding=1, ceil_mode=True),
@@ -181,8 +196,26 @@ def test_every_mapped_operator_imports_as_its_dialect_op(relax_name: str):
     build, *types = MAPPED_CALLS.get(relax_name) or _default_call(relax_name)
     module = round_trip(single_op_module(build, *types))
     (op,) = (op for op in operators(module))
-    assert type(op) is relay.RELAX_MAPPED[relax_name]
+    assert type(op) is relay.RELAX_MAPPED[relax_name][0]
     op.verify()
+
+
+# Calls the Relay operator cannot express, imported as the Relax-only operator.
+RELAX_ONLY_CALLS = {
+    "batch_norm in training": (lambda *a: R.nn.batch_norm(*a, axis=1), *BN_PARAMS),
+    "batch_norm with another momentum": (
+        lambda *a: R.nn.batch_norm(*a, axis=1, momentum=0.2, training=False),
+        *BN_PARAMS,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", RELAX_ONLY_CALLS, ids=str)
+def test_calls_beyond_the_relay_operator_import_as_the_relax_only_one(case: str):
+    build, *types = RELAX_ONLY_CALLS[case]
+    (op,) = operators(round_trip(single_op_module(build, *types)))
+    assert op.operator_name.startswith("relax.")
+    assert not isinstance(op, relay.GenericOperatorOp)
 
 
 @pytest.mark.parametrize("case", MAPPED_VARIANTS, ids=str)
@@ -217,11 +250,6 @@ def test_conv2d_attributes_follow_the_relay_schema():
 
 # Calls that a mapping cannot express exactly, and unknown operators: relay.op.
 GENERIC_CALLS = {
-    "batch_norm in training": (lambda *a: R.nn.batch_norm(*a, axis=1), *BN_PARAMS),
-    "batch_norm with another momentum": (
-        lambda *a: R.nn.batch_norm(*a, axis=1, momentum=0.2, training=False),
-        *BN_PARAMS,
-    ),
     "max_pool2d counting padding": (lambda x: R.nn.max_pool2d(x, 2, count_include_pad=True), F4),
     "zeros_like with a dtype": (lambda x: R.zeros_like(x, "int32"), F4),
     "layer_norm over two axes": (

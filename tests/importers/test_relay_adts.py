@@ -142,6 +142,55 @@ def test_mistakes_are_errors_with_a_position(source: str, message: str):
     assert message in first_line, first_line
 
 
+@pytest.mark.parametrize(
+    ("clauses", "cases"),
+    [
+        ("", "_"),  # no clause handles anything
+        ("Nil => 0f", "Cons(_, _)"),
+        ("Cons(%a, Cons(_, _)) => %a, Nil => 0f", "Cons(_, Nil)"),
+        ("Cons(%a, Nil) => %a", "Nil, Cons(_, Cons(_, _))"),  # in TVM's order
+    ],
+)
+def test_a_match_that_misses_cases_is_an_error_naming_them(clauses: str, cases: str):
+    # TVM's type inference: "match expression does not handle the following cases".
+    source = f"def @f(%l: List[float32]) -> float32 {{\n  match (%l) {{ {clauses} }}\n}}"
+    with pytest.raises(RelayTextError) as error:
+        parse_relay(HEADER + LIST + source, "bad.relay")
+    first_line = str(error.value).splitlines()[0]
+    expected = (
+        f"bad.relay:7:3: error: match expression does not handle the following cases: {cases}"
+    )
+    assert first_line == expected
+
+
+@pytest.mark.parametrize(
+    "clauses",
+    [
+        "Cons(%a, _) => %a, Nil => 0f",
+        "Cons(%a, Cons(_, _)) => %a, Cons(%b, Nil) => %b, Nil => 0f",
+        "%any => 0f",  # a variable handles every value
+        "Nil => 0f, _ => 1f",
+    ],
+)
+def test_a_match_that_handles_every_case_imports(clauses: str):
+    source = f"def @f(%l: List[float32]) -> float32 {{\n  match (%l) {{ {clauses} }}\n}}"
+    parse_relay(HEADER + LIST + source, "good.relay")
+
+
+def test_a_partial_match_may_miss_cases():
+    source = "def @f(%l: List[float32]) -> float32 {\n  match? (%l) { Cons(%a, _) => %a }\n}"
+    parse_relay(HEADER + LIST + source, "partial.relay")
+
+
+def test_tuple_patterns_are_checked_field_by_field():
+    source = (
+        "def @f(%p: (List[float32], List[float32])) -> float32 {\n  match (%p) {"
+        " (Nil, _) => 0f, (_, Nil) => 1f, (Cons(%a, _), Cons(_, Cons(_, _))) => %a }\n}"
+    )
+    with pytest.raises(RelayTextError, match=re.escape("cases: (Cons(_, _), Cons(_, Nil))")):
+        parse_relay(HEADER + LIST + source, "bad.relay")
+
+
 TVM_LIST = "type List[A] {\n  Cons(A, List[A]),\n  Nil,\n}\n"
 
 

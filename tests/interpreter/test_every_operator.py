@@ -13,8 +13,8 @@ from xdsl.parser import Parser
 
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, RegisteredOperatorOp
 from relay_xdsl.interpreter import run
-from relay_xdsl.interpreter.arrays import random_inputs
 from relay_xdsl.interpreter.errors import InterpreterError
+from relay_xdsl.interpreter.random_values import random_inputs
 from relay_xdsl.interpreter.registry import KERNELS
 from relay_xdsl.tools.mlir_text import relay_context
 

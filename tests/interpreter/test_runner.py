@@ -166,8 +166,8 @@ def test_constants_without_values_need_a_seed():
     first = run(module, {"x": A}, random_constants=7)[0]
     again = run(module, {"x": A}, random_constants=7)[0]
     np.testing.assert_array_equal(first, again)
-    constant = np.random.RandomState(7).uniform(-1.0, 1.0, size=(2,)).astype(np.float32)
-    np.testing.assert_array_equal(first, A + constant)
+    constant = np.random.RandomState(7).uniform(-0.1, 0.1, size=(2,)).astype(np.float32)
+    np.testing.assert_array_equal(first, A + constant)  # a constant without a role is small
 
 
 def test_deep_recursion_has_room_and_an_error_passes_up_quickly():

@@ -58,7 +58,7 @@ def test_an_unknown_pass_lists_the_valid_ones():
     assert error is not None
     assert (
         "unknown pass 'foo' (valid passes: convert-relay-to-linalg, convert-relay-to-tosa, "
-        "relay-defuse, relay-fold-constant, relay-fold-scale-axis, "
+        "relay-defuse, relay-dynamic-to-static, relay-fold-constant, relay-fold-scale-axis, "
         "relay-fuse-ops, relay-infer-type, relay-merge-composite, relay-simplify-inference, "
         "and 1 of xDSL's, listed by `xdsl-opt --help`)"
     ) in str(error)

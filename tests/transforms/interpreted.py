@@ -6,7 +6,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from relay_xdsl.interpreter import parameters, run
-from relay_xdsl.interpreter.arrays import random_inputs
+from relay_xdsl.interpreter.random_values import random_inputs
 
 
 def outputs(module: ModuleOp, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:

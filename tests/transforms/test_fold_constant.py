@@ -180,7 +180,7 @@ def test_composite_and_primitive_functions_stay_whole():
 def test_the_seeds_fused_module_is_left_as_it_is():
     """TVM's fused seed module: its composite calls take constants, and stay calls."""
     from relay_xdsl.exporters.relay_text import print_relay
-    from relay_xdsl.interpreter.arrays import give_random_values
+    from relay_xdsl.interpreter.random_values import give_random_values
 
     module = parse_relay((TESTS.parent / "examples" / "seed" / "fused.relay").read_text())
     give_random_values(module, 0)

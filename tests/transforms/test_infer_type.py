@@ -83,3 +83,25 @@ func.func @main(%x: !relay.incomplete) -> tensor<2xf32> {
     assert main.function_type.inputs.data[0] == TensorType(
         relay.dtypes.element_type("float32"), [2]
     )
+
+
+MATCH = """
+relay.type_def "List" ["A"] {{Cons(!relay.type_var<"A">, !relay.adt<"List", [!relay.type_var<"A">]>), Nil}}
+func.func @head(%xs: !relay.adt<"List", [tensor<f32>]>, %zero: tensor<f32>) -> tensor<f32> {{
+  %h = relay.match {partial}%xs : !relay.adt<"List", [tensor<f32>]> -> tensor<f32> {{
+    case Cons(%x : tensor<f32>, _) {{
+      relay.match_yield %x : tensor<f32>
+    }}
+  }}
+  func.return %h : tensor<f32>
+}}"""
+
+
+def test_a_complete_match_that_misses_a_case_fails_the_pass():
+    ctx, module = _module(MATCH.format(partial=""))
+    with pytest.raises(
+        PassFailedException, match="match expression does not handle the following cases: Nil"
+    ):
+        RelayInferTypePass().apply(ctx, module)
+    ctx, module = _module(MATCH.format(partial="partial "))
+    RelayInferTypePass().apply(ctx, module)

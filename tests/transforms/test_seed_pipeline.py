@@ -14,7 +14,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.interpreter import parameters
-from relay_xdsl.interpreter.arrays import give_random_values, random_inputs
+from relay_xdsl.interpreter.random_values import give_random_values, random_inputs
 from relay_xdsl.relay_text.equivalence import relay_text_diff
 from relay_xdsl.tools.graph_equivalence import graph_diff
 from relay_xdsl.transforms.defuse import RelayDefusePass
@@ -47,10 +47,10 @@ def test_original_module_gives_tvms_fused_then_defused_module():
 
 
 def test_original_fused_and_defused_compute_the_same_on_random_constants():
-    """The seed's constants have no values: given random ones (variances
-    non-negative) before the passes, the folded weights are computed from
-    them, and the three modules agree. Weights in [-1, 1) give activations in
-    the tens of thousands, so the tolerance is relative to the largest."""
+    """The seed's constants have no values: given random ones (drawn by
+    role: weights scaled by fan-in, variances near 1) before the passes, the
+    folded weights are computed from them, and the three modules agree,
+    within 1e-4 of the largest output (about 7)."""
     original = parse_relay((SEED / "original.relay").read_text(), "original.relay")
     give_random_values(original, 0)
     fused = original.clone()
@@ -68,7 +68,7 @@ def test_original_fused_and_defused_compute_the_same_on_random_constants():
     inputs = random_inputs(parameters(original), 1)
     (expected,) = outputs(original, inputs)
     largest = float(np.abs(expected).max())
-    assert np.isfinite(expected).all() and expected.std() > 0.01
+    assert np.isfinite(expected).all() and 0.1 < expected.std() < 10
     for module in (fused, defused):
         (actual,) = outputs(module, inputs)
         assert np.abs(actual - expected).max() <= 1e-4 * largest

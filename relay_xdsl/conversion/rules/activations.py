@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import math
 
+from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
+from relay_xdsl.conversion.rules.normalization import along_axis
 from relay_xdsl.conversion.values import Tensor
 
 
@@ -54,3 +56,31 @@ def silu(call: RuleCall) -> Tensor:
     x, value = _operand(call)
     sigmoid = call.emit.op("sigmoid", [value], value.type)
     return call.result(call.emit.mul(value, sigmoid, value.type), x.perm)
+
+
+def _negative_scaled(call: RuleCall, x: Tensor, value: SSAValue, scale: SSAValue) -> Tensor:
+    """`value` where it is positive, else ``value * scale``."""
+    emit, type_ = call.emit, value.type
+    assert isinstance(type_, TensorType)
+    positive = emit.op(
+        "greater",
+        [value, _constant(call, x, 0.0)],
+        TensorType(IntegerType(1), type_.get_shape()),
+    )
+    return call.result(emit.select(positive, value, emit.mul(value, scale, type_), type_), x.perm)
+
+
+@lowering("nn.leaky_relu")
+def leaky_relu(call: RuleCall) -> Tensor:
+    """``nn.leaky_relu``: ``x`` where ``x > 0``, else ``alpha * x``."""
+    x, value = _operand(call)
+    return _negative_scaled(call, x, value, _constant(call, x, float(call.call.attr("alpha"))))
+
+
+@lowering("nn.prelu")
+def prelu(call: RuleCall) -> Tensor:
+    """``nn.prelu(x, alpha)``: ``x`` where ``x > 0``, else ``alpha * x``, the
+    vector `alpha` laid along ``axis``."""
+    x, value = _operand(call)
+    axis = int(call.call.attr("axis")) % x.rank
+    return _negative_scaled(call, x, value, along_axis(call, call.tensor(1), x.rank, axis, x.perm))

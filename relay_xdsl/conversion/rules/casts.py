@@ -1,19 +1,24 @@
-"""Element type conversions: ``tosa.cast``, with Relay's rounding and truth.
+"""Element type conversions: ``tosa.cast``, with Relay's rounding and truth;
+``reinterpret``, the same bits read as another type.
 
 TOSA rounds floats to the nearest integer where Relay (C's conversion)
 truncates toward zero, so floats are truncated first; and a conversion to
-``bool`` is ``x != 0`` for every source type.
+``bool`` is ``x != 0`` for every source type. TOSA has no bit cast:
+``reinterpret`` is ``arith.bitcast`` of each element in a ``linalg.generic``.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Attribute
 
+from relay_xdsl.conversion import linalg
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.broadcast import truth
-from relay_xdsl.conversion.values import Tensor
+from relay_xdsl.conversion.rules.rounding import truncated
+from relay_xdsl.conversion.values import Tensor, permuted_type
 
 
 def _is_bool(element: Attribute) -> bool:
@@ -28,15 +33,7 @@ def _cast(call: RuleCall, x: Tensor, element: Attribute) -> Tensor:
     if _is_bool(element):
         return call.result(truth(call, value), x.perm)
     if not isinstance(x.element_type, IntegerType) and isinstance(element, IntegerType):
-        type_ = value.type
-        assert isinstance(type_, TensorType)
-        negative = emit.op(
-            "greater",
-            [emit.scalar(0, x.element_type, x.rank), value],
-            TensorType(IntegerType(1), type_.get_shape()),
-        )
-        up, down = emit.op("ceil", [value], type_), emit.op("floor", [value], type_)
-        value = emit.select(negative, up, down, type_)
+        value = truncated(emit, value)
     if _is_bool(x.element_type) and not isinstance(element, IntegerType):
         value = emit.cast(value, IntegerType(8))  # TOSA casts bool to integers only
     return call.result(emit.cast(value, element), x.perm)
@@ -53,3 +50,15 @@ def cast(call: RuleCall) -> Tensor:
 def cast_like(call: RuleCall) -> Tensor:
     """``cast_like(x, like)``: ``cast`` to the element type of `like`."""
     return _cast(call, call.tensor(0), call.result_type.get_element_type())
+
+
+@lowering("reinterpret")
+def reinterpret(call: RuleCall) -> Tensor:
+    """The bits of each element read as the ``dtype`` attribute (of the same width)."""
+    x = call.tensor(0)
+    element = call.result_type.get_element_type()
+    type_ = permuted_type(call.result_type, x.perm)
+    value = linalg.elementwise(
+        call.emit, [call.value(x, x.perm)], type_, lambda args: [arith.BitcastOp(args[0], element)]
+    )
+    return call.result(value, x.perm)

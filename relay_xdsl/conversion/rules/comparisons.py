@@ -6,6 +6,11 @@ operators they run in the layout of their first operand computed at run time.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned, common_perm
@@ -43,3 +48,51 @@ def less_equal(call: RuleCall) -> Tensor:
     """``a <= b``: ``greater_equal(b, a)``."""
     value, perm = _compare(call, "greater_equal", True)
     return call.result(value, perm)
+
+
+def _classified(
+    call: RuleCall, integers: bool, test: Callable[[SSAValue, SSAValue], SSAValue]
+) -> Tensor:
+    """A test of each float element, given the element and its absolute value;
+    `integers` for every element of an integer tensor (known when compiling)."""
+    x = call.tensor(0)
+    if isinstance(x.element_type, IntegerType):
+        return Tensor(call.result_type, array=np.full(x.shape, integers))
+    value = call.value(x, x.perm)
+    magnitude = call.emit.op("abs", [value], value.type)
+    return call.result(test(value, magnitude), x.perm)
+
+
+def _infinity(call: RuleCall) -> SSAValue:
+    x = call.tensor(0)
+    return call.emit.scalar(math.inf, x.element_type, x.rank)
+
+
+@lowering("isnan")
+def isnan(call: RuleCall) -> Tensor:
+    """``x != x``: NaN is the one value unequal to itself."""
+    boolean = permuted_type(call.result_type, call.tensor(0).perm)
+    emit = call.emit
+    return _classified(
+        call,
+        False,
+        lambda x, _: emit.op("logical_not", [emit.op("equal", [x, x], boolean)], boolean),
+    )
+
+
+@lowering("isinf")
+def isinf(call: RuleCall) -> Tensor:
+    """``|x| == inf``."""
+    boolean = permuted_type(call.result_type, call.tensor(0).perm)
+    return _classified(
+        call, False, lambda _, size: call.emit.op("equal", [size, _infinity(call)], boolean)
+    )
+
+
+@lowering("isfinite")
+def isfinite(call: RuleCall) -> Tensor:
+    """``|x| < inf``, which NaN is not."""
+    boolean = permuted_type(call.result_type, call.tensor(0).perm)
+    return _classified(
+        call, True, lambda _, size: call.emit.op("greater", [_infinity(call), size], boolean)
+    )

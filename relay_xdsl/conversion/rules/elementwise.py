@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType
 
 from relay_xdsl.conversion.layout import aligned, common_perm
 from relay_xdsl.conversion.lowering import RuleCall
@@ -19,7 +18,7 @@ from relay_xdsl.conversion.tosa import numpy_dtype
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
 
-def _unary(call: RuleCall, tosa_name: str) -> Tensor:
+def unary(call: RuleCall, tosa_name: str) -> Tensor:
     x = call.tensor(0)
     value = call.emit.op(
         tosa_name, [call.value(x, x.perm)], permuted_type(call.result_type, x.perm)
@@ -32,7 +31,9 @@ def _clamp(call: RuleCall, low: float, high: float) -> Tensor:
     return call.result(call.emit.clamp(call.value(x, x.perm), low, high), x.perm)
 
 
-def _operands(call: RuleCall, tensors: list[Tensor] | None = None) -> tuple[list, tuple[int, ...]]:
+def broadcast_operands(
+    call: RuleCall, tensors: list[Tensor] | None = None
+) -> tuple[list, tuple[int, ...]]:
     """The arguments (or `tensors` in their place) at the result's rank in one
     layout, and that layout."""
     if tensors is None:
@@ -42,8 +43,8 @@ def _operands(call: RuleCall, tensors: list[Tensor] | None = None) -> tuple[list
     return [aligned(call.lowering, t, rank, perm) for t in tensors], perm
 
 
-def _binary(call: RuleCall, tosa_name: str) -> Tensor:
-    values, perm = _operands(call)
+def binary(call: RuleCall, tosa_name: str) -> Tensor:
+    values, perm = broadcast_operands(call)
     result = call.emit.op(tosa_name, values, permuted_type(call.result_type, perm))
     return call.result(result, perm)
 
@@ -60,32 +61,32 @@ def clip(call: RuleCall) -> Tensor:
 
 @lowering("sigmoid")
 def sigmoid(call: RuleCall) -> Tensor:
-    return _unary(call, "sigmoid")
+    return unary(call, "sigmoid")
 
 
 @lowering("exp")
 def exp(call: RuleCall) -> Tensor:
-    return _unary(call, "exp")
+    return unary(call, "exp")
 
 
 @lowering("log")
 def log(call: RuleCall) -> Tensor:
-    return _unary(call, "log")
+    return unary(call, "log")
 
 
 @lowering("tanh")
 def tanh(call: RuleCall) -> Tensor:
-    return _unary(call, "tanh")
+    return unary(call, "tanh")
 
 
 @lowering("erf")
 def erf(call: RuleCall) -> Tensor:
-    return _unary(call, "erf")
+    return unary(call, "erf")
 
 
 @lowering("rsqrt")
 def rsqrt(call: RuleCall) -> Tensor:
-    return _unary(call, "rsqrt")
+    return unary(call, "rsqrt")
 
 
 @lowering("sqrt")
@@ -99,32 +100,32 @@ def sqrt(call: RuleCall) -> Tensor:
 
 @lowering("abs")
 def abs(call: RuleCall) -> Tensor:
-    return _unary(call, "abs")
+    return unary(call, "abs")
 
 
 @lowering("floor")
 def floor(call: RuleCall) -> Tensor:
-    return _unary(call, "floor")
+    return unary(call, "floor")
 
 
 @lowering("ceil")
 def ceil(call: RuleCall) -> Tensor:
-    return _unary(call, "ceil")
+    return unary(call, "ceil")
 
 
 @lowering("cos")
 def cos(call: RuleCall) -> Tensor:
-    return _unary(call, "cos")
+    return unary(call, "cos")
 
 
 @lowering("sin")
 def sin(call: RuleCall) -> Tensor:
-    return _unary(call, "sin")
+    return unary(call, "sin")
 
 
 @lowering("logical_not")
 def logical_not(call: RuleCall) -> Tensor:
-    return _unary(call, "logical_not")
+    return unary(call, "logical_not")
 
 
 @lowering("negative")
@@ -153,6 +154,16 @@ def ones_like(call: RuleCall) -> Tensor:
     return _filled(call, 1)
 
 
+@lowering("zeros")
+def zeros(call: RuleCall) -> Tensor:
+    return _filled(call, 0)
+
+
+@lowering("ones")
+def ones(call: RuleCall) -> Tensor:
+    return _filled(call, 1)
+
+
 def _filled(call: RuleCall, value: float) -> Tensor:
     type_ = call.result_type
     array = np.full(type_.get_shape(), value, dtype=numpy_dtype(type_.get_element_type()))
@@ -161,66 +172,50 @@ def _filled(call: RuleCall, value: float) -> Tensor:
 
 @lowering("add")
 def add(call: RuleCall) -> Tensor:
-    return _binary(call, "add")
+    return binary(call, "add")
 
 
 @lowering("subtract")
 def subtract(call: RuleCall) -> Tensor:
-    return _binary(call, "sub")
+    return binary(call, "sub")
 
 
 @lowering("maximum")
 def maximum(call: RuleCall) -> Tensor:
-    return _binary(call, "maximum")
+    return binary(call, "maximum")
 
 
 @lowering("minimum")
 def minimum(call: RuleCall) -> Tensor:
-    return _binary(call, "minimum")
+    return binary(call, "minimum")
 
 
 @lowering("equal")
 def equal(call: RuleCall) -> Tensor:
-    return _binary(call, "equal")
+    return binary(call, "equal")
 
 
 @lowering("greater")
 def greater(call: RuleCall) -> Tensor:
-    return _binary(call, "greater")
+    return binary(call, "greater")
 
 
 @lowering("greater_equal")
 def greater_equal(call: RuleCall) -> Tensor:
-    return _binary(call, "greater_equal")
+    return binary(call, "greater_equal")
 
 
 @lowering("logical_and")
 def logical_and(call: RuleCall) -> Tensor:
-    return _binary(call, "logical_and")
+    return binary(call, "logical_and")
 
 
 @lowering("logical_or")
 def logical_or(call: RuleCall) -> Tensor:
-    return _binary(call, "logical_or")
+    return binary(call, "logical_or")
 
 
 @lowering("multiply")
 def multiply(call: RuleCall) -> Tensor:
-    (a, b), perm = _operands(call)
-    return call.result(call.emit.mul(a, b, permuted_type(call.result_type, perm)), perm)
-
-
-@lowering("divide")
-def divide(call: RuleCall) -> Tensor:
-    """Floating ``a / b`` as ``a * reciprocal(b)`` (the reciprocal of a known
-    divisor computed when compiling); integer division as ``tosa.intdiv``."""
-    if isinstance(call.result_type.get_element_type(), IntegerType):
-        return _binary(call, "intdiv")
-    divisor = call.tensor(1)
-    if divisor.array is not None:
-        reciprocal = Tensor(divisor.type, array=(1 / divisor.array).astype(divisor.array.dtype))
-        (a, b), perm = _operands(call, [call.tensor(0), reciprocal])
-    else:
-        (a, b), perm = _operands(call)
-        b = call.emit.op("reciprocal", [b], b.type)
+    (a, b), perm = broadcast_operands(call)
     return call.result(call.emit.mul(a, b, permuted_type(call.result_type, perm)), perm)

@@ -1,11 +1,5 @@
-"""Convolutions, normalisation and dense products.
+"""Batch normalisation, bias and dense products.
 
-``nn.conv2d`` becomes ``tosa.conv2d`` (``groups == 1``),
-``tosa.depthwise_conv2d`` (one group per input channel), or, for other
-groups, one ``tosa.conv2d`` per group joined by ``tosa.concat`` (with
-``prefer_linalg``, one ``linalg.generic`` over all groups instead); the
-activation is held in NHWC and the weight is laid out as TOSA wants
-(``OHWI``, or ``[KH, KW, C, M]`` for depthwise) when compiling.
 ``nn.batch_norm`` with known parameters is one multiply and one add by
 per-channel constants computed when compiling. Dense products become
 ``tosa.matmul`` on rank-3 operands.
@@ -14,135 +8,15 @@ per-channel constants computed when compiling. Dense products become
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
-from relay_xdsl.conversion import linalg
 from relay_xdsl.conversion.layout import aligned
-from relay_xdsl.conversion.lowering import SMALL_CONSTANT, RuleCall
+from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
-from relay_xdsl.conversion.rules.windows import exact_window, nhwc_input, nhwc_perm
-from relay_xdsl.conversion.tosa import i64_array
 from relay_xdsl.conversion.values import Tensor, permuted_type
-
-_KERNEL_TO_OHWI = {
-    "OIHW": (0, 2, 3, 1),
-    "HWIO": (3, 0, 1, 2),
-    "HWOI": (2, 0, 1, 3),
-    "OHWI": (0, 1, 2, 3),
-}
-"""Where each kernel layout's dimensions are in TOSA's ``OHWI``."""
-
-
-@lowering("nn.conv2d")
-def conv2d(call: RuleCall) -> Tensor:
-    layout = call.call.attr("data_layout")
-    kernel_layout = call.call.attr("kernel_layout")
-    out_layout = call.call.attr("out_layout") or layout
-    x, w = nhwc_input(call, layout), call.tensor(1)
-    if kernel_layout not in _KERNEL_TO_OHWI or out_layout != layout:
-        raise call.error(
-            f"kernel layout {kernel_layout}, out layout {out_layout} are not supported"
-        )
-    perm = nhwc_perm(layout)
-    ohwi = _KERNEL_TO_OHWI[kernel_layout]
-    result_nhwc = permuted_type(call.result_type, perm)
-    n, out_h, out_w, out_c = result_nhwc.get_shape()
-    in_c = permuted_type(x.type, perm).get_shape()[3]
-    weight_ohwi = permuted_type(w.type, ohwi)
-    kh, kw = weight_ohwi.get_shape()[1:3]
-    groups = int(call.call.attr("groups"))
-    strides, dilation = call.call.ints("strides"), call.call.ints("dilation")
-    data, pads = exact_window(
-        call,
-        call.value(x, perm),
-        call.call.ints("padding"),
-        (kh, kw),
-        strides,
-        dilation,
-        (out_h, out_w),
-    )
-    emit = call.emit
-    element = call.result_type.get_element_type()
-    attributes = {
-        "acc_type": element,
-        "dilation": i64_array(dilation),
-        "pad": i64_array(pads),
-        "stride": i64_array(strides),
-    }
-    zero = emit.zero_point(element)
-
-    def convolve(data: SSAValue, weight: SSAValue, channels: int, name: str = "conv2d") -> SSAValue:
-        bias = emit.splat(0, element, [channels])
-        result = TensorType(element, [n, out_h, out_w, channels])
-        return emit.op(name, [data, weight, bias, zero, zero], result, attributes)
-
-    if groups == 1:
-        return call.result(convolve(data, _ohwi_weight(call, w, ohwi), out_c), perm)
-    if groups == in_c and weight_ohwi.get_shape()[3] == 1:
-        multiplier = out_c // in_c
-        # [KH, KW, C, M]: the OIHW weight (C*M, 1, KH, KW) seen as (C, M, KH, KW), then permuted
-        hwcm = _reshaped_known(call, w, ohwi, (in_c, multiplier, kh, kw))
-        weight = call.lowering.materialize(hwcm, (2, 3, 0, 1))
-        return call.result(convolve(data, weight, out_c, "depthwise_conv2d"), perm)
-    if call.prefer_linalg:
-        # [G, KH, KW, C/G, O/G]: the OIHW weight (G*O/G, C/G, KH, KW) seen as (G, O/G, C/G, KH, KW)
-        per_group = _reshaped_known(
-            call, w, ohwi, (groups, out_c // groups, in_c // groups, kh, kw)
-        )
-        weight = call.lowering.materialize(per_group, (0, 3, 4, 2, 1))
-        padded = emit.pad(data, [0, 0, *pads, 0, 0])
-        return call.result(
-            linalg.grouped_conv2d(emit, padded, weight, strides, dilation, result_nhwc), perm
-        )
-    grouped = _grouped(call, data, call.value(w, ohwi), groups, convolve, result_nhwc)
-    return call.result(grouped, perm)
-
-
-def _ohwi_weight(call: RuleCall, w: Tensor, ohwi: tuple[int, ...]) -> SSAValue:
-    """The weight in TOSA's OHWI.
-
-    A weight passed as an argument is passed HWIO and transposed to OHWI in
-    the IR: the compiled schedule reads HWIO, so the two transposes cancel
-    when compiling, where an OHWI argument is transposed on every call."""
-    if w.array is not None and call.lowering.weights_as_arguments and w.array.size > SMALL_CONSTANT:
-        hwio = (ohwi[1], ohwi[2], ohwi[3], ohwi[0])
-        return call.emit.transpose(call.value(w, hwio), (3, 0, 1, 2))
-    return call.value(w, ohwi)
-
-
-def _reshaped_known(
-    call: RuleCall, w: Tensor, ohwi: tuple[int, ...], shape: tuple[int, ...]
-) -> Tensor:
-    """The weight `w` in OIHW order of dimensions, reshaped to `shape`."""
-    to_oihw = tuple(ohwi[i] for i in (0, 3, 1, 2))
-    type_ = TensorType(w.element_type, shape)
-    if w.array is not None:
-        return Tensor(type_, array=np.ascontiguousarray(w.array.transpose(to_oihw)).reshape(shape))
-    return Tensor(type_, call.emit.reshape(call.value(w, to_oihw), shape))
-
-
-def _grouped(
-    call: RuleCall,
-    data: SSAValue,
-    weight: SSAValue,
-    groups: int,
-    convolve: Callable[[SSAValue, SSAValue, int], SSAValue],
-    result_nhwc: TensorType,
-) -> SSAValue:
-    """A grouped convolution as one convolution per group, concatenated on channels."""
-    n, h, w, _ = data.type.get_shape()  # type: ignore[attr-defined]
-    o, kh, kw, i = weight.type.get_shape()  # type: ignore[attr-defined]
-    per_group_out = o // groups
-    parts = []
-    for g in range(groups):
-        part = call.emit.slice(data, [0, 0, 0, g * i], [n, h, w, i])
-        kernel = call.emit.slice(weight, [g * per_group_out, 0, 0, 0], [per_group_out, kh, kw, i])
-        parts.append(convolve(part, kernel, per_group_out))
-    return call.emit.concat(parts, 3, result_nhwc)
 
 
 @lowering("nn.batch_norm")

@@ -1,7 +1,9 @@
-"""Pools in NHWC: ``tosa.max_pool2d`` and ``tosa.avg_pool2d``.
+"""Pools channels-last: ``tosa.max_pool2d`` and ``tosa.avg_pool2d``.
 
 TOSA's average leaves padding out of the count; Relay's
-``count_include_pad=True`` pads with explicit zeros first. Global pools are
+``count_include_pad=True`` pads with explicit zeros first. A 1-D pool is a
+2-D one with a unit ``H`` axis; a 3-D pool pools each depth slice, then
+along the depth. Global pools are
 pools whose window is the whole image, adaptive pools to a size that divides
 the input's are pools whose stride is their window (other adaptive pools:
 weight matrices and ``tosa.matmul``, or one reduction per window).
@@ -20,95 +22,168 @@ from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.nn import matmul3
 from relay_xdsl.conversion.rules.windows import (
     exact_window,
-    nhwc_input,
-    nhwc_perm,
+    layout_perm,
+    spatial_padding,
     window_attributes,
+    window_input,
+    with_unit_axis,
+    with_unit_layout,
+    without_unit_axis,
 )
 from relay_xdsl.conversion.tosa import numpy_dtype
 from relay_xdsl.conversion.values import Tensor, permuted_type
+from relay_xdsl.dialects.relay.layouts import spatial_axes
 
 
-def _pool(
+def pool(
     call: RuleCall,
+    x: Tensor,
+    layout: str,
     kind: str,
     kernel: Sequence[int],
     strides: Sequence[int],
     padding: Sequence[int],
-    count_include_pad: bool = False,
+    count_include_pad: bool,
+    result_type: TensorType,
 ) -> Tensor:
-    layout = call.call.attr("layout")
-    x = nhwc_input(call, layout)
-    perm = nhwc_perm(layout)
-    if (call.call.attr("out_layout") or layout) != layout:
-        raise call.error("an out_layout other than the layout is not supported")
-    dilation = call.call.optional_ints("dilation") or [1, 1]
-    if any(d != 1 for d in dilation):
-        raise call.error("dilated pools are not supported")
-    result = permuted_type(call.result_type, perm)
-    out_hw = result.get_shape()[1:3]
+    """`x` (in `layout`) pooled by `kind` (``max`` or ``avg``) over windows of
+    the spatial axes (Relay's `padding`), the result of `result_type` held
+    channels-last. A 3-D pool is a 2-D pool of each depth slice, then a pool
+    along the depth: maxima, window sums and the counts of what a window
+    covers all split that way."""
+    dims = len(kernel)
+    perm = layout_perm(call, layout, f"N{spatial_axes(dims)}C")
+    result = permuted_type(result_type, perm)
     data = call.value(x, perm)
     if count_include_pad and any(padding):
-        top, left, bottom, right = _four(padding)
-        data = call.emit.pad(data, [0, 0, top, bottom, left, right, 0, 0])
-        padding = [0, 0, 0, 0]
-    data, pads = exact_window(call, data, padding, kernel, strides, (1, 1), out_hw)
-    return call.result(_emit_pool(call, kind, data, pads, kernel, strides, result), perm)
+        pairs = spatial_padding(padding, dims)
+        data = call.emit.pad(data, [0, 0, *(p for pair in pairs for p in pair), 0, 0])
+        padding = [0] * dims
+    if dims == 2:
+        return Tensor(
+            result_type, _pool2d(call, kind, data, kernel, strides, padding, result), perm
+        )
+    emit = call.emit
+    n, d, h, w, c = data.type.get_shape()  # type: ignore[attr-defined]
+    _, out_d, out_h, out_w, _ = result.get_shape()
+    (front, back), (top, bottom), (left, right) = spatial_padding(padding, dims)
+    element = result.get_element_type()
+    planes = _pool2d(
+        call,
+        kind,
+        emit.reshape(data, [n * d, h, w, c]),
+        kernel[1:],
+        strides[1:],
+        [top, left, bottom, right],
+        TensorType(element, [n * d, out_h, out_w, c]),
+    )
+    depth = _pool2d(
+        call,
+        kind,
+        emit.reshape(planes, [n, d, out_h * out_w, c]),
+        [kernel[0], 1],
+        [strides[0], 1],
+        [front, 0, back, 0],
+        TensorType(element, [n, out_d, out_h * out_w, c]),
+    )
+    return Tensor(result_type, emit.reshape(depth, result.get_shape()), perm)
 
 
-def _emit_pool(
+def _pool2d(
     call: RuleCall,
     kind: str,
     data: SSAValue,
-    pads: list[int],
     kernel: Sequence[int],
     strides: Sequence[int],
+    padding: Sequence[int],
     result: TensorType,
 ) -> SSAValue:
+    """The TOSA pool of NHWC `data` to NHWC `result`.
+
+    TOSA pads less than a window: the last outputs of a ``ceil_mode`` pool
+    whose windows lie wholly past the data are what an empty window gives
+    (the lowest value for a maximum, zero for an average), padded on after."""
+    shape = list(data.type.get_shape())  # type: ignore[attr-defined]
+    out = list(result.get_shape()[1:3])
+    empty = [0, 0]
+    for axis, (before, _) in enumerate(spatial_padding(padding, 2)):
+        while out[axis] > 1 and (out[axis] - 1) * strides[axis] - before >= shape[1 + axis]:
+            out[axis] -= 1
+            empty[axis] += 1
+    data, pads = exact_window(call, data, padding, kernel, strides, (1, 1), out)
     attributes = window_attributes(pads, kernel, strides)
-    if kind == "max":
-        return call.emit.op("max_pool2d", [data], result, attributes)
     element = result.get_element_type()
-    zero = call.emit.zero_point(element)
-    attributes["acc_type"] = element
-    return call.emit.op("avg_pool2d", [data, zero, zero], result, attributes)
+    computed = TensorType(element, [shape[0], *out, shape[3]])
+    if kind == "max":
+        value = call.emit.op("max_pool2d", [data], computed, attributes)
+        dtype = numpy_dtype(element)
+        lowest = np.finfo(dtype) if np.issubdtype(dtype, np.floating) else np.iinfo(dtype)
+        fill = float(lowest.min)
+    else:
+        zero = call.emit.zero_point(element)
+        attributes["acc_type"] = element
+        value = call.emit.op("avg_pool2d", [data, zero, zero], computed, attributes)
+        fill = 0.0
+    return call.emit.pad(value, [0, 0, 0, empty[0], 0, empty[1], 0, 0], fill)
 
 
-def _four(padding: Sequence[int]) -> list[int]:
-    if len(padding) == 1:
-        return list(padding) * 4
-    if len(padding) == 2:
-        return [padding[0], padding[1], padding[0], padding[1]]
-    return list(padding)
-
-
-@lowering("nn.max_pool2d")
-def max_pool2d(call: RuleCall) -> Tensor:
-    return _pool(
+def _windowed(call: RuleCall, kind: str) -> Tensor:
+    """A pool of the call's attributes (``nn.max_pool2d``, ``nn.avg_pool3d``, ...)."""
+    layout = _layout(call)
+    if any(d != 1 for d in call.call.ints("dilation")):
+        raise call.error("dilated pools are not supported")
+    kernel, strides = call.call.ints("pool_size"), call.call.ints("strides")
+    padding = call.call.ints("padding")
+    count_include_pad = bool(call.call.attr("count_include_pad"))
+    x = call.tensor(0)
+    if len(kernel) != 1:
+        return pool(
+            call, x, layout, kind, kernel, strides, padding, count_include_pad, call.result_type
+        )
+    # one dimension: two, with a unit H axis
+    if "W" not in layout:
+        raise call.error(f"layout {layout} is not supported")
+    axis = layout.index("W")
+    ((before, after),) = spatial_padding(padding, 1)
+    shape = list(call.result_type.get_shape())
+    shape.insert(axis, 1)
+    pooled = pool(
         call,
-        "max",
-        call.call.ints("pool_size"),
-        call.call.ints("strides"),
-        call.call.ints("padding"),
+        with_unit_axis(call, x, axis),
+        with_unit_layout(layout),
+        kind,
+        [1, *kernel],
+        [1, *strides],
+        [0, before, 0, after],
+        count_include_pad,
+        TensorType(call.result_type.get_element_type(), shape),
     )
+    return without_unit_axis(call, pooled, axis)
 
 
-@lowering("nn.avg_pool2d")
-def avg_pool2d(call: RuleCall) -> Tensor:
-    return _pool(
-        call,
-        "avg",
-        call.call.ints("pool_size"),
-        call.call.ints("strides"),
-        call.call.ints("padding"),
-        bool(call.call.attr("count_include_pad")),
-    )
+@lowering("nn.max_pool1d", "nn.max_pool2d", "nn.max_pool3d")
+def max_pool(call: RuleCall) -> Tensor:
+    return _windowed(call, "max")
+
+
+@lowering("nn.avg_pool1d", "nn.avg_pool2d", "nn.avg_pool3d")
+def avg_pool(call: RuleCall) -> Tensor:
+    return _windowed(call, "avg")
+
+
+def _layout(call: RuleCall) -> str:
+    """The call's layout; its out layout must be the same."""
+    layout = call.call.attr("layout")
+    if (call.call.attr("out_layout") or layout) != layout:
+        raise call.error("an out_layout other than the layout is not supported")
+    return layout
 
 
 def _global(call: RuleCall, kind: str) -> Tensor:
-    layout = call.call.attr("layout")
-    x = nhwc_input(call, layout)
-    h, w = permuted_type(x.type, nhwc_perm(layout)).get_shape()[1:3]
-    return _pool(call, kind, [h, w], [1, 1], [0, 0, 0, 0])
+    layout = _layout(call)
+    x, perm = window_input(call, layout, "HW")
+    h, w = permuted_type(x.type, perm).get_shape()[1:3]
+    return pool(call, x, layout, kind, [h, w], [1, 1], [0], False, call.result_type)
 
 
 @lowering("nn.global_avg_pool2d")
@@ -128,15 +203,14 @@ def _adaptive(call: RuleCall, kind: str) -> Tensor:
     pool whose stride is its window; otherwise windows differ in size and
     overlap: an average is two products with per-window weight matrices
     (rows, then columns), a maximum one reduction per window row and column."""
-    layout = call.call.attr("layout")
-    x = nhwc_input(call, layout)
-    perm = nhwc_perm(layout)
+    layout = _layout(call)
+    x, perm = window_input(call, layout, "HW")
     h, w = permuted_type(x.type, perm).get_shape()[1:3]
     result = permuted_type(call.result_type, perm)
     out_h, out_w = result.get_shape()[1:3]
     if h % out_h == 0 and w % out_w == 0:
         window = [h // out_h, w // out_w]
-        return _pool(call, kind, window, window, [0, 0, 0, 0])
+        return pool(call, x, layout, kind, window, window, [0], False, call.result_type)
     data = call.value(x, perm)
     if kind == "avg":
         return call.result(_adaptive_average(call, data, result), perm)

@@ -1,4 +1,5 @@
-"""Slices: ``strided_slice``, ``relax.strided_slice`` and ``split``, in the operand's layout.
+"""Slices: ``strided_slice``, ``relax.strided_slice``, ``slice_like`` and ``split``,
+in the operand's layout.
 
 Every slice becomes one ``tosa.slice`` of the operand as it is held (the
 bounds permuted to its layout), after a ``tosa.reverse`` for each axis
@@ -104,6 +105,16 @@ def relax_strided_slice(call: RuleCall) -> Tensor:
     for axis, start, stop, stride in zip(axes, begin, end, strides):
         axis = normal_axis(axis, x.rank)
         slices[axis] = slice_of(start, stop, stride, x.shape[axis])
+    return call.result(sliced(call, x, slices), x.perm)
+
+
+@lowering("slice_like")
+def slice_like(call: RuleCall) -> Tensor:
+    """The beginning of `x` along each axis that the result (the second
+    argument's extents on ``axes``, all by default) shortens."""
+    x = call.tensor(0)
+    shape = call.result_type.get_shape()
+    slices = {a: slice(0, n, 1) for a, (n, m) in enumerate(zip(shape, x.shape)) if n != m}
     return call.result(sliced(call, x, slices), x.perm)
 
 

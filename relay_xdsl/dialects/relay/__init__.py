@@ -36,6 +36,8 @@ The modules:
 * ``control``: ``relay.if``;
 * ``references``: reference cells;
 * ``adts``: type definitions, constructors and ``match``;
+* ``match_exhaustion``: the cases a ``match`` leaves unhandled (TVM's check);
+* ``dynamic_to_static``: ``dyn.*`` calls with constant shapes as static ones;
 * ``inference``: the type relations the rows name;
 * ``layouts``: data layouts (``NCHW4c``) and shape conversion between them;
 * ``relax_mapping``: how a row's Relax operator converts;

@@ -31,12 +31,15 @@ from typing import Any, NamedTuple
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BoolAttr,
     DenseArrayBase,
     FloatAttr,
     IntegerAttr,
     IntegerType,
     StringAttr,
     UnitAttr,
+    f32,
+    i32,
 )
 from xdsl.ir import Attribute
 
@@ -140,6 +143,29 @@ def attr_value(attr: Attribute) -> Any:
     if isinstance(attr, UnitAttr):
         return None
     return attr
+
+
+def stored(value: Any) -> Attribute:
+    """`value` (the inverse of :func:`attr_value`) stored as the Relay text
+    importer stores the same literal: ``int`` as ``i32``, ``float`` as
+    ``f32``, a flat list of either as a dense array, a nested list as an
+    array of those, ``None`` as ``unit``."""
+    if value is None:
+        return UnitAttr()
+    if isinstance(value, bool):
+        return BoolAttr.from_bool(value)
+    if isinstance(value, int):
+        return IntegerAttr(value, i32)
+    if isinstance(value, float):
+        return FloatAttr(value, f32)
+    if isinstance(value, str):
+        return StringAttr(value)
+    values = list(value)
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return DenseArrayBase.from_list(i32, values)
+    if all(isinstance(v, float) for v in values):
+        return DenseArrayBase.from_list(f32, values)
+    return ArrayAttr([stored(v) for v in values])
 
 
 def _is_int(attr: Attribute) -> bool:

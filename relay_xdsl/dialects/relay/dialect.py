@@ -38,12 +38,14 @@ RELAX_OPERATORS: dict[str, type[RegisteredOperatorOp]] = {
 }
 """Relax operator name → op class, for the Relax-only operators."""
 
-RELAX_MAPPED: dict[str, type[RegisteredOperatorOp]] = {
-    op.OPERATOR.relax.relax_name: op
-    for op in (*OPERATOR_OPS, *RELAX_OPERATOR_OPS)
-    if isinstance(op.OPERATOR.relax, RelaxOp)
-}
-"""Relax operator name (``relax.nn.conv2d``) → the op class it imports as."""
+RELAX_MAPPED: dict[str, tuple[type[RegisteredOperatorOp], ...]] = {}
+"""Relax operator name (``relax.nn.conv2d``) → the op classes it may import as, in
+the order import tries them: the Relay operator first, then a Relax-only one
+that holds the Relax fields the Relay operator lacks (``relax.nn.batch_norm``)."""
+for _op in (*OPERATOR_OPS, *RELAX_OPERATOR_OPS):
+    if isinstance(_op.OPERATOR.relax, RelaxOp):
+        _name = _op.OPERATOR.relax.relax_name
+        RELAX_MAPPED[_name] = (*RELAX_MAPPED.get(_name, ()), _op)
 
 Relay = Dialect(
     "relay",

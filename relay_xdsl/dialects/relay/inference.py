@@ -369,8 +369,10 @@ def full_like(call: Call) -> Attribute:
 
 
 def shape_of(call: Call) -> Attribute:
+    """``ShapeOfRel``: the rank as a 1D shape; ``dtype`` unset is int32, the
+    default of TVM's ``relay.shape_of``."""
     ndim = len(call.shape(0))
-    return _tensor([ndim] if ndim else [], call.dtype("dtype"))
+    return _tensor([ndim] if ndim else [], call.dtype("dtype", _INT32))
 
 
 def bias_add(call: Call) -> Attribute:
@@ -1079,7 +1081,8 @@ def layout_transform(call: Call) -> Attribute:
 
 
 def argsort(call: Call) -> Attribute:
-    return _tensor(call.shape(0), call.dtype("dtype"))
+    """Indices of ``dtype``; unset is int32, the default of TVM's ``relay.argsort``."""
+    return _tensor(call.shape(0), call.dtype("dtype", _INT32))
 
 
 def topk(call: Call) -> Attribute:
@@ -1094,7 +1097,8 @@ def topk(call: Call) -> Attribute:
     values = _tensor(out, call.element(0))
     if kind == "values":
         return values
-    indices = _tensor(out, call.dtype("dtype"))
+    # ``dtype`` unset is int32, the default of TVM's ``relay.topk``.
+    indices = _tensor(out, call.dtype("dtype", _INT32))
     return indices if kind == "indices" else TupleType(ArrayAttr((values, indices)))
 
 

@@ -1712,6 +1712,199 @@ class VmReshapeTensorOp(RegisteredOperatorOp):
 
 
 @irdl_op_definition
+class DynReshapeOp(RegisteredOperatorOp):
+    """`reshape` to the shape held by the 1D tensor second input; 0 copies a dimension, -1 is
+    inferred, -3 merges two."""
+
+    name = "relay.dyn.reshape"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.reshape"]
+
+    data = operand_def()
+    newshape = operand_def()
+
+
+@irdl_op_definition
+class DynBroadcastToOp(RegisteredOperatorOp):
+    """`broadcast_to` the shape held by the 1D tensor second input."""
+
+    name = "relay.dyn.broadcast_to"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.broadcast_to"]
+
+    data = operand_def()
+    shape = operand_def()
+
+
+@irdl_op_definition
+class DynFullOp(RegisteredOperatorOp):
+    """`full`: the shape held by the 1D tensor second input, filled with the scalar first input."""
+
+    name = "relay.dyn.full"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.full"]
+
+    fill_value = operand_def()
+    shape = operand_def()
+
+
+@irdl_op_definition
+class DynZerosOp(RegisteredOperatorOp):
+    """`zeros` of the shape held by the 1D tensor input, of `dtype`."""
+
+    name = "relay.dyn.zeros"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.zeros"]
+
+    shape = operand_def()
+
+
+@irdl_op_definition
+class DynOnesOp(RegisteredOperatorOp):
+    """`ones` of the shape held by the 1D tensor input, of `dtype`."""
+
+    name = "relay.dyn.ones"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.ones"]
+
+    shape = operand_def()
+
+
+@irdl_op_definition
+class DynTileOp(RegisteredOperatorOp):
+    """`tile` by the repetitions held by the 1D tensor second input."""
+
+    name = "relay.dyn.tile"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.tile"]
+
+    data = operand_def()
+    reps = operand_def()
+
+
+@irdl_op_definition
+class DynStridedSliceOp(RegisteredOperatorOp):
+    """`strided_slice` of the leading axes by the 1D tensors begin, end and strides (inputs 2 to 4);
+    slice_mode 'size' treats end as sizes."""
+
+    name = "relay.dyn.strided_slice"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.strided_slice"]
+
+    data = operand_def()
+    begin = operand_def()
+    end = operand_def()
+    strides = operand_def()
+
+
+@irdl_op_definition
+class DynSqueezeOp(RegisteredOperatorOp):
+    """`squeeze` of the axes held by the 1D tensor second input."""
+
+    name = "relay.dyn.squeeze"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.squeeze"]
+
+    data = operand_def()
+    axes = operand_def()
+
+
+@irdl_op_definition
+class DynExpandDimsOp(RegisteredOperatorOp):
+    """`expand_dims`: num_newaxis size-1 dimensions at the position held by the scalar second
+    input."""
+
+    name = "relay.dyn.expand_dims"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.expand_dims"]
+
+    data = operand_def()
+    axis = operand_def()
+
+
+@irdl_op_definition
+class DynTopkOp(RegisteredOperatorOp):
+    """`topk` with k held by the second input (a scalar or a tensor of shape (1,)); a 2-tuple
+    (values, indices) when ret_type='both'."""
+
+    name = "relay.dyn.topk"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.topk"]
+
+    data = operand_def()
+    k = operand_def()
+
+
+@irdl_op_definition
+class DynOneHotOp(RegisteredOperatorOp):
+    """`one_hot` with the depth held by the scalar fourth input; inputs (indices, on_value,
+    off_value, depth)."""
+
+    name = "relay.dyn.one_hot"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.one_hot"]
+
+    indices = operand_def()
+    on_value = operand_def()
+    off_value = operand_def()
+    depth = operand_def()
+
+
+@irdl_op_definition
+class DynPadOp(RegisteredOperatorOp):
+    """`nn.pad` by the widths held by the 2D tensor second input ((before, after) per axis); inputs
+    (data, pad_width, pad_value)."""
+
+    name = "relay.dyn.nn.pad"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.nn.pad"]
+
+    data = operand_def()
+    pad_width = operand_def()
+    pad_val = operand_def()
+
+
+@irdl_op_definition
+class DynUpsamplingOp(RegisteredOperatorOp):
+    """`nn.upsampling` by the scalar scales held by inputs 2 (scale_h) and 3 (scale_w)."""
+
+    name = "relay.dyn.nn.upsampling"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.nn.upsampling"]
+
+    data = operand_def()
+    scale_h = operand_def()
+    scale_w = operand_def()
+
+
+@irdl_op_definition
+class DynUpsampling3DOp(RegisteredOperatorOp):
+    """`nn.upsampling3d` by the scalar scales held by inputs 2 to 4 (scale_d, scale_h, scale_w)."""
+
+    name = "relay.dyn.nn.upsampling3d"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.nn.upsampling3d"]
+
+    data = operand_def()
+    scale_d = operand_def()
+    scale_h = operand_def()
+    scale_w = operand_def()
+
+
+@irdl_op_definition
+class DynResize2DOp(RegisteredOperatorOp):
+    """`image.resize2d` to the size held by the second input (height, width); the third is the
+    region of interest (roi)."""
+
+    name = "relay.dyn.image.resize2d"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.image.resize2d"]
+
+    data = operand_def()
+    size = operand_def()
+    roi = operand_def()
+
+
+@irdl_op_definition
+class DynSparseToDenseOp(RegisteredOperatorOp):
+    """A dense tensor of the shape held by the fourth input: the values (second input) at the sparse
+    indices (first), the scalar default (third) elsewhere."""
+
+    name = "relay.dyn.sparse_to_dense"
+    OPERATOR: ClassVar[Operator] = BY_NAME["dyn.sparse_to_dense"]
+
+    sparse_indices = operand_def()
+    sparse_values = operand_def()
+    default_value = operand_def()
+    output_shape = operand_def()
+
+
+@irdl_op_definition
 class RelaxMatmulOp(RegisteredOperatorOp):
     """Relax `matmul`: matrix product with numpy `matmul` semantics. A 1-D lhs is a row vector and a
     1-D rhs a column vector, the promoted axis being dropped from the result; operands of rank > 2
@@ -1769,6 +1962,25 @@ class RelaxSiluOp(RegisteredOperatorOp):
     OPERATOR: ClassVar[Operator] = BY_NAME["relax.nn.silu"]
 
     x = operand_def()
+
+
+@irdl_op_definition
+class RelaxBatchNormOp(RegisteredOperatorOp):
+    """Relax `nn.batch_norm` with the fields Relay's lacks: inputs (data, gamma, beta, moving_mean,
+    moving_var), a 3-tuple result. Without `training`, Relay's nn.batch_norm (the moving statistics
+    normalise, and are returned unchanged; `momentum` is unused). With it, the batch's mean and
+    (biased) variance over every axis but `axis` normalise, and the moving statistics are returned
+    updated: (1 - momentum) * moving + momentum * batch. Relax calls with momentum 0.1 and without
+    training import as nn.batch_norm."""
+
+    name = "relay.relax.nn.batch_norm"
+    OPERATOR: ClassVar[Operator] = BY_NAME["relax.nn.batch_norm"]
+
+    data = operand_def()
+    gamma = operand_def()
+    beta = operand_def()
+    moving_mean = operand_def()
+    moving_var = operand_def()
 
 
 RELAY_OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = (
@@ -1932,6 +2144,22 @@ RELAY_OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = (
     MemoryKillOp,
     VmShapeOfOp,
     VmReshapeTensorOp,
+    DynReshapeOp,
+    DynBroadcastToOp,
+    DynFullOp,
+    DynZerosOp,
+    DynOnesOp,
+    DynTileOp,
+    DynStridedSliceOp,
+    DynSqueezeOp,
+    DynExpandDimsOp,
+    DynTopkOp,
+    DynOneHotOp,
+    DynPadOp,
+    DynUpsamplingOp,
+    DynUpsampling3DOp,
+    DynResize2DOp,
+    DynSparseToDenseOp,
 )
 """The op class of every Relay operator."""
 
@@ -1941,6 +2169,7 @@ RELAX_OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = (
     RelaxGeluOp,
     RelaxGeluTanhOp,
     RelaxSiluOp,
+    RelaxBatchNormOp,
 )
 """The op class of every Relax operator without an exact Relay counterpart."""
 
@@ -1994,6 +2223,22 @@ __all__ = [
     "DeviceCopyOp",
     "DivideOp",
     "DropoutOp",
+    "DynBroadcastToOp",
+    "DynExpandDimsOp",
+    "DynFullOp",
+    "DynOneHotOp",
+    "DynOnesOp",
+    "DynPadOp",
+    "DynReshapeOp",
+    "DynResize2DOp",
+    "DynSparseToDenseOp",
+    "DynSqueezeOp",
+    "DynStridedSliceOp",
+    "DynTileOp",
+    "DynTopkOp",
+    "DynUpsampling3DOp",
+    "DynUpsamplingOp",
+    "DynZerosOp",
     "EqualOp",
     "ErfOp",
     "ExpOp",
@@ -2061,6 +2306,7 @@ __all__ = [
     "PreluOp",
     "ProdOp",
     "ReinterpretOp",
+    "RelaxBatchNormOp",
     "RelaxGeluOp",
     "RelaxGeluTanhOp",
     "RelaxMatmulOp",

@@ -6,9 +6,11 @@ relation, Relax mapping and summary, its backward type relation, and why
 it lacks an interpreter kernel or a lowering rule where it does (kernels and
 rules register themselves by name from their own layers). The rows
 live in :mod:`relay_xdsl.dialects.relay.operators`, grouped by family; the
-op class of each operator (``Conv2DOp`` for ``nn.conv2d``) is generated from
-its row by :func:`operator_class`, so nothing about an operator is written
-twice.
+op class of each operator (``Conv2DOp`` for ``nn.conv2d``, one named operand
+per argument) is generated from its row as checked-in source,
+:mod:`relay_xdsl.dialects.relay.operator_ops`, by ``python -m
+relay_xdsl.tools.gen_operator_ops``, so nothing about an operator is
+written twice.
 
 The row tables are laid out by hand, between ``# fmt: off`` and
 ``# fmt: on``, so that a row reads as a few dense lines rather than one line

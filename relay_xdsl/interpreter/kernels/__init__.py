@@ -10,6 +10,7 @@ modify their arguments, and use vectorised numpy, never loops over elements.
 from relay_xdsl.interpreter.kernels import (  # noqa: F401  (each registers its kernels)
     broadcasting,
     devices,
+    dynamic,
     elementwise,
     gather,
     image,

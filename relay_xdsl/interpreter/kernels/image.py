@@ -151,6 +151,44 @@ def _use_int_div(image: int, target: int) -> bool:
     return target / image <= 1 / (1e-5 * image + 1e-5)
 
 
+def resample_axis(
+    values: np.ndarray,
+    axis: int,
+    target: int,
+    method: str,
+    mode: str,
+    *,
+    dims: int,
+    index: int,
+    rounding: str = "",
+    cubic_alpha: float = -0.5,
+    cubic_exclude: bool = False,
+    roi: Sequence[float] = (),
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """`values` (float32) resized to `target` along `axis`, spatial axis `index`
+    of `dims` (see `resample`); and, for ``tf_crop_and_resize``, which output
+    positions fall outside the image (else None)."""
+    if method == "nearest_neighbor" and not rounding:
+        rounding = "round" if mode == "align_corners" else "floor"
+    image = values.shape[axis]
+    positions = np.arange(target)
+    outside: np.ndarray | None = None
+    if mode == "tf_crop_and_resize":
+        j = dims - 1 - index if dims == 3 else index
+        start, end = (roi[j], roi[j + dims]) if roi else (0.0, 0.0)
+        coordinate = source_coordinates(positions, image, target, mode, start, end)
+        outside = (coordinate < 0) | (coordinate > image - 1)
+    else:
+        coordinate = source_coordinates(positions, image, target, mode)
+    nearest_asymmetric = method == "nearest_neighbor" and mode == "asymmetric"
+    if nearest_asymmetric and dims == 2 and _use_int_div(image, target):
+        return _gather(values, positions // (target // image), axis), outside
+    resized = interpolate_axis(
+        values, coordinate, axis, method, rounding, cubic_alpha, cubic_exclude
+    )
+    return resized, outside
+
+
 def resample(
     data: np.ndarray,
     sizes: Sequence[int],
@@ -164,36 +202,32 @@ def resample(
     extrapolation_value: float = 0.0,
 ) -> np.ndarray:
     """`data` in layout ``NC<spatial>`` resized to `sizes` (topi's
-    ``_resize_{1,2,3}d``), as float32.
+    ``_resize_{1,2,3}d``), as float32, one axis at a time (`resample_axis`).
 
     The roi of a tf_crop_and_resize is read as topi reads it: ``[start_w,
     end_w]`` in 1D, ``[start_h, start_w, end_h, end_w]`` in 2D, and in 3D
     ``[start_w, start_h, start_d, end_w, end_h, end_d]`` (topi's order)."""
     dims = len(sizes)
-    if method == "nearest_neighbor" and not rounding:
-        rounding = "round" if mode == "align_corners" else "floor"
     values = data.astype(_F32)
     outside: np.ndarray | None = None
     for i, target in enumerate(sizes):
         axis = 2 + i
-        image = data.shape[axis]
-        positions = np.arange(target)
-        if mode == "tf_crop_and_resize":
-            j = dims - 1 - i if dims == 3 else i
-            start, end = (roi[j], roi[j + dims]) if roi else (0.0, 0.0)
-            coordinate = source_coordinates(positions, image, target, mode, start, end)
-            off = (coordinate < 0) | (coordinate > image - 1)
+        values, off = resample_axis(
+            values,
+            axis,
+            target,
+            method,
+            mode,
+            dims=dims,
+            index=i,
+            rounding=rounding,
+            cubic_alpha=cubic_alpha,
+            cubic_exclude=cubic_exclude,
+            roi=roi,
+        )
+        if off is not None:
             mask = _weighted(off, values, axis)
             outside = mask if outside is None else outside | mask
-        else:
-            coordinate = source_coordinates(positions, image, target, mode)
-        nearest_asymmetric = method == "nearest_neighbor" and mode == "asymmetric"
-        if nearest_asymmetric and dims == 2 and _use_int_div(image, target):
-            values = _gather(values, positions // (target // image), axis)
-            continue
-        values = interpolate_axis(
-            values, coordinate, axis, method, rounding, cubic_alpha, cubic_exclude
-        )
     if outside is not None:
         values = np.where(outside, _F32(extrapolation_value), values)
     return values

@@ -6,7 +6,10 @@
   canonicalised as in Relay's ``strided_slice`` (absent strides are 1);
 * ``relax.nn.gelu`` is ``x * Phi(x)`` with the exact normal CDF
   ``0.5 * (1 + erf(x / sqrt(2)))``; ``relax.nn.gelu_tanh`` its tanh
-  approximation; ``relax.nn.silu`` is ``x * sigmoid(x)``.
+  approximation; ``relax.nn.silu`` is ``x * sigmoid(x)``;
+* ``relax.nn.batch_norm`` is Relay's ``nn.batch_norm`` without ``training``;
+  with it, topi's training form: the batch statistics normalise, and the
+  moving ones are returned updated by ``momentum``.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from relay_xdsl.dialects.relay.inference import Call
-from relay_xdsl.interpreter.kernels import elementwise
+from relay_xdsl.interpreter.kernels import elementwise, nn
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 from relay_xdsl.interpreter.kernels.common import result_dtype
 from relay_xdsl.interpreter.kernels.shape import slice_of
@@ -54,3 +57,28 @@ def gelu_tanh(call: Call, x: np.ndarray) -> np.ndarray:
 @kernel("relax.nn.silu")
 def silu(call: Call, x: np.ndarray) -> np.ndarray:
     return x * elementwise.sigmoid(call, x)
+
+
+@kernel("relax.nn.batch_norm")
+def batch_norm(
+    call: Call,
+    data: np.ndarray,
+    gamma: np.ndarray,
+    beta: np.ndarray,
+    moving_mean: np.ndarray,
+    moving_var: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if not call.attr("training"):
+        return nn.batch_norm(call, data, gamma, beta, moving_mean, moving_var)
+    axis = normal_axis(call.integer("axis"), data.ndim)
+    reduced = tuple(a for a in range(data.ndim) if a != axis)
+    mean = np.mean(data, axis=reduced)
+    variance = np.mean(np.square(data - np.expand_dims(mean, reduced)), axis=reduced)
+    out, _, _ = nn.batch_norm(call, data, gamma, beta, mean, variance)
+    momentum = np.asarray(call.attr("momentum"), data.dtype)
+    one = np.asarray(1, data.dtype)
+    return (
+        out,
+        ((one - momentum) * moving_mean + momentum * mean).astype(data.dtype, copy=False),
+        ((one - momentum) * moving_var + momentum * variance).astype(data.dtype, copy=False),
+    )

@@ -101,15 +101,15 @@ def slice_of(begin: int, end: int, stride: int, extent: int) -> slice:
     return slice(start, None if stop < 0 else stop, stride)
 
 
-@kernel("strided_slice")
-def strided_slice(call: Call, x: np.ndarray) -> np.ndarray:
-    """``x[begin:end:strides]`` with TVM's canonical bounds (module docstring)."""
+def strided_slices(call: Call, shape: tuple[int, ...] | list[int]) -> list[slice]:
+    """The Python slice of each axis of a ``strided_slice`` call on data of `shape`."""
+    rank = len(shape)
     begin, end = call.ints("begin"), call.ints("end")
     strides = call.optional_ints("strides") or []
     size_mode = call.attr("slice_mode") == "size"
     listed = call.optional_ints("axes")
-    axes = [normal_axis(a, x.ndim) for a in listed] if listed else list(range(x.ndim))
-    index = [slice(None)] * x.ndim
+    axes = [normal_axis(a, rank) for a in listed] if listed else list(range(rank))
+    index = [slice(None)] * rank
     for i, axis in enumerate(axes):
         stride = 1 if size_mode or i >= len(strides) else strides[i]
         start = begin[i] if i < len(begin) else (0 if stride > 0 else _INT64_MAX)
@@ -119,8 +119,14 @@ def strided_slice(call: Call, x: np.ndarray) -> np.ndarray:
             stop = _INT64_MAX if end[i] < 0 else start + end[i]
         else:
             stop = end[i]
-        index[axis] = slice_of(start, stop, stride, x.shape[axis])
-    return x[tuple(index)]
+        index[axis] = slice_of(start, stop, stride, shape[axis])
+    return index
+
+
+@kernel("strided_slice")
+def strided_slice(call: Call, x: np.ndarray) -> np.ndarray:
+    """``x[begin:end:strides]`` with TVM's canonical bounds (module docstring)."""
+    return x[tuple(strided_slices(call, x.shape))]
 
 
 @kernel("slice_like")

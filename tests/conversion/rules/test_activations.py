@@ -1,4 +1,4 @@
-"""gelu, gelu_tanh and silu lowered, compiled and run against the interpreter."""
+"""gelu, gelu_tanh, silu, leaky_relu and prelu lowered, compiled and run against the interpreter."""
 
 from __future__ import annotations
 
@@ -19,6 +19,31 @@ CASES = {
     )
     for operator in ("gelu", "gelu_tanh", "silu")
 }
+
+CASES["leaky_relu"] = (
+    "def @main(%x: Tensor[(3, 17), float32]) { nn.leaky_relu(%x, alpha=0.1f) }",
+    {"x": X},
+)
+CASES["leaky_relu_float16"] = (
+    "def @main(%x: Tensor[(3, 17), float16]) { nn.leaky_relu(%x, alpha=0.3f) }",
+    {"x": X.astype(np.float16)},
+)
+CASES["prelu"] = (
+    "def @main(%x: Tensor[(2, 3, 4, 5), float32], %a: Tensor[(3,), float32]) { nn.prelu(%x, %a) }",
+    {"x": np.resize(X, (2, 3, 4, 5)), "a": np.array([0.5, -1.0, 2.0], np.float32)},
+)
+# The slopes along the last axis of an NHWC tensor that a convolution left so.
+CASES["prelu_after_conv"] = (
+    (
+        "def @main(%x: Tensor[(1, 2, 5, 5), float32], %w: Tensor[(3, 2, 3, 3), float32],"
+        " %a: Tensor[(5,), float32]) { nn.prelu(nn.conv2d(%x, %w, padding=[1, 1]), %a, axis=3) }"
+    ),
+    {
+        "x": np.resize(X, (1, 2, 5, 5)),
+        "w": np.resize(X, (3, 2, 3, 3)) / 4,
+        "a": np.array([0.5, -1.0, 2.0, 0.0, 0.25], np.float32),
+    },
+)
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -1,4 +1,6 @@
-"""not_equal, less and less_equal lowered, compiled and run against the interpreter."""
+"""not_equal, less, less_equal, isnan, isinf and isfinite lowered, compiled and
+run against the interpreter (NaN and infinities of both signs; integers are
+never either)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,16 @@ CASES = {
     )
     for operator in ("not_equal", "less", "less_equal")
 }
+SPECIAL = np.array([[np.nan, np.inf, -np.inf, 0.0], [-1.5, 6.0e4, -np.nan, 65504.0]])
+for operator in ("isnan", "isinf", "isfinite"):
+    for dtype in ("float32", "float16", "int32"):
+        data = (
+            SPECIAL.astype(dtype) if dtype != "int32" else np.arange(8, dtype=dtype).reshape(2, 4)
+        )
+        CASES[f"{operator}_{dtype}"] = (
+            f"def @main(%x: Tensor[(2, 4), {dtype}]) {{ {operator}(%x) }}",
+            {"x": data},
+        )
 
 
 @pytest.mark.parametrize("name", CASES)

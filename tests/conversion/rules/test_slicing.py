@@ -1,4 +1,5 @@
-"""strided_slice, relax.strided_slice and split lowered, compiled and run against the interpreter."""
+"""strided_slice, relax.strided_slice, slice_like and split lowered, compiled and
+run against the interpreter."""
 
 from __future__ import annotations
 
@@ -53,6 +54,19 @@ for name, attributes in {
         f"def @main(%x: Tensor[(4, 7, 6), float32]) {{ split(%x, {attributes}) }}",
         {"x": DATA},
     )
+
+
+CASES["slice_like_all_axes"] = (
+    "def @main(%x: Tensor[(4, 7, 6), float32], %y: Tensor[(3, 5, 6), int32]) { slice_like(%x, %y) }",
+    {"x": DATA, "y": np.zeros((3, 5, 6), np.int32)},
+)
+CASES["slice_like_negative_axis"] = (
+    (
+        "def @main(%x: Tensor[(4, 7, 6), float32], %y: Tensor[(2, 2, 3), float32]) {"
+        " slice_like(%x, %y, axes=[-1]) }"
+    ),
+    {"x": DATA, "y": np.zeros((2, 2, 3), np.float32)},
+)
 
 
 @pytest.mark.parametrize("name", CASES)

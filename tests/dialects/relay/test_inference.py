@@ -395,6 +395,8 @@ def test_full_zeros_ones():
 def test_shape_of():
     check("shape_of", [t(1, 3, 5)], t(3, dtype="int32"), dtype="int32")
     check("shape_of", [t()], t(dtype="int64"), dtype="int64")
+    # Written without dtype (TVM's relay.shape_of defaults it to int32).
+    check("shape_of", [t(1, 3, 5)], t(3, dtype="int32"))
 
 
 # ---------------------------------------------------------------------------
@@ -779,6 +781,9 @@ def test_one_hot_topk_argsort():
         dtype="int64",
     )
     check("argsort", [t(4, 7)], t(4, 7, dtype="int64"), dtype="int64")
+    # Written without dtype: int32 indices, the default of TVM's relay.argsort and relay.topk.
+    check("argsort", [t(4, 7)], t(4, 7, dtype="int32"))
+    check("topk", [t(4, 100)], tup(t(4, 5), t(4, 5, dtype="int32")), k=5)
 
 
 # ---------------------------------------------------------------------------

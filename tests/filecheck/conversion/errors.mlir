@@ -34,8 +34,8 @@ func.func @dilated_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32> {
 
 // -----
 
-// CHECK: nn.conv2d: kernel layout IHWO, out layout NCHW are not supported
+// CHECK: nn.conv2d: kernel layout OIHW2o is not supported (expected the axes OHWI)
 func.func @kernel_layout(%x: tensor<1x4x8x8xf32>, %w: tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32> {
-  %r = relay.nn.conv2d(%x, %w) {channels = 4 : i32, kernel_size = array<i32: 3, 3>, kernel_layout = "IHWO"} : (tensor<1x4x8x8xf32>, tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32>
+  %r = relay.nn.conv2d(%x, %w) {channels = 4 : i32, kernel_size = array<i32: 3, 3>, kernel_layout = "OIHW2o"} : (tensor<1x4x8x8xf32>, tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32>
   func.return %r : tensor<1x4x6x6xf32>
 }

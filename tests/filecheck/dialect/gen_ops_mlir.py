@@ -95,6 +95,22 @@ def binary(op: str, lhs: str, rhs: str, result: str, attrs: str = ""):
     return op_example(op, [("%lhs", lhs), ("%rhs", rhs)], result, attrs)
 
 
+def with_constants(
+    op: str,
+    params: list[tuple[str, str]],
+    constants: list[tuple[str, str, str]],
+    operands: list[str],
+    result: str,
+    attrs: str = "",
+) -> tuple[str, str]:
+    """A call of `op` on `operands`: the function's parameters `params` and the
+    constants `constants` (name, dense value, type) defined before the call."""
+    lines = [f"{name} = relay.constant dense<{value}> : {ty}" for name, value, ty in constants]
+    types = dict(params) | {name: ty for name, _, ty in constants}
+    lines.append(call(op, [(o, types[o]) for o in operands], result, attrs))
+    return ", ".join(f"{a}: {ty}" for a, ty in params), "\n".join(lines)
+
+
 def ints(*values: int) -> str:
     return "array<i32: " + ", ".join(str(v) for v in values) + ">"
 
@@ -884,6 +900,113 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "relay.vm.reshape_tensor": binary(
         "vm.reshape_tensor", t("2x8"), t("3", "i64"), t("2x4x2"), f"newshape = {ints(2, 4, 2)}"
     ),
+    # -- dynamic shapes ----------------------------------------------------------------------------
+    "relay.dyn.reshape": with_constants(
+        "dyn.reshape", [("%data", t("2x3x4"))], [("%shape", "[6, 4]", t("2", "i64"))],
+        ["%data", "%shape"], t("?x?"), "newshape = array<i32>",
+    ),
+    "relay.dyn.broadcast_to": with_constants(
+        "dyn.broadcast_to", [("%data", t("3"))], [("%shape", "[2, 3]", t("2", "i64"))],
+        ["%data", "%shape"], t("?x?"),
+    ),
+    "relay.dyn.full": with_constants(
+        "dyn.full", [("%fill_value", t(""))], [("%shape", "[2, 3]", t("2", "i64"))],
+        ["%fill_value", "%shape"], t("?x?"), 'dtype = "float32"',
+    ),
+    "relay.dyn.zeros": with_constants(
+        "dyn.zeros", [], [("%shape", "[2, 3]", t("2", "i64"))], ["%shape"], t("?x?", "i32"),
+        'dtype = "int32"',
+    ),
+    "relay.dyn.ones": with_constants(
+        "dyn.ones", [], [("%shape", "[2, 3]", t("2", "i64"))], ["%shape"], t("?x?"),
+        'dtype = "float32"',
+    ),
+    "relay.dyn.tile": with_constants(
+        "dyn.tile", [("%data", t("2x3"))], [("%reps", "[2, 3]", t("2", "i64"))],
+        ["%data", "%reps"], t("?x?"), "reps = array<i32>",
+    ),
+    "relay.dyn.strided_slice": with_constants(
+        "dyn.strided_slice",
+        [("%data", t("4x10x3"))],
+        [
+            ("%begin", "[0, 2]", t("2", "i64")),
+            ("%end", "[4, 10]", t("2", "i64")),
+            ("%strides", "[1, 2]", t("2", "i64")),
+        ],
+        ["%data", "%begin", "%end", "%strides"],
+        t("?x?x3"),
+    ),
+    "relay.dyn.squeeze": with_constants(
+        "dyn.squeeze", [("%data", t("1x3x1"))], [("%axes", "0", t("1", "i64"))],
+        ["%data", "%axes"], t("?x?"),
+    ),
+    "relay.dyn.expand_dims": with_constants(
+        "dyn.expand_dims", [("%data", t("2x3"))], [("%axis", "1", t("", "i32"))],
+        ["%data", "%axis"], t("?x?x?"),
+    ),
+    "relay.dyn.topk": with_constants(
+        "dyn.topk", [("%data", t("1x1000"))], [("%k", "5", t("", "i32"))], ["%data", "%k"],
+        f"tuple<{t('1x?')}, {t('1x?', 'i32')}>", 'dtype = "int32"',
+    ),
+    "relay.dyn.one_hot": with_constants(
+        "dyn.one_hot",
+        [("%indices", t("4", "i32"))],
+        [
+            ("%on_value", "1.000000e+00", t("")),
+            ("%off_value", "0.000000e+00", t("")),
+            ("%depth", "3", t("", "i32")),
+        ],
+        ["%indices", "%on_value", "%off_value", "%depth"],
+        t("4x?"),
+        'dtype = "float32"',
+    ),
+    "relay.dyn.nn.pad": with_constants(
+        "dyn.nn.pad",
+        [("%data", t("1x3x4x4"))],
+        [
+            ("%pad_width", "[[0, 0], [0, 0], [1, 1], [1, 1]]", t("4x2", "i64")),
+            ("%pad_value", "0.000000e+00", t("")),
+        ],
+        ["%data", "%pad_width", "%pad_value"],
+        t("?x?x?x?"),
+        "pad_width = array<i32>",
+    ),
+    "relay.dyn.nn.upsampling": with_constants(
+        "dyn.nn.upsampling",
+        [("%data", t("1x3x4x4"))],
+        [("%scale_h", "2.000000e+00", t("")), ("%scale_w", "2.000000e+00", t(""))],
+        ["%data", "%scale_h", "%scale_w"],
+        t("1x3x?x?"),
+    ),
+    "relay.dyn.nn.upsampling3d": with_constants(
+        "dyn.nn.upsampling3d",
+        [("%data", t("1x2x2x2x2"))],
+        [
+            ("%scale_d", "2.000000e+00", t("")),
+            ("%scale_h", "2.000000e+00", t("")),
+            ("%scale_w", "2.000000e+00", t("")),
+        ],
+        ["%data", "%scale_d", "%scale_h", "%scale_w"],
+        t("1x2x?x?x?"),
+    ),
+    "relay.dyn.image.resize2d": with_constants(
+        "dyn.image.resize2d",
+        [("%data", t("1x3x4x4"))],
+        [("%size", "[8, 6]", t("2", "i64")), ("%roi", "0.000000e+00", t("4"))],
+        ["%data", "%size", "%roi"],
+        t("1x3x?x?"),
+    ),
+    "relay.dyn.sparse_to_dense": with_constants(
+        "dyn.sparse_to_dense",
+        [("%values", t("2"))],
+        [
+            ("%indices", "[[0, 1], [2, 3]]", t("2x2", "i64")),
+            ("%default_value", "0.000000e+00", t("")),
+            ("%output_shape", "[3, 4]", t("2", "i64")),
+        ],
+        ["%indices", "%values", "%default_value", "%output_shape"],
+        t("?x?"),
+    ),
     # -- Relax-only operators ----------------------------------------------------------------------
     "relay.relax.matmul": binary(
         "relax.matmul", t("2x3x4"), t("4x5"), t("2x3x5"), 'out_dtype = "float32"'
@@ -897,6 +1020,18 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "relay.relax.nn.gelu": unary("relax.nn.gelu", t("1x197x3072")),
     "relay.relax.nn.gelu_tanh": unary("relax.nn.gelu_tanh", t("1x197x3072")),
     "relay.relax.nn.silu": unary("relax.nn.silu"),
+    "relay.relax.nn.batch_norm": op_example(
+        "relax.nn.batch_norm",
+        [
+            ("%data", t("2x16x8x8")),
+            ("%gamma", t("16")),
+            ("%beta", t("16")),
+            ("%moving_mean", t("16")),
+            ("%moving_var", t("16")),
+        ],
+        f"tuple<{t('2x16x8x8')}, {t('16')}, {t('16')}>",
+        "axis = 1 : i32, momentum = 1.000000e-02 : f64, training = true",
+    ),
 }
 
 

@@ -1825,6 +1825,204 @@ func.func @relay.vm.reshape_tensor(%lhs: tensor<2x8xf32>, %rhs: tensor<3xi64>) -
   func.return %r : tensor<2x4x2xf32>
 }
 
+// CHECK-LABEL: func.func @relay.dyn.reshape(%data: tensor<2x3x4xf32>) -> tensor<?x?xf32> {
+// CHECK-NEXT:    %shape = relay.constant dense<[6, 4]> : tensor<2xi64>
+// CHECK-NEXT:    %r = relay.dyn.reshape(%data, %shape) {newshape = array<i32>} : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.reshape(%data: tensor<2x3x4xf32>) -> tensor<?x?xf32> {
+  %shape = relay.constant dense<[6, 4]> : tensor<2xi64>
+  %r = relay.dyn.reshape(%data, %shape) {newshape = array<i32>} : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.broadcast_to(%data: tensor<3xf32>) -> tensor<?x?xf32> {
+// CHECK-NEXT:    %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT:    %r = relay.dyn.broadcast_to(%data, %shape) : (tensor<3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.broadcast_to(%data: tensor<3xf32>) -> tensor<?x?xf32> {
+  %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+  %r = relay.dyn.broadcast_to(%data, %shape) : (tensor<3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.full(%fill_value: tensor<f32>) -> tensor<?x?xf32> {
+// CHECK-NEXT:    %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT:    %r = relay.dyn.full(%fill_value, %shape) {dtype = "float32"} : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.full(%fill_value: tensor<f32>) -> tensor<?x?xf32> {
+  %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+  %r = relay.dyn.full(%fill_value, %shape) {dtype = "float32"} : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.zeros() -> tensor<?x?xi32> {
+// CHECK-NEXT:    %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT:    %r = relay.dyn.zeros(%shape) {dtype = "int32"} : (tensor<2xi64>) -> tensor<?x?xi32>
+// CHECK-NEXT:    func.return %r : tensor<?x?xi32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.zeros() -> tensor<?x?xi32> {
+  %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+  %r = relay.dyn.zeros(%shape) {dtype = "int32"} : (tensor<2xi64>) -> tensor<?x?xi32>
+  func.return %r : tensor<?x?xi32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.ones() -> tensor<?x?xf32> {
+// CHECK-NEXT:    %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT:    %r = relay.dyn.ones(%shape) {dtype = "float32"} : (tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.ones() -> tensor<?x?xf32> {
+  %shape = relay.constant dense<[2, 3]> : tensor<2xi64>
+  %r = relay.dyn.ones(%shape) {dtype = "float32"} : (tensor<2xi64>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.tile(%data: tensor<2x3xf32>) -> tensor<?x?xf32> {
+// CHECK-NEXT:    %reps = relay.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT:    %r = relay.dyn.tile(%data, %reps) {reps = array<i32>} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.tile(%data: tensor<2x3xf32>) -> tensor<?x?xf32> {
+  %reps = relay.constant dense<[2, 3]> : tensor<2xi64>
+  %r = relay.dyn.tile(%data, %reps) {reps = array<i32>} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.strided_slice(%data: tensor<4x10x3xf32>) -> tensor<?x?x3xf32> {
+// CHECK-NEXT:    %begin = relay.constant dense<[0, 2]> : tensor<2xi64>
+// CHECK-NEXT:    %end = relay.constant dense<[4, 10]> : tensor<2xi64>
+// CHECK-NEXT:    %strides = relay.constant dense<[1, 2]> : tensor<2xi64>
+// CHECK-NEXT:    %r = relay.dyn.strided_slice(%data, %begin, %end, %strides) : (tensor<4x10x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?x3xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?x3xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.strided_slice(%data: tensor<4x10x3xf32>) -> tensor<?x?x3xf32> {
+  %begin = relay.constant dense<[0, 2]> : tensor<2xi64>
+  %end = relay.constant dense<[4, 10]> : tensor<2xi64>
+  %strides = relay.constant dense<[1, 2]> : tensor<2xi64>
+  %r = relay.dyn.strided_slice(%data, %begin, %end, %strides) : (tensor<4x10x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?x3xf32>
+  func.return %r : tensor<?x?x3xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.squeeze(%data: tensor<1x3x1xf32>) -> tensor<?x?xf32> {
+// CHECK-NEXT:    %axes = relay.constant dense<0> : tensor<1xi64>
+// CHECK-NEXT:    %r = relay.dyn.squeeze(%data, %axes) : (tensor<1x3x1xf32>, tensor<1xi64>) -> tensor<?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.squeeze(%data: tensor<1x3x1xf32>) -> tensor<?x?xf32> {
+  %axes = relay.constant dense<0> : tensor<1xi64>
+  %r = relay.dyn.squeeze(%data, %axes) : (tensor<1x3x1xf32>, tensor<1xi64>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.expand_dims(%data: tensor<2x3xf32>) -> tensor<?x?x?xf32> {
+// CHECK-NEXT:    %axis = relay.constant dense<1> : tensor<i32>
+// CHECK-NEXT:    %r = relay.dyn.expand_dims(%data, %axis) : (tensor<2x3xf32>, tensor<i32>) -> tensor<?x?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.expand_dims(%data: tensor<2x3xf32>) -> tensor<?x?x?xf32> {
+  %axis = relay.constant dense<1> : tensor<i32>
+  %r = relay.dyn.expand_dims(%data, %axis) : (tensor<2x3xf32>, tensor<i32>) -> tensor<?x?x?xf32>
+  func.return %r : tensor<?x?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.topk(%data: tensor<1x1000xf32>) -> tuple<tensor<1x?xf32>, tensor<1x?xi32>> {
+// CHECK-NEXT:    %k = relay.constant dense<5> : tensor<i32>
+// CHECK-NEXT:    %r = relay.dyn.topk(%data, %k) {dtype = "int32"} : (tensor<1x1000xf32>, tensor<i32>) -> tuple<tensor<1x?xf32>, tensor<1x?xi32>>
+// CHECK-NEXT:    func.return %r : tuple<tensor<1x?xf32>, tensor<1x?xi32>>
+// CHECK-NEXT:    }
+func.func @relay.dyn.topk(%data: tensor<1x1000xf32>) -> tuple<tensor<1x?xf32>, tensor<1x?xi32>> {
+  %k = relay.constant dense<5> : tensor<i32>
+  %r = relay.dyn.topk(%data, %k) {dtype = "int32"} : (tensor<1x1000xf32>, tensor<i32>) -> tuple<tensor<1x?xf32>, tensor<1x?xi32>>
+  func.return %r : tuple<tensor<1x?xf32>, tensor<1x?xi32>>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.one_hot(%indices: tensor<4xi32>) -> tensor<4x?xf32> {
+// CHECK-NEXT:    %on_value = relay.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %off_value = relay.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %depth = relay.constant dense<3> : tensor<i32>
+// CHECK-NEXT:    %r = relay.dyn.one_hot(%indices, %on_value, %off_value, %depth) {dtype = "float32"} : (tensor<4xi32>, tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<4x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<4x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.one_hot(%indices: tensor<4xi32>) -> tensor<4x?xf32> {
+  %on_value = relay.constant dense<1.000000e+00> : tensor<f32>
+  %off_value = relay.constant dense<0.000000e+00> : tensor<f32>
+  %depth = relay.constant dense<3> : tensor<i32>
+  %r = relay.dyn.one_hot(%indices, %on_value, %off_value, %depth) {dtype = "float32"} : (tensor<4xi32>, tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<4x?xf32>
+  func.return %r : tensor<4x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.nn.pad(%data: tensor<1x3x4x4xf32>) -> tensor<?x?x?x?xf32> {
+// CHECK-NEXT:    %pad_width = relay.constant dense<{{\[\[}}0, 0], [0, 0], [1, 1], [1, 1]]> : tensor<4x2xi64>
+// CHECK-NEXT:    %pad_value = relay.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %r = relay.dyn.nn.pad(%data, %pad_width, %pad_value) {pad_width = array<i32>} : (tensor<1x3x4x4xf32>, tensor<4x2xi64>, tensor<f32>) -> tensor<?x?x?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?x?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.nn.pad(%data: tensor<1x3x4x4xf32>) -> tensor<?x?x?x?xf32> {
+  %pad_width = relay.constant dense<[[0, 0], [0, 0], [1, 1], [1, 1]]> : tensor<4x2xi64>
+  %pad_value = relay.constant dense<0.000000e+00> : tensor<f32>
+  %r = relay.dyn.nn.pad(%data, %pad_width, %pad_value) {pad_width = array<i32>} : (tensor<1x3x4x4xf32>, tensor<4x2xi64>, tensor<f32>) -> tensor<?x?x?x?xf32>
+  func.return %r : tensor<?x?x?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.nn.upsampling(%data: tensor<1x3x4x4xf32>) -> tensor<1x3x?x?xf32> {
+// CHECK-NEXT:    %scale_h = relay.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %scale_w = relay.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %r = relay.dyn.nn.upsampling(%data, %scale_h, %scale_w) : (tensor<1x3x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x3x?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<1x3x?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.nn.upsampling(%data: tensor<1x3x4x4xf32>) -> tensor<1x3x?x?xf32> {
+  %scale_h = relay.constant dense<2.000000e+00> : tensor<f32>
+  %scale_w = relay.constant dense<2.000000e+00> : tensor<f32>
+  %r = relay.dyn.nn.upsampling(%data, %scale_h, %scale_w) : (tensor<1x3x4x4xf32>, tensor<f32>, tensor<f32>) -> tensor<1x3x?x?xf32>
+  func.return %r : tensor<1x3x?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.nn.upsampling3d(%data: tensor<1x2x2x2x2xf32>) -> tensor<1x2x?x?x?xf32> {
+// CHECK-NEXT:    %scale_d = relay.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %scale_h = relay.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %scale_w = relay.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %r = relay.dyn.nn.upsampling3d(%data, %scale_d, %scale_h, %scale_w) : (tensor<1x2x2x2x2xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x2x?x?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<1x2x?x?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.nn.upsampling3d(%data: tensor<1x2x2x2x2xf32>) -> tensor<1x2x?x?x?xf32> {
+  %scale_d = relay.constant dense<2.000000e+00> : tensor<f32>
+  %scale_h = relay.constant dense<2.000000e+00> : tensor<f32>
+  %scale_w = relay.constant dense<2.000000e+00> : tensor<f32>
+  %r = relay.dyn.nn.upsampling3d(%data, %scale_d, %scale_h, %scale_w) : (tensor<1x2x2x2x2xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x2x?x?x?xf32>
+  func.return %r : tensor<1x2x?x?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.image.resize2d(%data: tensor<1x3x4x4xf32>) -> tensor<1x3x?x?xf32> {
+// CHECK-NEXT:    %size = relay.constant dense<[8, 6]> : tensor<2xi64>
+// CHECK-NEXT:    %roi = relay.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-NEXT:    %r = relay.dyn.image.resize2d(%data, %size, %roi) : (tensor<1x3x4x4xf32>, tensor<2xi64>, tensor<4xf32>) -> tensor<1x3x?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<1x3x?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.image.resize2d(%data: tensor<1x3x4x4xf32>) -> tensor<1x3x?x?xf32> {
+  %size = relay.constant dense<[8, 6]> : tensor<2xi64>
+  %roi = relay.constant dense<0.000000e+00> : tensor<4xf32>
+  %r = relay.dyn.image.resize2d(%data, %size, %roi) : (tensor<1x3x4x4xf32>, tensor<2xi64>, tensor<4xf32>) -> tensor<1x3x?x?xf32>
+  func.return %r : tensor<1x3x?x?xf32>
+}
+
+// CHECK-LABEL: func.func @relay.dyn.sparse_to_dense(%values: tensor<2xf32>) -> tensor<?x?xf32> {
+// CHECK-NEXT:    %indices = relay.constant dense<{{\[\[}}0, 1], [2, 3]]> : tensor<2x2xi64>
+// CHECK-NEXT:    %default_value = relay.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %output_shape = relay.constant dense<[3, 4]> : tensor<2xi64>
+// CHECK-NEXT:    %r = relay.dyn.sparse_to_dense(%indices, %values, %default_value, %output_shape) : (tensor<2x2xi64>, tensor<2xf32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK-NEXT:    func.return %r : tensor<?x?xf32>
+// CHECK-NEXT:    }
+func.func @relay.dyn.sparse_to_dense(%values: tensor<2xf32>) -> tensor<?x?xf32> {
+  %indices = relay.constant dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>
+  %default_value = relay.constant dense<0.000000e+00> : tensor<f32>
+  %output_shape = relay.constant dense<[3, 4]> : tensor<2xi64>
+  %r = relay.dyn.sparse_to_dense(%indices, %values, %default_value, %output_shape) : (tensor<2x2xi64>, tensor<2xf32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
 // CHECK-LABEL: func.func @relay.relax.matmul(%lhs: tensor<2x3x4xf32>, %rhs: tensor<4x5xf32>) -> tensor<2x3x5xf32> {
 // CHECK-NEXT:    %r = relay.relax.matmul(%lhs, %rhs) {out_dtype = "float32"} : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
 // CHECK-NEXT:    func.return %r : tensor<2x3x5xf32>
@@ -1868,4 +2066,13 @@ func.func @relay.relax.nn.gelu_tanh(%data: tensor<1x197x3072xf32>) -> tensor<1x1
 func.func @relay.relax.nn.silu(%data: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
   %r = relay.relax.nn.silu(%data) : (tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   func.return %r : tensor<1x64x56x56xf32>
+}
+
+// CHECK-LABEL: func.func @relay.relax.nn.batch_norm(%data: tensor<2x16x8x8xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>, %moving_mean: tensor<16xf32>, %moving_var: tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>> {
+// CHECK-NEXT:    %r = relay.relax.nn.batch_norm(%data, %gamma, %beta, %moving_mean, %moving_var) {axis = 1 : i32, momentum = 1.000000e-02 : f64, training = true} : (tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:    func.return %r : tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
+// CHECK-NEXT:    }
+func.func @relay.relax.nn.batch_norm(%data: tensor<2x16x8x8xf32>, %gamma: tensor<16xf32>, %beta: tensor<16xf32>, %moving_mean: tensor<16xf32>, %moving_var: tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>> {
+  %r = relay.relax.nn.batch_norm(%data, %gamma, %beta, %moving_mean, %moving_var) {axis = 1 : i32, momentum = 1.000000e-02 : f64, training = true} : (tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
+  func.return %r : tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
 }

@@ -109,6 +109,8 @@ def test_broadcasting_to_a_shape(evaluate):
 def test_shape_of(evaluate):
     assert evaluate('shape_of(%x, dtype="int32")', x=X).tolist() == [2, 3, 4]
     assert evaluate('shape_of(%x, dtype="int64")', x=X).dtype == np.int64
+    written_without_dtype = evaluate("shape_of(%x)", x=X)  # TVM's default: int32
+    assert written_without_dtype.dtype == np.int32 and written_without_dtype.tolist() == [2, 3, 4]
 
 
 def test_layout_transform(evaluate):

@@ -29,6 +29,7 @@ def test_sorting_is_stable_both_ways(evaluate):
     descending = evaluate('argsort(%t, is_ascend=False, dtype="int32")', t=TIES)
     assert descending.tolist() == [[0, 2, 3, 1, 4]]
     order = evaluate('argsort(%t, dtype="int64")', t=TIES)
+    assert evaluate("argsort(%t)", t=TIES).dtype == np.int32  # TVM's default dtype
     assert order.dtype == np.int64
 
 

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from relay_xdsl.dialects.relay.operators import (
     broadcasting,
     devices,
+    dynamic,
     elementwise,
     image,
     memory,
@@ -49,6 +50,7 @@ RELAY_GROUPS: tuple[Group, ...] = (
     Group("Sorting", reductions.SORTING),
     Group("Devices", devices.DEVICES),
     Group("Memory and VM", memory.MEMORY),
+    Group("Dynamic shapes", dynamic.DYNAMIC),
 )
 """The Relay operators."""
 

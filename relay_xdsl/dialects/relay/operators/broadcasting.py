@@ -44,18 +44,15 @@ ARITHMETIC: tuple[Operator, ...] = (
     _binary("floor_divide", "Elementwise floor(lhs / rhs) with broadcasting.",
         RelaxOp("relax.floor_divide")),
     _binary("trunc_divide", "Elementwise trunc(lhs / rhs) with broadcasting.",
-        no_relax("Relax has no trunc_divide")),
+        no_relax("Relax has no trunc_divide to import")),
     _binary("power", "Elementwise lhs ** rhs with broadcasting.", RelaxOp("relax.power")),
     _binary("mod", "Elementwise remainder (truncated, C semantics) with broadcasting.",
-        no_relax(
-            "not mapped yet: relax.mod computes topi.mod like Relay's mod, but no mapping has been "
-            "written and tested"
-        )),
+        RelaxOp("relax.mod")),
     _binary("floor_mod",
         "Elementwise remainder with floor semantics (sign follows divisor) with broadcasting.",
         RelaxOp("relax.floor_mod")),
     _binary("trunc_mod", "Elementwise truncated remainder with broadcasting.",
-        no_relax("Relax has no trunc_mod")),
+        no_relax("Relax has no trunc_mod to import; relax.mod imports as mod")),
     _binary("maximum", "Elementwise maximum of two tensors with broadcasting.",
         RelaxOp("relax.maximum")),
     _binary("minimum", "Elementwise minimum of two tensors with broadcasting.",

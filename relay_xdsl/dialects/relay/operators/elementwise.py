@@ -43,9 +43,11 @@ def _relax_init_like(name: str) -> RelaxOp:
 
 
 def _no_relax_init(name: str) -> NoRelax:
-    """Why Relax's creation op `name` does not map: its shape is an argument."""
+    """Why Relax's creation op `name` does not import as the Relay operator: its shape is an
+    argument."""
     return no_relax(
-        f"not mapped yet: Relax's {name} takes the shape as an argument and imports as relay.op"
+        f"not mapped for import yet: Relax's {name} takes the shape as an argument and imports "
+        "as relay.op"
     )
 
 
@@ -66,17 +68,17 @@ def _init(name: str, summary: str) -> Operator:
 UNARY: tuple[Operator, ...] = (
     unary("negative", "Elementwise -x.", RelaxOp("relax.negative")),
     unary("exp", "Elementwise e**x.", RelaxOp("relax.exp")),
-    unary("fast_exp", "Elementwise approximate e**x.", no_relax("Relax has no fast_exp")),
+    unary("fast_exp", "Elementwise approximate e**x.", no_relax("Relax has no fast_exp to import")),
     unary("log", "Elementwise natural logarithm.", RelaxOp("relax.log")),
-    unary("log2", "Elementwise base-2 logarithm.", no_relax("Relax has no log2")),
-    unary("log10", "Elementwise base-10 logarithm.", no_relax("Relax has no log10")),
+    unary("log2", "Elementwise base-2 logarithm.", no_relax("Relax has no log2 to import")),
+    unary("log10", "Elementwise base-10 logarithm.", no_relax("Relax has no log10 to import")),
     unary("sqrt", "Elementwise square root.", RelaxOp("relax.sqrt")),
     unary("rsqrt", "Elementwise 1/sqrt(x).", RelaxOp("relax.rsqrt")),
     unary("erf", "Elementwise Gauss error function.", RelaxOp("relax.erf")),
-    unary("fast_erf", "Elementwise approximate error function.", no_relax("Relax has no fast_erf")),
+    unary("fast_erf", "Elementwise approximate error function.", no_relax("Relax has no fast_erf to import")),
     unary("tanh", "Elementwise hyperbolic tangent.", RelaxOp("relax.tanh")),
     unary("fast_tanh", "Elementwise approximate hyperbolic tangent.",
-        no_relax("Relax has no fast_tanh")),
+        no_relax("Relax has no fast_tanh to import")),
     unary("sigmoid", "Elementwise logistic function 1/(1+exp(-x)).", RelaxOp("relax.sigmoid")),
     unary("cos", "Elementwise cosine.", RelaxOp("relax.cos")),
     unary("sin", "Elementwise sine.", RelaxOp("relax.sin")),
@@ -95,7 +97,7 @@ UNARY: tuple[Operator, ...] = (
     unary("trunc", "Elementwise truncation toward zero.", RelaxOp("relax.trunc")),
     unary("abs", "Elementwise absolute value.", RelaxOp("relax.abs")),
     unary("sign", "Elementwise sign (-1, 0 or 1).", RelaxOp("relax.sign")),
-    unary("copy", "Returns a copy of the input tensor.", no_relax("Relax has no copy")),
+    unary("copy", "Returns a copy of the input tensor.", no_relax("Relax has no copy to import: its values are immutable")),
     unary("logical_not", "Elementwise boolean NOT.", RelaxOp("relax.logical_not")),
     unary("bitwise_not", "Elementwise bitwise NOT.", RelaxOp("relax.bitwise_not")),
     unary("isnan", "Elementwise test for NaN, bool result.", RelaxOp("relax.isnan"),
@@ -128,10 +130,10 @@ CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
     Operator("cast_like", "Converts data to the dtype of the second tensor.", arity=2,
         operands=("data", "dtype_like"),
         pattern=OpPattern.ELEMWISE, infer=inference.cast_like,
-        relax=no_relax("Relax has no cast_like")),
+        relax=no_relax("Relax has no cast_like to import")),
     Operator("reinterpret", "Bitwise reinterpretation of the elements as `dtype` (same bit width).",
         attrs=_CAST_ATTRS, pattern=OpPattern.ELEMWISE, infer=inference.cast,
-        relax=no_relax("Relax has no reinterpret")),
+        relax=no_relax("Relax has no reinterpret to import")),
     Operator("full",
         "Creates a tensor of `shape` / `dtype` filled with the scalar tensor input fill_value (1 "
         "input).",

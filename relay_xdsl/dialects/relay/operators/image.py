@@ -37,9 +37,9 @@ def _resize_attrs(dims: int) -> tuple[RelayAttr, ...]:
 def _resize(dims: int, summary: str) -> Operator:
     """``image.resize<dims>d``: the spatial axes become ``size`` (``INJECTIVE``)."""
     reason = (
-        "Relax has no resize1d"
+        "Relax has no resize1d to import"
         if dims == 1
-        else f"not mapped yet: Relax's resize{dims}d takes the size as an argument and defaults "
+        else f"not mapped for import yet: Relax's resize{dims}d takes the size as an argument and defaults "
         "cubic_alpha to -0.75"
     )
     return Operator(
@@ -68,7 +68,7 @@ IMAGE: tuple[Operator, ...] = (
         ),  # TVM's CropAndResizeAttrs
         operands=("data", "boxes", "box_indices"),
         arity=3, pattern=OpPattern.INJECTIVE, infer=inference.crop_and_resize,
-        relax=no_relax("Relax has no crop_and_resize")),
+        relax=no_relax("Relax has no crop_and_resize to import")),
     Operator("image.grid_sample",
         "Samples data at the locations given by a grid tensor (bilinear/nearest/bicubic).",
         attrs=(
@@ -77,7 +77,7 @@ IMAGE: tuple[Operator, ...] = (
         ),  # TVM's GridSampleAttrs
         operands=("data", "grid"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.grid_sample,
-        relax=no_relax("not mapped yet: relax.image.grid_sample defaults align_corners to False "
-                       "where Relay's is True")),
+        relax=no_relax("not mapped for import yet: relax.image.grid_sample defaults "
+                       "align_corners to False where Relay's is True")),
 )
 # fmt: on

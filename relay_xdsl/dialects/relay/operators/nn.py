@@ -21,15 +21,10 @@ from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp, layouts_hook
 
 
-def _relax_conv(dims: int, transposed: bool) -> RelaxOp | NoRelax:
+def _relax_conv(dims: int, transposed: bool) -> RelaxOp:
     """``relax.nn.conv<dims>d[_transpose]``: Relay's fields but ``channels``
     and ``kernel_size``, which Relax derives from the weight."""
     suffix = f"conv{dims}d" + ("_transpose" if transposed else "")
-    if transposed and dims != 2:
-        return no_relax(
-            f"not mapped yet: relax.nn.{suffix} has the same fields, but no mapping has been "
-            "written and tested"
-        )
     windows = ("strides", "padding", *(("output_padding",) if transposed else ()), "dilation")
     layouts = ("data_layout", "kernel_layout", "out_layout")
     fields = (
@@ -106,7 +101,7 @@ def _softmax(name: str, summary: str, *, mapped: bool) -> Operator:
     relax = (
         RelaxOp(f"relax.nn.{short}", "relax.attrs.SoftmaxAttrs", (Field("axis", Kind.INT),))
         if mapped
-        else no_relax(f"Relax has no {short}")
+        else no_relax(f"Relax has no {short} to import")
     )
     return Operator(
         name,
@@ -129,10 +124,11 @@ def _norm_attrs(axis: int) -> tuple[RelayAttr, ...]:
 
 
 def _no_relax_norm(name: str) -> NoRelax:
-    """Why Relax's `name`, which names the channel axis and the normalised axes, does not map."""
+    """Why Relax's `name`, which names the channel axis and the normalised axes, does not
+    import as the Relay operator."""
     return no_relax(
-        f"Relax's {name} names the channel axis and the normalised axes; no mapping from Relay's "
-        "single axis has been written"
+        f"not mapped for import yet: Relax's {name} names the channel axis and the normalised "
+        "axes, Relay's only the channel axis"
     )
 
 
@@ -163,8 +159,8 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         operands=("data", "weight"),
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=True),
         backward=backward.matmul(dense=True),
-        relax=no_relax("Relax has no dense; its matmul has NumPy semantics and imports as "
-                       "relax.matmul")),
+        relax=no_relax("no Relax call imports as nn.dense: Relax transposes the weight with "
+                       "permute_dims, and its matmul (NumPy semantics) imports as relax.matmul")),
     Operator("nn.matmul",
         "General matrix multiply Y = A * B where either operand may be marked transposed via "
         "transpose_a / transpose_b.",
@@ -175,8 +171,8 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         operands=("tensor_a", "tensor_b"),
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=False),
         backward=backward.matmul(dense=False),
-        relax=no_relax("Relax's matmul has NumPy semantics and no transpose flags; it imports as "
-                       "relax.matmul")),
+        relax=no_relax("no Relax call imports as nn.matmul: Relax's matmul has NumPy semantics "
+                       "and no transpose flags, and imports as relax.matmul")),
     Operator("nn.batch_matmul",
         "Batched matrix multiply of 3D tensors A (b,M,K) and B (b,K,N) or transposed variants; C++ "
         "default transpose_b=false but the Python wrapper defaults transpose_b=True (so it is "
@@ -186,15 +182,16 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         ),  # TVM's BatchMatmulAttrs
         operands=("tensor_a", "tensor_b"),
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.batch_matmul,
-        relax=no_relax("Relax has no batch_matmul; its matmul has NumPy semantics and imports as "
-                       "relax.matmul")),
+        relax=no_relax("no Relax call imports as nn.batch_matmul: Relax's matmul has NumPy "
+                       "semantics and no transpose flags, and imports as relax.matmul")),
     Operator("nn.bias_add",
         "Adds a 1D bias tensor to data along dimension `axis` (broadcast over all other "
         "dimensions).",
         attrs=(integer("axis", 1),),  # TVM's BiasAddAttrs
         operands=("data", "bias"),
         arity=2, pattern=OpPattern.BROADCAST, infer=inference.bias_add, backward=backward.bias_add,
-        relax=no_relax("Relax has no bias_add; its frontends add a bias shaped to broadcast")),
+        relax=no_relax("no Relax call imports as nn.bias_add: Relax's frontends add a bias "
+                       "reshaped to broadcast")),
 )
 # fmt: on
 
@@ -280,13 +277,13 @@ NORMALIZATION: tuple[Operator, ...] = (
             floating("alpha", 0.0001), floating("beta", 0.75)
         ),  # TVM's LRNAttrs
         pattern=OpPattern.OPAQUE, infer=inference.same_type,
-        relax=no_relax("Relax has no lrn")),
+        relax=no_relax("Relax has no lrn to import")),
     Operator("nn.l2_normalize",
         "Divides data by the L2 norm computed over `axis` (with lower bound eps).",
         # TVM's L2NormalizeAttrs
         attrs=(floating("eps", required=True), ints("axis", required=True)),
         pattern=OpPattern.OPAQUE, infer=inference.same_type,
-        relax=no_relax("Relax has no l2_normalize")),
+        relax=no_relax("Relax has no l2_normalize to import")),
     Operator("nn.dropout",
         "Dropout; returns a 2-tuple (output, mask). It is an identity at inference and is removed "
         "by SimplifyInference.",
@@ -312,13 +309,13 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
         attrs=(anything("pad_width", required=True), string("pad_mode", "constant")), arity=2,
         operands=("data", "pad_val"),
         pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=False),
-        relax=no_relax("Relax's pad takes pad_value as a float attribute, Relay's as a tensor "
-                       "argument")),
+        relax=no_relax("not mapped for import: Relax's pad takes pad_value as a float "
+                       "attribute, Relay's as a tensor argument")),
     Operator("nn.mirror_pad", "Pads data by mirroring (mode SYMMETRIC or REFLECT); one input.",
         # TVM's MirrorPadAttrs
         attrs=(string("mode", "SYMMETRIC"), anything("pad_width", required=True)),
         pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=True),
-        relax=no_relax("Relax has no mirror_pad")),
+        relax=no_relax("Relax has no mirror_pad to import")),
     Operator("nn.upsampling",
         "Upsamples H and W by scale_h / scale_w using nearest_neighbor, bilinear or bicubic "
         "interpolation.",
@@ -328,7 +325,7 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
             boolean("align_corners", False)
         ),  # TVM's UpSamplingAttrs
         pattern=OpPattern.INJECTIVE, infer=inference.upsampling("HW", ("scale_h", "scale_w")),
-        relax=no_relax("Relax has no upsampling; it resizes with image.resize2d")),
+        relax=no_relax("Relax has no upsampling to import; it resizes with image.resize2d")),
     Operator("nn.upsampling3d", "Upsamples D, H and W by scale_d/scale_h/scale_w.",
         attrs=(
             floating("scale_d", required=True), floating("scale_h", required=True),
@@ -338,17 +335,17 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
         ),  # TVM's UpSampling3DAttrs
         pattern=OpPattern.INJECTIVE,
         infer=inference.upsampling("DHW", ("scale_d", "scale_h", "scale_w")),
-        relax=no_relax("Relax has no upsampling3d; it resizes with image.resize3d")),
+        relax=no_relax("Relax has no upsampling3d to import; it resizes with image.resize3d")),
     Operator("nn.depth_to_space",
         "Rearranges blocks of channel data into spatial blocks (block_size), DCR or CDR ordering.",
         attrs=_SUB_PIXEL_ATTRS, pattern=OpPattern.INJECTIVE,
         infer=inference.sub_pixel(to_space=True),
-        relax=no_relax("Relax has no depth_to_space; its nn.pixel_shuffle is the NCHW, CRD-mode "
-                       "case only")),
+        relax=no_relax("Relax has no depth_to_space to import; its nn.pixel_shuffle is the NCHW, "
+                       "CRD-mode case only")),
     Operator("nn.space_to_depth",
         "Rearranges spatial blocks of size block_size into the channel dimension.",
         attrs=_SUB_PIXEL_ATTRS, pattern=OpPattern.INJECTIVE,
         infer=inference.sub_pixel(to_space=False),
-        relax=no_relax("Relax has no space_to_depth")),
+        relax=no_relax("Relax has no space_to_depth to import")),
 )
 # fmt: on

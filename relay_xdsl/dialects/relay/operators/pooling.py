@@ -91,13 +91,13 @@ POOLING: tuple[Operator, ...] = (
         "Averages each channel over the whole H x W plane, producing spatial size 1x1.",
         attrs=_GLOBAL_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.global_pool,
-        relax=no_relax("Relax has no global pooling; its frontends use adaptive_avg_pool2d with "
-                       "output size 1")),
+        relax=no_relax("Relax has no global pooling to import; its frontends use "
+                       "adaptive_avg_pool2d with output size 1")),
     Operator("nn.global_max_pool2d",
         "Takes the maximum of each channel over the whole H x W plane, producing spatial size 1x1.",
         attrs=_GLOBAL_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.global_pool,
-        relax=no_relax("Relax has no global or adaptive max pooling")),
+        relax=no_relax("Relax has no global or adaptive max pooling to import")),
     Operator("nn.adaptive_avg_pool2d",
         "Average pooling whose windows are chosen so the output has spatial size output_size "
         "(empty output_size keeps the input size).",
@@ -115,6 +115,6 @@ POOLING: tuple[Operator, ...] = (
         "Max pooling whose windows are chosen so the output has spatial size output_size.",
         attrs=_ADAPTIVE_POOL2D_ATTRS, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.adaptive_pool("HW"),
-        relax=no_relax("Relax has no adaptive max pooling")),
+        relax=no_relax("Relax has no adaptive max pooling to import")),
 )
 # fmt: on

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import inference
@@ -14,17 +17,31 @@ from relay_xdsl.dialects.relay.attributes import (
     string,
 )
 from relay_xdsl.dialects.relay.inference import Call, Reject
+from relay_xdsl.dialects.relay.ops import OperatorOp
 from relay_xdsl.dialects.relay.registry import Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp
 
 
+def _resolve_exclude(op: OperatorOp, values: dict[str, Any]) -> None:
+    # Relax has no `exclude`: export lists the complementary axes instead.
+    if not op.relay_attr("exclude") or not values["axis"]:
+        return
+    data = op.args[0].type
+    if not isinstance(data, TensorType):
+        raise ValueError(f"'{op.operator_name}' takes a tensor")  # noqa: TRY004 (export reports ValueError)
+    rank = data.get_num_dims()
+    listed = {a % rank for a in values["axis"]}
+    values["axis"] = [a for a in range(rank) if a not in listed]
+
+
 def _relax_reduce(name: str) -> RelaxOp:
-    """``relax.<name>``: Relax has no ``exclude``, so only its default maps."""
+    """``relax.<name>``: Relax has no ``exclude``, so it imports with Relay's default
+    and exports as the complementary axes."""
     return RelaxOp(
         f"relax.{name}",
         "relax.attrs.StatisticalAttrs",
         (Field("axis", Kind.OPT_INTS), Field("keepdims", Kind.BOOL)),
-        relay_defaults_only=("exclude",),
+        export_hook=_resolve_exclude,
     )
 
 
@@ -59,7 +76,7 @@ def _reduce(name: str, summary: str, *, mapped: bool = True) -> Operator:
         attrs=_REDUCE_ATTRS,
         pattern=OpPattern.COMM_REDUCE,
         infer=inference.reduce,
-        relax=_relax_reduce(name) if mapped else no_relax(f"Relax has no {name}"),
+        relax=_relax_reduce(name) if mapped else no_relax(f"Relax has no {name} to import"),
     )
 
 

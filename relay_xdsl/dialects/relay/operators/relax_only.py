@@ -13,8 +13,8 @@ importer does not know them.
 
 from __future__ import annotations
 
-from relay_xdsl.dialects.relay import inference
-from relay_xdsl.dialects.relay.attributes import OpPattern, boolean, dtype, ints
+from relay_xdsl.dialects.relay import backward, inference
+from relay_xdsl.dialects.relay.attributes import OpPattern, boolean, dtype, floating, integer, ints
 from relay_xdsl.dialects.relay.operators.elementwise import unary
 from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
@@ -67,5 +67,26 @@ RELAX_ONLY: tuple[Operator, ...] = (
         RelaxOp("relax.nn.gelu_tanh"), operands=("x",)),
     unary("relax.nn.silu", "Relax `nn.silu`: x * sigmoid(x).", RelaxOp("relax.nn.silu"),
         operands=("x",)),
+    Operator("relax.nn.batch_norm",
+        "Relax `nn.batch_norm` with the fields Relay's lacks: inputs (data, gamma, beta, "
+        "moving_mean, moving_var), a 3-tuple result. Without `training`, Relay's nn.batch_norm "
+        "(the moving statistics normalise, and are returned unchanged; `momentum` is unused). "
+        "With it, the batch's mean and (biased) variance over every axis but `axis` normalise, "
+        "and the moving statistics are returned updated: (1 - momentum) * moving + momentum * "
+        "batch. Relax calls with momentum 0.1 and without training import as nn.batch_norm.",
+        attrs=(
+            integer("axis", required=True), floating("epsilon", 1e-05), boolean("center", True),
+            boolean("scale", True), floating("momentum", 0.1), boolean("training", True)
+        ),  # Relax's BatchNormAttrs
+        operands=("data", "gamma", "beta", "moving_mean", "moving_var"),
+        arity=5, returns_tuple=True, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
+        infer=inference.batch_norm, backward=backward.batch_norm,
+        relax=RelaxOp(
+            "relax.nn.batch_norm",
+            "relax.attrs.BatchNormAttrs",
+            (Field("axis", Kind.INT), Field("epsilon", Kind.FLOAT), Field("center", Kind.BOOL),
+             Field("scale", Kind.BOOL), Field("momentum", Kind.FLOAT),
+             Field("training", Kind.BOOL)),
+        )),
 )
 # fmt: on

@@ -25,9 +25,9 @@ from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field,
 
 
 def _reshape_hook(op: OperatorOp, values: dict[str, Any]) -> None:
-    # Relax has no copy (0) or -2/-3/-4 dimensions: use the inferred shape.
+    # Relax has no copy (0) or -1/-2/-3/-4 dimensions: use the inferred shape.
     shape = values["newshape"]
-    if any(d < -1 for d in shape) or (0 in shape and not op.relay_attr("allowzero")):
+    if any(d < 0 for d in shape) or (0 in shape and not op.relay_attr("allowzero")):
         result = op.result.type
         if not isinstance(result, TensorType) or any(d < 0 for d in result.get_shape()):
             raise ValueError("reshape with Relay's special dimensions needs a static result")
@@ -86,7 +86,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         ),  # TVM's ReshapeLikeAttrs
         operands=("data", "shape_like"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.reshape_like,
-        relax=no_relax("Relax has no reshape_like")),
+        relax=no_relax("Relax has no reshape_like to import")),
     Operator("transpose",
         "Permutes dimensions by `axes`; reverses the dimension order when axes is None.",
         attrs=(ints("axes", required=True),),  # TVM's TransposeAttrs
@@ -128,7 +128,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         attrs=(ints("axes", required=True),),  # TVM's SliceLikeAttrs
         operands=("data", "shape_like"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.slice_like,
-        relax=no_relax("Relax has no slice_like")),
+        relax=no_relax("Relax has no slice_like to import")),
 )
 # fmt: on
 
@@ -152,8 +152,9 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
         attrs=(integer("axis"),),  # TVM's GatherAttrs
         operands=("data", "indices"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.gather,
-        relax=no_relax("not mapped yet: relax.gather_elements has the same semantics, but no "
-                       "mapping has been written and tested")),
+        relax=RelaxOp(
+            "relax.gather_elements", "relax.attrs.GatherElementsAttrs", (Field("axis", Kind.INT),)
+        )),
     Operator("gather_nd",
         "Gathers slices of data addressed by the leading dimension of the indices tensor.",
         attrs=(integer("batch_dims", 0), integer("index_rank")),  # TVM's GatherNDAttrs
@@ -187,7 +188,7 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
     Operator("broadcast_to_like", "Broadcasts data to the shape of the second tensor.", arity=2,
         operands=("data", "broadcast_type"),
         pattern=OpPattern.BROADCAST, infer=inference.broadcast_to_like,
-        relax=no_relax("Relax has no broadcast_to_like")),
+        relax=no_relax("Relax has no broadcast_to_like to import")),
     Operator("one_hot",
         "One-hot encoding of integer indices with depth `depth` on `axis`; inputs (indices, "
         "on_value, off_value).",

@@ -1,0 +1,369 @@
+"""Convolutions, channels-last: ``tosa.conv2d``, ``tosa.depthwise_conv2d``, ``tosa.conv3d``.
+
+``nn.conv2d`` becomes ``tosa.conv2d`` (``groups == 1``),
+``tosa.depthwise_conv2d`` (one group per input channel), or, for other
+groups, one ``tosa.conv2d`` per group joined by ``tosa.concat`` (with
+``prefer_linalg``, one ``linalg.generic`` over all groups instead); the
+activation is held in NHWC and the weight is laid out as TOSA wants
+(``OHWI``, or ``[KH, KW, C, M]`` for depthwise) when compiling.
+``nn.conv3d`` is ``tosa.conv3d`` on NDHWC (grouped: one per group), and
+``nn.conv1d`` a ``conv2d`` with a unit ``H`` axis.
+
+A transposed convolution is the convolution, of stride one, of its input
+with ``stride - 1`` zeros between elements, by its weight flipped along
+every spatial axis with input and output channels swapped (per group),
+padded by ``dilation * (kernel - 1) - padding`` (plus ``output_padding``
+after). Upstream's ``tosa-to-linalg`` does not lower
+``tosa.transpose_conv2d``, and this form also takes dilations, groups and
+three dimensions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, SSAValue
+
+from relay_xdsl.conversion import linalg
+from relay_xdsl.conversion.lowering import SMALL_CONSTANT, RuleCall
+from relay_xdsl.conversion.registry import lowering
+from relay_xdsl.conversion.rules.windows import (
+    exact_window,
+    layout_perm,
+    spatial_padding,
+    with_unit_axis,
+    with_unit_layout,
+    without_unit_axis,
+)
+from relay_xdsl.conversion.tosa import i64_array
+from relay_xdsl.conversion.values import Tensor, permuted_type
+from relay_xdsl.dialects.relay.layouts import spatial_axes
+
+
+def _checked_layouts(call: RuleCall) -> tuple[str, str]:
+    """The call's data and kernel layouts; the out layout must be the data's."""
+    layout = call.call.attr("data_layout")
+    out_layout = call.call.attr("out_layout") or layout
+    if out_layout != layout:
+        raise call.error(f"out layout {out_layout} other than the data layout is not supported")
+    return layout, call.call.attr("kernel_layout")
+
+
+def convolution(
+    call: RuleCall,
+    x: Tensor,
+    w: Tensor,
+    layout: str,
+    kernel_layout: str,
+    window: tuple[Sequence[int], Sequence[int], Sequence[int], int],
+    result_type: TensorType,
+) -> Tensor:
+    """`x` (in `layout`) convolved by `w` (in `kernel_layout`) with `window`
+    (strides, dilation, Relay's padding, groups), the result of `result_type`
+    held channels-last."""
+    strides, dilation, padding, groups = window
+    spatial = spatial_axes(len(strides))
+    perm = layout_perm(call, layout, f"N{spatial}C")
+    to_tosa = layout_perm(call, kernel_layout, f"O{spatial}I", "kernel layout")
+    result = permuted_type(result_type, perm)
+    kernel = permuted_type(w.type, to_tosa).get_shape()[1:-1]
+    data, pads = exact_window(
+        call, call.value(x, perm), padding, kernel, strides, dilation, result.get_shape()[1:-1]
+    )
+    if len(strides) == 2:
+        value = _conv2d(call, data, w, to_tosa, strides, dilation, pads, groups, result)
+    else:
+        weight = call.value(w, to_tosa)
+        value = _grouped(
+            call,
+            data,
+            weight,
+            groups,
+            _convolver(call, "conv3d", result.get_element_type(), strides, dilation, pads),
+            result,
+        )
+    return Tensor(result_type, value, perm)
+
+
+def _convolver(
+    call: RuleCall,
+    name: str,
+    element: Attribute,
+    strides: Sequence[int],
+    dilation: Sequence[int],
+    pads: Sequence[int],
+) -> Callable[[SSAValue, SSAValue, TensorType], SSAValue]:
+    """A function emitting ``tosa.<name>`` of data and weight to a result type of
+    `element`s, zero bias (its zero point emitted first)."""
+    emit = call.emit
+    zero = emit.zero_point(element)
+
+    def convolve(data: SSAValue, weight: SSAValue, result: TensorType) -> SSAValue:
+        bias = emit.splat(0, element, [result.get_shape()[-1]])
+        attributes = {
+            "acc_type": element,
+            "dilation": i64_array(dilation),
+            "pad": i64_array(pads),
+            "stride": i64_array(strides),
+        }
+        return emit.op(name, [data, weight, bias, zero, zero], result, attributes)
+
+    return convolve
+
+
+def _conv2d(
+    call: RuleCall,
+    data: SSAValue,
+    w: Tensor,
+    ohwi: tuple[int, ...],
+    strides: Sequence[int],
+    dilation: Sequence[int],
+    pads: list[int],
+    groups: int,
+    result: TensorType,
+) -> SSAValue:
+    """The 2-D convolution of NHWC `data` (cut and padded by `pads`) to NHWC `result`."""
+    emit = call.emit
+    in_c = data.type.get_shape()[3]  # type: ignore[attr-defined]
+    out_c = result.get_shape()[3]
+    weight_ohwi = permuted_type(w.type, ohwi)
+    kh, kw = weight_ohwi.get_shape()[1:3]
+    convolve = _convolver(call, "conv2d", result.get_element_type(), strides, dilation, pads)
+    if groups == 1:
+        return convolve(data, _ohwi_weight(call, w, ohwi), result)
+    if groups == in_c and weight_ohwi.get_shape()[3] == 1:
+        multiplier = out_c // in_c
+        # [KH, KW, C, M]: the OIHW weight (C*M, 1, KH, KW) seen as (C, M, KH, KW), then permuted
+        hwcm = _reshaped_known(call, w, ohwi, (in_c, multiplier, kh, kw))
+        weight = call.lowering.materialize(hwcm, (2, 3, 0, 1))
+        depthwise = _convolver(
+            call, "depthwise_conv2d", result.get_element_type(), strides, dilation, pads
+        )
+        return depthwise(data, weight, result)
+    if call.prefer_linalg:
+        # [G, KH, KW, C/G, O/G]: the OIHW weight (G*O/G, C/G, KH, KW) seen as (G, O/G, C/G, KH, KW)
+        per_group = _reshaped_known(
+            call, w, ohwi, (groups, out_c // groups, in_c // groups, kh, kw)
+        )
+        weight = call.lowering.materialize(per_group, (0, 3, 4, 2, 1))
+        padded = emit.pad(data, [0, 0, *pads, 0, 0])
+        return linalg.grouped_conv2d(emit, padded, weight, strides, dilation, result)
+    return _grouped(call, data, call.value(w, ohwi), groups, convolve, result)
+
+
+def _ohwi_weight(call: RuleCall, w: Tensor, ohwi: tuple[int, ...]) -> SSAValue:
+    """The weight in TOSA's OHWI.
+
+    A weight passed as an argument is passed HWIO and transposed to OHWI in
+    the IR: the compiled schedule reads HWIO, so the two transposes cancel
+    when compiling, where an OHWI argument is transposed on every call."""
+    if w.array is not None and call.lowering.weights_as_arguments and w.array.size > SMALL_CONSTANT:
+        hwio = (ohwi[1], ohwi[2], ohwi[3], ohwi[0])
+        return call.emit.transpose(call.value(w, hwio), (3, 0, 1, 2))
+    return call.value(w, ohwi)
+
+
+def _reshaped_known(
+    call: RuleCall, w: Tensor, ohwi: tuple[int, ...], shape: tuple[int, ...]
+) -> Tensor:
+    """The weight `w` in OIHW order of dimensions, reshaped to `shape`."""
+    to_oihw = tuple(ohwi[i] for i in (0, 3, 1, 2))
+    type_ = TensorType(w.element_type, shape)
+    if w.array is not None:
+        return Tensor(type_, array=np.ascontiguousarray(w.array.transpose(to_oihw)).reshape(shape))
+    return Tensor(type_, call.emit.reshape(call.value(w, to_oihw), shape))
+
+
+def _grouped(
+    call: RuleCall,
+    data: SSAValue,
+    weight: SSAValue,
+    groups: int,
+    convolve: Callable[[SSAValue, SSAValue, TensorType], SSAValue],
+    result: TensorType,
+) -> SSAValue:
+    """A convolution of channels-last `data` by a weight ``O<spatial>I``, one
+    convolution per group concatenated on the channels."""
+    if groups == 1:
+        return convolve(data, weight, result)
+    data_shape = list(data.type.get_shape())  # type: ignore[attr-defined]
+    weight_shape = list(weight.type.get_shape())  # type: ignore[attr-defined]
+    per_group_in, per_group_out = weight_shape[-1], weight_shape[0] // groups
+    part_type = TensorType(result.get_element_type(), [*result.get_shape()[:-1], per_group_out])
+    parts = []
+    for g in range(groups):
+        part = call.emit.slice(
+            data, [0] * (len(data_shape) - 1) + [g * per_group_in], data_shape[:-1] + [per_group_in]
+        )
+        kernel = call.emit.slice(
+            weight,
+            [g * per_group_out] + [0] * (len(weight_shape) - 1),
+            [per_group_out, *weight_shape[1:]],
+        )
+        parts.append(convolve(part, kernel, part_type))
+    return call.emit.concat(parts, len(data_shape) - 1, result)
+
+
+def _window(call: RuleCall) -> tuple[list[int], list[int], list[int], int]:
+    return (
+        call.call.ints("strides"),
+        call.call.ints("dilation"),
+        call.call.ints("padding"),
+        int(call.call.attr("groups")),
+    )
+
+
+@lowering("nn.conv2d")
+def conv2d(call: RuleCall) -> Tensor:
+    layout, kernel_layout = _checked_layouts(call)
+    return convolution(
+        call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
+    )
+
+
+@lowering("nn.conv3d")
+def conv3d(call: RuleCall) -> Tensor:
+    layout, kernel_layout = _checked_layouts(call)
+    return convolution(
+        call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
+    )
+
+
+def _as_2d(
+    call: RuleCall,
+    layout: str,
+    kernel_layout: str,
+    window: tuple[Sequence[int], Sequence[int], Sequence[int], int],
+    run: Callable[..., Tensor],
+) -> Tensor:
+    """A 1-D convolution `run` as its 2-D kind with a unit ``H`` axis before ``W``."""
+    if "W" not in layout or "W" not in kernel_layout:
+        raise call.error(f"layouts {layout}, {kernel_layout} are not supported")
+    strides, dilation, padding, groups = window
+    ((before, after),) = spatial_padding(padding, 1)
+    x = with_unit_axis(call, call.tensor(0), layout.index("W"))
+    w = with_unit_axis(call, call.tensor(1), kernel_layout.index("W"))
+    shape = list(call.result_type.get_shape())
+    shape.insert(layout.index("W"), 1)
+    window_2d = ([1, *strides], [1, *dilation], [0, before, 0, after], groups)
+    result = run(
+        call,
+        x,
+        w,
+        with_unit_layout(layout),
+        with_unit_layout(kernel_layout),
+        window_2d,
+        TensorType(call.result_type.get_element_type(), shape),
+    )
+    return without_unit_axis(call, result, layout.index("W"))
+
+
+@lowering("nn.conv1d")
+def conv1d(call: RuleCall) -> Tensor:
+    layout, kernel_layout = _checked_layouts(call)
+    return _as_2d(call, layout, kernel_layout, _window(call), convolution)
+
+
+# Transposed convolutions.
+
+
+def transposed_convolution(
+    call: RuleCall,
+    x: Tensor,
+    w: Tensor,
+    layout: str,
+    kernel_layout: str,
+    window: tuple[Sequence[int], Sequence[int], Sequence[int], int],
+    result_type: TensorType,
+) -> Tensor:
+    """`x` (in `layout`) convolved transposed by `w` (in `kernel_layout`, ``IO``
+    and the spatial axes) with `window` (strides, dilation, Relay's padding,
+    groups), as the convolution of the module docstring; ``output_padding``
+    shows in `result_type`."""
+    strides, dilation, padding, groups = window
+    dims = len(strides)
+    spatial = spatial_axes(dims)
+    perm = layout_perm(call, layout, f"N{spatial}C")
+    to_io = layout_perm(call, kernel_layout, f"IO{spatial}", "kernel layout")
+    kernel = permuted_type(w.type, to_io).get_shape()[2:]
+    value = call.value(x, perm)
+    for axis, stride in enumerate(strides, start=1):
+        value = _spread(call, value, axis, stride)
+    pads = [
+        d * (k - 1) - before
+        for (before, _), k, d in zip(spatial_padding(padding, dims), kernel, dilation)
+    ]
+    physical = value.type.get_shape()  # type: ignore[attr-defined]
+    logical = [physical[perm.index(i)] for i in range(dims + 2)]
+    spread = Tensor(TensorType(x.element_type, logical), value, perm)
+    weight = _forward_weight(call, w, to_io, groups)
+    return convolution(
+        call,
+        spread,
+        weight,
+        layout,
+        f"OI{spatial}",
+        ([1] * dims, dilation, [*pads, *([0] * dims)], groups),
+        result_type,
+    )
+
+
+def _spread(call: RuleCall, value: SSAValue, axis: int, stride: int) -> SSAValue:
+    """`value` with ``stride - 1`` zeros between its elements along `axis`."""
+    if stride == 1:
+        return value
+    emit = call.emit
+    shape = list(value.type.get_shape())  # type: ignore[attr-defined]
+    before, size, after = int(np.prod(shape[:axis])), shape[axis], int(np.prod(shape[axis + 1 :]))
+    spread = emit.pad(emit.reshape(value, [before * size, 1, after]), [0, 0, 0, stride - 1, 0, 0])
+    spread = emit.reshape(spread, [before, size * stride, after])
+    spread = emit.slice(spread, [0, 0, 0], [before, (size - 1) * stride + 1, after])
+    return emit.reshape(spread, [*shape[:axis], (size - 1) * stride + 1, *shape[axis + 1 :]])
+
+
+def _forward_weight(call: RuleCall, w: Tensor, to_io: tuple[int, ...], groups: int) -> Tensor:
+    """The ``OI<spatial>`` weight of the forward convolution: per group, the
+    transposed weight (``IO<spatial>``) with input and output channels swapped
+    and every spatial axis reversed."""
+    io = permuted_type(w.type, to_io)
+    c, per_group_out, *kernel = io.get_shape()
+    per_group_in = c // groups
+    grouped = (groups, per_group_in, per_group_out, *kernel)
+    swap = (0, 2, 1, *range(3, 3 + len(kernel)))
+    shape = (groups * per_group_out, per_group_in, *kernel)
+    type_ = TensorType(w.element_type, shape)
+    if w.array is not None:
+        array = w.array.transpose(to_io)
+        array = np.flip(array, tuple(range(2, array.ndim)))
+        array = array.reshape(grouped).transpose(swap).reshape(shape)
+        return Tensor(type_, array=np.ascontiguousarray(array))
+    emit = call.emit
+    value = call.value(w, to_io)
+    for axis in range(2, 2 + len(kernel)):
+        value = emit.reverse(value, axis)
+    value = emit.transpose(emit.reshape(value, grouped), swap)
+    return Tensor(type_, emit.reshape(value, shape))
+
+
+@lowering("nn.conv2d_transpose")
+def conv2d_transpose(call: RuleCall) -> Tensor:
+    layout, kernel_layout = _checked_layouts(call)
+    return transposed_convolution(
+        call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
+    )
+
+
+@lowering("nn.conv3d_transpose")
+def conv3d_transpose(call: RuleCall) -> Tensor:
+    layout, kernel_layout = _checked_layouts(call)
+    return transposed_convolution(
+        call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
+    )
+
+
+@lowering("nn.conv1d_transpose")
+def conv1d_transpose(call: RuleCall) -> Tensor:
+    layout, kernel_layout = _checked_layouts(call)
+    return _as_2d(call, layout, kernel_layout, _window(call), transposed_convolution)

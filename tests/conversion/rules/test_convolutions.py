@@ -1,0 +1,163 @@
+"""Convolutions (1-D, 2-D, 3-D, transposed) lowered, compiled and run against the interpreter."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+RNG = np.random.default_rng(3)
+
+
+def random(*shape: int, dtype: str = "float32") -> np.ndarray:
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return f"({', '.join(map(str, shape))},)" if len(shape) == 1 else str(shape)
+
+
+def conv_case(
+    operator: str,
+    x_shape: tuple[int, ...],
+    w_shape: tuple[int, ...],
+    attrs: str,
+    dtype: str = "float32",
+) -> tuple[str, dict[str, np.ndarray]]:
+    """``operator(%x, %w, attrs)`` on random data and weight of the shapes."""
+    text = (
+        f"def @main(%x: Tensor[{_shape(x_shape)}, {dtype}], %w: Tensor[{_shape(w_shape)}, {dtype}])"
+        f" {{ {operator}(%x, %w, {attrs}) }}"
+    )
+    return text, {"x": random(*x_shape, dtype=dtype), "w": random(*w_shape, dtype=dtype)}
+
+
+CASES = {
+    "conv1d": conv_case("nn.conv1d", (2, 3, 11), (4, 3, 3), "channels=4, kernel_size=[3]"),
+    "conv1d_strided_asymmetric": conv_case(
+        "nn.conv1d",
+        (1, 4, 12),
+        (6, 2, 3),
+        "strides=[2], padding=[2, 1], dilation=[2], groups=2, channels=6, kernel_size=[3]",
+    ),
+    "conv1d_nwc": conv_case(
+        "nn.conv1d",
+        (2, 9, 3),
+        (3, 3, 5),
+        'padding=[1, 1], channels=5, kernel_size=[3], data_layout="NWC", kernel_layout="WIO"',
+    ),
+    "conv1d_depthwise": conv_case(
+        "nn.conv1d", (1, 4, 10), (4, 1, 3), "groups=4, channels=4, kernel_size=[3]"
+    ),
+    "conv2d_ihwo": conv_case(
+        "nn.conv2d",
+        (1, 3, 7, 6),
+        (3, 3, 2, 5),
+        'padding=[1, 0, 2, 1], channels=5, kernel_size=[3, 2], kernel_layout="IHWO"',
+    ),
+    "conv3d": conv_case(
+        "nn.conv3d", (1, 3, 5, 6, 7), (4, 3, 3, 3, 2), "channels=4, kernel_size=[3, 3, 2]"
+    ),
+    "conv3d_strided_padded": conv_case(
+        "nn.conv3d",
+        (2, 2, 6, 7, 5),
+        (3, 2, 2, 3, 3),
+        "strides=[2, 1, 2], padding=[1, 0, 1, 0, 2, 1], dilation=[1, 2, 1], channels=3,"
+        " kernel_size=[2, 3, 3]",
+    ),
+    "conv3d_grouped": conv_case(
+        "nn.conv3d", (1, 4, 4, 5, 5), (6, 2, 2, 2, 2), "groups=2, channels=6, kernel_size=[2, 2, 2]"
+    ),
+    "conv3d_ndhwc": conv_case(
+        "nn.conv3d",
+        (1, 4, 5, 6, 3),
+        (2, 3, 3, 3, 4),
+        'padding=[1, 1, 1], channels=4, kernel_size=[2, 3, 3], data_layout="NDHWC",'
+        ' kernel_layout="DHWIO"',
+    ),
+    "conv2d_transpose": conv_case(
+        "nn.conv2d_transpose", (1, 3, 5, 4), (3, 2, 3, 3), "channels=2, kernel_size=[3, 3]"
+    ),
+    "conv2d_transpose_strided": conv_case(
+        "nn.conv2d_transpose",
+        (2, 4, 4, 5),
+        (4, 3, 3, 4),
+        "strides=[2, 3], padding=[1, 2, 0, 1], output_padding=[1, 2], channels=3,"
+        " kernel_size=[3, 4]",
+    ),
+    "conv2d_transpose_dilated_grouped": conv_case(
+        "nn.conv2d_transpose",
+        (1, 4, 5, 5),
+        (4, 3, 2, 3),
+        "strides=[2, 2], padding=[1, 1], dilation=[2, 1], groups=2, channels=6, kernel_size=[2, 3]",
+    ),
+    "conv2d_transpose_large_padding": conv_case(
+        "nn.conv2d_transpose",
+        (1, 2, 6, 6),
+        (2, 2, 3, 3),
+        "strides=[2, 2], padding=[4, 3], channels=2, kernel_size=[3, 3]",
+    ),
+    "conv2d_transpose_nhwc": conv_case(
+        "nn.conv2d_transpose",
+        (1, 5, 4, 3),
+        (3, 3, 2, 3),
+        'strides=[2, 2], padding=[1, 1], channels=2, kernel_size=[3, 3], data_layout="NHWC",'
+        ' kernel_layout="HWOI"',
+    ),
+    "conv2d_transpose_depthwise": conv_case(
+        "nn.conv2d_transpose",
+        (1, 3, 4, 4),
+        (3, 1, 3, 3),
+        "strides=[2, 2], padding=[1, 1], groups=3, channels=3, kernel_size=[3, 3]",
+    ),
+    "conv1d_transpose": conv_case(
+        "nn.conv1d_transpose",
+        (2, 3, 7),
+        (3, 4, 3),
+        "strides=[2], padding=[1], output_padding=[1], channels=4, kernel_size=[3]",
+    ),
+    "conv1d_transpose_dilated": conv_case(
+        "nn.conv1d_transpose",
+        (1, 2, 5),
+        (2, 2, 4),
+        "strides=[3], dilation=[2], channels=2, kernel_size=[4]",
+    ),
+    "conv3d_transpose": conv_case(
+        "nn.conv3d_transpose",
+        (1, 2, 3, 4, 3),
+        (2, 3, 2, 2, 2),
+        "strides=[2, 1, 2], padding=[0, 1, 1], channels=3, kernel_size=[2, 2, 2]",
+    ),
+    "conv2d_float16": conv_case(
+        "nn.conv2d",
+        (1, 3, 6, 6),
+        (4, 3, 3, 3),
+        "padding=[1, 1], channels=4, kernel_size=[3, 3]",
+        dtype="float16",
+    ),
+    "conv2d_transpose_float16": conv_case(
+        "nn.conv2d_transpose",
+        (1, 2, 4, 4),
+        (2, 2, 3, 3),
+        "strides=[2, 2], channels=2, kernel_size=[3, 3]",
+        dtype="float16",
+    ),
+}
+# A known weight, as after import: folded into the forward convolution's layout when compiling.
+CASES["conv2d_transpose_known_weight"] = (
+    """
+    func.func @main(%x: tensor<1x2x3x3xf32>) -> tensor<1x1x6x6xf32> {
+      %w = relay.constant dense<[[[[1.0, -2.0], [0.5, 3.0]]], [[[2.0, 1.0], [-1.0, 0.25]]]]>
+        : tensor<2x1x2x2xf32>
+      %r = relay.nn.conv2d_transpose(%x, %w) {channels = 1 : i32,
+        kernel_size = array<i32: 2, 2>, strides = array<i32: 2, 2>}
+        : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x1x6x6xf32>
+      func.return %r : tensor<1x1x6x6xf32>
+    }
+    """,
+    {"x": random(1, 2, 3, 3)},
+)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_lowering(lowered_cases, name: str):
+    lowered_cases.check(name)

@@ -1,0 +1,75 @@
+"""Pools (1-D, 2-D, 3-D) lowered, compiled and run against the interpreter."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+RNG = np.random.default_rng(5)
+
+
+def pool_case(
+    operator: str, shape: tuple[int, ...], attrs: str, dtype: str = "float32"
+) -> tuple[str, dict[str, np.ndarray]]:
+    """``operator(%x, attrs)`` on random data of `shape`."""
+    text = f"def @main(%x: Tensor[{shape}, {dtype}]) {{ {operator}(%x, {attrs}) }}"
+    return text, {"x": (RNG.standard_normal(shape) * 3).astype(dtype)}
+
+
+CASES = {
+    "max_pool1d": pool_case("nn.max_pool1d", (2, 3, 11), "pool_size=[3]"),
+    "max_pool1d_strided_padded": pool_case(
+        "nn.max_pool1d", (1, 4, 10), "pool_size=[3], strides=[2], padding=[2, 1]"
+    ),
+    "max_pool1d_ceil_nwc": pool_case(
+        "nn.max_pool1d",
+        (2, 9, 3),
+        'pool_size=[2], strides=[2], ceil_mode=True, layout="NWC"',
+    ),
+    "avg_pool1d_padded": pool_case(
+        "nn.avg_pool1d", (1, 3, 9), "pool_size=[3], strides=[2], padding=[1]"
+    ),
+    "avg_pool1d_count_include_pad": pool_case(
+        "nn.avg_pool1d",
+        (2, 2, 8),
+        "pool_size=[4], strides=[3], padding=[2, 1], count_include_pad=True",
+    ),
+    "avg_pool2d_asymmetric_ceil": pool_case(
+        "nn.avg_pool2d",
+        (1, 3, 7, 8),
+        "pool_size=[3, 2], strides=[2, 3], padding=[1, 0, 0, 1], ceil_mode=True",
+    ),
+    "max_pool3d": pool_case("nn.max_pool3d", (1, 2, 5, 6, 7), "pool_size=[2, 3, 2]"),
+    "max_pool3d_strided_padded": pool_case(
+        "nn.max_pool3d",
+        (2, 3, 7, 6, 5),
+        "pool_size=[3, 2, 3], strides=[2, 2, 1], padding=[1, 0, 1, 1, 1, 0]",
+    ),
+    "max_pool3d_ceil_ndhwc": pool_case(
+        "nn.max_pool3d",
+        (1, 5, 5, 5, 3),
+        'pool_size=[2, 2, 2], strides=[2, 2, 2], ceil_mode=True, layout="NDHWC"',
+    ),
+    "avg_pool3d_padded": pool_case(
+        "nn.avg_pool3d",
+        (1, 2, 6, 5, 7),
+        "pool_size=[3, 3, 2], strides=[2, 1, 2], padding=[1, 1, 0]",
+    ),
+    "avg_pool3d_count_include_pad_ceil": pool_case(
+        "nn.avg_pool3d",
+        (2, 2, 5, 6, 5),
+        "pool_size=[2, 3, 3], strides=[2, 2, 2], padding=[1, 0, 1, 0, 1, 1],"
+        " count_include_pad=True, ceil_mode=True",
+    ),
+    "max_pool2d_float16": pool_case(
+        "nn.max_pool2d", (1, 3, 7, 7), "pool_size=[3, 3], strides=[2, 2], padding=[1, 1]", "float16"
+    ),
+    "avg_pool3d_float16": pool_case(
+        "nn.avg_pool3d", (1, 2, 4, 5, 6), "pool_size=[2, 2, 3], padding=[1, 1, 1]", "float16"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_lowering(lowered_cases, name: str):
+    lowered_cases.check(name)

@@ -1,0 +1,186 @@
+"""Every operator exports to Relax and computes there what the interpreter computes.
+
+The examples are the dialect reference's: one function per operator in
+tests/filecheck/dialect/ops.mlir. They are exported to Relax together as one
+module, built once with ``relax.build(target="llvm")``, and each is run on
+TVM's VM and by the reference interpreter on the same random inputs.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import tvm
+from tvm import relax
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    TupleType,
+)
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.names import relay_name, set_relay_name
+from relay_xdsl.dialects.relay.operators import ALL
+from relay_xdsl.dialects.relay.registry import Operator
+from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
+from relay_xdsl.exporters.relax import export_relax
+from relay_xdsl.exporters.relax_compositions.registry import RELAX_EXPORTS
+from relay_xdsl.interpreter import parameters, run
+from relay_xdsl.interpreter.arrays import random_inputs
+from relay_xdsl.interpreter.registry import KERNELS
+from relay_xdsl.tools.mlir_text import relay_context
+
+pytestmark = pytest.mark.tvm
+
+OPS_MLIR = Path(__file__).resolve().parents[1] / "filecheck" / "dialect" / "ops.mlir"
+
+WITHOUT_RELAX = {"memory.alloc_storage", "memory.alloc_tensor", "memory.kill"}
+"""Rows with neither a Relax export nor a kernel: Relax manages memory itself."""
+
+# Absolute and relative tolerance per dtype: the kernels compute in numpy, TVM in
+# LLVM code with its own math functions and summation order.
+TOLERANCES = {"float16": (2e-2, 2e-2), "float32": (1e-4, 1e-4), "float64": (1e-9, 1e-9)}
+
+INDEXINGS = {"gather", "gather_nd", "image.crop_and_resize"}
+"""Operators whose integer arguments index the first one's smallest axis at most."""
+
+DIVISIONS = {"divide", "floor_divide", "trunc_divide", "mod", "floor_mod", "trunc_mod"}
+"""Operators whose integer divisor must not be 0 (TVM's code traps on it)."""
+EXPORTED = [row.name for row in ALL if row.name not in WITHOUT_RELAX]
+
+
+def _function_name(operator: str) -> str:
+    return "op_" + operator.replace(".", "_")
+
+
+@cache
+def _examples() -> ModuleOp:
+    """One function per operator (``op_nn_conv2d``), returning one value (a tuple
+    for several)."""
+    parsed = Parser(relay_context(), OPS_MLIR.read_text()).parse_module()
+    module = ModuleOp([])
+    for func in parsed.ops:
+        if not isinstance(func, FuncOp):
+            continue
+        operator = func.sym_name.data.removeprefix("relay.")
+        if operator not in EXPORTED:
+            continue
+        clone = func.clone()
+        clone.sym_name = StringAttr(_function_name(operator))
+        _untuple_parameters(clone)
+        terminator = clone.body.block.last_op
+        assert isinstance(terminator, ReturnOp)
+        if len(terminator.arguments) != 1:
+            values = list(terminator.arguments)
+            fields = relay.TupleOp(values)
+            clone.body.block.insert_op_before(fields, terminator)
+            terminator.detach()
+            terminator.erase()
+            clone.body.block.add_op(ReturnOp(fields.results[0]))
+            clone.function_type = FunctionType.from_lists(
+                clone.function_type.inputs.data, [fields.results[0].type]
+            )
+        clone.function_type = FunctionType.from_lists(
+            [a.type for a in clone.body.block.args], clone.function_type.outputs.data
+        )
+        module.body.block.add_op(clone)
+    module.verify()
+    return module
+
+
+def _untuple_parameters(func: FuncOp) -> None:
+    """Replace each tuple parameter by its fields, tupled again in the body (the
+    interpreter's inputs are tensors)."""
+    block = func.body.block
+    for arg in list(block.args):
+        if not isinstance(arg.type, TupleType):
+            continue
+        fields = [block.insert_arg(t, arg.index + i + 1) for i, t in enumerate(arg.type.types)]
+        for i, field in enumerate(fields):
+            set_relay_name(field, f"{relay_name(arg)}_{i}")
+        tupled = relay.TupleOp(fields)
+        block.insert_op_before(tupled, block.first_op)
+        arg.replace_all_uses_with(tupled.results[0])
+        block.erase_arg(arg)
+
+
+@cache
+def _virtual_machine() -> relax.VirtualMachine:
+    mod = export_relax(_examples(), random_constants=0)
+    return relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu())
+
+
+def _inputs(params: list[tuple[str, Attribute]]) -> dict[str, np.ndarray]:
+    """Random values of the parameters, an unknown dimension taken as 2."""
+    concrete = []
+    for name, type_ in params:
+        assert isinstance(type_, TensorType)
+        shape = [2 if d == DYNAMIC_INDEX else d for d in type_.get_shape()]
+        concrete.append((name, TensorType(type_.element_type, shape)))
+    return random_inputs(concrete, seed=0)
+
+
+def _tvm_value(value: np.ndarray) -> Any:
+    return tvm.runtime.tensor(np.array(value))  # np.ascontiguousarray makes 0-d arrays 1-d
+
+
+def _flatten(value: Any) -> list[np.ndarray]:
+    if isinstance(value, tvm.runtime.Tensor):
+        return [value.numpy()]
+    return [array for field in value for array in _flatten(field)]
+
+
+def test_every_operator_has_an_example():
+    names = {f.sym_name.data for f in _examples().ops if isinstance(f, FuncOp)}
+    assert names == {_function_name(name) for name in EXPORTED}
+
+
+@pytest.mark.parametrize("operator", EXPORTED)
+def test_relax_computes_what_the_interpreter_computes(operator: str):
+    function = _function_name(operator)
+    module = _examples()
+    inputs = _inputs(parameters(module, function))
+    if operator in INDEXINGS:
+        data, *rest = inputs
+        bound = min(inputs[data].shape)
+        for name in rest:
+            if inputs[name].dtype.kind in "iu":
+                inputs[name] = inputs[name] % bound
+    if operator in DIVISIONS:
+        divisor = list(inputs)[1]
+        inputs[divisor] = np.where(inputs[divisor] == 0, 1, inputs[divisor]).astype(
+            inputs[divisor].dtype
+        )
+    expected = run(module, inputs, function, random_constants=0)
+    arguments = [_tvm_value(x) for x in inputs.values()]
+    got = _flatten(_virtual_machine()[function](*arguments))
+    assert len(got) == len(expected)
+    for actual, wanted in zip(got, expected):
+        assert actual.shape == wanted.shape
+        assert actual.dtype == wanted.dtype
+        atol, rtol = TOLERANCES.get(str(wanted.dtype), (0, 0))
+        np.testing.assert_allclose(actual, wanted, rtol=rtol, atol=atol)
+
+
+def _exports(row: Operator) -> bool:
+    return isinstance(row.relax, RelaxOp) or row.name in RELAX_EXPORTS
+
+
+@pytest.mark.parametrize("row", ALL, ids=lambda row: row.name)
+def test_every_operator_the_interpreter_runs_exports_to_relax(row: Operator):
+    """A row exports by its mapping or a registered composition, exactly when
+    it has a kernel (the memory operators have neither); never by both."""
+    assert not (isinstance(row.relax, RelaxOp) and row.name in RELAX_EXPORTS)
+    assert _exports(row) == (row.name in KERNELS), row.name
+    if not _exports(row):
+        assert row.relax.reason
