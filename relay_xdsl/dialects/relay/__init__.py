@@ -38,7 +38,9 @@ The modules:
 * ``adts``: type definitions, constructors and ``match``;
 * ``match_exhaustion``: the cases a ``match`` leaves unhandled (TVM's check);
 * ``dynamic_to_static``: ``dyn.*`` calls with constant shapes as static ones;
-* ``inference``: the type relations the rows name;
+* ``inference``: the type relations the rows name (``backward``: their
+  backward halves; ``shapes``: the shape arithmetic both share;
+  ``rejection``: how a relation rejects a call);
 * ``layouts``: data layouts (``NCHW4c``) and shape conversion between them;
 * ``relax_mapping``: how a row's Relax operator converts;
 * ``dialect``: the ``Relay`` dialect and the name → op class tables.

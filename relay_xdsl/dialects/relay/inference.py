@@ -42,7 +42,12 @@ from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.attributes import RelayAttr, attr_value
-from relay_xdsl.dialects.relay.layouts import convert_layout, layout_index, primal_axes
+from relay_xdsl.dialects.relay.layouts import (
+    convert_layout,
+    layout_index,
+    parse_layout,
+    primal_axes,
+)
 from relay_xdsl.dialects.relay.rejection import Reject
 from relay_xdsl.dialects.relay.rejection import require as _require
 from relay_xdsl.dialects.relay.shapes import ANY
@@ -108,18 +113,17 @@ def infer_type(
 def _infer_type(
     operator: Operator, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
 ) -> Attribute | None:
+    if operator.malformed(len(arg_types), attributes) is not None:
+        return None
     try:
         return operator.infer(Call(operator.schema, arg_types, attributes))
     except (
-        _Reject,
-        ArithmeticError,
-        AttributeError,
-        LookupError,
-        TypeError,
+        Reject,
+        ArithmeticError,  # a zero stride or window, as TVM's division by zero
         ValueError,  # LayoutError and UnknownDTypeError among them
     ):
-        # Malformed attributes (wrong arity, non-integers, ...) fail like TVM's
-        # ICHECKs; the caller only needs to know there is no type.
+        # Malformed attributes fail like TVM's ICHECKs; the caller only needs
+        # to know there is no type. Any other exception is a bug in the relation.
         return None
 
 
@@ -157,6 +161,10 @@ class Call:
     def ints(self, name: str) -> list[int]:
         """An integer-array attribute, which must be set."""
         return _given(self.optional_ints(name))
+
+    def string(self, name: str) -> str:
+        """A string attribute, which must be set."""
+        return str(_given(self.attr(name)))
 
     def optional_ints(self, name: str) -> list[int] | None:
         """An integer-array attribute (a lone integer counts as one entry), or
@@ -380,6 +388,7 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
     def rule(call: Call) -> Attribute:
         shape = call.shape(0)
         layout = call.attr("layout")
+        _check_rank(shape, layout)
         positions = [layout_index(layout, letter) for letter in spatial]
         pads = _padding_totals(call.ints("padding"), nsp)
         ceil_mode = bool(call.attr("ceil_mode"))
@@ -398,8 +407,15 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
     return rule
 
 
+def _check_rank(shape: Sequence[int], layout: str) -> None:
+    """The data has one axis per axis of its `layout`."""
+    rank = len(parse_layout(layout))
+    _require(len(shape) == rank, f"the data has rank {len(shape)} but {layout} has {rank} axes")
+
+
 def global_pool(call: Call) -> Attribute:
     shape = call.shape(0)
+    _check_rank(shape, call.attr("layout"))
     for letter in "HW":
         shape[layout_index(call.attr("layout"), letter)] = 1
     return _tensor(shape, call.element(0))
@@ -970,7 +986,7 @@ def one_hot(call: Call) -> Attribute:
 
 
 def layout_transform(call: Call) -> Attribute:
-    shape = convert_layout(call.shape(0), call.attr("src_layout"), call.attr("dst_layout"))
+    shape = convert_layout(call.shape(0), call.string("src_layout"), call.string("dst_layout"))
     return _tensor(shape, call.element(0))
 
 

@@ -30,12 +30,13 @@ characters; then ``relax``. For example::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Attribute
 
-from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr, accepts
 from relay_xdsl.dialects.relay.backward import BackwardRelation
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
@@ -145,6 +146,24 @@ class Operator:
         if self.arity is None:
             return None
         return _DEFAULT_OPERANDS.get(self.arity) or tuple(f"arg{i}" for i in range(self.arity))
+
+    def malformed(self, arg_count: int, attributes: Mapping[str, Attribute]) -> str | None:
+        """Why a call with `arg_count` arguments and `attributes` is one the
+        op's verifier refuses whatever the types (the number of arguments, an
+        attribute not in the schema or not of its kind), or None. The
+        relations see only calls that pass."""
+        if self.arity is not None and arg_count != self.arity:
+            return f"'{self.name}' expects {self.arity} argument(s), got {arg_count}"
+        for name, attr in attributes.items():
+            spec = self.schema.get(name)
+            if spec is None:
+                return f"'{self.name}' has no attribute '{name}'"
+            if isinstance(attr, UnitAttr):
+                if spec.default is not None and not spec.required:
+                    return f"attribute '{name}' of '{self.name}' cannot be None"
+            elif not accepts(spec.kind, attr):
+                return f"attribute '{name}' of '{self.name}' expects {spec.kind.value}, got {attr}"
+        return None
 
     @property
     def op_name(self) -> str:
