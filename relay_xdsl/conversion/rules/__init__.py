@@ -27,6 +27,7 @@ from relay_xdsl.conversion.rules import (  # noqa: F401  (each registers its rul
     repetition,
     resize,
     rounding,
+    sampling,
     shape,
     slicing,
     sorting,
