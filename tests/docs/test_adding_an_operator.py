@@ -1,8 +1,8 @@
 """docs/adding-an-operator.md stays true: its steps add an operator that passes the checks.
 
 In a copy of the repository, the test inserts the page's code blocks where
-their markers say (``<!-- insert into PATH after: LINE -->``, ``<!-- append to
-PATH -->``), runs its ``regenerate`` commands, and then its ``check``
+their markers say (``<!-- insert into PATH after: LINE -->``, ``... as the
+first element of: LINE -->``, ``<!-- append to PATH -->``), runs its ``regenerate`` commands, and then its ``check``
 commands: the generators' ``--check`` and the completeness tests. Of the
 checks it leaves out lit (run by the lit suite) and the Relax export test,
 which needs TVM.
@@ -16,6 +16,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,12 +41,14 @@ def _edit(root: Path, marker: str, code: str) -> None:
         path = root / marker.removeprefix("append to ")
         path.write_text(path.read_text().rstrip("\n") + "\n\n\n" + code)
         return
-    match = re.fullmatch(r"insert into (\S+) after: (.*)", marker)
+    match = re.fullmatch(r"insert into (\S+) (after|as the first element of): (.*)", marker)
     assert match is not None, f"unknown marker {marker!r}"
     path = root / match.group(1)
     text = path.read_text()
-    anchor = match.group(2) + "\n"
+    anchor = match.group(3) + "\n"
     assert text.count(anchor) == 1, f"{path.name} has no single line {anchor!r}"
+    if match.group(2) != "after":  # an element of the tuple the line opens
+        code = textwrap.indent(code.rstrip("\n"), "    ") + ",\n"
     path.write_text(text.replace(anchor, anchor + code))
 
 
