@@ -156,10 +156,10 @@ def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
         attributes = op.non_default_attributes()
         attributes += [
             (a.name, UnitAttr())
-            for a in op.RELAY_ATTRS
+            for a in op.schema.values()
             if a.required and a.name not in op.attributes
         ]
-        order = {a.name: i for i, a in enumerate(op.RELAY_ATTRS)}
+        order = {name: i for i, name in enumerate(op.schema)}
         attributes.sort(key=lambda item: order[item[0]])
     if isinstance(op, relay.RegisteredOperatorOp):
         _check_inferable(op, attributes)
@@ -176,7 +176,7 @@ def _check_inferable(
     result type that TVM's type rules (which the importer applies to every
     ``ty=`` annotation) reject; the printout would not import back.
     """
-    schema = op.SCHEMA
+    schema = op.OPERATOR.schema
     given = {
         key: value
         for key, value in attributes

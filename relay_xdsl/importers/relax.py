@@ -454,14 +454,14 @@ class RelaxImporter:
                 attributes[role.attr] = _argument_attribute(role.role, arg)
         if mapping.import_hook is not None:
             mapping.import_hook(attributes)
-        if op_class.ARITY is not None and op_class.ARITY != len(tensors):
+        if op_class.OPERATOR.arity not in (None, len(tensors)):
             raise Unmappable("arity")
         operands = [self._expr(a, scope) for a in tensors]
         return op_class(operands, result_type, attributes)
 
     def _encoded_attributes(
         self,
-        op_class: type[relay.OperatorOp],
+        op_class: type[relay.RegisteredOperatorOp],
         mapping: RelaxOp,
         attrs_type: str | None,
         fields: dict[str, Any],
@@ -472,10 +472,12 @@ class RelaxImporter:
             key = (mapping.relax_name, attrs_type, _frozen(fields))
             hash(key)
         except TypeError:  # an unhashable value: encode without caching
-            return mapping.encode_attributes(fields, op_class.SCHEMA)
+            return mapping.encode_attributes(fields, op_class.OPERATOR.schema)
         cached = self.attributes.get(key)
         if cached is None:
-            cached = self.attributes[key] = mapping.encode_attributes(fields, op_class.SCHEMA)
+            cached = self.attributes[key] = mapping.encode_attributes(
+                fields, op_class.OPERATOR.schema
+            )
         return dict(cached)  # callers add argument attributes to it
 
     def _generic(self, parts: _CallParts, scope: _Scope) -> relay.GenericOperatorOp:

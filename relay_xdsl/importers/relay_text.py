@@ -811,7 +811,8 @@ class _RelayParser(RelayTypeParser):
     ) -> SSAValue:
         op_class = relay.OPERATORS.get(callee.name)
         if op_class is not None:
-            schema = op_class.SCHEMA
+            row = op_class.OPERATOR
+            schema = row.schema
             for key in list(attributes):
                 spec = schema.get(key)
                 if spec is None:
@@ -828,10 +829,10 @@ class _RelayParser(RelayTypeParser):
                         self.error(
                             callee.token, f"attribute '{key}' of '{callee.name}' cannot be None"
                         )
-            if op_class.ARITY is not None and len(args) != op_class.ARITY:
+            if row.arity is not None and len(args) != row.arity:
                 self.error(
                     callee.token,
-                    f"'{callee.name}' expects {op_class.ARITY} argument(s), got {len(args)}",
+                    f"'{callee.name}' expects {row.arity} argument(s), got {len(args)}",
                 )
         type_, location = self.annotation()
         arg_types = [a.type for a in args]

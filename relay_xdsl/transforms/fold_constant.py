@@ -65,6 +65,7 @@ from relay_xdsl.support.depth import walk_ops
 from relay_xdsl.transforms.dataflow import optimizable
 from relay_xdsl.transforms.diagnostics import warn
 
+# By name, as TVM's operator attributes: they name operators without a row too.
 NOT_FOLDED = frozenset(
     {
         # Stateful (TOpIsStateful).
@@ -205,7 +206,7 @@ class ConstantFolder:
         if dims is None or not isinstance(result_type, TensorType):
             return
         dtype = NUMPY_DTYPES[dtype_name(result_type.get_element_type())]
-        if op.operator_name == "shape_of":
+        if isinstance(op, relay.ShapeOfOp):
             array = np.array(dims, dtype=dtype)
         else:
             array = np.array(int(np.prod(dims)) if dims else 0, dtype=dtype)

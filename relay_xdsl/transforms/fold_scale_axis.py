@@ -43,7 +43,7 @@ Options:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -89,10 +89,6 @@ class _CannotFold(Exception):
 def _shape(value: SSAValue) -> list[int] | None:
     type_ = value.type
     return list(type_.get_shape()) if isinstance(type_, TensorType) else None
-
-
-def _name(op: Operation | None) -> str | None:
-    return op.operator_name if isinstance(op, relay.OperatorOp) else None
 
 
 def match_broadcast_to_left_axes(lhs: list[int], rhs: list[int], axes: Sequence[int]) -> bool:
@@ -146,7 +142,7 @@ def reshape_or_expand_to_match_axis(
     return expand_bias_to_match_axis(builder, scale, len(shape), axes)
 
 
-_PEELED = frozenset({"expand_dims", "reshape", "transpose", "squeeze", "repeat"})
+_PEELED = (relay.ExpandDimsOp, relay.ReshapeOp, relay.TransposeOp, relay.SqueezeOp, relay.RepeatOp)
 
 
 def all_positive_constant(value: SSAValue) -> bool:
@@ -154,8 +150,8 @@ def all_positive_constant(value: SSAValue) -> bool:
     ``reshape``, ``transpose``, ``squeeze`` and ``repeat``) known to hold no
     negative element. An opaque constant is not known to."""
     owner = value.owner
-    while isinstance(owner, relay.OperatorOp) and owner.operator_name in _PEELED:
-        owner = owner.operands[0].owner
+    while isinstance(owner, _PEELED):
+        owner = owner.data.owner
     if not isinstance(owner, relay.ConstantOp) or owner.value is None:
         return False
     if not isinstance(owner.value, DenseIntOrFPElementsAttr):
@@ -193,7 +189,11 @@ def _axes(layout: list[str], letter: str) -> tuple[int, ...] | None:
     return (primal, layout.index(letter.lower())) if letter.lower() in layout else (primal,)
 
 
-def _conv_layout(op: relay.OperatorOp, output_side: bool) -> _ConvLayout | None:
+_Conv = relay.Conv2DOp | relay.Conv3DOp
+"""The convolutions a scale folds into."""
+
+
+def _conv_layout(op: _Conv, output_side: bool) -> _ConvLayout | None:
     """The convolution's channel axes, if it is a full or depthwise
     convolution whose layouts are simple or blocked on every channel axis
     (TVM's ``ConvForwardPrep`` and ``ConvBackwardPrep``)."""
@@ -202,13 +202,13 @@ def _conv_layout(op: relay.OperatorOp, output_side: bool) -> _ConvLayout | None:
     if output_side:
         layout_name = str(op.relay_attr("out_layout") or "") or data_layout
     kernel_name = str(op.relay_attr("kernel_layout"))
-    weight = _shape(op.operands[1])
+    weight = _shape(op.weight)
     if weight is None:
         return None
     try:
         layout = [a for a, _ in parse_layout(layout_name)]
         kernel = [a for a, _ in parse_layout(kernel_name)]
-        oihw = "OIDHW" if op.operator_name == "nn.conv3d" else "OIHW"
+        oihw = "OIDHW" if isinstance(op, relay.Conv3DOp) else "OIHW"
         out_channels, in_channels = convert_layout(weight, kernel_name, oihw)[:2]
     except LayoutError:
         return None
@@ -224,7 +224,7 @@ def _conv_layout(op: relay.OperatorOp, output_side: bool) -> _ConvLayout | None:
     return _ConvLayout(channel, out, in_, len(kernel), depthwise)
 
 
-def _conv_message(op: relay.OperatorOp, output_side: bool) -> Message | None:
+def _conv_message(op: _Conv, output_side: bool) -> Message | None:
     layout = _conv_layout(op, output_side)
     return None if layout is None else Message(layout.channel)
 
@@ -260,15 +260,12 @@ def _rebuild(
 # Backward
 # ---------------------------------------------------------------------------
 
-BackwardPrep = Callable[[relay.OperatorOp, list[Message | None]], Message | None]
+_AddSub = relay.AddOp | relay.SubtractOp
+_Relu = relay.ReluOp | relay.LeakyReluOp
 
 
-def _relu_backward_prep(op: relay.OperatorOp, ins: list[Message | None]) -> Message | None:
-    return None if ins[0] is None else Message(ins[0].axes, True)
-
-
-def _add_sub_backward_prep(op: relay.OperatorOp, ins: list[Message | None]) -> Message | None:
-    lhs, rhs = _shape(op.operands[0]), _shape(op.operands[1])
+def _add_sub_backward_prep(op: _AddSub, ins: list[Message | None]) -> Message | None:
+    lhs, rhs = _shape(op.lhs), _shape(op.rhs)
     if lhs is None or rhs is None:
         return None
     if ins[0] is not None and match_broadcast_to_left_axes(lhs, rhs, ins[0].axes):
@@ -280,25 +277,25 @@ def _add_sub_backward_prep(op: relay.OperatorOp, ins: list[Message | None]) -> M
     return None
 
 
-def _bias_add_backward_prep(op: relay.OperatorOp, ins: list[Message | None]) -> Message | None:
-    message = ins[0]
-    if message is not None and message.axes == (int(op.relay_attr("axis")),):
-        return message
+def backward_prep(op: Operation, ins: list[Message | None]) -> Message | None:
+    """TVM's ``FScaleAxisBackwardPrep``: the axes along which an operator's
+    result may carry a scale that its arguments' messages (`ins`) allow; None
+    where it may not, or the operator takes no scale."""
+    match op:
+        case relay.ReluOp() | relay.LeakyReluOp():
+            return None if ins[0] is None else Message(ins[0].axes, True)
+        case relay.AddOp() | relay.SubtractOp():
+            return _add_sub_backward_prep(op, ins)
+        case relay.Conv2DOp() | relay.Conv3DOp():
+            return _conv_message(op, output_side=True)
+        case relay.BiasAddOp():
+            message = ins[0]
+            if message is not None and message.axes == (int(op.relay_attr("axis")),):
+                return message
+            return None
+        case relay.DenseOp():
+            return Message((1,))
     return None
-
-
-BACKWARD_PREP: dict[str, BackwardPrep] = {
-    "nn.relu": _relu_backward_prep,
-    "nn.leaky_relu": _relu_backward_prep,
-    "add": _add_sub_backward_prep,
-    "subtract": _add_sub_backward_prep,
-    "nn.conv2d": lambda op, ins: _conv_message(op, output_side=True),
-    "nn.conv3d": lambda op, ins: _conv_message(op, output_side=True),
-    "nn.bias_add": _bias_add_backward_prep,
-    "nn.dense": lambda op, ins: Message((1,)),
-}
-"""TVM's ``FScaleAxisBackwardPrep``: the axes along which an operator's
-result may carry a scale that its arguments' messages allow."""
 
 
 @dataclass
@@ -309,13 +306,11 @@ class _BackwardFolder:
     def transform(self, value: SSAValue, message: Message, scale: SSAValue) -> SSAValue:
         """`value` computed with `scale` folded in (TVM's ``Transform``)."""
         op = value.owner
-        assert isinstance(op, relay.OperatorOp)
-        name = op.operator_name
         build = self.builder
-        if name in ("nn.relu", "nn.leaky_relu"):
-            return _rebuild(build, op, [self.transform(op.operands[0], message, scale)])
-        if name in ("add", "subtract"):
-            lhs, rhs = op.operands
+        if isinstance(op, _Relu):
+            return _rebuild(build, op, [self.transform(op.data, message, scale)])
+        if isinstance(op, _AddSub):
+            lhs, rhs = op.lhs, op.rhs
             lhs_message, rhs_message = self.messages.get(lhs), self.messages.get(rhs)
             if lhs_message is not None and rhs_message is not None:
                 args = [self.transform(lhs, message, scale), self.transform(rhs, message, scale)]
@@ -330,22 +325,20 @@ class _BackwardFolder:
                 other = reshape_or_expand_to_match_axis(build, scale, rhs_shape, message.axes)
                 args = [build.call("multiply", lhs, other), self.transform(rhs, message, scale)]
             return _rebuild(build, op, args)
-        if name == "nn.bias_add":
-            data, bias = op.operands
-            args = [self.transform(data, message, scale), build.call("multiply", bias, scale)]
+        if isinstance(op, relay.BiasAddOp):
+            args = [self.transform(op.data, message, scale), build.call("multiply", op.bias, scale)]
             return _rebuild(build, op, args)
-        if name in ("nn.conv2d", "nn.conv3d"):
+        if isinstance(op, _Conv):
             layout = _conv_layout(op, output_side=True)
             assert layout is not None
-            weight = op.operands[1]
-            wscale = _weight_scale(build, scale, weight, layout, layout.kernel_out)
-            new_weight = build.call("multiply", weight, wscale)
-            return _rebuild(build, op, [op.operands[0], new_weight])
-        if name == "nn.dense":
+            wscale = _weight_scale(build, scale, op.weight, layout, layout.kernel_out)
+            new_weight = build.call("multiply", op.weight, wscale)
+            return _rebuild(build, op, [op.data, new_weight])
+        if isinstance(op, relay.DenseOp):
             wscale = expand_bias_to_match_axis(build, scale, 2, [0])
-            weight = build.call("multiply", op.operands[1], wscale)
-            return _rebuild(build, op, [op.operands[0], weight])
-        raise AssertionError(f"no backward transform for {name}")
+            weight = build.call("multiply", op.weight, wscale)
+            return _rebuild(build, op, [op.data, weight])
+        raise AssertionError(f"no backward transform for {op}")
 
 
 def backward_fold_block(block: Block) -> None:
@@ -353,23 +346,20 @@ def backward_fold_block(block: Block) -> None:
     ops = list(block.ops)
     messages: dict[SSAValue, Message] = {}
     for op in ops:
-        prep = BACKWARD_PREP.get(_name(op) or "")
-        if prep is None or not isinstance(op, relay.OperatorOp):
-            continue
-        if not op.results[0].has_one_use():  # only a scale no one else sees moves
-            continue
-        message = prep(op, [messages.get(arg) for arg in op.operands])
+        if not isinstance(op, relay.OperatorOp) or not op.results[0].has_one_use():
+            continue  # only a scale no one else sees moves
+        message = backward_prep(op, [messages.get(arg) for arg in op.operands])
         if message is not None:
             messages[op.results[0]] = message
     if not messages:
         return
     for op in ops:
-        if _name(op) == "multiply" and op.parent is not None:
+        if isinstance(op, relay.MultiplyOp) and op.parent is not None:
             _fold_multiply_backward(op, messages)
 
 
-def _fold_multiply_backward(op: Operation, messages: dict[SSAValue, Message]) -> None:
-    lhs, rhs = op.operands
+def _fold_multiply_backward(op: relay.MultiplyOp, messages: dict[SSAValue, Message]) -> None:
+    lhs, rhs = op.lhs, op.rhs
     lhs_shape, rhs_shape = _shape(lhs), _shape(rhs)
     if lhs_shape is None or rhs_shape is None:
         return
@@ -396,15 +386,9 @@ def _fold_multiply_backward(op: Operation, messages: dict[SSAValue, Message]) ->
 # Forward
 # ---------------------------------------------------------------------------
 
-ForwardPrep = Callable[[relay.OperatorOp, Message | None], list[Message | None]]
 
-
-def _relu_forward_prep(op: relay.OperatorOp, out: Message | None) -> list[Message | None]:
-    return [None if out is None else Message(out.axes, True)]
-
-
-def _add_sub_forward_prep(op: relay.OperatorOp, out: Message | None) -> list[Message | None]:
-    lhs, rhs = _shape(op.operands[0]), _shape(op.operands[1])
+def _add_sub_forward_prep(op: _AddSub, out: Message | None) -> list[Message | None]:
+    lhs, rhs = _shape(op.lhs), _shape(op.rhs)
     if out is not None and lhs is not None and rhs is not None:
         if match_broadcast_to_left_axes(lhs, rhs, out.axes):
             return [out, None]
@@ -413,21 +397,20 @@ def _add_sub_forward_prep(op: relay.OperatorOp, out: Message | None) -> list[Mes
     return [None, None]
 
 
-def _conv_forward_prep(op: relay.OperatorOp, out: Message | None) -> list[Message | None]:
-    return [_conv_message(op, output_side=False), None]
-
-
-FORWARD_PREP: dict[str, ForwardPrep] = {
-    "nn.relu": _relu_forward_prep,
-    "nn.leaky_relu": _relu_forward_prep,
-    "add": _add_sub_forward_prep,
-    "subtract": _add_sub_forward_prep,
-    "nn.conv2d": _conv_forward_prep,
-    "nn.conv3d": _conv_forward_prep,
-    "nn.dense": lambda op, out: [Message((1,)), None],
-}
-"""TVM's ``FScaleAxisForwardPrep``: the scales an operator's arguments may
-carry, given the message on its result."""
+def forward_prep(op: Operation, out: Message | None) -> list[Message | None]:
+    """TVM's ``FScaleAxisForwardPrep``: the scales an operator's arguments may
+    carry, given the message on its result (`out`); none for an operator
+    that takes no scale."""
+    match op:
+        case relay.ReluOp() | relay.LeakyReluOp():
+            return [None if out is None else Message(out.axes, True)]
+        case relay.AddOp() | relay.SubtractOp():
+            return _add_sub_forward_prep(op, out)
+        case relay.Conv2DOp() | relay.Conv3DOp():
+            return [_conv_message(op, output_side=False), None]
+        case relay.DenseOp():
+            return [Message((1,)), None]
+    return [None] * len(op.operands)
 
 
 @dataclass(frozen=True)
@@ -447,13 +430,9 @@ def forward_prepare(ops: Sequence[Operation]) -> dict[SSAValue, Message | None]:
         messages[value] = intersect(messages[value], message) if value in messages else message
 
     for op in reversed(ops):
-        prep = FORWARD_PREP.get(_name(op) or "")
-        if prep is not None and isinstance(op, relay.OperatorOp):
-            for arg, message in zip(op.operands, prep(op, messages.get(op.results[0]))):
-                update(arg, message)
-        else:
-            for arg in op.operands:
-                update(arg, None)
+        out = messages.get(op.results[0]) if len(op.results) == 1 else None
+        for arg, message in zip(op.operands, forward_prep(op, out)):
+            update(arg, message)
     return messages
 
 
@@ -465,24 +444,23 @@ class _ForwardFolder:
     built: list[Operation] = field(default_factory=list)
 
     def rewrite(self, op: Operation) -> None:
-        name = _name(op)
-        if name is None or not isinstance(op, relay.OperatorOp):
+        if not isinstance(op, relay.OperatorOp):
             return
         builder = ExpressionBuilder.before(op)
         try:
-            self._rewrite(builder, op, name)
+            self._rewrite(builder, op)
         except (_CannotFold, BuildError):
             _erase_all(builder.built)
             return
         self.built += builder.built
 
-    def _rewrite(self, build: ExpressionBuilder, op: relay.OperatorOp, name: str) -> None:
+    def _rewrite(self, build: ExpressionBuilder, op: relay.OperatorOp) -> None:
         result = op.results[0]
-        if name == "multiply":
+        if isinstance(op, relay.MultiplyOp):
             message = self.messages.get(result)
             if message is None or any(a in self.scaled for a in op.operands):
                 return
-            lhs, rhs = op.operands
+            lhs, rhs = op.lhs, op.rhs
             lhs_shape, rhs_shape = _shape(lhs), _shape(rhs)
             if lhs_shape is None or rhs_shape is None:
                 return
@@ -497,21 +475,21 @@ class _ForwardFolder:
                     self.scaled[result] = _Scaled(value, squeezed, message.axes)
                     return
             raise _CannotFold
-        if name in ("nn.relu", "nn.leaky_relu"):
-            scaled = self.scaled.get(op.operands[0])
+        if isinstance(op, _Relu):
+            scaled = self.scaled.get(op.data)
             if scaled is not None:
                 new = _rebuild(build, op, [scaled.value])
                 self.scaled[result] = _Scaled(new, scaled.scale, scaled.axes)
             return
-        if name in ("add", "subtract"):
+        if isinstance(op, _AddSub):
             self._rewrite_add_sub(build, op)
             return
-        if name in ("nn.conv2d", "nn.conv3d", "nn.dense"):
-            data, weight = op.operands
+        if isinstance(op, relay.Conv2DOp | relay.Conv3DOp | relay.DenseOp):
+            data, weight = op.data, op.weight
             scaled = self.scaled.get(data)
             if scaled is None or weight in self.scaled:
                 return
-            if name == "nn.dense":
+            if isinstance(op, relay.DenseOp):
                 new_weight = build.call("multiply", weight, scaled.scale)
             else:
                 layout = _conv_layout(op, output_side=False)
@@ -523,8 +501,8 @@ class _ForwardFolder:
             result.replace_all_uses_with(_rebuild(build, op, [scaled.value, new_weight]))
             self.replaced.append(op)
 
-    def _rewrite_add_sub(self, build: ExpressionBuilder, op: relay.OperatorOp) -> None:
-        lhs, rhs = op.operands
+    def _rewrite_add_sub(self, build: ExpressionBuilder, op: _AddSub) -> None:
+        lhs, rhs = op.lhs, op.rhs
         scaled_lhs, scaled_rhs = self.scaled.get(lhs), self.scaled.get(rhs)
         if (scaled_lhs is None) == (scaled_rhs is None):
             return

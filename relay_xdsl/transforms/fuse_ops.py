@@ -17,7 +17,7 @@ For one body:
    dataflow variables are plain graph nodes (see bindings.py), and a
    ``relay.let`` there (an output, an alias, a bound tuple or constant) only
    makes its operand external. Each node has a pattern:
-   an operator's ``PATTERN`` (``OPAQUE`` for ``relay.op`` and for a dynamic
+   an operator's ``pattern`` (``OPAQUE`` for ``relay.op`` and for a dynamic
    result of an operator whose shape depends on data), ``ELEMWISE`` for a
    rank-0 constant of int32/int64/float32/float64/bool, ``TUPLE`` for
    ``relay.tuple``, ``INJECTIVE`` for ``relay.tuple_get_item`` on a tuple of
@@ -133,6 +133,8 @@ OUT_ELEMWISE_FUSABLE = OpPattern.OUT_ELEMWISE_FUSABLE.value
 TUPLE = OpPattern.TUPLE.value
 OPAQUE = OpPattern.OPAQUE.value
 
+# TVM's operator attributes below go by name, not op class: they name
+# operators without a row too, which arrive as ``relay.op``.
 UNFUSED_OPERATORS = frozenset(
     {
         "annotation.stop_fusion",
@@ -260,7 +262,7 @@ def _operator_pattern(op: relay.OperatorOp) -> int:
     ):
         # TVM: a shape function's output cannot feed a data-dependent one.
         return OPAQUE
-    return op.PATTERN.value
+    return op.pattern.value
 
 
 def _build_graph(block: Block) -> _ForwardGraph:

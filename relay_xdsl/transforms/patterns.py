@@ -627,7 +627,7 @@ def _has_attrs(value: Matched, attrs: Mapping[str, Any]) -> bool:
         )
     if isinstance(op, relay.OperatorOp):
         return all(
-            key in op.SCHEMA and _value_matches(expected, op.relay_attr(key))
+            key in op.schema and _value_matches(expected, op.relay_attr(key))
             for key, expected in attrs.items()
         )
     # A call of a function literal has no call attributes; anything else is no call.
@@ -644,7 +644,7 @@ def _operator_property(op: Operation, key: str) -> Any:
         and isinstance(op, relay.OperatorOp)
         and not isinstance(op, relay.GenericOperatorOp)
     ):
-        return op.PATTERN.value
+        return op.pattern.value
     return _NO_PROPERTY
 
 

@@ -63,18 +63,18 @@ def _epsilon(builder: ExpressionBuilder, op: relay.OperatorOp, data: SSAValue) -
     return builder.scalar(tensor_type(data).get_element_type(), float(op.relay_attr("epsilon")))
 
 
-def batch_norm(builder: ExpressionBuilder, op: relay.OperatorOp) -> SSAValue:
+def batch_norm(builder: ExpressionBuilder, op: relay.BatchNormOp) -> SSAValue:
     """TVM's ``BatchNormToInferUnpack``."""
-    data, gamma, beta, moving_mean, moving_var = op.operands
+    data = op.data
     element = tensor_type(data).get_element_type()
     epsilon = _epsilon(builder, op, data)
-    sqrt_var = builder.call("sqrt", builder.call("add", moving_var, epsilon))
+    sqrt_var = builder.call("sqrt", builder.call("add", op.moving_var, epsilon))
     scale = builder.call("divide", builder.scalar(element, 1.0), sqrt_var)
     if op.relay_attr("scale"):
-        scale = builder.call("multiply", scale, gamma)
-    shift = builder.call("multiply", builder.call("negative", moving_mean), scale)
+        scale = builder.call("multiply", scale, op.gamma)
+    shift = builder.call("multiply", builder.call("negative", op.moving_mean), scale)
     if op.relay_attr("center"):
-        shift = builder.call("add", shift, beta)
+        shift = builder.call("add", shift, op.beta)
     ndim = len(shape(data))
     axis = _axis(op, ndim)
     scale = expand_bias_to_match_axis(builder, scale, ndim, [axis])
@@ -97,38 +97,42 @@ def _normalise(
     return builder.call("divide", builder.call("subtract", data, mean), denom)
 
 
+_Norm = relay.LayerNormOp | relay.InstanceNormOp | relay.GroupNormOp
+"""The normalisations with a data, gamma and beta argument."""
+
+
 def _scale_and_center(
-    builder: ExpressionBuilder, op: relay.OperatorOp, out: SSAValue, ndim: int, axis: int
+    builder: ExpressionBuilder, op: _Norm, out: SSAValue, ndim: int, axis: int
 ) -> SSAValue:
-    _, gamma, beta = op.operands
     if op.relay_attr("scale"):
-        out = builder.call("multiply", out, expand_bias_to_match_axis(builder, gamma, ndim, [axis]))
+        gamma = expand_bias_to_match_axis(builder, op.gamma, ndim, [axis])
+        out = builder.call("multiply", out, gamma)
     if op.relay_attr("center"):
-        out = builder.call("add", out, expand_bias_to_match_axis(builder, beta, ndim, [axis]))
+        out = builder.call("add", out, expand_bias_to_match_axis(builder, op.beta, ndim, [axis]))
     return out
 
 
-def layer_norm(builder: ExpressionBuilder, op: relay.OperatorOp) -> SSAValue:
+def layer_norm(builder: ExpressionBuilder, op: relay.LayerNormOp) -> SSAValue:
     """TVM's ``LayerNormToInferUnpack`` (the mean is over ``axis`` as written)."""
-    data = op.operands[0]
+    data = op.data
     ndim = len(shape(data))
     out = _normalise(builder, op, data, [int(op.relay_attr("axis"))])
     return _scale_and_center(builder, op, out, ndim, _axis(op, ndim))
 
 
-def instance_norm(builder: ExpressionBuilder, op: relay.OperatorOp) -> SSAValue:
+def instance_norm(builder: ExpressionBuilder, op: relay.InstanceNormOp) -> SSAValue:
     """TVM's ``InstanceNormToInferUnpack``: over every axis but the batch and ``axis``."""
-    data = op.operands[0]
+    data = op.data
     ndim = len(shape(data))
     axis = _axis(op, ndim)
     out = _normalise(builder, op, data, [i for i in range(1, ndim) if i != axis])
     return _scale_and_center(builder, op, out, ndim, axis)
 
 
-def group_norm(builder: ExpressionBuilder, op: relay.OperatorOp) -> SSAValue:
+def group_norm(builder: ExpressionBuilder, op: relay.GroupNormOp) -> SSAValue:
     """TVM's ``GroupNormToInferUnpack``: ``axis`` split into ``(num_groups,
     C / num_groups)``, normalised over the second and every later axis."""
-    data = op.operands[0]
+    data = op.data
     old_shape = shape(data)
     ndim = len(old_shape)
     axis = _axis(op, ndim)
@@ -151,9 +155,9 @@ def group_norm(builder: ExpressionBuilder, op: relay.OperatorOp) -> SSAValue:
     return _scale_and_center(builder, op, out, ndim, axis)
 
 
-def l2_normalize(builder: ExpressionBuilder, op: relay.OperatorOp) -> SSAValue:
+def l2_normalize(builder: ExpressionBuilder, op: relay.L2NormalizeOp) -> SSAValue:
     """TVM's ``L2NormToInferUnpack``."""
-    data = op.operands[0]
+    data = op.data
     epsilon = builder.scalar(f32, float(op.relay_attr("eps")))
     square = builder.call("multiply", data, data)
     axes = [int(a) for a in op.relay_attr("axis")]
@@ -162,30 +166,28 @@ def l2_normalize(builder: ExpressionBuilder, op: relay.OperatorOp) -> SSAValue:
     return builder.call("divide", data, norm)
 
 
-_OF_CALL = {
-    "nn.layer_norm": layer_norm,
-    "nn.group_norm": group_norm,
-    "nn.instance_norm": instance_norm,
-    "nn.l2_normalize": l2_normalize,
-}
-"""The operators rewritten where they are called."""
-
-
 def _rewrite(op: Operation) -> tuple[Operation, SSAValue] | None:
     """The normalisation `op` computes and the value that replaces `op`
     (built before it), or None to keep `op`."""
     if isinstance(op, relay.TupleGetItemOp):
         producer = op.operands[0].owner
-        if op.index.value.data != 0 or not isinstance(producer, relay.OperatorOp):
+        if op.index.value.data != 0:
             return None
-        if producer.operator_name == "nn.dropout":
-            return producer, producer.operands[0]
-        if producer.operator_name == "nn.batch_norm":
+        if isinstance(producer, relay.DropoutOp):
+            return producer, producer.data
+        if isinstance(producer, relay.BatchNormOp):
             return producer, _built(op, lambda builder: batch_norm(builder, producer))
         return None
-    if isinstance(op, relay.OperatorOp) and op.operator_name in _OF_CALL:
-        unpack = _OF_CALL[op.operator_name]
-        return op, _built(op, lambda builder: unpack(builder, op))
+    # The operators rewritten where they are called.
+    match op:
+        case relay.LayerNormOp():
+            return op, _built(op, lambda builder: layer_norm(builder, op))
+        case relay.GroupNormOp():
+            return op, _built(op, lambda builder: group_norm(builder, op))
+        case relay.InstanceNormOp():
+            return op, _built(op, lambda builder: instance_norm(builder, op))
+        case relay.L2NormalizeOp():
+            return op, _built(op, lambda builder: l2_normalize(builder, op))
     return None
 
 

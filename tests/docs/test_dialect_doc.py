@@ -82,10 +82,11 @@ def test_operator_metadata_is_documented(doc: str) -> None:
     """Spot checks of the generated parts against the op classes."""
     for op in relay.OPERATOR_OPS:
         section = doc.split(f"### {op.name}\n", 1)[1].split("\n### ", 1)[0]
-        assert f"Relay operator `{op.RELAY_NAME}`" in section
-        arity = "any number" if op.ARITY is None else str(op.ARITY)
+        row = op.OPERATOR
+        assert f"Relay operator `{row.name}`" in section
+        arity = "any number" if row.arity is None else str(row.arity)
         assert f"arguments: {arity} " in section
-        for attr in op.RELAY_ATTRS:
+        for attr in row.attrs:
             assert f"| `{attr.name}` | {attr.kind.value} |" in section
 
 

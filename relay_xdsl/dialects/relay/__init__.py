@@ -21,12 +21,15 @@ builtin ``tuple<...>``; attribute values are stored as described in
 :mod:`~relay_xdsl.dialects.relay.attributes`.
 
 Every operator is one row of the registry (:mod:`.registry`, rows in
-:mod:`.operators`); its op class (``relay.Conv2DOp``) is generated from the
-row. The modules:
+:mod:`.operators`); its op class (``relay.Conv2DOp``, with named operands
+``data`` and ``weight``) is generated from the row into :mod:`.operator_ops`.
+The modules:
 
 * ``attributes``: attribute kinds, schemas and values, fusion patterns;
-* ``registry``: the :class:`Operator` row and the op class generation;
+* ``registry``: the :class:`Operator` row;
 * ``operators``: the rows, one module per family of operators;
+* ``operator_ops``: the op class of every row, generated (``python -m
+  relay_xdsl.tools.gen_operator_ops``);
 * ``ops``: the base ops of operator calls, and ``relay.op``;
 * ``structure``: constants, tuples and function literals;
 * ``closures``: function values and their calls;
@@ -35,12 +38,15 @@ row. The modules:
 * ``adts``: type definitions, constructors and ``match``;
 * ``match_exhaustion``: the cases a ``match`` leaves unhandled (TVM's check);
 * ``dynamic_to_static``: ``dyn.*`` calls with constant shapes as static ones;
-* ``inference``: the type relations the rows name;
+* ``inference``: the type relations the rows name (``backward``: their
+  backward halves; ``shapes``: the shape arithmetic both share;
+  ``rejection``: how a relation rejects a call);
 * ``layouts``: data layouts (``NCHW4c``) and shape conversion between them;
 * ``relax_mapping``: how a row's Relax operator converts;
 * ``dialect``: the ``Relay`` dialect and the name → op class tables.
 """
 
+from relay_xdsl.dialects.relay import operator_ops
 from relay_xdsl.dialects.relay.adts import (
     ConstructOp,
     ConstructorAttr,
@@ -80,6 +86,7 @@ from relay_xdsl.dialects.relay.dialect import (
     Relay,
 )
 from relay_xdsl.dialects.relay.meta import METADATA, MetaRefAttr
+from relay_xdsl.dialects.relay.operator_ops import *  # the op class of every row
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, OperatorOp, RegisteredOperatorOp
 from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, no_relax
@@ -152,7 +159,4 @@ __all__ = [
     "make_fn_body",
     "no_relax",
 ]
-
-# The generated op classes (``Conv2DOp``, ``ReluOp``, ...), by their class names.
-globals().update({op.__name__: op for op in (*OPERATOR_OPS, *RELAX_OPERATOR_OPS)})
-__all__ += [op.__name__ for op in (*OPERATOR_OPS, *RELAX_OPERATOR_OPS)]
+__all__ += operator_ops.__all__

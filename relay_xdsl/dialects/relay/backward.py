@@ -23,22 +23,15 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
-from relay_xdsl.dialects.relay.inference import ANY, Call, Reject
-from relay_xdsl.dialects.relay.inference import _check_in_channels as check_in_channels
+from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.layouts import convert_layout
+from relay_xdsl.dialects.relay.rejection import Reject
+from relay_xdsl.dialects.relay.shapes import check_groups, check_in_channels, div, known
 
 ArgTypes = Sequence[Attribute | None]
 BackwardRelation = Callable[[Call, Attribute | None], ArgTypes]
 """The call (unknown arguments ``!relay.incomplete``) and its result type
 (None while unknown) to the type of each argument, or None."""
-
-
-def _known(*dims: int) -> bool:
-    return all(d != ANY for d in dims)
-
-
-def _div(dim: int, divisor: int) -> int:
-    return dim // divisor if _known(dim) and divisor else ANY
 
 
 def _weight(call: Call, index: int) -> TensorType | None:
@@ -90,14 +83,15 @@ def conv(spatial: str, transposed: bool) -> BackwardRelation:
             )
         data = convert_layout(call.shape(0), call.attr("data_layout"), "NC" + spatial)
         groups = call.integer("groups")
+        check_groups(groups)
         kernel_layout = call.attr("kernel_layout")
         in_channels = data[1]
         if transposed:
             canon = "IO" + spatial
-            shape = [in_channels, _div(channels, groups), *kernel_size]
+            shape = [in_channels, div(channels, groups), *kernel_size]
         elif nsp == 2 and groups > 1 and "G" in kernel_layout:
             canon = "GOI" + spatial
-            shape = [groups, _div(channels, groups), _div(in_channels, groups), *kernel_size]
+            shape = [groups, div(channels, groups), div(in_channels, groups), *kernel_size]
         else:
             canon = "OI" + spatial
             if groups > 1 and weight is None:
@@ -108,14 +102,14 @@ def conv(spatial: str, transposed: bool) -> BackwardRelation:
                 depthwise = groups > 1 and groups == in_channels == typed[0]
                 if not depthwise:
                     check_in_channels(in_channels, typed[1], groups)
-                    if _known(typed[0]) and typed[0] != channels:
+                    if known(typed[0]) and typed[0] != channels:
                         raise Reject(
                             f"the weight has {typed[0]} output channels but channels={channels}"
                         )
             if depthwise:
-                shape = [in_channels, _div(channels, in_channels), *kernel_size]
+                shape = [in_channels, div(channels, in_channels), *kernel_size]
             else:
-                shape = [channels, _div(in_channels, groups), *kernel_size]
+                shape = [channels, div(in_channels, groups), *kernel_size]
         element = weight.get_element_type() if weight is not None else call.element(0)
         return [None, TensorType(element, convert_layout(shape, canon, kernel_layout))]
 
@@ -142,7 +136,7 @@ def matmul(dense: bool) -> BackwardRelation:
         weight = _weight(call, 1)
         if weight is not None and len(weight.get_shape()) == 2:
             weight_reduced = weight.get_shape()[1 if transpose_b else 0]
-            if _known(reduced, weight_reduced) and reduced != weight_reduced:
+            if known(reduced, weight_reduced) and reduced != weight_reduced:
                 raise Reject(
                     f"the data has {reduced} input features but the weight expects {weight_reduced}"
                 )

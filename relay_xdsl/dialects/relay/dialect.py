@@ -1,11 +1,12 @@
-"""The ``relay`` Dialect: the op classes generated from the registry rows,
-the structural ops, and the tables that find an operator's op class."""
+"""The ``relay`` Dialect: the op classes generated from the registry rows
+(:mod:`.operator_ops`), the structural ops, and the tables that find an
+operator's op class."""
 
 from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from relay_xdsl.dialects.relay import operators
+from relay_xdsl.dialects.relay import operator_ops
 from relay_xdsl.dialects.relay.adts import ADT_ATTRS, ADT_OPS
 from relay_xdsl.dialects.relay.bindings import LetOp
 from relay_xdsl.dialects.relay.closures import CallOp, FunctionOp, GlobalOp, OperatorRefOp
@@ -13,7 +14,6 @@ from relay_xdsl.dialects.relay.control import IfOp
 from relay_xdsl.dialects.relay.meta import MetaRefAttr
 from relay_xdsl.dialects.relay.ops import GenericOperatorOp, RegisteredOperatorOp
 from relay_xdsl.dialects.relay.references import RefOp, RefReadOp, RefWriteOp
-from relay_xdsl.dialects.relay.registry import operator_class
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 from relay_xdsl.dialects.relay.structure import (
     ConstantOp,
@@ -24,21 +24,17 @@ from relay_xdsl.dialects.relay.structure import (
 )
 from relay_xdsl.dialects.relay.types import RELAY_TYPES
 
-OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = tuple(
-    operator_class(row) for row in operators.RELAY_OPERATORS
-)
+OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = operator_ops.RELAY_OPERATOR_OPS
 """The op class of every Relay operator."""
 
-RELAX_OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = tuple(
-    operator_class(row) for row in operators.RELAX_ONLY_OPERATORS
-)
+RELAX_OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = operator_ops.RELAX_OPERATOR_OPS
 """The op class of every Relax operator without an exact Relay counterpart."""
 
-OPERATORS: dict[str, type[RegisteredOperatorOp]] = {op.RELAY_NAME: op for op in OPERATOR_OPS}
+OPERATORS: dict[str, type[RegisteredOperatorOp]] = {op.OPERATOR.name: op for op in OPERATOR_OPS}
 """Relay operator name → op class, for every Relay operator."""
 
 RELAX_OPERATORS: dict[str, type[RegisteredOperatorOp]] = {
-    op.RELAY_NAME: op for op in RELAX_OPERATOR_OPS
+    op.OPERATOR.name: op for op in RELAX_OPERATOR_OPS
 }
 """Relax operator name → op class, for the Relax-only operators."""
 

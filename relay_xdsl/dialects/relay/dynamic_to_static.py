@@ -143,14 +143,14 @@ def _nested(flat: Sequence[Any], shape: Sequence[int]) -> Values:
 
 def static_call(op: RegisteredOperatorOp) -> RegisteredOperatorOp | None:
     """The static call `op` becomes, or None where it stays (module docstring)."""
-    form = STATIC_FORMS.get(op.RELAY_NAME)
+    form = STATIC_FORMS.get(op.OPERATOR.name)
     if form is None:
         return None
     contents = [constant_values(op.operands[i]) for i in form.constants]
     if any(c is None for c in contents):
         return None
     static = OPERATORS[form.static]
-    attributes = {k: v for k, v in op.attributes.items() if k in static.SCHEMA}
+    attributes = {k: v for k, v in op.attributes.items() if k in static.OPERATOR.schema}
     attributes |= {k: stored(v) for k, v in form.attributes(*contents).items()}
     args = [op.operands[i] for i in form.kept]
     result_type = infer_type(static.OPERATOR, [a.type for a in args], attributes)

@@ -33,7 +33,6 @@ from math import prod
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     ArrayAttr,
     IntegerType,
     TensorType,
@@ -43,32 +42,36 @@ from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.attributes import RelayAttr, attr_value
-from relay_xdsl.dialects.relay.layouts import convert_layout, layout_index, primal_axes
+from relay_xdsl.dialects.relay.layouts import (
+    convert_layout,
+    layout_index,
+    parse_layout,
+    primal_axes,
+)
+from relay_xdsl.dialects.relay.rejection import Reject
+from relay_xdsl.dialects.relay.rejection import require as _require
+from relay_xdsl.dialects.relay.shapes import ANY
+from relay_xdsl.dialects.relay.shapes import broadcast as _broadcast
+from relay_xdsl.dialects.relay.shapes import check_groups as _check_groups
+from relay_xdsl.dialects.relay.shapes import check_in_channels as _check_in_channels
+from relay_xdsl.dialects.relay.shapes import dims as _dims
+from relay_xdsl.dialects.relay.shapes import div as _div
+from relay_xdsl.dialects.relay.shapes import known as _known
+from relay_xdsl.dialects.relay.shapes import mul as _mul
+from relay_xdsl.dialects.relay.shapes import normalize_axis as _normalize_axis
+from relay_xdsl.dialects.relay.shapes import padding_totals as _padding_totals
+from relay_xdsl.dialects.relay.shapes import reduce_shape as _reduce_shape
+from relay_xdsl.dialects.relay.shapes import shape_text as _shape_text
+from relay_xdsl.dialects.relay.shapes import trunc_div as _trunc_div
 from relay_xdsl.support.memo import register
 
 if TYPE_CHECKING:
     from relay_xdsl.dialects.relay.registry import Operator
 
-ANY = DYNAMIC_INDEX
-"""An unknown dimension (Relay's ``Any``, printed ``?``)."""
-
 _BOOL = IntegerType(1)
 _INT32 = IntegerType(32)
 
-
-class Reject(Exception):
-    """The relation does not hold for this call (TVM would raise a type error).
-
-    Its message, when it has one, says why in the operator's terms; the
-    operator's name is prefixed by whoever reports it."""
-
-
 _Reject = Reject
-
-
-def _require(condition: bool, message: str = "") -> None:
-    if not condition:
-        raise _Reject(message)
 
 
 _T = TypeVar("_T")
@@ -110,18 +113,17 @@ def infer_type(
 def _infer_type(
     operator: Operator, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
 ) -> Attribute | None:
+    if operator.malformed(len(arg_types), attributes) is not None:
+        return None
     try:
         return operator.infer(Call(operator.schema, arg_types, attributes))
     except (
-        _Reject,
-        ArithmeticError,
-        AttributeError,
-        LookupError,
-        TypeError,
+        Reject,
+        ArithmeticError,  # a zero stride or window, as TVM's division by zero
         ValueError,  # LayoutError and UnknownDTypeError among them
     ):
-        # Malformed attributes (wrong arity, non-integers, ...) fail like TVM's
-        # ICHECKs; the caller only needs to know there is no type.
+        # Malformed attributes fail like TVM's ICHECKs; the caller only needs
+        # to know there is no type. Any other exception is a bug in the relation.
         return None
 
 
@@ -159,6 +161,10 @@ class Call:
     def ints(self, name: str) -> list[int]:
         """An integer-array attribute, which must be set."""
         return _given(self.optional_ints(name))
+
+    def string(self, name: str) -> str:
+        """A string attribute, which must be set."""
+        return str(_given(self.attr(name)))
 
     def optional_ints(self, name: str) -> list[int] | None:
         """An integer-array attribute (a lone integer counts as one entry), or
@@ -204,97 +210,6 @@ def _tensor(shape: Sequence[int], element: Attribute) -> TensorType:
     # larger than the padded data, ...).
     _require(all(d >= 0 or d == ANY for d in shape))
     return TensorType(element, list(shape))
-
-
-def _dims(type_: TensorType) -> list[int]:
-    """The shape of `type_`, unknown dimensions as ANY."""
-    return [d if d >= 0 else ANY for d in type_.get_shape()]
-
-
-# ---------------------------------------------------------------------------
-# Shape helpers
-# ---------------------------------------------------------------------------
-
-
-def _known(*dims: int) -> bool:
-    return all(d != ANY for d in dims)
-
-
-def _mul(dim: int, factor: int) -> int:
-    return dim * factor if _known(dim) else ANY
-
-
-def _div(dim: int, divisor: int) -> int:
-    return dim // divisor if _known(dim) else ANY
-
-
-def _normalize_axis(axis: int, ndim: int) -> int:
-    """`axis` in [-ndim, ndim) as a non-negative index."""
-    _require(-ndim <= axis < ndim)
-    return axis + ndim if axis < 0 else axis
-
-
-def _trunc_div(a: int, b: int) -> int:
-    """C division, as TVM's ``/`` on integer index expressions."""
-    quotient = abs(a) // abs(b)
-    return quotient if (a >= 0) == (b > 0) else -quotient
-
-
-def _broadcast(lhs: Sequence[int], rhs: Sequence[int]) -> list[int]:
-    """NumPy broadcasting of two shapes, TVM's ``ConcreteBroadcast``."""
-    out = []
-    for i in range(1, max(len(lhs), len(rhs)) + 1):
-        if i > len(lhs):
-            out.append(rhs[-i])
-            continue
-        if i > len(rhs):
-            out.append(lhs[-i])
-            continue
-        a, b = lhs[-i], rhs[-i]
-        if a == 1:
-            out.append(b)
-        elif b == 1 or b == ANY:
-            out.append(a)
-        elif a == ANY or a == b:
-            # An unknown dimension is assumed to be 1 or equal to the other.
-            out.append(b)
-        else:
-            raise _Reject(f"the shapes {_shape_text(lhs)} and {_shape_text(rhs)} do not broadcast")
-    return out[::-1]
-
-
-def _shape_text(shape: Sequence[int]) -> str:
-    return "(" + ", ".join("?" if d == ANY else str(d) for d in shape) + ")"
-
-
-def _reduce_shape(
-    shape: Sequence[int], axis: Sequence[int] | None, keepdims: bool, exclude: bool
-) -> list[int]:
-    """TVM's ``ReduceShapeImpl``: no axis (or an empty list) reduces all axes."""
-    ndim = len(shape)
-    if not axis:
-        reduced = set(range(ndim))
-    else:
-        chosen = {_normalize_axis(a, ndim) for a in axis}
-        reduced = set(range(ndim)) - chosen if exclude else chosen
-    if keepdims:
-        return [1 if i in reduced else d for i, d in enumerate(shape)]
-    return [d for i, d in enumerate(shape) if i not in reduced]
-
-
-def _padding_totals(padding: Sequence[int], ndim: int) -> list[int]:
-    """Total padding per spatial axis from 1, ndim or 2*ndim entries.
-
-    One entry pads every side; ndim entries pad both sides of each axis;
-    2*ndim entries are all "before" values followed by all "after" values
-    (``GetPaddingHeightWidth`` and friends).
-    """
-    if len(padding) == 1:
-        return [2 * padding[0]] * ndim
-    if len(padding) == ndim:
-        return [2 * p for p in padding]
-    _require(len(padding) == 2 * ndim)
-    return [padding[i] + padding[i + ndim] for i in range(ndim)]
 
 
 # ---------------------------------------------------------------------------
@@ -401,6 +316,7 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
         kernel_layout = call.attr("kernel_layout")
         out_layout = call.attr("out_layout") or data_layout
         groups = call.integer("groups")
+        _check_groups(groups)
         kernel_canon = ("IO" if transposed else "OI") + spatial
         if nsp == 2 and groups > 1 and "G" in kernel_layout:
             kernel_canon = "G" + kernel_canon  # DNNL's grouped weight layout
@@ -464,15 +380,6 @@ def conv(spatial: str, transposed: bool) -> Callable[[Call], Attribute]:
     return rule
 
 
-def _check_in_channels(data_channels: int, weight_channels: int, groups: int) -> None:
-    """A convolution's weight takes the data's channels divided by `groups` (TVM's ``indexdiv``)."""
-    _require(
-        not _known(data_channels, weight_channels) or data_channels // groups == weight_channels,
-        f"the data has {data_channels} input channels but the weight expects "
-        f"{weight_channels * groups} (groups={groups})",
-    )
-
-
 def pool(spatial: str) -> Callable[[Call], Attribute]:
     """``Pool{1,2,3}DRel``: window/stride/dilation/padding on the spatial axes
     of `layout`; ``ceil_mode`` rounds the window count up."""
@@ -481,6 +388,7 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
     def rule(call: Call) -> Attribute:
         shape = call.shape(0)
         layout = call.attr("layout")
+        _check_rank(shape, layout)
         positions = [layout_index(layout, letter) for letter in spatial]
         pads = _padding_totals(call.ints("padding"), nsp)
         ceil_mode = bool(call.attr("ceil_mode"))
@@ -499,8 +407,15 @@ def pool(spatial: str) -> Callable[[Call], Attribute]:
     return rule
 
 
+def _check_rank(shape: Sequence[int], layout: str) -> None:
+    """The data has one axis per axis of its `layout`."""
+    rank = len(parse_layout(layout))
+    _require(len(shape) == rank, f"the data has rank {len(shape)} but {layout} has {rank} axes")
+
+
 def global_pool(call: Call) -> Attribute:
     shape = call.shape(0)
+    _check_rank(shape, call.attr("layout"))
     for letter in "HW":
         shape[layout_index(call.attr("layout"), letter)] = 1
     return _tensor(shape, call.element(0))
@@ -1071,7 +986,7 @@ def one_hot(call: Call) -> Attribute:
 
 
 def layout_transform(call: Call) -> Attribute:
-    shape = convert_layout(call.shape(0), call.attr("src_layout"), call.attr("dst_layout"))
+    shape = convert_layout(call.shape(0), call.string("src_layout"), call.string("dst_layout"))
     return _tensor(shape, call.element(0))
 
 

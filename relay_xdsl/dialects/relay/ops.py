@@ -1,9 +1,9 @@
 """Operator calls: the base op of every Relay operator, and ``relay.op``.
 
 Each Relay operator is one op named ``relay.<operator>``, e.g.
-``relay.nn.conv2d``, generated from the operator's registry row
-(:mod:`relay_xdsl.dialects.relay.registry`) as a
-:class:`RegisteredOperatorOp`; its Relay attributes live in the op's
+``relay.nn.conv2d``, a :class:`RegisteredOperatorOp` generated from the
+operator's registry row (:mod:`relay_xdsl.dialects.relay.registry`) into
+:mod:`relay_xdsl.dialects.relay.operator_ops`; its Relay attributes live in the op's
 attribute dictionary and are checked against the operator's schema. An
 operator without a row is a ``relay.op`` (:class:`GenericOperatorOp`)
 carrying its name.
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from xdsl.dialects.builtin import StringAttr, TupleType, UnitAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue, SSAValues
 from xdsl.irdl import (
     IRDLOperation,
     attr_def,
@@ -47,32 +47,15 @@ class OperatorOp(IRDLOperation, ABC):
     """A call of a Relay operator: a :class:`RegisteredOperatorOp` or a
     :class:`GenericOperatorOp`.
 
-    Each operator's subclass is generated from its registry row
-    (``RegisteredOperatorOp.OPERATOR``), which fixes the operator's name in
-    Relay text, its attribute schema (TVM's attrs struct fields, in TVM's
-    declaration order, with TVM's defaults), the number of arguments
-    (``None`` for variadic), whether the result is a tuple, and the fusion
-    pattern (TVM's ``TOpPattern``); the upper-case class variables below are
-    copied from the row for the verifier and the other per-op paths.
-
     Syntax::
 
         %r = relay.nn.conv2d(%x, %w) {strides = array<i32: 2, 2>}
                : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x3x3xf32>
     """
 
-    args = var_operand_def()
     result = result_def()
 
     traits = traits_def(Pure())
-
-    RELAY_NAME: ClassVar[str]
-    RELAY_ATTRS: ClassVar[tuple[RelayAttr, ...]] = ()
-    SCHEMA: ClassVar[dict[str, RelayAttr]] = {}
-    ARITY: ClassVar[int | None] = 1
-    RETURNS_TUPLE: ClassVar[bool | None] = False
-    TUPLE_INPUT: ClassVar[bool] = False
-    PATTERN: ClassVar[OpPattern] = OpPattern.OPAQUE
 
     def __init__(
         self,
@@ -80,85 +63,49 @@ class OperatorOp(IRDLOperation, ABC):
         result_type: Attribute,
         attributes: Mapping[str, Attribute] | None = None,
     ):
-        super().__init__(
-            operands=[args],
+        # Built as ``Operation.create`` builds: any number of arguments, so that
+        # a wrong count reaches the verifier, whose message names the operator.
+        Operation.__init__(
+            self,
+            operands=[SSAValue.get(arg) for arg in args],
             result_types=[result_type],
             attributes=dict(attributes or {}),
         )
 
     @property
+    def args(self) -> SSAValues[SSAValue]:
+        """The arguments, in order: the operands, for walks that do not know
+        the operator (a registered op also names each one, ``Conv2DOp.weight``)."""
+        return SSAValues(self.operands)
+
+    @property
     def operator_name(self) -> str:
-        return self.RELAY_NAME
+        """The operator's name in Relay text (``nn.conv2d``)."""
+        raise NotImplementedError
+
+    @property
+    def schema(self) -> Mapping[str, RelayAttr]:
+        """The attribute schema by name: empty where the operator has no row."""
+        return {}
+
+    @property
+    def pattern(self) -> OpPattern:
+        """TVM's fusion pattern of the operator: ``OPAQUE`` where it has no row."""
+        return OpPattern.OPAQUE
 
     def relay_attr(self, name: str) -> Any:
         """The Python value of attribute `name`, or its TVM default when absent."""
         if name in self.attributes:
             return attr_value(self.attributes[name])
-        return self.SCHEMA[name].default
+        return self.schema[name].default
 
     def non_default_attributes(self) -> list[tuple[str, Attribute]]:
         """Stored attributes whose value differs from TVM's default, in schema order."""
-        schema = self.SCHEMA
         return [
             (a.name, self.attributes[a.name])
-            for a in schema.values()
+            for a in self.schema.values()
             if a.name in self.attributes and attr_value(self.attributes[a.name]) != a.default
         ]
-
-    def verify_(self) -> None:
-        # What this checks depends only on the key: a graph repeats the same
-        # call thousands of times, and verifies twice around each pass.
-        key = (
-            type(self),
-            tuple(a.type for a in self.args),
-            self.result.type,
-            tuple(self.attributes.items()),
-        )
-        if key in _VERIFIED:
-            return
-        self._verify_call()
-        if len(_VERIFIED) >= _VERIFIED_LIMIT:
-            _VERIFIED.clear()
-        _VERIFIED.add(key)
-
-    def _verify_call(self) -> None:
-        if self.ARITY is not None and len(self.args) != self.ARITY:
-            raise VerifyException(
-                f"'{self.RELAY_NAME}' expects {self.ARITY} argument(s), got {len(self.args)}"
-            )
-        for index, arg in enumerate(self.args):
-            verify_relay_type(f"argument #{index}", arg.type)
-        verify_relay_type("result", self.result.type)
-        if self.TUPLE_INPUT and not (
-            len(self.args) == 1 and isinstance(self.args[0].type, TupleType | IncompleteType)
-        ):
-            raise VerifyException(f"'{self.RELAY_NAME}' takes a single tuple argument")
-        # A type inference has not determined (still incomplete) may be either.
-        if (
-            self.RETURNS_TUPLE is not None
-            and self.RETURNS_TUPLE != isinstance(self.result.type, TupleType)
-            and not isinstance(self.result.type, IncompleteType)
-        ):
-            expected = "a tuple" if self.RETURNS_TUPLE else "a tensor"
-            raise VerifyException(f"'{self.RELAY_NAME}' returns {expected}, got {self.result.type}")
-        schema = self.SCHEMA
-        for name, attr in self.attributes.items():
-            spec = schema.get(name)
-            if spec is None:
-                valid = ", ".join(schema) or "none"
-                raise VerifyException(
-                    f"'{self.RELAY_NAME}' has no attribute '{name}' (valid: {valid})"
-                )
-            if isinstance(attr, UnitAttr):
-                if spec.default is not None and not spec.required:
-                    raise VerifyException(
-                        f"attribute '{name}' of '{self.RELAY_NAME}' cannot be None"
-                    )
-            elif not accepts(spec.kind, attr):
-                raise VerifyException(
-                    f"attribute '{name}' of '{self.RELAY_NAME}' expects "
-                    f"{spec.kind.value}, got {attr}"
-                )
 
     def _print_call(self, printer: Printer) -> None:
         printer.print_string("(")
@@ -184,10 +131,94 @@ _VERIFIED_LIMIT = 100_000
 
 class RegisteredOperatorOp(OperatorOp, ABC):
     """A call of an operator that has a registry row: the base of the op
-    classes generated from the rows."""
+    classes generated from the rows (:mod:`.operator_ops`).
+
+    The row (``OPERATOR``) fixes the operator's name in Relay text, its
+    attribute schema (TVM's attrs struct fields, in TVM's declaration order,
+    with TVM's defaults), its arguments (one named operand each, ``None``
+    arity for any number), whether the result is a tuple, and the fusion
+    pattern (TVM's ``TOpPattern``).
+    """
 
     OPERATOR: ClassVar[Operator]
     """The registry row."""
+
+    @property
+    def operator_name(self) -> str:
+        return self.OPERATOR.name
+
+    @property
+    def schema(self) -> Mapping[str, RelayAttr]:
+        return self.OPERATOR.schema
+
+    @property
+    def pattern(self) -> OpPattern:
+        return self.OPERATOR.pattern
+
+    def verify(self, verify_nested_ops: bool = True) -> None:
+        # The argument count first: xDSL's own check of the operand definitions,
+        # which runs before ``verify_``, would say it without naming the operator.
+        try:
+            self._verify_arity()
+        except VerifyException as err:
+            self.emit_error(f"Operation does not verify: {err}", err)
+        super().verify(verify_nested_ops)
+
+    def _verify_arity(self) -> None:
+        arity = self.OPERATOR.arity
+        if arity is not None and len(self.operands) != arity:
+            raise VerifyException(
+                f"'{self.OPERATOR.name}' expects {arity} argument(s), got {len(self.operands)}"
+            )
+
+    def verify_(self) -> None:
+        # What this checks depends only on the key: a graph repeats the same
+        # call thousands of times, and verifies twice around each pass.
+        key = (
+            type(self),
+            tuple(a.type for a in self.operands),
+            self.result.type,
+            tuple(self.attributes.items()),
+        )
+        if key in _VERIFIED:
+            return
+        self._verify_call()
+        if len(_VERIFIED) >= _VERIFIED_LIMIT:
+            _VERIFIED.clear()
+        _VERIFIED.add(key)
+
+    def _verify_call(self) -> None:
+        row = self.OPERATOR
+        self._verify_arity()
+        for index, arg in enumerate(self.operands):
+            verify_relay_type(f"argument #{index}", arg.type)
+        verify_relay_type("result", self.result.type)
+        if row.tuple_input and not (
+            len(self.operands) == 1
+            and isinstance(self.operands[0].type, TupleType | IncompleteType)
+        ):
+            raise VerifyException(f"'{row.name}' takes a single tuple argument")
+        # A type inference has not determined (still incomplete) may be either.
+        if (
+            row.returns_tuple is not None
+            and row.returns_tuple != isinstance(self.result.type, TupleType)
+            and not isinstance(self.result.type, IncompleteType)
+        ):
+            expected = "a tuple" if row.returns_tuple else "a tensor"
+            raise VerifyException(f"'{row.name}' returns {expected}, got {self.result.type}")
+        schema = row.schema
+        for name, attr in self.attributes.items():
+            spec = schema.get(name)
+            if spec is None:
+                valid = ", ".join(schema) or "none"
+                raise VerifyException(f"'{row.name}' has no attribute '{name}' (valid: {valid})")
+            if isinstance(attr, UnitAttr):
+                if spec.default is not None and not spec.required:
+                    raise VerifyException(f"attribute '{name}' of '{row.name}' cannot be None")
+            elif not accepts(spec.kind, attr):
+                raise VerifyException(
+                    f"attribute '{name}' of '{row.name}' expects {spec.kind.value}, got {attr}"
+                )
 
 
 @irdl_op_definition
@@ -203,6 +234,7 @@ class GenericOperatorOp(OperatorOp):
     """
 
     name = "relay.op"
+    args = var_operand_def()  # pyright: ignore[reportIncompatibleMethodOverride]
     op_name = attr_def(StringAttr)
 
     def __init__(

@@ -6,9 +6,11 @@ relation, Relax mapping and summary, its backward type relation, and why
 it lacks an interpreter kernel or a lowering rule where it does (kernels and
 rules register themselves by name from their own layers). The rows
 live in :mod:`relay_xdsl.dialects.relay.operators`, grouped by family; the
-op class of each operator (``Conv2DOp`` for ``nn.conv2d``) is generated from
-its row by :func:`operator_class`, so nothing about an operator is written
-twice.
+op class of each operator (``Conv2DOp`` for ``nn.conv2d``, one named operand
+per argument) is generated from its row as checked-in source,
+:mod:`relay_xdsl.dialects.relay.operator_ops`, by ``python -m
+relay_xdsl.tools.gen_operator_ops``, so nothing about an operator is
+written twice.
 
 The row tables are laid out by hand, between ``# fmt: off`` and
 ``# fmt: on``, so that a row reads as a few dense lines rather than one line
@@ -28,16 +30,15 @@ characters; then ``relax``. For example::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Attribute
-from xdsl.irdl import irdl_op_definition
 
-from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr
+from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr, accepts
 from relay_xdsl.dialects.relay.backward import BackwardRelation
 from relay_xdsl.dialects.relay.inference import Call
-from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 
 Relation = Callable[[Call], Attribute]
@@ -104,6 +105,10 @@ class Operator:
     """The attribute schema: TVM's attrs struct fields, in TVM's order, with TVM's defaults."""
     arity: int | None = 1
     """The number of arguments; None for any number."""
+    operands: tuple[str, ...] | None = None
+    """The arguments' names, TVM's (``add_argument("data", ...)``), in order:
+    the op class's operands (``Conv2DOp.weight``). Left out where they are
+    the default for the arity (see :attr:`operand_names`)."""
     returns_tuple: bool | None = False
     """Whether the result is a tuple; None when the attributes decide (``topk``)."""
     tuple_input: bool = False
@@ -124,6 +129,41 @@ class Operator:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "schema", {a.name: a for a in self.attrs})
+        if self.operands is not None and len(self.operands) != self.arity:
+            raise ValueError(
+                f"operator '{self.name}' names {len(self.operands)} operand(s) "
+                f"but its arity is {self.arity}"
+            )
+
+    @property
+    def operand_names(self) -> tuple[str, ...] | None:
+        """The arguments' names: :attr:`operands`, or by default ``data`` for
+        one argument, ``lhs`` and ``rhs`` for two (TVM's unary and binary
+        operators), ``arg0``, ``arg1``, ... otherwise (a row with three or more
+        arguments names them; a test checks it); None for any number."""
+        if self.operands is not None:
+            return self.operands
+        if self.arity is None:
+            return None
+        return _DEFAULT_OPERANDS.get(self.arity) or tuple(f"arg{i}" for i in range(self.arity))
+
+    def malformed(self, arg_count: int, attributes: Mapping[str, Attribute]) -> str | None:
+        """Why a call with `arg_count` arguments and `attributes` is one the
+        op's verifier refuses whatever the types (the number of arguments, an
+        attribute not in the schema or not of its kind), or None. The
+        relations see only calls that pass."""
+        if self.arity is not None and arg_count != self.arity:
+            return f"'{self.name}' expects {self.arity} argument(s), got {arg_count}"
+        for name, attr in attributes.items():
+            spec = self.schema.get(name)
+            if spec is None:
+                return f"'{self.name}' has no attribute '{name}'"
+            if isinstance(attr, UnitAttr):
+                if spec.default is not None and not spec.required:
+                    return f"attribute '{name}' of '{self.name}' cannot be None"
+            elif not accepts(spec.kind, attr):
+                return f"attribute '{name}' of '{self.name}' expects {spec.kind.value}, got {attr}"
+        return None
 
     @property
     def op_name(self) -> str:
@@ -133,6 +173,10 @@ class Operator:
     @property
     def class_name(self) -> str:
         return class_name(self.name)
+
+
+_DEFAULT_OPERANDS: dict[int, tuple[str, ...]] = {0: (), 1: ("data",), 2: ("lhs", "rhs")}
+"""The argument names of a row that does not name them, by arity."""
 
 
 _NAMESPACES = frozenset({"nn", "image"})
@@ -155,27 +199,3 @@ def class_name(operator_name: str) -> str:
     ]
     name = "".join(re.sub(r"(\d)d$", r"\1D", word.capitalize()) for word in words)
     return f"{name}Op"
-
-
-def operator_class(operator: Operator) -> type[RegisteredOperatorOp]:
-    """The op class of `operator`: an IRDL definition over
-    :class:`RegisteredOperatorOp` whose class variables come from the row."""
-    namespace = {
-        "name": operator.op_name,
-        "__doc__": operator.summary,
-        "__module__": "relay_xdsl.dialects.relay",
-        "__qualname__": operator.class_name,
-    }
-    cls: type[RegisteredOperatorOp] = irdl_op_definition(
-        type(operator.class_name, (RegisteredOperatorOp,), namespace)
-    )
-    # Set after the definition: IRDL only admits annotated class variables.
-    cls.OPERATOR = operator
-    cls.RELAY_NAME = operator.name
-    cls.RELAY_ATTRS = operator.attrs
-    cls.SCHEMA = operator.schema
-    cls.ARITY = operator.arity
-    cls.RETURNS_TUPLE = operator.returns_tuple
-    cls.TUPLE_INPUT = operator.tuple_input
-    cls.PATTERN = operator.pattern
-    return cls

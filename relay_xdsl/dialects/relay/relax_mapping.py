@@ -359,7 +359,7 @@ class RelaxOp:
     def decode_attributes(self, op: OperatorOp) -> dict[str, Any]:
         """The Relax field values for dialect op `op` (defaults filled in)."""
         for name in self.relay_defaults_only:
-            if op.relay_attr(name) != op.SCHEMA[name].default:
+            if op.relay_attr(name) != op.schema[name].default:
                 raise ValueError(
                     f"'{op.operator_name}' with {name}={op.relay_attr(name)!r} "
                     f"has no Relax counterpart"

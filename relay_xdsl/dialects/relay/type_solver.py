@@ -385,6 +385,9 @@ def rejection(
 ) -> str:
     """Why `operator`'s relation rejects these argument types and attributes,
     in the operator's terms where the relation says why."""
+    problem = operator.malformed(len(arg_types), attributes)
+    if problem is not None:
+        return problem
     try:
         operator.infer(Call(operator.schema, arg_types, attributes))
     except Reject as error:
@@ -393,7 +396,7 @@ def rejection(
     except ValueError as error:  # an unknown dtype, a bad layout
         if str(error):
             return f"{operator.name}: {error}"
-    except (ArithmeticError, AttributeError, LookupError, TypeError):
+    except ArithmeticError:  # a zero stride or window
         pass
     args = ", ".join(type_text(t) for t in arg_types)
     return (
@@ -409,14 +412,14 @@ def backward_types(
 ) -> Sequence[Attribute | None]:
     """The argument types `operator`'s backward relation determines; a
     `Reject` with a message where it finds a contradiction."""
-    if operator.backward is None:
+    if operator.backward is None or operator.malformed(len(arg_types), attributes) is not None:
         return ()
     try:
         return operator.backward(Call(operator.schema, arg_types, attributes), result)
     except Reject as error:
         if str(error):
             raise
-    except (ArithmeticError, AttributeError, LookupError, TypeError, ValueError):
+    except (ArithmeticError, ValueError):
         pass  # malformed attributes: the forward relation reports them
     return ()
 

@@ -924,3 +924,24 @@ def @main(%x: Tensor[(1, 3, 224, 224), float32], %w: Tensor[(64, 3, 7, 7), float
     )
     (func,) = module.ops
     assert func.function_type.outputs.data[0] == t(1, 64, 1, 1)
+
+
+def test_a_relation_that_fails_otherwise_than_by_rejecting_is_a_bug():
+    """Only :class:`Reject` (and malformed attributes, as TVM's ICHECKs)
+    means "no type"; any other exception out of a relation propagates."""
+    from relay_xdsl.dialects.relay.registry import Operator
+
+    def broken(call):
+        return {}["missing"]
+
+    row = Operator(
+        "broken",
+        "Broken.",
+        pattern=relay.OpPattern.OPAQUE,
+        infer=broken,
+        relax=relay.no_relax("none."),
+    )
+    with pytest.raises(KeyError):
+        infer_type(row, [t(2)], {})
+    # A call the verifier refuses never reaches the relation.
+    assert infer_type(row, [t(2), t(2)], {}) is None

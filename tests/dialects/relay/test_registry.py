@@ -13,6 +13,8 @@ import inspect
 import re
 
 import pytest
+from xdsl.dialects.builtin import TensorType, f32
+from xdsl.utils.test_value import create_ssa_value
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import inference, operators
@@ -96,20 +98,46 @@ def test_every_operator_op_of_the_dialect_has_a_row():
 
 
 @pytest.mark.parametrize("op", OPERATOR_CLASSES, ids=lambda op: op.__name__)
-def test_op_class_is_generated_from_its_row(op: type[relay.OperatorOp]):
+def test_op_class_is_generated_from_its_row(op: type[relay.RegisteredOperatorOp]):
     row = op.OPERATOR
     assert row is not None
     assert op.name == row.op_name == f"relay.{row.name}"
     assert op.__name__ == class_name(row.name)
     assert getattr(relay, op.__name__) is op
-    assert op.__doc__ == row.summary
-    assert op.RELAY_NAME == row.name
-    assert op.RELAY_ATTRS == row.attrs
-    assert op.SCHEMA == row.schema
-    assert op.ARITY == row.arity
-    assert op.RETURNS_TUPLE == row.returns_tuple
-    assert op.TUPLE_INPUT == row.tuple_input
-    assert op.PATTERN == row.pattern
+    assert " ".join((op.__doc__ or "").split()) == " ".join(row.summary.split())
+    operands = [name for name, _ in op.get_irdl_definition().operands]
+    assert operands == (["args"] if row.operand_names is None else list(row.operand_names))
+    # The row is the op's only class variable: nothing of it is copied onto the class.
+    constants = {name for cls in op.__mro__ for name in vars(cls) if name.isupper()}
+    assert constants == {"OPERATOR"}
+
+
+@pytest.mark.parametrize(
+    "row", [r for r in ROWS if r.arity is not None and r.arity > 2], ids=_row_id
+)
+def test_rows_of_three_or_more_arguments_name_them(row: Operator):
+    assert row.operands is not None, "TVM's add_argument names, as operands=(...)"
+
+
+def test_named_operands_are_the_arguments_in_order():
+    x = create_ssa_value(TensorType(f32, [1, 3, 8, 8]))
+    w = create_ssa_value(TensorType(f32, [4, 3, 3, 3]))
+    op = relay.Conv2DOp([x, w], TensorType(f32, [1, 4, 6, 6]))
+    assert (op.data, op.weight) == (x, w)
+    assert op.args == (x, w)
+    op.verify()
+
+
+def test_operand_names_must_match_the_arity():
+    with pytest.raises(ValueError, match="'f' names 2 operand"):
+        Operator(
+            "f",
+            "F.",
+            operands=("a", "b"),
+            pattern=relay.OpPattern.OPAQUE,
+            infer=inference.same_type,
+            relax=relay.no_relax("none."),
+        )
 
 
 def test_name_tables_follow_the_rows():

@@ -63,3 +63,7 @@ RELAY_OPERATORS: tuple[Operator, ...] = tuple(row for group in RELAY_GROUPS for 
 RELAX_ONLY_OPERATORS: tuple[Operator, ...] = RELAX_GROUP.rows
 ALL: tuple[Operator, ...] = (*RELAY_OPERATORS, *RELAX_ONLY_OPERATORS)
 """Every row, in reference order."""
+
+BY_NAME: dict[str, Operator] = {row.name: row for row in ALL}
+"""Every row by operator name: how each generated op class
+(:mod:`relay_xdsl.dialects.relay.operator_ops`) reaches its row."""

@@ -25,7 +25,7 @@ DEVICES: tuple[Operator, ...] = (
         # TVM's OnDeviceAttrs
         attrs=(anything("virtual_device", required=True), boolean("constrain_result", False),
                boolean("constrain_body", True)),
-        returns_tuple=None, pattern=OpPattern.OPAQUE, infer=_identity,
+        returns_tuple=None, operands=("body",), pattern=OpPattern.OPAQUE, infer=_identity,
         relax=no_relax("Relax places values with R.hint_on_device, which has no attributes")),
     Operator("device_copy",
         "Copies its argument from `src_virtual_device` to `dst_virtual_device`.",

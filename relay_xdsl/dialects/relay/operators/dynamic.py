@@ -226,7 +226,7 @@ def _dynamic(
     *,
     infer: Relation,
     attrs: tuple[RelayAttr, ...],
-    arity: int,
+    operands: tuple[str, ...],
     pattern: OpPattern,
     returns_tuple: bool | None = False,
     lowering: NoLowering = _NO_LOWERING,
@@ -236,7 +236,8 @@ def _dynamic(
         name,
         summary,
         attrs=attrs,
-        arity=arity,
+        operands=operands,
+        arity=len(operands),
         returns_tuple=returns_tuple,
         pattern=pattern,
         infer=infer,
@@ -253,69 +254,85 @@ DYNAMIC: tuple[Operator, ...] = (
         "`reshape` to the shape held by the 1D tensor second input; 0 copies a dimension, -1 "
         "is inferred, -3 merges two.",
         attrs=_attrs("reshape"),  # TVM's ReshapeAttrs
-        arity=2, pattern=OpPattern.INJECTIVE, infer=_to_shape),
+        operands=("data", "newshape"),
+        pattern=OpPattern.INJECTIVE, infer=_to_shape),
     _dynamic("dyn.broadcast_to", "`broadcast_to` the shape held by the 1D tensor second input.",
         attrs=_attrs("broadcast_to"),  # TVM's InitOpAttrs
-        arity=2, pattern=OpPattern.BROADCAST, infer=_to_shape),
+        operands=("data", "shape"),
+        pattern=OpPattern.BROADCAST, infer=_to_shape),
     _dynamic("dyn.full",
         "`full`: the shape held by the 1D tensor second input, filled with the scalar first input.",
         attrs=_attrs("full"),  # TVM's InitOpAttrs
-        arity=2, pattern=OpPattern.ELEMWISE, infer=_full),
+        operands=("fill_value", "shape"),
+        pattern=OpPattern.ELEMWISE, infer=_full),
     _dynamic("dyn.zeros", "`zeros` of the shape held by the 1D tensor input, of `dtype`.",
         attrs=_attrs("zeros"),  # TVM's InitOpAttrs
-        arity=1, pattern=OpPattern.OPAQUE, infer=_init),
+        operands=("shape",),
+        pattern=OpPattern.OPAQUE, infer=_init),
     _dynamic("dyn.ones", "`ones` of the shape held by the 1D tensor input, of `dtype`.",
         attrs=_attrs("ones"),  # TVM's InitOpAttrs
-        arity=1, pattern=OpPattern.OPAQUE, infer=_init),
+        operands=("shape",),
+        pattern=OpPattern.OPAQUE, infer=_init),
     _dynamic("dyn.tile", "`tile` by the repetitions held by the 1D tensor second input.",
         attrs=_attrs("tile"),  # TVM's TileAttrs
-        arity=2, pattern=OpPattern.INJECTIVE, infer=_tile),
+        operands=("data", "reps"),
+        pattern=OpPattern.INJECTIVE, infer=_tile),
     _dynamic("dyn.strided_slice",
         "`strided_slice` of the leading axes by the 1D tensors begin, end and strides (inputs "
         "2 to 4); slice_mode 'size' treats end as sizes.",
         attrs=_attrs("strided_slice"),  # TVM's StridedSliceAttrs
-        arity=4, pattern=OpPattern.INJECTIVE, infer=_strided_slice),
+        operands=("data", "begin", "end", "strides"),
+        pattern=OpPattern.INJECTIVE, infer=_strided_slice),
     _dynamic("dyn.squeeze", "`squeeze` of the axes held by the 1D tensor second input.",
         attrs=_attrs("squeeze"),  # TVM's SqueezeAttrs
-        arity=2, pattern=OpPattern.INJECTIVE, infer=_squeeze),
+        operands=("data", "axes"),
+        pattern=OpPattern.INJECTIVE, infer=_squeeze),
     _dynamic("dyn.expand_dims",
         "`expand_dims`: num_newaxis size-1 dimensions at the position held by the scalar "
         "second input.",
         attrs=(integer("num_newaxis", 1),),  # TVM's DynExpandDimsAttrs
-        arity=2, pattern=OpPattern.INJECTIVE, infer=_expand_dims),
+        operands=("data", "axis"),
+        pattern=OpPattern.INJECTIVE, infer=_expand_dims),
     _dynamic("dyn.topk",
         "`topk` with k held by the second input (a scalar or a tensor of shape (1,)); a "
         "2-tuple (values, indices) when ret_type='both'.",
         attrs=_attrs("topk"),  # TVM's TopKAttrs
-        arity=2, returns_tuple=None, pattern=OpPattern.OPAQUE, infer=_topk),
+        operands=("data", "k"),
+        returns_tuple=None, pattern=OpPattern.OPAQUE, infer=_topk),
     _dynamic("dyn.one_hot",
         "`one_hot` with the depth held by the scalar fourth input; inputs (indices, on_value, "
         "off_value, depth).",
         attrs=_attrs("one_hot"),  # TVM's OneHotAttrs
-        arity=4, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=_one_hot),
+        operands=("indices", "on_value", "off_value", "depth"),
+        pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=_one_hot),
     _dynamic("dyn.nn.pad",
         "`nn.pad` by the widths held by the 2D tensor second input ((before, after) per "
         "axis); inputs (data, pad_width, pad_value).",
         attrs=_attrs("nn.pad"),  # TVM's PadAttrs
-        arity=3, pattern=OpPattern.INJECTIVE, infer=_pad),
+        operands=("data", "pad_width", "pad_val"),
+        pattern=OpPattern.INJECTIVE, infer=_pad),
     _dynamic("dyn.nn.upsampling",
         "`nn.upsampling` by the scalar scales held by inputs 2 (scale_h) and 3 (scale_w).",
         attrs=_attrs("nn.upsampling"),  # TVM's UpSamplingAttrs
-        arity=3, pattern=OpPattern.INJECTIVE, infer=_upsampling),
+        operands=("data", "scale_h", "scale_w"),
+        pattern=OpPattern.INJECTIVE, infer=_upsampling),
     _dynamic("dyn.nn.upsampling3d",
         "`nn.upsampling3d` by the scalar scales held by inputs 2 to 4 (scale_d, scale_h, "
         "scale_w).",
         attrs=_attrs("nn.upsampling3d"),  # TVM's UpSampling3DAttrs
-        arity=4, pattern=OpPattern.INJECTIVE, infer=_upsampling3d),
+        operands=("data", "scale_d", "scale_h", "scale_w"),
+        pattern=OpPattern.INJECTIVE, infer=_upsampling3d),
     _dynamic("dyn.image.resize2d",
         "`image.resize2d` to the size held by the second input (height, width); the third is "
         "the region of interest (roi).",
         attrs=_attrs("image.resize2d"),  # TVM's Resize2DAttrs
-        arity=3, pattern=OpPattern.INJECTIVE, infer=_resize2d),
+        operands=("data", "size", "roi"),
+        pattern=OpPattern.INJECTIVE, infer=_resize2d),
     _dynamic("dyn.sparse_to_dense",
         "A dense tensor of the shape held by the fourth input: the values (second input) at the "
         "sparse indices (first), the scalar default (third) elsewhere.",
-        attrs=(), arity=4, pattern=OpPattern.OPAQUE, infer=_sparse_to_dense,
+        operands=("sparse_indices", "sparse_values", "default_value", "output_shape"),
+        attrs=(), pattern=OpPattern.OPAQUE, infer=_sparse_to_dense,
         lowering=no_lowering("the dialect has no static sparse_to_dense to make of it; a "
                              "scatter is not lowered yet")),
 )

@@ -22,12 +22,14 @@ def unary(
     summary: str,
     relax: RelaxOp | NoRelax,
     infer: Relation = inference.same_type,
+    operands: tuple[str] | None = None,
 ) -> Operator:
-    """One argument (``ELEMWISE``); by default the result has its type, both
-    ways."""
+    """One argument (``ELEMWISE``), named `operands` (by default ``data``);
+    by default the result has its type, both ways."""
     return Operator(
         name,
         summary,
+        operands=operands,
         pattern=OpPattern.ELEMWISE,
         infer=infer,
         backward=backward.same_type if infer is inference.same_type else None,
@@ -126,6 +128,7 @@ CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
         pattern=OpPattern.ELEMWISE, infer=inference.cast,
         relax=RelaxOp("relax.astype", "relax.attrs.AstypeAttrs", (Field("dtype", Kind.DTYPE),))),
     Operator("cast_like", "Converts data to the dtype of the second tensor.", arity=2,
+        operands=("data", "dtype_like"),
         pattern=OpPattern.ELEMWISE, infer=inference.cast_like,
         relax=no_relax("Relax has no cast_like to import")),
     Operator("reinterpret", "Bitwise reinterpretation of the elements as `dtype` (same bit width).",
@@ -134,14 +137,17 @@ CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
     Operator("full",
         "Creates a tensor of `shape` / `dtype` filled with the scalar tensor input fill_value (1 "
         "input).",
-        attrs=INIT_OP_ATTRS, pattern=OpPattern.ELEMWISE, infer=inference.full,
+        attrs=INIT_OP_ATTRS, operands=("fill_value",), pattern=OpPattern.ELEMWISE,
+        infer=inference.full,
         relax=_no_relax_init("full")),
     Operator("full_like", "Tensor shaped like data filled with the scalar fill_value (2 inputs).",
+        operands=("data", "fill_value"),
         arity=2, pattern=OpPattern.ELEMWISE, infer=inference.full_like,
         relax=_relax_init_like("full_like")),
     _init("zeros", "Creates a tensor of zeros of given shape and dtype; takes no tensor inputs."),
     _init("ones", "Creates a tensor of ones of given shape and dtype; takes no tensor inputs."),
     Operator("where", "Elementwise select: condition ? x : y, all three broadcast together.",
+        operands=("condition", "x", "y"),
         arity=3, pattern=OpPattern.BROADCAST, infer=inference.where, relax=RelaxOp("relax.where")),
 )
 # fmt: on

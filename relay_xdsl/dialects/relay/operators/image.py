@@ -66,6 +66,7 @@ IMAGE: tuple[Operator, ...] = (
             ints("crop_size"), string("layout", "NCHW"), string("method", "bilinear"),
             floating("extrapolation_value", 0.0), dtype("out_dtype", "")
         ),  # TVM's CropAndResizeAttrs
+        operands=("data", "boxes", "box_indices"),
         arity=3, pattern=OpPattern.INJECTIVE, infer=inference.crop_and_resize,
         relax=no_relax("Relax has no crop_and_resize to import")),
     Operator("image.grid_sample",
@@ -74,6 +75,7 @@ IMAGE: tuple[Operator, ...] = (
             string("method", "bilinear"), string("layout", "NCHW"), string("padding_mode", "zeros"),
             boolean("align_corners", True)
         ),  # TVM's GridSampleAttrs
+        operands=("data", "grid"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.grid_sample,
         relax=no_relax("not mapped for import yet: relax.image.grid_sample defaults "
                        "align_corners to False where Relay's is True")),

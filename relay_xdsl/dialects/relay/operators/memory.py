@@ -75,6 +75,7 @@ MEMORY: tuple[Operator, ...] = (
         "`virtual_device`; inputs (size, shape, alignment).",
         # TVM's AllocStorageAttrs
         attrs=(dtype("dtype", "float32"), anything("virtual_device")),
+        operands=("size", "shape", "alignment"),
         arity=3, pattern=OpPattern.OPAQUE, infer=_alloc_storage,
         relax=no_relax("Relax allocates storage with R.memory.alloc_storage on a shape"),
         kernel=no_kernel("a storage is a device allocation of TVM's VM, not a tensor value"),
@@ -84,19 +85,21 @@ MEMORY: tuple[Operator, ...] = (
         "shape); `const_shape` or `assert_shape` gives its shape.",
         # TVM's AllocTensorAttrs
         attrs=(dtype("dtype", "float32"), anything("const_shape"), ints("assert_shape")),
+        operands=("storage", "offset", "shape"),
         arity=3, pattern=OpPattern.OPAQUE, infer=_alloc_tensor,
         relax=no_relax("Relax allocates tensors with R.memory.alloc_tensor on a shape"),
         kernel=no_kernel("a view into a VM storage, whose contents the program writes later"),
         lowering=no_lowering("bufferization allocates a compiled function's buffers")),
     Operator("memory.kill",
         "Marks its argument for release to the allocator; returns ().",
-        returns_tuple=True, pattern=OpPattern.OPAQUE, infer=_kill,
+        returns_tuple=True, operands=("to_free",), pattern=OpPattern.OPAQUE, infer=_kill,
         relax=no_relax("Relax releases memory with R.memory.kill_storage/kill_tensor"),
         kernel=no_kernel("releases a VM allocation; the interpreter allocates none"),
         lowering=no_lowering("bufferization's deallocation frees a compiled function's buffers")),
     Operator("vm.shape_of",
         "The VM's shape_of instruction: the shape of the input as a 1D tensor of `dtype`.",
         attrs=(dtype("dtype", ""),),  # TVM's ShapeOfAttrs
+        operands=("tensor",),
         pattern=OpPattern.OPAQUE, infer=inference.shape_of,
         relax=no_relax("Relax's shape_of returns a shape, not a tensor"),
         lowering=no_lowering("only TVM's VM compiler emits it; the lowering takes static shapes")),
@@ -104,6 +107,7 @@ MEMORY: tuple[Operator, ...] = (
         "The VM's reshape_tensor instruction: the data reshaped to `newshape`; inputs (data, "
         "shape tensor).",
         attrs=(ints("newshape", required=True),),  # TVM's ReshapeTensorAttrs
+        operands=("data", "shape"),
         arity=2, pattern=OpPattern.OPAQUE, infer=_reshape_tensor,
         relax=no_relax("Relax reshapes with R.reshape on a shape, not a shape tensor"),
         lowering=no_lowering("only TVM's VM compiler emits it; the lowering reshapes statically")),

@@ -85,6 +85,7 @@ def _conv(dims: int, summary: str, *, transposed: bool = False) -> Operator:
         f"nn.conv{dims}d" + ("_transpose" if transposed else ""),
         summary,
         attrs=_conv_attrs(dims, transposed),
+        operands=("data", "weight"),
         arity=2,
         pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.conv(spatial_axes(dims), transposed=transposed),
@@ -155,6 +156,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
     Operator("nn.dense",
         "Fully connected layer: Y = X * W^T, with data (..., K) and weight (units, K).",
         attrs=(integer("units", required=True), dtype("out_dtype", "")),  # TVM's DenseAttrs
+        operands=("data", "weight"),
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=True),
         backward=backward.matmul(dense=True),
         relax=no_relax("no Relax call imports as nn.dense: Relax transposes the weight with "
@@ -166,6 +168,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
             integer("units", required=True), dtype("out_dtype", ""), boolean("transpose_a", False),
             boolean("transpose_b", False)
         ),  # TVM's MatmulAttrs
+        operands=("tensor_a", "tensor_b"),
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.matmul(dense=False),
         backward=backward.matmul(dense=False),
         relax=no_relax("no Relax call imports as nn.matmul: Relax's matmul has NumPy semantics "
@@ -177,6 +180,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         attrs=(
             dtype("out_dtype", ""), boolean("transpose_a", False), boolean("transpose_b", False)
         ),  # TVM's BatchMatmulAttrs
+        operands=("tensor_a", "tensor_b"),
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.batch_matmul,
         relax=no_relax("no Relax call imports as nn.batch_matmul: Relax's matmul has NumPy "
                        "semantics and no transpose flags, and imports as relax.matmul")),
@@ -184,6 +188,7 @@ CONVOLUTION_AND_DENSE: tuple[Operator, ...] = (
         "Adds a 1D bias tensor to data along dimension `axis` (broadcast over all other "
         "dimensions).",
         attrs=(integer("axis", 1),),  # TVM's BiasAddAttrs
+        operands=("data", "bias"),
         arity=2, pattern=OpPattern.BROADCAST, infer=inference.bias_add, backward=backward.bias_add,
         relax=no_relax("no Relax call imports as nn.bias_add: Relax's frontends add a bias "
                        "reshaped to broadcast")),
@@ -206,6 +211,7 @@ ACTIVATIONS: tuple[Operator, ...] = (
         "Parametric ReLU: x if x > 0 else alpha[c] * x, with a learned 1D alpha tensor indexed "
         "along `axis`.",
         attrs=(integer("axis", 1),),  # TVM's PReluAttrs
+        operands=("data", "alpha"),
         arity=2, pattern=OpPattern.BROADCAST, infer=inference.same_type,
         relax=RelaxOp("relax.nn.prelu", "relax.attrs.PReluAttrs", (Field("axis", Kind.INT),))),
     _softmax("nn.softmax", "Softmax normalization along `axis`: exp(x) / sum(exp(x)).",
@@ -224,6 +230,7 @@ NORMALIZATION: tuple[Operator, ...] = (
         "3-tuple (normalized output, new moving mean, new moving var). Usually decomposed by "
         "SimplifyInference.",
         attrs=_norm_attrs(1),  # TVM's BatchNormAttrs
+        operands=("data", "gamma", "beta", "moving_mean", "moving_var"),
         arity=5, returns_tuple=True, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.batch_norm, backward=backward.batch_norm,
         relax=RelaxOp(
@@ -237,6 +244,7 @@ NORMALIZATION: tuple[Operator, ...] = (
     Operator("nn.layer_norm",
         "Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta).",
         attrs=_norm_attrs(-1),  # TVM's LayerNormAttrs
+        operands=("data", "gamma", "beta"),
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
         relax=RelaxOp(
             "relax.nn.layer_norm",
@@ -252,12 +260,14 @@ NORMALIZATION: tuple[Operator, ...] = (
         "Instance normalization: normalizes each sample and channel over the spatial dims, inputs "
         "(data, gamma, beta).",
         attrs=_norm_attrs(1),  # TVM's InstanceNormAttrs
+        operands=("data", "gamma", "beta"),
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
         relax=_no_relax_norm("instance_norm")),
     Operator("nn.group_norm",
         "Group normalization: splits channels (along axis) into num_groups groups and normalizes "
         "within each, inputs (data, gamma, beta).",
         attrs=(integer("num_groups", 0), *_norm_attrs(1)),  # TVM's GroupNormAttrs
+        operands=("data", "gamma", "beta"),
         arity=3, pattern=OpPattern.OPAQUE, infer=inference.norm, backward=backward.scale_and_shift,
         relax=_no_relax_norm("group_norm")),
     Operator("nn.lrn",
@@ -297,6 +307,7 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
         "...) per axis; pad_mode constant/edge/reflect.",
         # TVM's PadAttrs
         attrs=(anything("pad_width", required=True), string("pad_mode", "constant")), arity=2,
+        operands=("data", "pad_val"),
         pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=False),
         relax=no_relax("not mapped for import: Relax's pad takes pad_value as a float "
                        "attribute, Relay's as a tensor argument")),

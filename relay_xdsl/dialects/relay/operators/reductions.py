@@ -135,12 +135,14 @@ REDUCTIONS: tuple[Operator, ...] = (
             ints("axis"), boolean("keepdims", False), boolean("exclude", False),
             boolean("unbiased", False)
         ),  # TVM's VarianceAttrs
+        operands=("data", "mean"),
         arity=2, pattern=OpPattern.COMM_REDUCE, infer=inference.variance,
         relax=no_relax("Relax's variance computes the mean itself; Relay's takes it as a second "
                        "argument")),
     Operator("collapse_sum_like",
         "Sums the data over the axes along which the second argument broadcasts to it, giving "
         "the second argument's type.",
+        operands=("data", "collapse_type"),
         arity=2, pattern=OpPattern.COMM_REDUCE, infer=_collapse_sum_like,
         relax=RelaxOp("relax.collapse_sum_like")),
 )

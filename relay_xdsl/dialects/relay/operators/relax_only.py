@@ -28,6 +28,7 @@ RELAX_ONLY: tuple[Operator, ...] = (
         "means the operands' dtype) is the result's dtype. Relay's nn.matmul, nn.dense and "
         "nn.batch_matmul each cover only a special case.",
         attrs=(dtype("out_dtype", ""),),  # Relax's MatmulAttrs
+        operands=("x1", "x2"),
         arity=2, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.relax_matmul,
         relax=RelaxOp(
             "relax.matmul", "relax.attrs.MatmulAttrs", (Field("out_dtype", Kind.DTYPE),)
@@ -43,6 +44,7 @@ RELAX_ONLY: tuple[Operator, ...] = (
             ints("axes", required=True), ints("begin", required=True), ints("end", required=True),
             ints("strides"), boolean("assume_inbound", False)
         ),
+        operands=("x",),
         pattern=OpPattern.INJECTIVE, infer=inference.relax_strided_slice,
         relax=RelaxOp(
             "relax.strided_slice",
@@ -56,13 +58,15 @@ RELAX_ONLY: tuple[Operator, ...] = (
                 Arg(ArgRole.PRIM_TUPLE, "strides", optional=True),
             ),
         )),
+    # Relax names the argument of its unary operators x.
     unary("relax.nn.gelu", "Relax `nn.gelu`: x * Phi(x), with Phi the exact standard normal CDF.",
-        RelaxOp("relax.nn.gelu")),
+        RelaxOp("relax.nn.gelu"), operands=("x",)),
     unary("relax.nn.gelu_tanh",
         "Relax `nn.gelu_tanh`: GELU with the tanh approximation 0.5 * x * (1 + tanh(sqrt(2 / pi) * "
         "(x + 0.044715 * x^3))).",
-        RelaxOp("relax.nn.gelu_tanh")),
-    unary("relax.nn.silu", "Relax `nn.silu`: x * sigmoid(x).", RelaxOp("relax.nn.silu")),
+        RelaxOp("relax.nn.gelu_tanh"), operands=("x",)),
+    unary("relax.nn.silu", "Relax `nn.silu`: x * sigmoid(x).", RelaxOp("relax.nn.silu"),
+        operands=("x",)),
     Operator("relax.nn.batch_norm",
         "Relax `nn.batch_norm` with the fields Relay's lacks: inputs (data, gamma, beta, "
         "moving_mean, moving_var), a 3-tuple result. Without `training`, Relay's nn.batch_norm "
@@ -74,6 +78,7 @@ RELAX_ONLY: tuple[Operator, ...] = (
             integer("axis", required=True), floating("epsilon", 1e-05), boolean("center", True),
             boolean("scale", True), floating("momentum", 0.1), boolean("training", True)
         ),  # Relax's BatchNormAttrs
+        operands=("data", "gamma", "beta", "moving_mean", "moving_var"),
         arity=5, returns_tuple=True, pattern=OpPattern.OUT_ELEMWISE_FUSABLE,
         infer=inference.batch_norm, backward=backward.batch_norm,
         relax=RelaxOp(

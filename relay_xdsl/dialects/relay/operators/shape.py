@@ -84,6 +84,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         attrs=(
             integer("lhs_begin", 0), integer("lhs_end"), integer("rhs_begin", 0), integer("rhs_end")
         ),  # TVM's ReshapeLikeAttrs
+        operands=("data", "shape_like"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.reshape_like,
         relax=no_relax("Relax has no reshape_like to import")),
     Operator("transpose",
@@ -125,6 +126,7 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
     Operator("slice_like",
         "Slices data to the shape of the second tensor along `axes` (all axes if empty/None).",
         attrs=(ints("axes", required=True),),  # TVM's SliceLikeAttrs
+        operands=("data", "shape_like"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.slice_like,
         relax=no_relax("Relax has no slice_like to import")),
 )
@@ -138,6 +140,7 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
         "mode clip/wrap/fast for out-of-bound indices.",
         # TVM's TakeAttrs
         attrs=(integer("batch_dims", 0), integer("axis"), string("mode", "clip")), arity=2,
+        operands=("data", "indices"),
         pattern=OpPattern.INJECTIVE, infer=inference.take,
         relax=RelaxOp(
             "relax.take", "relax.attrs.TakeAttrs",
@@ -147,6 +150,7 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
     Operator("gather",
         "Gathers values along `axis` using an index tensor of the same rank (like torch.gather).",
         attrs=(integer("axis"),),  # TVM's GatherAttrs
+        operands=("data", "indices"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.gather,
         relax=RelaxOp(
             "relax.gather_elements", "relax.attrs.GatherElementsAttrs", (Field("axis", Kind.INT),)
@@ -154,6 +158,7 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
     Operator("gather_nd",
         "Gathers slices of data addressed by the leading dimension of the indices tensor.",
         attrs=(integer("batch_dims", 0), integer("index_rank")),  # TVM's GatherNDAttrs
+        operands=("data", "indices"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.gather_nd,
         relax=no_relax("Relax's gather_nd indexes with the last dimension of the indices, "
                        "Relay's with the first")),
@@ -181,12 +186,14 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
             relay_defaults_only=("dtype",)
         )),
     Operator("broadcast_to_like", "Broadcasts data to the shape of the second tensor.", arity=2,
+        operands=("data", "broadcast_type"),
         pattern=OpPattern.BROADCAST, infer=inference.broadcast_to_like,
         relax=no_relax("Relax has no broadcast_to_like to import")),
     Operator("one_hot",
         "One-hot encoding of integer indices with depth `depth` on `axis`; inputs (indices, "
         "on_value, off_value).",
         attrs=(integer("depth", 1), integer("axis", -1), dtype("dtype", "")),  # TVM's OneHotAttrs
+        operands=("indices", "on_value", "off_value"),
         arity=3, pattern=OpPattern.OUT_ELEMWISE_FUSABLE, infer=inference.one_hot,
         relax=no_relax("Relax's one_hot takes on_value and off_value as scalars, Relay's as "
                        "tensors")),
