@@ -206,9 +206,12 @@ def implementation_text(
 def relax_export_text(op: Operator) -> str:
     """How the operator exports to Relax: its Relax operator, a composition, a
     ``topi`` compute, or why it does not."""
-    if isinstance(op.relax, RelaxOp):
-        return f"`{op.relax.relax_name}`"
     kind = export_kind(op.name)
+    if isinstance(op.relax, RelaxOp):
+        if kind is None:
+            return f"`{op.relax.relax_name}`"
+        where = implementation_text(RELAX_EXPORTS, op, None)
+        return f"`{op.relax.relax_name}` (what it cannot express: composition, {where})"
     if kind is None:
         return f"none: {op.relax.reason}"
     what = "`topi` compute through `call_te`" if kind == "te" else "composition of Relax operators"

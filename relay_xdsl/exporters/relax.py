@@ -404,7 +404,14 @@ class RelaxExporter:
         key = _signature(op)
         cached = self.operator_attrs.get(key) if key is not None else None
         if cached is None:
-            cached = self._operator_attrs(op, mapping)
+            try:
+                cached = self._operator_attrs(op, mapping)
+            except RelaxExportError:
+                # Attributes the mapping cannot express: a composition may still.
+                composition = RELAX_EXPORTS.get(op.operator_name)
+                if composition is None:
+                    raise
+                return composition(self, op, operands)
             if key is not None:
                 self.operator_attrs[key] = cached
         decoded, attrs = cached
@@ -435,8 +442,8 @@ class RelaxExporter:
         """`op`'s decoded attribute values and its Relax attrs object (shared by equal ops)."""
         try:
             decoded = mapping.decode_attributes(op)
-        except ValueError as error:
-            raise RelaxExportError(str(error)) from None
+        except (TypeError, ValueError) as error:  # TypeError: a value known only by reference
+            raise RelaxExportError(f"'{op.operator_name}': {error}") from None
         attrs = None
         if mapping.attrs_type is not None:
             fields = [f.relax for f in mapping.fields] + [k for k, _ in mapping.implied]

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from tvm import relax, topi
 from tvm.relax import op as R
+from xdsl.dialects.builtin import TupleType
 
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.exporters.relax_compositions.common import (
@@ -105,3 +106,18 @@ def shape_of(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> A
         return relax.const(np.array(data.get_shape(), dtype=dtype), dtype)
     shape = ctx.emit(R.shape_to_tensor(ctx.emit(R.shape_of(args[0]))))
     return R.astype(shape, dtype)
+
+
+@relax_export("split")
+def split(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
+    """Relax's ``split`` at the indices the result's parts give, where the
+    attribute's own values are unknown (``meta[runtime.BoxInt][i]`` references);
+    otherwise ``split`` exports through its mapping."""
+    result = op.result.type
+    assert isinstance(result, TupleType)
+    axis = call_of(op).integer("axis") % rank(op)
+    indices, begin = [], 0
+    for part in result.types.data[:-1]:
+        begin += static_shape(part, op)[axis]
+        indices.append(begin)
+    return R.split(args[0], indices, axis)
