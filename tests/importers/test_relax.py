@@ -106,6 +106,16 @@ MAPPED_CALLS = {
         F4,
         tensor(1, 2, 8, 8, dtype="int32"),
     ),
+    "relax.full": (lambda: R.full((2, 3), relax.const(1.5, "float32")),),
+    "relax.zeros": (lambda: R.zeros((2, 3), "int32"),),
+    "relax.ones": (lambda: R.ones((2, 3), "float16"),),
+    "relax.nn.pad": (lambda x: R.nn.pad(x, [0, 0, 0, 0, 1, 1, 2, 2], pad_value=1.5), F4),
+    "relax.arange": (lambda: R.arange(0, 10, 2, "int64"),),
+    "relax.slice_scatter": (
+        lambda x, s: R.slice_scatter(x, s, 0, 8, 2, axis=2),
+        F4,
+        tensor(1, 4, 4, 8),
+    ),
     "relax.nn.max_pool1d": (lambda x: R.nn.max_pool1d(x, 2), tensor(1, 4, 8)),
     "relax.nn.max_pool2d": (
         lambda x: R.nn.max_pool2d(x, (3, 3), strides=2, padding=1, ceil_mode=True),
@@ -260,10 +270,6 @@ GENERIC_CALLS = {
     ),
     "expand_dims of two axes": (lambda x: R.expand_dims(x, [0, 2]), F4),
     "softplus": (lambda x: R.nn.softplus(x, 2.0, 10.0), F4),
-    "pad": (lambda x: R.nn.pad(x, [0, 0, 0, 0, 1, 1, 2, 2], pad_value=1.5), F4),
-    "arange (scalar arguments)": (lambda: R.arange(0, 10, 2, "int64"),),
-    "full (shape argument)": (lambda: R.full((2, 3), relax.const(1.5, "float32")),),
-    "ones (shape argument)": (lambda: R.ones((2, 3), "float16"),),
     "cumsum": (lambda x: R.cumsum(x, axis=1, exclusive=True), F4),
     "argmax": (lambda x: R.argmax(x, 1, keepdims=True), F4),
     "one_hot (typed scalar arguments)": (
