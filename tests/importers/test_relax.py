@@ -12,10 +12,13 @@ from io import StringIO
 
 import numpy as np
 import pytest
+import torch
+import torchvision
 import tvm
 from tvm import relax
 from tvm.relax import op as R
 from tvm.relax.dpl import is_op, wildcard
+from tvm.relax.frontend.torch import from_exported_program
 from xdsl.context import Context
 from xdsl.dialects.builtin import DYNAMIC_INDEX, Builtin, ModuleOp
 from xdsl.dialects.func import CallOp, Func, FuncOp
@@ -30,6 +33,7 @@ from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relax import RelaxImportError, import_relax
 from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.interpreter import parameters, run
 from relay_xdsl.tvm import models as tvm_models
 
 pytestmark = pytest.mark.tvm
@@ -629,8 +633,14 @@ def test_several_binding_blocks_are_an_error():
 # ---------------------------------------------------------------------------
 
 
+# Models whose Relax modules hold operators beyond MODELS': hard swish and squeeze-excite
+# (mobilenet_v3_small, mnasnet0_5), shifted windows (swin_t, swin_v2_t: pad, mod, arange,
+# full, slice_scatter), and maxvit_t's batch norms of another momentum.
+MORE_MODELS = ("mobilenet_v3_small", "mnasnet0_5", "swin_t", "swin_v2_t", "maxvit_t")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", tvm_models.MODELS)
+@pytest.mark.parametrize("name", (*tvm_models.MODELS, *MORE_MODELS))
 def test_model_imports_with_dialect_ops_only(name: str):
     mod = tvm_models.relax_module(name)
     module = import_relax(mod)
@@ -648,3 +658,22 @@ def test_model_imports_with_dialect_ops_only(name: str):
     relax.analysis.post_order_visit(mod["main"], count)
     imported = Counter(op.OPERATOR.relax.relax_name for op in operators(module))
     assert imported == relax_calls
+
+
+@pytest.mark.slow
+def test_mobilenet_v3_small_as_torchvision_builds_it_imports_and_runs():
+    """Its batch norms have momentum 0.01, which Relay's nn.batch_norm cannot hold."""
+    model = torchvision.models.mobilenet_v3_small(weights=None).eval()
+    x = tvm_models.example_input()
+    mod = from_exported_program(torch.export.export(model, (x,)))
+    module = import_relax(mod)
+    module.verify()
+    names = Counter(op.operator_name for op in operators(module))
+    assert names["relax.nn.batch_norm"] == 34
+    assert not any(isinstance(op, relay.GenericOperatorOp) for op in operators(module))
+    tvm.ir.assert_structural_equal(export_relax(module), mod)
+    (name, _), *_ = parameters(module)
+    (got,) = run(module, {name: x.numpy()})
+    with torch.no_grad():
+        expected = model(x).numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
