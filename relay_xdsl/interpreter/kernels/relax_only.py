@@ -17,12 +17,15 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.interpreter.kernels import elementwise, nn
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 from relay_xdsl.interpreter.kernels.common import result_dtype
+from relay_xdsl.interpreter.kernels.layouts import KernelError
 from relay_xdsl.interpreter.kernels.shape import slice_of
 from relay_xdsl.interpreter.registry import kernel
 
@@ -87,14 +90,21 @@ def batch_norm(
     )
 
 
-_PAD_MODES = {"constant": "constant", "reflect": "reflect", "edge": "edge", "replicate": "edge"}
+_PAD_MODES: dict[str, Literal["constant", "reflect", "edge"]] = {
+    "constant": "constant",
+    "reflect": "reflect",
+    "edge": "edge",
+    "replicate": "edge",
+}
 
 
 @kernel("relax.nn.pad")
 def pad(call: Call, x: np.ndarray) -> np.ndarray:
     widths = call.ints("pad_width")
     pairs = [(widths[2 * i], widths[2 * i + 1]) for i in range(x.ndim)]
-    mode = _PAD_MODES[str(call.attr("pad_mode"))]
+    mode = _PAD_MODES.get(str(call.attr("pad_mode")))
+    if mode is None:
+        raise KernelError(f"unknown pad mode '{call.attr('pad_mode')}'")
     if mode == "constant":
         return np.pad(x, pairs, constant_values=np.asarray(call.attr("pad_value"), x.dtype))
     return np.pad(x, pairs, mode=mode)
