@@ -29,9 +29,10 @@ def reshape_to_result(ctx: ExportContext, op: RegisteredOperatorOp, args: list[A
     return R.reshape(args[0], result_shape(op))
 
 
-@relax_export("broadcast_to_like")
-def broadcast_to_like(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """``broadcast_to`` the result's shape."""
+@relax_export("broadcast_to_like", "broadcast_to")
+def broadcast_to_result(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
+    """``broadcast_to`` the result's shape (for ``broadcast_to`` itself: where it
+    carries a ``dtype``, which it does not use and Relax's lacks)."""
     return R.broadcast_to(args[0], result_shape(op))
 
 
@@ -64,6 +65,20 @@ def slice_like(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) ->
     """Relax's ``strided_slice`` from 0 to the result's extent on each axis."""
     shape = static_shape(op.args[0].type, op)
     return _slice(args[0], shape, [slice(0, n) for n in result_shape(op)])
+
+
+@relax_export("take", te=True)
+def take(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
+    """topi's ``take``, where ``batch_dims`` is not 0 (Relax's has none); otherwise
+    ``take`` exports through its mapping."""
+    call = call_of(op)
+    return ctx.call_te(
+        topi.take,
+        *args,
+        axis=call.attr("axis"),
+        batch_dims=call.integer("batch_dims"),
+        mode=str(call.attr("mode")),
+    )
 
 
 @relax_export("gather_nd")
