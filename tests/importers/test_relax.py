@@ -232,6 +232,18 @@ def test_calls_beyond_the_relay_operator_import_as_the_relax_only_one(case: str)
     assert not isinstance(op, relay.GenericOperatorOp)
 
 
+def test_repeated_calls_beyond_the_relay_operator_import_alike():
+    """The second call's attributes, encoded once, go to the same Relax-only op."""
+
+    def build(x, *params):
+        first = R.nn.batch_norm(x, *params, axis=1, momentum=0.2, training=False)
+        return R.nn.batch_norm(first[0], *params, axis=1, momentum=0.2, training=False)
+
+    ops = operators(round_trip(single_op_module(build, *BN_PARAMS)))
+    names = [op.operator_name for op in ops]
+    assert names == ["relax.nn.batch_norm", "relax.nn.batch_norm"]
+
+
 @pytest.mark.parametrize("case", MAPPED_VARIANTS, ids=str)
 def test_special_attribute_values_stay_mapped(case: str):
     build, *types = MAPPED_VARIANTS[case]

@@ -121,7 +121,10 @@ def _sort(name: str, summary: str, infer: Relation) -> Operator:
     """A sort along ``axis`` (TVM's ``ArgsortAttrs``): Relax's op of the same name,
     which says ``descending`` where Relay says ``is_ascend`` (``sort`` has no
     ``dtype``: Relay's is unused)."""
-    fields = (Field("axis", Kind.INT), Field("descending", Kind.NEGATED_BOOL, "is_ascend"))
+    fields: tuple[Field, ...] = (
+        Field("axis", Kind.INT),
+        Field("descending", Kind.NEGATED_BOOL, "is_ascend"),
+    )
     if name == "argsort":
         fields += (Field("dtype", Kind.DTYPE),)
     return Operator(
