@@ -27,8 +27,8 @@
   "relax.<name>"`` is rebuilt from its attrs type and attributes.
 
 Modules imported from Relay text export as long as every operator has a
-mapping or a composition; every operator the interpreter runs has one. A ``relay.constant`` known only by its ``meta_index``
-has no value: exporting it is an error unless ``random_constants=seed``
+mapping or a composition; every operator the interpreter runs has one. A
+``relay.constant`` known only by its ``meta_index`` has no value: exporting it is an error unless ``random_constants=seed``
 asks for random values (``numpy.random.RandomState(seed)``, drawn in
 ``meta_index`` order, so the same index always gets the same value, and
 non-negative for a batch norm's variance), as the interpreter draws them.
@@ -443,7 +443,7 @@ class RelaxExporter:
         try:
             decoded = mapping.decode_attributes(op)
         except (TypeError, ValueError) as error:  # TypeError: a value known only by reference
-            raise RelaxExportError(f"'{op.operator_name}': {error}") from None
+            raise RelaxExportError(str(error)) from None
         attrs = None
         if mapping.attrs_type is not None:
             fields = [f.relax for f in mapping.fields] + [k for k, _ in mapping.implied]
