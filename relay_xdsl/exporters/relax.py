@@ -28,10 +28,11 @@
 
 Modules imported from Relay text export as long as every operator has a
 mapping or a composition; every operator the interpreter runs has one. A
-``relay.constant`` known only by its ``meta_index`` has no value: exporting it is an error unless ``random_constants=seed``
-asks for random values (``numpy.random.RandomState(seed)``, drawn in
-``meta_index`` order, so the same index always gets the same value, and
-non-negative for a batch norm's variance), as the interpreter draws them.
+``relay.constant`` known only by its ``meta_index`` has no value: exporting
+it is an error unless ``random_constants=seed`` asks for random values
+(``numpy.random.RandomState(seed)``, drawn in ``meta_index`` order, so the
+same index always gets the same value, and non-negative for a batch norm's
+variance), as the interpreter draws them.
 """
 
 from __future__ import annotations
