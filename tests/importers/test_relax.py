@@ -120,6 +120,11 @@ MAPPED_CALLS = {
         F4,
         tensor(1, 4, 4, 8),
     ),
+    "relax.image.grid_sample": (
+        lambda x, g: R.image.grid_sample(x, g, align_corners=True),
+        F4,
+        tensor(1, 2, 4, 4),
+    ),
     "relax.nn.max_pool1d": (lambda x: R.nn.max_pool1d(x, 2), tensor(1, 4, 8)),
     "relax.nn.max_pool2d": (
         lambda x: R.nn.max_pool2d(x, (3, 3), strides=2, padding=1, ceil_mode=True),

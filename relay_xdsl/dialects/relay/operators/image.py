@@ -16,6 +16,7 @@ from relay_xdsl.dialects.relay.attributes import (
 )
 from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.dialects.relay.registry import Operator, no_relax
+from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp
 
 
 def _resize_attrs(dims: int) -> tuple[RelayAttr, ...]:
@@ -75,7 +76,11 @@ IMAGE: tuple[Operator, ...] = (
             boolean("align_corners", True)
         ),  # TVM's GridSampleAttrs
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.grid_sample,
-        relax=no_relax("not mapped for import yet: relax.image.grid_sample defaults "
-                       "align_corners to False where Relay's is True")),
+        # Relax's default align_corners is False, Relay's True: both are always spelled out.
+        relax=RelaxOp(
+            "relax.image.grid_sample", "relax.attrs.GridSampleAttrs",
+            (Field("method", Kind.STR), Field("layout", Kind.STR),
+             Field("padding_mode", Kind.STR), Field("align_corners", Kind.BOOL)),
+        )),
 )
 # fmt: on
