@@ -40,7 +40,7 @@ def _resize(dims: int, summary: str) -> Operator:
     reason = (
         "Relax has no resize1d to import"
         if dims == 1
-        else f"not mapped for import yet: Relax's resize{dims}d takes the size as an argument and defaults "
+        else f"not mapped yet: Relax's resize{dims}d takes the size as an argument and defaults "
         "cubic_alpha to -0.75"
     )
     return Operator(
