@@ -206,14 +206,19 @@ def implementation_text(
 def relax_export_text(op: Operator) -> str:
     """How the operator exports to Relax: its Relax operator, a composition, a
     ``topi`` compute, or why it does not."""
-    if isinstance(op.relax, RelaxOp):
-        return f"`{op.relax.relax_name}`"
     kind = export_kind(op.name)
-    if kind is None:
+    composition = ""
+    if kind is not None:
+        what = (
+            "`topi` compute through `call_te`" if kind == "te" else "composition of Relax operators"
+        )
+        composition = f"{what}, {implementation_text(RELAX_EXPORTS, op, None)}"
+    if isinstance(op.relax, RelaxOp):
+        mapped = f"`{op.relax.relax_name}`"
+        return f"{mapped} (what it cannot express: {composition})" if composition else mapped
+    if not composition:
         return f"none: {op.relax.reason}"
-    what = "`topi` compute through `call_te`" if kind == "te" else "composition of Relax operators"
-    where = implementation_text(RELAX_EXPORTS, op, None)
-    return f"{what}, {where} (import: {op.relax.reason})"
+    return f"{composition} (import: {op.relax.reason})"
 
 
 def arity_text(op: Operator) -> str:

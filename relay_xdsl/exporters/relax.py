@@ -28,9 +28,10 @@
 
 Modules imported from Relay text export as long as every operator has a
 mapping or a composition; every operator the interpreter runs has one. A
-``relay.constant`` known only by its ``meta_index`` has no value: exporting it is an error unless ``random_constants=seed``
-asks for random values, the interpreter's draw for the seed
-(:mod:`relay_xdsl.interpreter.random_values`: by index, scaled by role).
+``relay.constant`` known only by its ``meta_index`` has no value: exporting
+it is an error unless ``random_constants=seed`` asks for random values, the
+interpreter's draw for the seed (:mod:`relay_xdsl.interpreter.random_values`:
+by index, scaled by role).
 """
 
 from __future__ import annotations
@@ -407,7 +408,14 @@ class RelaxExporter:
         key = _signature(op)
         cached = self.operator_attrs.get(key) if key is not None else None
         if cached is None:
-            cached = self._operator_attrs(op, mapping)
+            try:
+                cached = self._operator_attrs(op, mapping)
+            except RelaxExportError:
+                # Attributes the mapping cannot express: a composition may still.
+                composition = RELAX_EXPORTS.get(op.operator_name)
+                if composition is None:
+                    raise
+                return composition(self, op, operands)
             if key is not None:
                 self.operator_attrs[key] = cached
         decoded, attrs = cached
@@ -438,7 +446,7 @@ class RelaxExporter:
         """`op`'s decoded attribute values and its Relax attrs object (shared by equal ops)."""
         try:
             decoded = mapping.decode_attributes(op)
-        except ValueError as error:
+        except (TypeError, ValueError) as error:  # TypeError: a value known only by reference
             raise RelaxExportError(str(error)) from None
         attrs = None
         if mapping.attrs_type is not None:

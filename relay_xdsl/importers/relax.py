@@ -469,7 +469,7 @@ class RelaxImporter:
         """``mapping.encode_attributes(fields)`` for `op_class`, computed once per
         distinct field values."""
         try:
-            key = (mapping.relax_name, attrs_type, _frozen(fields))
+            key = (op_class, attrs_type, _frozen(fields))
             hash(key)
         except TypeError:  # an unhashable value: encode without caching
             return mapping.encode_attributes(fields, op_class.OPERATOR.schema)

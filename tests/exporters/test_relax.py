@@ -25,11 +25,13 @@ from tvm import relax
 from tvm.relax import op as R
 from xdsl.context import Context
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp, StringAttr
+from xdsl.parser import Parser
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.exporters.relax import RelaxExportError, export_relax
 from relay_xdsl.importers.relax import import_relax
 from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.tools.mlir_text import relay_context
 from relay_xdsl.transforms.defuse import RelayDefusePass
 from relay_xdsl.tvm import models as tvm_models
 
@@ -268,14 +270,41 @@ def @main(%x: Tensor[(4), float32]) {
     assert [c.op.name_hint for c in calls] == ["fused_relax_nn_relu"] * 2
 
 
-def test_relay_operator_without_relax_counterpart_is_an_error():
+def test_unknown_operator_is_an_error():
+    text = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = relay.op "nn.my_op"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+"""
+    module = Parser(relay_context(), text).parse_module()
+    with pytest.raises(RelaxExportError, match="'nn.my_op' has no Relax counterpart"):
+        export_relax(module)
+
+
+def test_relay_operator_without_relax_operator_exports_as_a_composition():
     text = """#[version = "0.0.5"]
 def @main(%x: Tensor[(2, 4), float32], %w: Tensor[(3, 4), float32]) {
   nn.dense(%x, %w, units=3)
 }
 """
-    with pytest.raises(RelaxExportError, match="'nn.dense' has no Relax counterpart"):
-        export_relax(parse_relay(text, "dense.relay"))
+    exported = export_relax(parse_relay(text, "dense.relay"))
+    assert _count_calls(exported, "relax.permute_dims") == 1
+    assert _count_calls(exported, "relax.matmul") == 1
+    x = np.arange(8, dtype="float32").reshape(2, 4)
+    w = np.arange(12, dtype="float32").reshape(3, 4)
+    (got,) = tvm_models.run(exported, x, w)
+    np.testing.assert_allclose(got, x @ w.T)
+
+
+def test_reshape_with_inferred_dimensions_exports_its_static_shape():
+    text = """#[version = "0.0.5"]
+def @main(%x: Tensor[(2, 4, 8), float32]) {
+  reshape(%x, newshape=[-1, 32])
+}
+"""
+    exported = export_relax(parse_relay(text, "reshape.relay"))
+    (got,) = tvm_models.run(exported, np.ones((2, 4, 8), "float32"))
+    assert got.shape == (2, 32)
 
 
 def test_what_tvm_rejects_is_an_export_error_naming_the_operator():

@@ -12,10 +12,13 @@ from io import StringIO
 
 import numpy as np
 import pytest
+import torch
+import torchvision
 import tvm
 from tvm import relax
 from tvm.relax import op as R
 from tvm.relax.dpl import is_op, wildcard
+from tvm.relax.frontend.torch import from_exported_program
 from xdsl.context import Context
 from xdsl.dialects.builtin import DYNAMIC_INDEX, Builtin, ModuleOp
 from xdsl.dialects.func import CallOp, Func, FuncOp
@@ -30,6 +33,7 @@ from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.exporters.relay_text import print_relay
 from relay_xdsl.importers.relax import RelaxImportError, import_relax
 from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.interpreter import parameters, run
 from relay_xdsl.tvm import models as tvm_models
 
 pytestmark = pytest.mark.tvm
@@ -105,6 +109,21 @@ MAPPED_CALLS = {
         lambda x, i: R.gather_elements(x, i, axis=1),
         F4,
         tensor(1, 2, 8, 8, dtype="int32"),
+    ),
+    "relax.full": (lambda: R.full((2, 3), relax.const(1.5, "float32")),),
+    "relax.zeros": (lambda: R.zeros((2, 3), "int32"),),
+    "relax.ones": (lambda: R.ones((2, 3), "float16"),),
+    "relax.nn.pad": (lambda x: R.nn.pad(x, [0, 0, 0, 0, 1, 1, 2, 2], pad_value=1.5), F4),
+    "relax.arange": (lambda: R.arange(0, 10, 2, "int64"),),
+    "relax.slice_scatter": (
+        lambda x, s: R.slice_scatter(x, s, 0, 8, 2, axis=2),
+        F4,
+        tensor(1, 4, 4, 8),
+    ),
+    "relax.image.grid_sample": (
+        lambda x, g: R.image.grid_sample(x, g, align_corners=True),
+        F4,
+        tensor(1, 2, 4, 4),
     ),
     "relax.nn.max_pool1d": (lambda x: R.nn.max_pool1d(x, 2), tensor(1, 4, 8)),
     "relax.nn.max_pool2d": (
@@ -218,6 +237,18 @@ def test_calls_beyond_the_relay_operator_import_as_the_relax_only_one(case: str)
     assert not isinstance(op, relay.GenericOperatorOp)
 
 
+def test_repeated_calls_beyond_the_relay_operator_import_alike():
+    """The second call's attributes, encoded once, go to the same Relax-only op."""
+
+    def build(x, *params):
+        first = R.nn.batch_norm(x, *params, axis=1, momentum=0.2, training=False)
+        return R.nn.batch_norm(first[0], *params, axis=1, momentum=0.2, training=False)
+
+    ops = operators(round_trip(single_op_module(build, *BN_PARAMS)))
+    names = [op.operator_name for op in ops]
+    assert names == ["relax.nn.batch_norm", "relax.nn.batch_norm"]
+
+
 @pytest.mark.parametrize("case", MAPPED_VARIANTS, ids=str)
 def test_special_attribute_values_stay_mapped(case: str):
     build, *types = MAPPED_VARIANTS[case]
@@ -260,10 +291,6 @@ GENERIC_CALLS = {
     ),
     "expand_dims of two axes": (lambda x: R.expand_dims(x, [0, 2]), F4),
     "softplus": (lambda x: R.nn.softplus(x, 2.0, 10.0), F4),
-    "pad": (lambda x: R.nn.pad(x, [0, 0, 0, 0, 1, 1, 2, 2], pad_value=1.5), F4),
-    "arange (scalar arguments)": (lambda: R.arange(0, 10, 2, "int64"),),
-    "full (shape argument)": (lambda: R.full((2, 3), relax.const(1.5, "float32")),),
-    "ones (shape argument)": (lambda: R.ones((2, 3), "float16"),),
     "cumsum": (lambda x: R.cumsum(x, axis=1, exclusive=True), F4),
     "argmax": (lambda x: R.argmax(x, 1, keepdims=True), F4),
     "one_hot (typed scalar arguments)": (
@@ -623,8 +650,14 @@ def test_several_binding_blocks_are_an_error():
 # ---------------------------------------------------------------------------
 
 
+# Models whose Relax modules hold operators beyond MODELS': hard swish and squeeze-excite
+# (mobilenet_v3_small, mnasnet0_5), shifted windows (swin_t, swin_v2_t: pad, mod, arange,
+# full, slice_scatter), and maxvit_t's batch norms of another momentum.
+MORE_MODELS = ("mobilenet_v3_small", "mnasnet0_5", "swin_t", "swin_v2_t", "maxvit_t")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", tvm_models.MODELS)
+@pytest.mark.parametrize("name", (*tvm_models.MODELS, *MORE_MODELS))
 def test_model_imports_with_dialect_ops_only(name: str):
     mod = tvm_models.relax_module(name)
     module = import_relax(mod)
@@ -642,3 +675,22 @@ def test_model_imports_with_dialect_ops_only(name: str):
     relax.analysis.post_order_visit(mod["main"], count)
     imported = Counter(op.OPERATOR.relax.relax_name for op in operators(module))
     assert imported == relax_calls
+
+
+@pytest.mark.slow
+def test_mobilenet_v3_small_as_torchvision_builds_it_imports_and_runs():
+    """Its batch norms have momentum 0.01, which Relay's nn.batch_norm cannot hold."""
+    model = torchvision.models.mobilenet_v3_small(weights=None).eval()
+    x = tvm_models.example_input()
+    mod = from_exported_program(torch.export.export(model, (x,)))
+    module = import_relax(mod)
+    module.verify()
+    names = Counter(op.operator_name for op in operators(module))
+    assert names["relax.nn.batch_norm"] == 34
+    assert not any(isinstance(op, relay.GenericOperatorOp) for op in operators(module))
+    tvm.ir.assert_structural_equal(export_relax(module), mod)
+    (name, _), *_ = parameters(module)
+    (got,) = run(module, {name: x.numpy()})
+    with torch.no_grad():
+        expected = model(x).numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())

@@ -28,6 +28,7 @@ Semantics:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from math import prod
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -1058,6 +1059,26 @@ def relax_matmul(call: Call) -> Attribute:
     if len(b) > 1:
         out.append(rhs[-1])
     return _tensor(out, element)
+
+
+def relax_pad(call: Call) -> Attribute:
+    """Relax ``nn.pad``: each axis grows by its (before, after) pair of the flat
+    `pad_width`."""
+    shape = call.shape(0)
+    widths = call.ints("pad_width")
+    _require(len(widths) == 2 * len(shape))
+    out = [
+        d if not _known(d) else d + widths[2 * i] + widths[2 * i + 1] for i, d in enumerate(shape)
+    ]
+    return _tensor(out, call.element(0))
+
+
+def relax_arange(call: Call) -> Attribute:
+    """Relax ``arange``: ``ceil((end - start) / step)`` elements (none if negative)."""
+    start, end, step = (call.attr(name) for name in ("start", "end", "step"))
+    _require(all(isinstance(v, int | float) for v in (start, end, step)) and step != 0)
+    count = max(0, math.ceil((end - start) / step))
+    return _tensor([count], call.dtype("dtype"))
 
 
 def relax_strided_slice(call: Call) -> Attribute:

@@ -105,6 +105,8 @@ class Kind(Enum):
     INTS = "ints"
     FLOAT = "float"
     BOOL = "bool"
+    NEGATED_BOOL = "negated_bool"
+    """A ``bool`` that Relay states the other way round (``descending`` and ``is_ascend``)."""
     STR = "str"
     DTYPE = "dtype"
     """``Optional[DataType]`` (or ``DataType``): ``None`` is Relay's ``""``."""
@@ -230,6 +232,8 @@ def _encode(kind: Kind, value: Any, spec: RelayAttr) -> Attribute | None:
             return FloatAttr(float(value), f64)
         case Kind.BOOL:
             return BoolAttr.from_bool(bool(value))
+        case Kind.NEGATED_BOOL:
+            return BoolAttr.from_bool(not value)
         case Kind.STR | Kind.DTYPE:
             return StringAttr(str(value))
         case Kind.SINGLE_AXIS:
@@ -262,6 +266,8 @@ def _decode(kind: Kind, value: Any) -> Any:
             return float(value)
         case Kind.BOOL:
             return bool(value)
+        case Kind.NEGATED_BOOL:
+            return not value
         case Kind.STR:
             return str(value)
         case Kind.DTYPE:

@@ -1,11 +1,11 @@
 """Relax exports of the elementwise operators without a Relax counterpart:
-truncating division, approximations, logarithms, casts and tensor creation."""
+truncating division, approximations, logarithms and casts."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tvm import relax, topi
+from tvm import topi
 from tvm.relax import op as R
 
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
@@ -13,7 +13,6 @@ from relay_xdsl.exporters.relax_compositions.common import (
     dtype_of,
     is_float,
     result_dtype,
-    result_shape,
 )
 from relay_xdsl.exporters.relax_compositions.registry import ExportContext, relax_export
 
@@ -63,16 +62,3 @@ def cast_like(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> 
 def reinterpret(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
     """topi's ``reinterpret``."""
     return ctx.call_te(topi.reinterpret, args[0], result_dtype(op))
-
-
-@relax_export("full")
-def full(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """``full`` of the result's shape and dtype."""
-    return R.full(relax.ShapeExpr(result_shape(op)), args[0], result_dtype(op))
-
-
-@relax_export("zeros", "ones")
-def zeros_or_ones(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """``zeros``/``ones`` of the result's shape and dtype."""
-    create = R.zeros if op.operator_name == "zeros" else R.ones
-    return create(relax.ShapeExpr(result_shape(op)), result_dtype(op))

@@ -75,16 +75,3 @@ def crop_and_resize(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any
         float(call.attr("extrapolation_value")),
         result_dtype(op),
     )
-
-
-@relax_export("image.grid_sample")
-def grid_sample(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """Relax's ``grid_sample`` with Relay's ``align_corners`` given (Relax's default differs)."""
-    call = call_of(op)
-    return R.image.grid_sample(
-        *args,
-        method=str(call.attr("method")),
-        layout=str(call.attr("layout")),
-        padding_mode=str(call.attr("padding_mode")),
-        align_corners=bool(call.attr("align_corners")),
-    )

@@ -1,4 +1,4 @@
-"""Relax exports of the reductions and sorts without a Relax counterpart."""
+"""Relax exports of the reductions without a Relax counterpart."""
 
 from __future__ import annotations
 
@@ -6,12 +6,10 @@ from typing import Any
 
 from tvm import topi
 from tvm.relax import op as R
-from xdsl.dialects.builtin import TupleType
 
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.exporters.relax_compositions.common import (
     call_of,
-    dtype_of,
     rank,
     result_dtype,
     result_shape,
@@ -79,36 +77,3 @@ def variance(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> A
     diff = ctx.emit(R.subtract(data, mean))
     total = ctx.emit(R.sum(ctx.emit(R.multiply(diff, diff)), axes, bool(call.attr("keepdims"))))
     return R.divide(total, scalar(count, result_dtype(op)))
-
-
-@relax_export("argsort")
-def argsort(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """Relax's ``argsort``, descending where Relay's is not ascending."""
-    call = call_of(op)
-    descending = not call.attr("is_ascend")
-    return R.argsort(args[0], call.integer("axis"), descending, result_dtype(op))
-
-
-@relax_export("sort")
-def sort(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """Relax's ``sort``, descending where Relay's is not ascending."""
-    call = call_of(op)
-    return R.sort(args[0], call.integer("axis"), not call.attr("is_ascend"))
-
-
-@relax_export("topk")
-def topk(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """Relax's ``topk``, largest where Relay's is not ascending; ``k`` < 1 is
-    the whole axis."""
-    call = call_of(op)
-    axis = call.integer("axis")
-    data_rank = rank(op)
-    k = call.integer("k")
-    if k < 1:
-        k = static_shape(op.args[0].type, op)[axis % data_rank]
-    ret_type = str(call.attr("ret_type"))
-    result = op.result.type
-    index_type = result.types.data[1] if isinstance(result, TupleType) else result
-    # The index dtype matters only where indices are returned.
-    dtype = "int32" if ret_type == "values" else dtype_of(index_type, op)
-    return R.topk(args[0], k, axis, ret_type, not call.attr("is_ascend"), dtype)

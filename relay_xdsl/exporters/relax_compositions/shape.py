@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from tvm import relax, topi
 from tvm.relax import op as R
+from xdsl.dialects.builtin import TupleType
 
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.exporters.relax_compositions.common import (
@@ -28,9 +29,10 @@ def reshape_to_result(ctx: ExportContext, op: RegisteredOperatorOp, args: list[A
     return R.reshape(args[0], result_shape(op))
 
 
-@relax_export("broadcast_to_like")
-def broadcast_to_like(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """``broadcast_to`` the result's shape."""
+@relax_export("broadcast_to_like", "broadcast_to")
+def broadcast_to_result(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
+    """``broadcast_to`` the result's shape (for ``broadcast_to`` itself: where it
+    carries a ``dtype``, which it does not use and Relax's lacks)."""
     return R.broadcast_to(args[0], result_shape(op))
 
 
@@ -63,6 +65,20 @@ def slice_like(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) ->
     """Relax's ``strided_slice`` from 0 to the result's extent on each axis."""
     shape = static_shape(op.args[0].type, op)
     return _slice(args[0], shape, [slice(0, n) for n in result_shape(op)])
+
+
+@relax_export("take", te=True)
+def take(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
+    """topi's ``take``, where ``batch_dims`` is not 0 (Relax's has none); otherwise
+    ``take`` exports through its mapping."""
+    call = call_of(op)
+    return ctx.call_te(
+        topi.take,
+        *args,
+        axis=call.attr("axis"),
+        batch_dims=call.integer("batch_dims"),
+        mode=str(call.attr("mode")),
+    )
 
 
 @relax_export("gather_nd")
@@ -105,3 +121,18 @@ def shape_of(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> A
         return relax.const(np.array(data.get_shape(), dtype=dtype), dtype)
     shape = ctx.emit(R.shape_to_tensor(ctx.emit(R.shape_of(args[0]))))
     return R.astype(shape, dtype)
+
+
+@relax_export("split")
+def split(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
+    """Relax's ``split`` at the indices the result's parts give, where the
+    attribute's own values are unknown (``meta[runtime.BoxInt][i]`` references);
+    otherwise ``split`` exports through its mapping."""
+    result = op.result.type
+    assert isinstance(result, TupleType)
+    axis = call_of(op).integer("axis") % rank(op)
+    indices, begin = [], 0
+    for part in result.types.data[:-1]:
+        begin += static_shape(part, op)[axis]
+        indices.append(begin)
+    return R.split(args[0], indices, axis)

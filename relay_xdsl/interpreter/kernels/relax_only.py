@@ -9,10 +9,15 @@
   approximation; ``relax.nn.silu`` is ``x * sigmoid(x)``;
 * ``relax.nn.batch_norm`` is Relay's ``nn.batch_norm`` without ``training``;
   with it, topi's training form: the batch statistics normalise, and the
-  moving ones are returned updated by ``momentum``.
+  moving ones are returned updated by ``momentum``;
+* ``relax.nn.pad`` is numpy's ``pad`` (``edge`` and ``replicate`` both take
+  the nearest edge); ``relax.arange`` numpy's ``arange``;
+  ``relax.slice_scatter`` writes `src` into a copy of the data.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 import numpy as np
 
@@ -20,6 +25,7 @@ from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.interpreter.kernels import elementwise, nn
 from relay_xdsl.interpreter.kernels.common import axis as normal_axis
 from relay_xdsl.interpreter.kernels.common import result_dtype
+from relay_xdsl.interpreter.kernels.layouts import KernelError
 from relay_xdsl.interpreter.kernels.shape import slice_of
 from relay_xdsl.interpreter.registry import kernel
 
@@ -82,3 +88,40 @@ def batch_norm(
         ((one - momentum) * moving_mean + momentum * mean).astype(data.dtype, copy=False),
         ((one - momentum) * moving_var + momentum * variance).astype(data.dtype, copy=False),
     )
+
+
+_PAD_MODES: dict[str, Literal["constant", "reflect", "edge"]] = {
+    "constant": "constant",
+    "reflect": "reflect",
+    "edge": "edge",
+    "replicate": "edge",
+}
+
+
+@kernel("relax.nn.pad")
+def pad(call: Call, x: np.ndarray) -> np.ndarray:
+    widths = call.ints("pad_width")
+    pairs = [(widths[2 * i], widths[2 * i + 1]) for i in range(x.ndim)]
+    mode = _PAD_MODES.get(str(call.attr("pad_mode")))
+    if mode is None:
+        raise KernelError(f"unknown pad mode '{call.attr('pad_mode')}'")
+    if mode == "constant":
+        return np.pad(x, pairs, constant_values=np.asarray(call.attr("pad_value"), x.dtype))
+    return np.pad(x, pairs, mode=mode)
+
+
+@kernel("relax.arange")
+def arange(call: Call) -> np.ndarray:
+    return np.arange(call.attr("start"), call.attr("end"), call.attr("step")).astype(
+        result_dtype(call)
+    )
+
+
+@kernel("relax.slice_scatter")
+def slice_scatter(call: Call, x: np.ndarray, src: np.ndarray) -> np.ndarray:
+    axis = normal_axis(call.integer("axis"), x.ndim)
+    index = [slice(None)] * x.ndim
+    index[axis] = slice(call.attr("start"), call.attr("end"), call.attr("step"))
+    out = x.copy()
+    out[tuple(index)] = src
+    return out

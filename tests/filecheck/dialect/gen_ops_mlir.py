@@ -1032,6 +1032,25 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         f"tuple<{t('2x16x8x8')}, {t('16')}, {t('16')}>",
         "axis = 1 : i32, momentum = 1.000000e-02 : f64, training = true",
     ),
+    "relay.relax.nn.pad": unary(
+        "relax.nn.pad",
+        t("1x3x8x8"),
+        t("1x3x10x12"),
+        f"pad_width = {ints(0, 0, 0, 0, 1, 1, 2, 2)}, pad_value = 1.500000e+00 : f64",
+    ),
+    "relay.relax.arange": op_example(
+        "relax.arange",
+        [],
+        t("5", "i64"),
+        'start = 0 : i64, end = 10 : i64, step = 2 : i64, dtype = "int64"',
+    ),
+    "relay.relax.slice_scatter": binary(
+        "relax.slice_scatter",
+        t("2x8"),
+        t("2x4"),
+        t("2x8"),
+        "start = 0 : i64, end = 8 : i64, step = 2 : i64, axis = 1 : i32",
+    ),
 }
 
 

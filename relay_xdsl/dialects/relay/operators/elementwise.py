@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from relay_xdsl.dialects.relay import backward, inference
+from typing import Any
+
+from xdsl.dialects.builtin import TensorType
+
+from relay_xdsl.dialects.relay import backward, dtypes, inference
 from relay_xdsl.dialects.relay.attributes import OpPattern, dtype, floating, ints
+from relay_xdsl.dialects.relay.ops import OperatorOp
 from relay_xdsl.dialects.relay.registry import NoRelax, Operator, Relation, no_relax
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
 
@@ -42,12 +47,24 @@ def _relax_init_like(name: str) -> RelaxOp:
     return RelaxOp(f"relax.{name}", "relax.attrs.InitAttrs", implied=(("dtype", None),))
 
 
-def _no_relax_init(name: str) -> NoRelax:
-    """Why Relax's creation op `name` does not import as the Relay operator: its shape is an
-    argument."""
-    return no_relax(
-        f"not mapped for import yet: Relax's {name} takes the shape as an argument and imports "
-        "as relay.op"
+def _dtype_of_result(op: OperatorOp, values: dict[str, Any]) -> None:
+    # Relay's "" dtype is float32 for zeros and ones; Relax needs it spelled out.
+    if values["dtype"] is None:
+        result = op.result.type
+        assert isinstance(result, TensorType)
+        values["dtype"] = dtypes.dtype_name(result.element_type)
+
+
+def _relax_init(name: str) -> RelaxOp:
+    """``relax.<name>`` (``full``, ``zeros``, ``ones``): the shape is Relax's first
+    argument, the fill value of ``full`` its second."""
+    fill = (TENSOR,) if name == "full" else ()
+    return RelaxOp(
+        f"relax.{name}",
+        "relax.attrs.InitAttrs",
+        (Field("dtype", Kind.DTYPE),),
+        args=(Arg(ArgRole.SHAPE, "shape"), *fill),
+        export_hook=None if name == "full" else _dtype_of_result,
     )
 
 
@@ -60,7 +77,7 @@ def _init(name: str, summary: str) -> Operator:
         arity=0,
         pattern=OpPattern.ELEMWISE,
         infer=inference.init,
-        relax=_no_relax_init(name),
+        relax=_relax_init(name),
     )
 
 
@@ -138,8 +155,7 @@ CLIP_CAST_AND_CREATION: tuple[Operator, ...] = (
         "Creates a tensor of `shape` / `dtype` filled with the scalar tensor input fill_value (1 "
         "input).",
         attrs=INIT_OP_ATTRS, operands=("fill_value",), pattern=OpPattern.ELEMWISE,
-        infer=inference.full,
-        relax=_no_relax_init("full")),
+        infer=inference.full, relax=_relax_init("full")),
     Operator("full_like", "Tensor shaped like data filled with the scalar fill_value (2 inputs).",
         operands=("data", "fill_value"),
         arity=2, pattern=OpPattern.ELEMWISE, infer=inference.full_like,

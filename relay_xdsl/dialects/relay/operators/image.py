@@ -16,6 +16,7 @@ from relay_xdsl.dialects.relay.attributes import (
 )
 from relay_xdsl.dialects.relay.layouts import spatial_axes
 from relay_xdsl.dialects.relay.registry import Operator, no_relax
+from relay_xdsl.dialects.relay.relax_mapping import Field, Kind, RelaxOp
 
 
 def _resize_attrs(dims: int) -> tuple[RelayAttr, ...]:
@@ -39,7 +40,7 @@ def _resize(dims: int, summary: str) -> Operator:
     reason = (
         "Relax has no resize1d to import"
         if dims == 1
-        else f"not mapped for import yet: Relax's resize{dims}d takes the size as an argument and defaults "
+        else f"not mapped yet: Relax's resize{dims}d takes the size as an argument and defaults "
         "cubic_alpha to -0.75"
     )
     return Operator(
@@ -77,7 +78,11 @@ IMAGE: tuple[Operator, ...] = (
         ),  # TVM's GridSampleAttrs
         operands=("data", "grid"),
         arity=2, pattern=OpPattern.INJECTIVE, infer=inference.grid_sample,
-        relax=no_relax("not mapped for import yet: relax.image.grid_sample defaults "
-                       "align_corners to False where Relay's is True")),
+        # Relax's default align_corners is False, Relay's True: both are always spelled out.
+        relax=RelaxOp(
+            "relax.image.grid_sample", "relax.attrs.GridSampleAttrs",
+            (Field("method", Kind.STR), Field("layout", Kind.STR),
+             Field("padding_mode", Kind.STR), Field("align_corners", Kind.BOOL)),
+        )),
 )
 # fmt: on

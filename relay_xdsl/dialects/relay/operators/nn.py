@@ -127,7 +127,7 @@ def _no_relax_norm(name: str) -> NoRelax:
     """Why Relax's `name`, which names the channel axis and the normalised axes, does not
     import as the Relay operator."""
     return no_relax(
-        f"not mapped for import yet: Relax's {name} names the channel axis and the normalised "
+        f"not mapped yet: Relax's {name} names the channel axis and the normalised "
         "axes, Relay's only the channel axis"
     )
 
@@ -309,7 +309,7 @@ DATA_MOVEMENT: tuple[Operator, ...] = (
         attrs=(anything("pad_width", required=True), string("pad_mode", "constant")), arity=2,
         operands=("data", "pad_val"),
         pattern=OpPattern.INJECTIVE, infer=inference.pad(mirror=False),
-        relax=no_relax("not mapped for import: Relax's pad takes pad_value as a float "
+        relax=no_relax("Relax's pad takes pad_value as a float "
                        "attribute, Relay's as a tensor argument")),
     Operator("nn.mirror_pad", "Pads data by mirroring (mode SYMMETRIC or REFLECT); one input.",
         # TVM's MirrorPadAttrs

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import TensorType, TupleType
 from xdsl.ir import Attribute
 
-from relay_xdsl.dialects.relay import inference
+from relay_xdsl.dialects.relay import dtypes, inference
 from relay_xdsl.dialects.relay.attributes import (
     OpPattern,
     boolean,
@@ -94,17 +94,50 @@ def _arg_reduce(name: str, summary: str) -> Operator:
     )
 
 
+def _index_dtype(op: OperatorOp, values: dict[str, Any]) -> None:
+    # Relay's "" index dtype is int32; Relax spells the dtype out. The indices are
+    # the result, or its second field.
+    if values.get("dtype") is None and "dtype" in values:
+        result = op.result.type
+        indices = result.types.data[-1] if isinstance(result, TupleType) else result
+        values["dtype"] = (
+            dtypes.dtype_name(indices.element_type) if isinstance(indices, TensorType) else "int32"
+        )
+
+
+def _topk_hook(op: OperatorOp, values: dict[str, Any]) -> None:
+    # Relay's k < 1 means the whole axis.
+    if values["k"] < 1:
+        data = op.args[0].type
+        if not isinstance(data, TensorType) or data.get_shape()[values["axis"]] < 0:
+            raise ValueError("topk of the whole axis needs a static axis")
+        values["k"] = data.get_shape()[values["axis"]]
+    if values["ret_type"] == "values":
+        values["dtype"] = values["dtype"] or "int32"
+    _index_dtype(op, values)
+
+
 def _sort(name: str, summary: str, infer: Relation) -> Operator:
-    """A sort along ``axis`` (TVM's ``ArgsortAttrs``); Relax's op of the same
-    name is not mapped yet."""
+    """A sort along ``axis`` (TVM's ``ArgsortAttrs``): Relax's op of the same name,
+    which says ``descending`` where Relay says ``is_ascend`` (``sort`` has no
+    ``dtype``: Relay's is unused)."""
+    fields: tuple[Field, ...] = (
+        Field("axis", Kind.INT),
+        Field("descending", Kind.NEGATED_BOOL, "is_ascend"),
+    )
+    if name == "argsort":
+        fields += (Field("dtype", Kind.DTYPE),)
     return Operator(
         name,
         summary,
         attrs=_ARGSORT_ATTRS,
         pattern=OpPattern.OPAQUE,
         infer=infer,
-        relax=no_relax(
-            f"not mapped yet: Relax's {name} has `descending` where Relay's has `is_ascend`"
+        relax=RelaxOp(
+            f"relax.{name}",
+            f"relax.attrs.{name.capitalize()}Attrs",
+            fields,
+            export_hook=_index_dtype if name == "argsort" else None,
         ),
     )
 
@@ -161,6 +194,11 @@ SORTING: tuple[Operator, ...] = (
             boolean("is_ascend", False), dtype("dtype", "")
         ),  # TVM's TopKAttrs
         returns_tuple=None, pattern=OpPattern.OPAQUE, infer=inference.topk,
-        relax=no_relax("not mapped yet: Relax's topk has `largest` where Relay's has `is_ascend`")),
+        relax=RelaxOp(
+            "relax.topk", "relax.attrs.TopKAttrs",
+            (Field("k", Kind.INT), Field("axis", Kind.INT), Field("ret_type", Kind.STR),
+             Field("largest", Kind.NEGATED_BOOL, "is_ascend"), Field("dtype", Kind.DTYPE)),
+            export_hook=_topk_hook,
+        )),
 )
 # fmt: on

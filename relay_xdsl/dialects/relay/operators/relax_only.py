@@ -14,7 +14,16 @@ importer does not know them.
 from __future__ import annotations
 
 from relay_xdsl.dialects.relay import backward, inference
-from relay_xdsl.dialects.relay.attributes import OpPattern, boolean, dtype, floating, integer, ints
+from relay_xdsl.dialects.relay.attributes import (
+    OpPattern,
+    anything,
+    boolean,
+    dtype,
+    floating,
+    integer,
+    ints,
+    string,
+)
 from relay_xdsl.dialects.relay.operators.elementwise import unary
 from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
@@ -87,6 +96,50 @@ RELAX_ONLY: tuple[Operator, ...] = (
             (Field("axis", Kind.INT), Field("epsilon", Kind.FLOAT), Field("center", Kind.BOOL),
              Field("scale", Kind.BOOL), Field("momentum", Kind.FLOAT),
              Field("training", Kind.BOOL)),
+        )),
+    Operator("relax.nn.pad",
+        "Relax `nn.pad`: pads each axis by its (before, after) pair of the flat `pad_width`, "
+        "with the constant `pad_value` (mode constant), the mirrored interior (reflect) or the "
+        "nearest edge (edge, replicate).",
+        attrs=(
+            ints("pad_width", required=True), floating("pad_value", 0.0),
+            string("pad_mode", "constant")
+        ),  # Relax's PadAttrs
+        pattern=OpPattern.INJECTIVE, infer=inference.relax_pad,
+        relax=RelaxOp(
+            "relax.nn.pad", "relax.attrs.PadAttrs",
+            (Field("pad_width", Kind.INTS), Field("pad_value", Kind.FLOAT),
+             Field("pad_mode", Kind.STR)),
+        )),
+    Operator("relax.arange",
+        "Relax `arange`: `start`, `start + step`, ... below `end` (above it for a negative "
+        "step), in `dtype`. Relax passes the three numbers as scalar arguments; constant ones "
+        "are stored here as attributes of their type.",
+        # Relax's scalar arguments and its InitAttrs
+        attrs=(
+            anything("start", required=True), anything("end", required=True),
+            anything("step", required=True), dtype("dtype", "")
+        ),
+        arity=0, pattern=OpPattern.INJECTIVE, infer=inference.relax_arange,
+        relax=RelaxOp(
+            "relax.arange", "relax.attrs.InitAttrs", (Field("dtype", Kind.DTYPE),),
+            args=(Arg(ArgRole.PRIM, "start"), Arg(ArgRole.PRIM, "end"),
+                  Arg(ArgRole.PRIM, "step")),
+        )),
+    Operator("relax.slice_scatter",
+        "Relax `slice_scatter`: the data with the slice `start:end:step` of `axis` replaced "
+        "by `src`. Relax passes the bounds as scalar arguments; constant ones are stored here "
+        "as attributes.",
+        # Relax's scalar arguments and its SliceScatterAttrs
+        attrs=(
+            anything("start", required=True), anything("end", required=True),
+            anything("step", required=True), integer("axis", 0)
+        ),
+        arity=2, pattern=OpPattern.INJECTIVE, infer=inference.same_type,
+        relax=RelaxOp(
+            "relax.slice_scatter", "relax.attrs.SliceScatterAttrs", (Field("axis", Kind.INT),),
+            args=(TENSOR, TENSOR, Arg(ArgRole.PRIM, "start"), Arg(ArgRole.PRIM, "end"),
+                  Arg(ArgRole.PRIM, "step")),
         )),
 )
 # fmt: on
