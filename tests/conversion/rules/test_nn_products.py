@@ -54,8 +54,10 @@ CASES["dense_float16"] = (
     {"x": random(3, 8).astype(np.float16), "w": random(5, 8).astype(np.float16)},
 )
 CASES["batch_matmul_float16"] = (
-    "def @main(%a: Tensor[(2, 3, 4), float16], %b: Tensor[(2, 5, 4), float16]) {"
-    " nn.batch_matmul(%a, %b, transpose_b=True) }",
+    (
+        "def @main(%a: Tensor[(2, 3, 4), float16], %b: Tensor[(2, 5, 4), float16]) {"
+        " nn.batch_matmul(%a, %b, transpose_b=True) }"
+    ),
     {"a": random(2, 3, 4).astype(np.float16), "b": random(2, 5, 4).astype(np.float16)},
 )
 CASES["conv_batch_norm_bias_float16"] = (
