@@ -27,14 +27,6 @@ func.func @batch_norm_runtime(%x: tensor<1x2x4x4xf32>, %var: tensor<2xf32>) -> t
 
 // -----
 
-// CHECK: nn.max_pool2d: dilated pools are not supported
-func.func @dilated_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32> {
-  %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 2, 2>, dilation = array<i32: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32>
-  func.return %r : tensor<1x4x6x6xf32>
-}
-
-// -----
-
 // CHECK: nn.conv2d: kernel layout OIHW2o is not supported (expected the axes OHWI)
 func.func @kernel_layout(%x: tensor<1x4x8x8xf32>, %w: tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32> {
   %r = relay.nn.conv2d(%x, %w) {channels = 4 : i32, kernel_size = array<i32: 3, 3>, kernel_layout = "OIHW2o"} : (tensor<1x4x8x8xf32>, tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32>
