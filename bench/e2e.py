@@ -144,7 +144,7 @@ def in_process_phases(path: Path) -> dict[str, float]:
     """Where ``xdsl-opt path -p relay-defuse``'s time goes, phase by phase.
 
     xdsl-opt applies relay-xdsl's changes to xDSL when it loads the pass
-    (tools/universe.py), before it parses; so does this.
+    (tools/xdsl_opt/universe.py), before it parses; so does this.
     """
     from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -153,7 +153,7 @@ def in_process_phases(path: Path) -> dict[str, float]:
     steps = Steps()
 
     def defuse(module: ModuleOp) -> None:
-        # As xdsl-opt runs relay passes: with the collector paused (tools/universe.py).
+        # As xdsl-opt runs relay passes: with the collector paused (tools/xdsl_opt/universe.py).
         with gc_paused():
             RelayDefusePass().apply(Context(), module)
 

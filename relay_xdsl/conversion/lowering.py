@@ -378,6 +378,7 @@ def _constant_array(op: relay.ConstantOp) -> np.ndarray:
     index = op.meta_index.value.data if op.meta_index is not None else "?"
     raise LoweringError(
         f"constant meta[relay.Constant][{index}] has no value (the Relay text had no "
-        "#[metadata] section); give --random-constants SEED to use random values",
+        "#[metadata] section); give --params FILE for its weights or --random-constants SEED "
+        "for random ones",
         op,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, BytesAttr, DenseIntOrFPElementsAttr, TensorType
@@ -74,7 +75,7 @@ def dense_array(value: DenseIntOrFPElementsAttr) -> np.ndarray:
     return array.reshape(shape).copy()
 
 
-def dense_value(array: np.ndarray, type_: TensorType) -> DenseIntOrFPElementsAttr:
+def dense_value(array: np.ndarray, type_: TensorType[Any]) -> DenseIntOrFPElementsAttr:
     """`array` (which `fits` `type_`) as a dense attribute: the inverse of `dense_array`."""
     assert fits(array, type_)
     data = array.astype(np.uint8) if array.dtype == np.bool_ else np.ascontiguousarray(array)

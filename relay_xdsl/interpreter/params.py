@@ -48,7 +48,7 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import BlockArgument
+from xdsl.ir import Attribute, BlockArgument
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
@@ -125,10 +125,12 @@ def _read_tvm_params(data: memoryview, path: Path) -> dict[str, np.ndarray]:
     values = {}
     for name in names:
         start = offset
+
+        def read(size: int, start: int = start) -> bytes:
+            return bytes(data[start : start + size])
+
         try:
-            header = ndarray_header(
-                lambda size: bytes(data[start : start + size]), len(data) - start
-            )
+            header = ndarray_header(read, len(data) - start)
         except MetadataError as error:
             raise InterpreterError(f"{path}: array {name}: {error.message}") from None
         try:
@@ -164,6 +166,7 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
                         else np.lib.format.read_array_header_2_0
                     )
                     shape, _, dtype = read_header(member)
+                    available = info.file_size - member.tell()
                 if dtype.hasobject:
                     raise InterpreterError(f"{path}: array {name} holds Python objects")
                 try:
@@ -173,10 +176,10 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
                         f"{path}: array {name} has dtype {dtype}, which Relay has not"
                     ) from None
                 size = math.prod(shape) * dtype.itemsize
-                if size > info.file_size:
+                if size > available:
                     raise InterpreterError(
                         f"{path}: array {name} declares {size} bytes ({describe(type_)}) "
-                        f"but holds {info.file_size}"
+                        f"but holds {available}"
                     )
                 check_memory([(f"{path}: array {name}", type_)], str(path))
                 with archive.open(info) as member:
@@ -197,6 +200,7 @@ def bind_params(module: ModuleOp, arrays: Mapping[str, np.ndarray], function: st
     for name, array in arrays.items():
         match = META_NAME.fullmatch(name)
         target: BlockArgument | int | None
+        type_: Attribute | None
         if match:
             target, what = int(match[1]), name
             type_ = constants.get(target)
@@ -224,13 +228,14 @@ def bind_params(module: ModuleOp, arrays: Mapping[str, np.ndarray], function: st
             f"({_indices_text(constants) or 'there are none'})"
         )
     check_memory(((name, type_) for name, _, type_, _ in targets), "the params")
+    given = {target: array for _, array, _, target in targets if isinstance(target, int)}
+    for op in list(module.walk()):
+        if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
+            value = given.get(op.meta_index.value.data)
+            if value is not None:
+                give_value(op, value)
     for _, array, type_, target in targets:
-        if isinstance(target, int):
-            for op in module.walk():
-                if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
-                    if op.meta_index.value.data == target:
-                        give_value(op, array)
-        else:
+        if isinstance(target, BlockArgument):
             constant = relay.ConstantOp(type_, value=dense_value(array, type_))
             block = func.body.block
             assert block.first_op is not None  # a function body ends in its return

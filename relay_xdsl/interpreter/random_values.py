@@ -128,15 +128,16 @@ def give_random_values(module: ModuleOp, seed: int) -> None:
 def random_inputs(types: Iterable[tuple[str, Attribute]], seed: int) -> dict[str, np.ndarray]:
     """Random arrays for parameters of tensor type, by name, drawn from `seed`
     in their order (floats uniform in [-1, 1))."""
-    types = list(types)
+    tensors: list[tuple[str, TensorType]] = []
     for name, type_ in types:
         if not isinstance(type_, TensorType):
             raise InterpreterError(f"parameter %{name} is not a tensor ({type_})")
         if DYNAMIC_INDEX in type_.get_shape():
             raise InterpreterError(f"parameter %{name} has a dynamic shape {relay_type(type_)}")
-    check_memory(((f"input %{name}", type_) for name, type_ in types), "the random inputs")
+        tensors.append((name, type_))
+    check_memory(((f"input %{name}", type_) for name, type_ in tensors), "the random inputs")
     rng = np.random.RandomState(seed)
-    return {name: _draw(rng, type_, INPUT) for name, type_ in types}
+    return {name: _draw(rng, type_, INPUT) for name, type_ in tensors}
 
 
 def constant_intervals(module: ModuleOp) -> dict[int, Interval]:

@@ -60,8 +60,8 @@ class StructureFunctions(InterpreterFunctions):
         if self.random_constants is None:
             raise InterpreterError(
                 f"constant meta[relay.Constant][{index}] has no value (the Relay text had no "
-                "#[metadata] section); give --random-constants SEED (random_constants=SEED) "
-                "to use random values"
+                "#[metadata] section); give --params FILE for its weights or "
+                "--random-constants SEED (random_constants=SEED) for random ones"
             )
         return self.random_constants[index]
 

@@ -246,7 +246,7 @@ def decode_ndarray(encoded: str) -> DenseIntOrFPElementsAttr:
 class NDArrayHeader:
     """What a TVM NDArray record says before its data."""
 
-    type: TensorType
+    type: TensorType[IntegerType | AnyFloat]
     """The array's shape and element type."""
     size: int
     """The header's bytes: the data starts there."""

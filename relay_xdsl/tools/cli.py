@@ -4,7 +4,8 @@ Subcommands (``relay-xdsl`` alone lists them, ``--version`` says which
 relay-xdsl and xDSL this is):
 
 * ``import FILE [-o OUT.mlir]``: Relay text → relay dialect (MLIR);
-* ``export FILE.mlir --to relay [-o OUT]``: relay dialect → Relay text;
+* ``export FILE.mlir --to relay [-o OUT]``: relay dialect → Relay text (with
+  ``--params`` or ``--random-constants``, the weights in its ``#[metadata]``);
 * ``defuse FILE [--composite A,B] [--inline-globals] [-o OUT]``: run
   ``relay-defuse`` on Relay text or MLIR, writing the same format;
 * ``compare A B``: are two programs the same dataflow graph, whatever their
@@ -48,9 +49,13 @@ With the ``tvm`` and ``torch`` extras installed:
   compile it with upstream MLIR, or interpret it), run it and PyTorch's
   model on the same input, and compare.
 
-``--random-constants SEED`` gives constants known only as
-``meta[relay.Constant][i]`` (Relay text without its ``#[metadata]``
-section, as the seed) random values, drawn from ``SEED``.
+``run``, ``compile``, ``check`` and ``export`` take a model's weights with
+``--params FILE`` (TVM's ``save_param_dict`` format or ``.npz``; arrays bind
+parameters of ``main`` by name, and ``meta[relay.Constant][i]`` by that
+name), and ``--random-constants SEED`` gives the constants still known only
+as ``meta[relay.Constant][i]`` (Relay text without its ``#[metadata]``
+section, as the seed) random values drawn from ``SEED`` by role (see
+relay_xdsl/interpreter/params.py and random_values.py).
 
 User mistakes (missing files, bad input, bad arguments) are reported as
 ``file:line:col: error: ...`` with the offending line and a caret, and exit
@@ -268,11 +273,15 @@ def give_weights(module: ModuleOp, args: argparse.Namespace, function: str = "ma
         missing = constants_without_values(module)
         if missing and seed is None:
             index, type_ = next(iter(missing.items()))
-            more = f" and {len(missing) - 1} more constants" if len(missing) > 1 else ""
+            what, them = (
+                (f" and {len(missing) - 1} more constants without values", "them")
+                if len(missing) > 1
+                else (", a constant without a value", "it")
+            )
             raise CommandError(
                 f"--params {params} has no array for meta[relay.Constant][{index}] "
-                f"({relay_type(type_)}){more} without a value; add them to the file, or give "
-                "--random-constants SEED for random ones"
+                f"({relay_type(type_)}){what}; add {them} to the file, or give "
+                f"--random-constants SEED to draw {them}"
             )
     if seed is not None:
         try:

@@ -1,7 +1,7 @@
 """``relay-xdsl compile``, and the compiled and TVM backends of ``run`` and ``check``.
 
     relay-xdsl compile FILE -o model.so [--emit tosa|llvm|runner|so] [--function NAME]
-                       [--verbose] [--no-schedule] [--random-constants SEED]
+                       [--verbose] [--no-schedule] [--params FILE] [--random-constants SEED]
                        [--input NAME=FILE.npy ...] [--random-inputs SEED]
 
 lowers @NAME (``main``) of a Relay program (Relay text or the relay

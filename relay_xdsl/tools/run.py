@@ -1,16 +1,18 @@
 """``relay-xdsl run``: run a Relay program with the reference interpreter (or another backend).
 
     relay-xdsl run FILE [--function NAME] [--input NAME=file.npy ...]
-                        [--random-inputs SEED] [--random-constants SEED] [-o out.npz]
-                        [--backend interpreter|mlir|tvm]
+                        [--random-inputs SEED] [--params FILE] [--random-constants SEED]
+                        [-o out.npz] [--backend interpreter|mlir|tvm]
 
-Each parameter of the function (``main`` by default) takes the array of
-its ``--input`` (a ``.npy`` file, of the parameter's shape and dtype) or,
-with ``--random-inputs SEED``, a random one: floats uniform in [-1, 1),
-integers in [0, 8), drawn from SEED in parameter order.
-``--random-constants SEED`` gives constants without values
-(``meta[relay.Constant][i]`` without ``#[metadata]``) random values, as
-``export --to relax-script`` does (a batch norm's variance non-negative). The outputs are the result's tensors
+``--params FILE`` (a TVM params file or an ``.npz``) binds parameters of the
+function and gives constants their values, by name; ``--random-constants
+SEED`` gives the constants still without values (``meta[relay.Constant][i]``
+without ``#[metadata]``) random ones, drawn by role as ``export --to
+relax-script`` draws them (cli.give_weights). Each remaining parameter of
+the function (``main`` by default) takes the array of its ``--input`` (a
+``.npy`` file, of the parameter's shape and dtype) or, with
+``--random-inputs SEED``, a random one: floats uniform in [-1, 1), integers
+in [0, 8), drawn from SEED in parameter order. The outputs are the result's tensors
 (a tuple's in order), named ``output0``, ``output1``, ...: printed with
 their shape and dtype (numpy's printing, big arrays summarised), or saved
 with ``-o out.npz``.

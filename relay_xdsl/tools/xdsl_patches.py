@@ -42,7 +42,7 @@ reproducer, the change to xDSL's code, and why it is correct.
 Importing this module changes nothing. `apply` installs the changes; it is
 called by the ``relay-xdsl`` command, by the ``upstream-mlir`` frontend, and
 in ``xdsl-opt`` when a run loads relay-xdsl's dialect, a relay pass, frontend
-or target (tools/universe.py). Each change replaces one attribute of xDSL, and
+or target (tools/xdsl_opt/universe.py). Each change replaces one attribute of xDSL, and
 only on the xDSL version it was written for and only while that attribute is
 still xDSL's own; otherwise it is skipped and xDSL keeps its code, which
 accepts the same input (the lexer stays exponential on unterminated strings,

@@ -33,7 +33,8 @@ from relay_xdsl.relay_text.lexer import Kind, tokenize
 from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import walk_ops
-from relay_xdsl.tools.diagnostics import check_pass_pipeline, describe_parse_error
+from relay_xdsl.tools.diagnostics import describe_parse_error
+from relay_xdsl.tools.pass_pipeline import check_pass_pipeline
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -313,7 +314,7 @@ def check_pipeline(text: str) -> None:
     from xdsl.passes import PassPipeline
     from xdsl.utils.exceptions import ArgSpecParseError
 
-    from relay_xdsl.tools.universe import RELAY_UNIVERSE
+    from relay_xdsl.tools.xdsl_opt.universe import RELAY_UNIVERSE
 
     passes = RELAY_UNIVERSE.all_passes
     try:

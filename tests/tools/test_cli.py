@@ -336,7 +336,8 @@ def test_relax_export_without_values_asks_for_random_constants():
     assert result.returncode == 1
     assert result.stderr == (
         "error: constant meta[relay.Constant][0] has no value (the Relay text had no "
-        "#[metadata] section); give --random-constants SEED to use random values\n"
+        "#[metadata] section); give --params FILE for its weights or --random-constants SEED "
+        "for random ones\n"
     )
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from relay_xdsl.tools.diagnostics import check_pass_pipeline
-from relay_xdsl.tools.universe import RELAY_UNIVERSE
+from relay_xdsl.tools.pass_pipeline import check_pass_pipeline
+from relay_xdsl.tools.xdsl_opt.universe import RELAY_UNIVERSE
 
 ROOT = Path(__file__).resolve().parents[2]
 XDSL_OPT = Path(sys.executable).parent / "xdsl-opt"
@@ -146,7 +146,7 @@ def test_xdsl_opt_reads_and_writes_as_mlir_opt_in_relay_runs(tmp_path: Path):
 
 
 def test_a_file_whose_extension_names_no_frontend_needs_f():
-    from relay_xdsl.tools.diagnostics import describe_xdsl_opt_error
+    from relay_xdsl.tools.xdsl_opt.excepthook import describe_xdsl_opt_error
 
     error = ValueError("Unrecognized file extension 'txt'")
     assert describe_xdsl_opt_error(error, ["xdsl-opt", "model.txt", "-t", "relay"]) == (

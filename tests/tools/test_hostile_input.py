@@ -32,8 +32,8 @@ from relay_xdsl.relay_text.metadata import (
 )
 from relay_xdsl.support.depth import MAX_NESTING, run_deep, walk_ops
 from relay_xdsl.support.gc_pause import gc_paused
-from relay_xdsl.tools.diagnostics import check_pass_pipeline
-from relay_xdsl.tools.universe import RELAY_UNIVERSE
+from relay_xdsl.tools.pass_pipeline import check_pass_pipeline
+from relay_xdsl.tools.xdsl_opt.universe import RELAY_UNIVERSE
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 DEPTH = 10_000

@@ -171,7 +171,7 @@ def test_seed_groups_conv_add_relu_as_tvm_does():
 def test_pass_is_reachable_by_name_with_options():
     from xdsl.passes import PassPipeline
 
-    from relay_xdsl.tools.universe import RELAY_UNIVERSE
+    from relay_xdsl.tools.xdsl_opt.universe import RELAY_UNIVERSE
 
     passes = {name: factory() for name, factory in RELAY_UNIVERSE.all_passes.items()}
     pipeline = PassPipeline.parse_spec(passes, "relay-fuse-ops{fuse-opt-level=0 max-depth=10}")

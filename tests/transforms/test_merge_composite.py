@@ -566,7 +566,7 @@ def test_long_chains_are_handled_without_recursion_limits():
 
 
 def test_pass_is_reachable_by_name_with_options():
-    from relay_xdsl.tools.universe import RELAY_UNIVERSE
+    from relay_xdsl.tools.xdsl_opt.universe import RELAY_UNIVERSE
 
     passes = {name: factory() for name, factory in RELAY_UNIVERSE.all_passes.items()}
     (merge,) = PassPipeline.parse_spec(passes, "relay-merge-composite{table=dense-bias-act}").passes

@@ -28,7 +28,6 @@ from relay_xdsl.dialects.relay.layouts import convert_layout
 from relay_xdsl.dialects.relay.operators import elementwise, image, nn, reductions, shape
 from relay_xdsl.dialects.relay.registry import (
     NoLowering,
-    NoRelax,
     Operator,
     Relation,
     no_lowering,
@@ -56,8 +55,8 @@ _NO_RELAX = no_relax(
 )
 
 _NO_LOWERING = no_lowering(
-    "TOSA needs static shapes: the call lowers after relay-dynamic-to-static, which lowering "
-    "runs first, when its shape arguments are constants"
+    "TOSA needs static shapes; lowering first runs relay-dynamic-to-static, which makes the "
+    "call static when its shape arguments are constants"
 )
 
 
@@ -83,12 +82,9 @@ def _unknown(rank: int, element: Attribute) -> Attribute:
     return TensorType(element, [ANY] * rank)
 
 
-def _reshape(call: Call) -> Attribute:
-    """``DynamicReshape``: as many unknown dimensions as the shape tensor has entries."""
-    return _unknown(_length(call, 1, "shape"), call.element(0))
-
-
-def _broadcast_to(call: Call) -> Attribute:
+def _to_shape(call: Call) -> Attribute:
+    """``DynamicReshape``, ``DynamicBroadCastTo``: the data's elements, as many
+    unknown dimensions as the shape tensor has entries."""
     return _unknown(_length(call, 1, "shape"), call.element(0))
 
 
@@ -181,9 +177,9 @@ def _pad(call: Call) -> Attribute:
     return _unknown(len(data), call.element(0))
 
 
-def _resampled(call: Call, canonical: str, layout_attr: str = "layout") -> list[int]:
-    """The data's shape with its spatial axes (those of `canonical`) unknown."""
-    layout = call.attr(layout_attr)
+def _resampled(call: Call, canonical: str) -> list[int]:
+    """The data's shape, in its ``layout``, with the spatial axes (those of `canonical`) unknown."""
+    layout = call.attr("layout")
     dims = convert_layout(call.shape(0), layout, canonical)
     dims[2:] = [ANY] * (len(canonical) - 2)
     return convert_layout(dims, canonical, layout)
@@ -212,8 +208,9 @@ def _resize2d(call: Call) -> Attribute:
 
 
 def _sparse_to_dense(call: Call) -> Attribute:
-    """``DynSparseToDense``: integer indices of rank up to 2 (TVM allows 3), values
-    of rank up to 2, a scalar default; the values' dtype, rank the shape's length."""
+    """``DynSparseToDense``: integer indices of rank 3 or less and values of rank 2
+    or less (TVM's bounds), a scalar default; the values' dtype, of rank the
+    shape's length."""
     indices = call.tensor(0)
     if not isinstance(indices.get_element_type(), IntegerType) or len(call.shape(0)) > 3:
         raise Reject("the sparse indices must be integers of rank 3 or less")
@@ -232,9 +229,9 @@ def _dynamic(
     arity: int,
     pattern: OpPattern,
     returns_tuple: bool | None = False,
-    lowering: NoLowering | None = _NO_LOWERING,
-    relax: NoRelax = _NO_RELAX,
+    lowering: NoLowering = _NO_LOWERING,
 ) -> Operator:
+    """A dynamic operator: no Relax mapping, and no lowering unless made static first."""
     return Operator(
         name,
         summary,
@@ -243,7 +240,7 @@ def _dynamic(
         returns_tuple=returns_tuple,
         pattern=pattern,
         infer=infer,
-        relax=relax,
+        relax=_NO_RELAX,
         lowering=lowering,
     )
 
@@ -256,10 +253,10 @@ DYNAMIC: tuple[Operator, ...] = (
         "`reshape` to the shape held by the 1D tensor second input; 0 copies a dimension, -1 "
         "is inferred, -3 merges two.",
         attrs=_attrs("reshape"),  # TVM's ReshapeAttrs
-        arity=2, pattern=OpPattern.INJECTIVE, infer=_reshape),
+        arity=2, pattern=OpPattern.INJECTIVE, infer=_to_shape),
     _dynamic("dyn.broadcast_to", "`broadcast_to` the shape held by the 1D tensor second input.",
         attrs=_attrs("broadcast_to"),  # TVM's InitOpAttrs
-        arity=2, pattern=OpPattern.BROADCAST, infer=_broadcast_to),
+        arity=2, pattern=OpPattern.BROADCAST, infer=_to_shape),
     _dynamic("dyn.full",
         "`full`: the shape held by the 1D tensor second input, filled with the scalar first input.",
         attrs=_attrs("full"),  # TVM's InitOpAttrs

@@ -18,7 +18,7 @@ from xdsl.ir import Attribute
 from relay_xdsl.dialects.relay import dtypes, inference
 from relay_xdsl.dialects.relay.attributes import OpPattern, anything, dtype, ints
 from relay_xdsl.dialects.relay.inference import Call, Reject
-from relay_xdsl.dialects.relay.registry import Operator, no_kernel, no_relax
+from relay_xdsl.dialects.relay.registry import Operator, no_kernel, no_lowering, no_relax
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType
 
 STORAGE = AdtType("Storage", [])
@@ -77,7 +77,8 @@ MEMORY: tuple[Operator, ...] = (
         attrs=(dtype("dtype", "float32"), anything("virtual_device")),
         arity=3, pattern=OpPattern.OPAQUE, infer=_alloc_storage,
         relax=no_relax("Relax allocates storage with R.memory.alloc_storage on a shape"),
-        kernel=no_kernel("a storage is a device allocation of TVM's VM, not a tensor value")),
+        kernel=no_kernel("a storage is a device allocation of TVM's VM, not a tensor value"),
+        lowering=no_lowering("bufferization allocates a compiled function's buffers")),
     Operator("memory.alloc_tensor",
         "Allocates a tensor of `dtype` in a storage at an offset; inputs (storage, offset, "
         "shape); `const_shape` or `assert_shape` gives its shape.",
@@ -85,22 +86,26 @@ MEMORY: tuple[Operator, ...] = (
         attrs=(dtype("dtype", "float32"), anything("const_shape"), ints("assert_shape")),
         arity=3, pattern=OpPattern.OPAQUE, infer=_alloc_tensor,
         relax=no_relax("Relax allocates tensors with R.memory.alloc_tensor on a shape"),
-        kernel=no_kernel("a view into a VM storage, whose contents the program writes later")),
+        kernel=no_kernel("a view into a VM storage, whose contents the program writes later"),
+        lowering=no_lowering("bufferization allocates a compiled function's buffers")),
     Operator("memory.kill",
         "Marks its argument for release to the allocator; returns ().",
         returns_tuple=True, pattern=OpPattern.OPAQUE, infer=_kill,
         relax=no_relax("Relax releases memory with R.memory.kill_storage/kill_tensor"),
-        kernel=no_kernel("releases a VM allocation; the interpreter allocates none")),
+        kernel=no_kernel("releases a VM allocation; the interpreter allocates none"),
+        lowering=no_lowering("bufferization's deallocation frees a compiled function's buffers")),
     Operator("vm.shape_of",
         "The VM's shape_of instruction: the shape of the input as a 1D tensor of `dtype`.",
         attrs=(dtype("dtype", ""),),  # TVM's ShapeOfAttrs
         pattern=OpPattern.OPAQUE, infer=inference.shape_of,
-        relax=no_relax("Relax's shape_of returns a shape, not a tensor")),
+        relax=no_relax("Relax's shape_of returns a shape, not a tensor"),
+        lowering=no_lowering("only TVM's VM compiler emits it; the lowering takes static shapes")),
     Operator("vm.reshape_tensor",
         "The VM's reshape_tensor instruction: the data reshaped to `newshape`; inputs (data, "
         "shape tensor).",
         attrs=(ints("newshape", required=True),),  # TVM's ReshapeTensorAttrs
         arity=2, pattern=OpPattern.OPAQUE, infer=_reshape_tensor,
-        relax=no_relax("Relax reshapes with R.reshape on a shape, not a shape tensor")),
+        relax=no_relax("Relax reshapes with R.reshape on a shape, not a shape tensor"),
+        lowering=no_lowering("only TVM's VM compiler emits it; the lowering reshapes statically")),
 )
 # fmt: on

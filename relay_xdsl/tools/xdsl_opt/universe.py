@@ -16,7 +16,7 @@ involve relay:
   relay pass, frontend or target, the factory applies relay-xdsl's changes
   to xDSL (xdsl_patches.py, on the xDSL version they were written for) and
   has input errors printed as ``file:line:col: error: ...`` diagnostics
-  instead of tracebacks (diagnostics.py);
+  instead of tracebacks (xdsl_opt/excepthook.py);
 * xdsl-opt checks the ``-p`` pipeline and opens the input before it loads
   anything, so when its command line names relay (a relay pass in ``-p``,
   ``-f`` or ``-t`` ``relay`` or ``upstream-mlir``, a ``.relay`` input), or
@@ -54,7 +54,8 @@ def _relay_in_use() -> None:
     """A run loads relay-xdsl's dialect, a pass, frontend or target: in xdsl-opt,
     xDSL gets relay-xdsl's changes and errors become diagnostics."""
     from relay_xdsl.tools import xdsl_patches
-    from relay_xdsl.tools.diagnostics import install_xdsl_opt_excepthook, is_xdsl_opt
+    from relay_xdsl.tools.xdsl_opt.command_line import is_xdsl_opt
+    from relay_xdsl.tools.xdsl_opt.excepthook import install_xdsl_opt_excepthook
 
     if is_xdsl_opt(sys.argv):
         xdsl_patches.apply()
@@ -72,7 +73,7 @@ def _run_by_xdsl_opt(pass_class: type[ModulePass]) -> type[ModulePass]:
     """`pass_class` as xdsl-opt runs it: with the collector paused while it applies,
     and its warnings printed as ``warning: ...``."""
     _relay_in_use()
-    from relay_xdsl.tools.diagnostics import is_xdsl_opt
+    from relay_xdsl.tools.xdsl_opt.command_line import is_xdsl_opt
 
     return _collector_paused(pass_class) if is_xdsl_opt(sys.argv) else pass_class
 
@@ -195,11 +196,8 @@ class RelayTextTarget(Target):
 def _export_error(error: Exception, module: ModuleOp) -> str:
     """`error` at the op it is about, in the input file when xdsl-opt read one unchanged."""
     from relay_xdsl.relay_text.source import SourceFile
-    from relay_xdsl.tools.diagnostics import (
-        culprit_op,
-        describe_op_error,
-        read_xdsl_opt_command_line,
-    )
+    from relay_xdsl.tools.diagnostics import culprit_op, describe_op_error
+    from relay_xdsl.tools.xdsl_opt.command_line import read_xdsl_opt_command_line
 
     command_line = read_xdsl_opt_command_line(sys.argv)
     source = None
@@ -310,7 +308,7 @@ def names_relay(argv: list[str]) -> bool:
     """Whether ``xdsl-opt`` command line `argv` names relay: a relay frontend (by
     ``-f`` or a ``.relay`` input), a relay target, or a relay pass in ``-p``
     (or a misspelt one: a ``relay-`` word)."""
-    from relay_xdsl.tools.diagnostics import read_xdsl_opt_command_line
+    from relay_xdsl.tools.xdsl_opt.command_line import read_xdsl_opt_command_line
 
     command_line = read_xdsl_opt_command_line(argv)
     if command_line.frontend_name in RELAY_UNIVERSE.all_frontends:
@@ -330,7 +328,7 @@ def reads_relay(argv: list[str]) -> bool:
     """Whether ``xdsl-opt`` command line `argv` has ``-p`` and an MLIR input file
     that holds relay ops (judged by its first 64 KiB): the pipeline is checked
     before the input loads the relay dialect."""
-    from relay_xdsl.tools.diagnostics import read_xdsl_opt_command_line
+    from relay_xdsl.tools.xdsl_opt.command_line import read_xdsl_opt_command_line
 
     command_line = read_xdsl_opt_command_line(argv)
     if command_line.passes is None or command_line.input in (None, "-"):
@@ -348,7 +346,8 @@ def _loading() -> None:
     frontend: a command line that names relay, or a pipeline run on relay ops,
     needs the diagnostics and relay's pass option words from the start."""
     from relay_xdsl.tools import xdsl_patches
-    from relay_xdsl.tools.diagnostics import install_xdsl_opt_excepthook, is_xdsl_opt
+    from relay_xdsl.tools.xdsl_opt.command_line import is_xdsl_opt
+    from relay_xdsl.tools.xdsl_opt.excepthook import install_xdsl_opt_excepthook
 
     if is_xdsl_opt(sys.argv) and (names_relay(sys.argv) or reads_relay(sys.argv)):
         xdsl_patches.apply_pipeline_words()

@@ -1,7 +1,7 @@
 """Loading the xdsl-opt plugin changes nothing else in xDSL or Python.
 
 ``xdsl-opt`` loads every ``xdsl.universe`` entry point on every run, and so
-relay-xdsl's (relay_xdsl/tools/universe.py). A run that does not involve
+relay-xdsl's (relay_xdsl/tools/xdsl_opt/universe.py). A run that does not involve
 relay must behave exactly as if relay-xdsl were not installed: the
 installed ``xdsl-opt`` is compared with the same console script run with
 relay-xdsl's entry point filtered out of ``importlib.metadata`` (where
@@ -103,7 +103,7 @@ def _stderr(text: str) -> str:
 
 def test_the_plugin_is_installed_and_loads_from_this_checkout():
     points = [p for p in entry_points(group="xdsl.universe") if p.name == "relay_xdsl"]
-    assert [p.value for p in points] == ["relay_xdsl.tools.universe:RELAY_UNIVERSE"]
+    assert [p.value for p in points] == ["relay_xdsl.tools.xdsl_opt.universe:RELAY_UNIVERSE"]
     relay = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n  nn.relu(%x)\n}\n'
     result = _run([str(XDSL_OPT), "-f", "relay", "-t", "relay"], stdin=relay)
     assert result.returncode == 0, result.stderr  # relay's frontend and target are there
@@ -194,7 +194,7 @@ def test_importing_the_entry_point_changes_nothing(argv: list[str]):
         f"sys.argv = {argv!r}\n"
         "before = state()\n"
         "from xdsl.universe import Universe\n"
-        "from relay_xdsl.tools.universe import RELAY_UNIVERSE\n"
+        "from relay_xdsl.tools.xdsl_opt.universe import RELAY_UNIVERSE\n"
         "multiverse = Universe.get_multiverse()\n"
         "report(before, relay=sorted(RELAY_UNIVERSE.all_passes),"
         " loaded='relay-defuse' in multiverse.all_passes,"
@@ -215,7 +215,7 @@ def test_a_plain_xdsl_opt_run_leaves_xdsl_and_python_as_they_were(tmp_path: Path
         "before = state()\n"
         "from xdsl.tools.xdsl_opt import main\n"
         "main()\n"
-        "report(before, plugin='relay_xdsl.tools.universe' in sys.modules,"
+        "report(before, plugin='relay_xdsl.tools.xdsl_opt.universe' in sys.modules,"
         " dialect='relay_xdsl.dialects.relay' in sys.modules)\n"
     )
     assert facts["plugin"] and not facts["dialect"]
@@ -253,7 +253,7 @@ def test_a_command_line_that_names_relay_gets_the_diagnostics_hook_as_the_plugin
     facts = _state_after(
         f"sys.argv = [{str(XDSL_OPT)!r}, 'in.mlir', '-p', 'relay-defuse{{']\n"
         "before = state()\n"
-        "import relay_xdsl.tools.universe\n"
+        "import relay_xdsl.tools.xdsl_opt.universe\n"
         "report(before)\n"
     )
     before, after = facts["before"], facts["after"]
@@ -281,6 +281,6 @@ def test_a_command_line_that_names_relay_gets_the_diagnostics_hook_as_the_plugin
     ],
 )
 def test_which_command_lines_name_relay(arguments: list[str], names_relay: bool):
-    from relay_xdsl.tools.universe import names_relay as reads_as
+    from relay_xdsl.tools.xdsl_opt.universe import names_relay as reads_as
 
     assert reads_as([str(XDSL_OPT), *arguments]) is names_relay

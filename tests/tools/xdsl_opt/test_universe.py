@@ -16,8 +16,9 @@ from xdsl.parser import attribute_parser
 from xdsl.passes import PassPipeline
 from xdsl.utils.mlir_lexer import MLIRLexer
 
-from relay_xdsl.tools import diagnostics
-from relay_xdsl.tools.universe import RELAY_UNIVERSE
+from relay_xdsl.tools.pass_pipeline import check_pass_pipeline
+from relay_xdsl.tools.xdsl_opt import excepthook
+from relay_xdsl.tools.xdsl_opt.universe import RELAY_UNIVERSE
 from relay_xdsl.transforms.defuse import RelayDefusePass
 
 XDSL_OPT = str(Path(sys.executable).parent / "xdsl-opt")
@@ -28,7 +29,7 @@ def in_xdsl_opt(monkeypatch: pytest.MonkeyPatch):
     """This process as xdsl-opt; what the factories change is put back afterwards."""
     monkeypatch.setattr(sys, "argv", [XDSL_OPT, "in.mlir"])
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
-    monkeypatch.setattr(diagnostics, "_installed", False)
+    monkeypatch.setattr(excepthook, "_installed", False)
     regex = MLIRLexer._unescaped_characters_regex
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", regex)
     monkeypatch.setattr(attribute_parser, "base", attribute_parser.base)
@@ -68,7 +69,7 @@ def test_xdsl_opt_runs_relay_passes_with_the_collector_paused(
     assert collector_seen == [False]
     assert gc.isenabled()
     # The pipeline checker reads the same options from it.
-    problem = diagnostics.check_pass_pipeline("relay-defuse{foo=1}", RELAY_UNIVERSE.all_passes)
+    problem = check_pass_pipeline("relay-defuse{foo=1}", RELAY_UNIVERSE.all_passes)
     assert problem is not None and "has no option 'foo' (valid options: composite=" in str(problem)
 
 
