@@ -96,8 +96,8 @@ def padded(
     physical = [widths[p] for p in x.perm]
     grow = [(max(b, 0), max(a, 0)) for b, a in physical]
     if mode == "constant" and fill is not None and fill.array is not None:
-        scalar = float(fill.array.reshape(-1)[0])
-        value = emit.pad(value, [w for pair in grow for w in pair], scalar)
+        known = float(fill.array.reshape(-1)[0])
+        value = emit.pad(value, [w for pair in grow for w in pair], known)
     elif mode == "constant":
         assert fill is not None
         element = x.element_type

@@ -11,15 +11,17 @@ weight matrices and ``tosa.matmul``, or one reduction per window).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.nn import matmul3
+from relay_xdsl.conversion.rules.slicing import sliced
 from relay_xdsl.conversion.rules.windows import (
     exact_window,
     layout_perm,
@@ -45,12 +47,14 @@ def pool(
     padding: Sequence[int],
     count_include_pad: bool,
     result_type: TensorType,
+    dilation: Sequence[int] = (),
 ) -> Tensor:
     """`x` (in `layout`) pooled by `kind` (``max`` or ``avg``) over windows of
     the spatial axes (Relay's `padding`), the result of `result_type` held
     channels-last. A 3-D pool is a 2-D pool of each depth slice, then a pool
     along the depth: maxima, window sums and the counts of what a window
-    covers all split that way."""
+    covers all split that way. TOSA's pools have no dilation: a dilated pool
+    combines its window's taps (`_dilated`)."""
     dims = len(kernel)
     perm = layout_perm(call, layout, f"N{spatial_axes(dims)}C")
     result = permuted_type(result_type, perm)
@@ -59,6 +63,9 @@ def pool(
         pairs = spatial_padding(padding, dims)
         data = call.emit.pad(data, [0, 0, *(p for pair in pairs for p in pair), 0, 0])
         padding = [0] * dims
+    if any(d != 1 for d in dilation):
+        value = _dilated(call, kind, data, kernel, strides, dilation, padding, result)
+        return Tensor(result_type, value, perm)
     if dims == 2:
         return Tensor(
             result_type, _pool2d(call, kind, data, kernel, strides, padding, result), perm
@@ -116,9 +123,7 @@ def _pool2d(
     computed = TensorType(element, [shape[0], *out, shape[3]])
     if kind == "max":
         value = call.emit.op("max_pool2d", [data], computed, attributes)
-        dtype = numpy_dtype(element)
-        lowest = np.finfo(dtype) if np.issubdtype(dtype, np.floating) else np.iinfo(dtype)
-        fill = float(lowest.min)
+        fill = _lowest(element)
     else:
         zero = call.emit.zero_point(element)
         attributes["acc_type"] = element
@@ -127,18 +132,83 @@ def _pool2d(
     return call.emit.pad(value, [0, 0, 0, empty[0], 0, empty[1], 0, 0], fill)
 
 
+def _lowest(element: Attribute) -> float:
+    """The lowest value of `element`s: what a maximum pads with."""
+    dtype = numpy_dtype(element)
+    info = np.finfo(dtype) if np.issubdtype(dtype, np.floating) else np.iinfo(dtype)
+    return float(info.min)
+
+
+def _dilated(
+    call: RuleCall,
+    kind: str,
+    data: SSAValue,
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    dilation: Sequence[int],
+    padding: Sequence[int],
+    result: TensorType,
+) -> SSAValue:
+    """A dilated pool of channels-last `data`: the maximum, or the sum times the
+    reciprocal of the count of data positions (known when compiling), of its
+    taps, each tap a strided slice of the padded data."""
+    emit = call.emit
+    shape = list(data.type.get_shape())  # type: ignore[attr-defined]
+    out = result.get_shape()[1:-1]
+    sizes, pads = list(shape), []
+    for axis, ((before, _), k, s, d, o) in enumerate(
+        zip(spatial_padding(padding, len(kernel)), kernel, strides, dilation, out), start=1
+    ):
+        after = (o - 1) * s + (k - 1) * d + 1 - shape[axis] - before
+        sizes[axis] += min(after, 0)
+        pads.append((before, max(after, 0)))
+    element = result.get_element_type()
+    dtype = numpy_dtype(element)
+    fill = _lowest(element) if kind == "max" else 0.0
+    cut = emit.slice(data, [0] * len(shape), sizes)
+    padded = emit.pad(cut, [0, 0, *(p for pair in pads for p in pair), 0, 0], fill)
+    whole = Tensor(padded.type, padded)  # type: ignore[arg-type]
+    total: SSAValue | None = None
+    counted = np.pad(np.ones(sizes[1:-1]), pads)
+    count = np.zeros(out)
+    for taps in itertools.product(*(range(k) for k in kernel)):
+        window = {
+            axis: slice(t * d, t * d + (o - 1) * s + 1, s)
+            for axis, (t, d, o, s) in enumerate(zip(taps, dilation, out, strides), start=1)
+        }
+        tap = sliced(call, whole, window)
+        count += counted[tuple(window[axis] for axis in range(1, len(shape) - 1))]
+        if total is None:
+            total = tap
+        else:
+            total = emit.op("maximum" if kind == "max" else "add", [total, tap], result)
+    assert total is not None
+    if kind == "max":
+        return total
+    reciprocal = (1 / np.maximum(count, 1)).astype(dtype).reshape([1, *out, 1])
+    return emit.mul(total, emit.const(reciprocal, element), result)
+
+
 def _windowed(call: RuleCall, kind: str) -> Tensor:
     """A pool of the call's attributes (``nn.max_pool2d``, ``nn.avg_pool3d``, ...)."""
     layout = _layout(call)
-    if any(d != 1 for d in call.call.ints("dilation")):
-        raise call.error("dilated pools are not supported")
+    dilation = call.call.ints("dilation")
     kernel, strides = call.call.ints("pool_size"), call.call.ints("strides")
     padding = call.call.ints("padding")
     count_include_pad = bool(call.call.attr("count_include_pad"))
     x = call.tensor(0)
     if len(kernel) != 1:
         return pool(
-            call, x, layout, kind, kernel, strides, padding, count_include_pad, call.result_type
+            call,
+            x,
+            layout,
+            kind,
+            kernel,
+            strides,
+            padding,
+            count_include_pad,
+            call.result_type,
+            dilation,
         )
     # one dimension: two, with a unit H axis
     if "W" not in layout:
@@ -157,6 +227,7 @@ def _windowed(call: RuleCall, kind: str) -> Tensor:
         [0, before, 0, after],
         count_include_pad,
         TensorType(call.result_type.get_element_type(), shape),
+        [1, *dilation],
     )
     return without_unit_axis(call, pooled, axis)
 

@@ -7,7 +7,8 @@ output is a fixed linear map of the input: the interpreter's own
 innermost spatial axes where its integer arithmetic gives exactly that
 matrix on both (nearest and linear, for the coordinate modes that are
 ratios of integers, within TOSA's scale limits); any other axis is a
-``tosa.matmul`` by its matrix, on the data with that axis moved first.
+``tosa.matmul`` by its matrix, on the data with that axis moved first
+(none where the matrix is the identity).
 ``tf_crop_and_resize`` puts ``extrapolation_value`` where a coordinate
 falls outside the image (a ``tosa.select`` by a known mask). The
 arithmetic is float32, as topi's, cast to the result's type.
@@ -178,7 +179,9 @@ def resized(
     params = _tosa_params(resize, images[-inner:], targets[-inner:], matrices[-inner:])
     through_matrices = list(range(dims)) if params is None else list(range(dims - inner))
     for index in through_matrices:
-        value = _along_axis(call, value, 1 + index, matrices[index])
+        matrix = matrices[index]
+        if matrix.shape[0] != matrix.shape[1] or not np.array_equal(matrix, np.eye(len(matrix))):
+            value = _along_axis(call, value, 1 + index, matrix)
     if params is not None:
         value = _tosa_resize(call, value, inner, params, _tosa_resize_mode(resize) or "")
     outside = [off for _, off in axes]

@@ -1,5 +1,5 @@
-"""The dense products of rules/nn.py (dense, batch_matmul, relax.matmul)
-lowered, compiled and run against the interpreter."""
+"""The dense products and batch norm of rules/nn.py (dense, batch_matmul,
+relax.matmul, batch_norm, bias_add) lowered, compiled and run against the interpreter."""
 
 from __future__ import annotations
 
@@ -47,6 +47,43 @@ for a_shape, b_shape, c_shape in [("2x3x4", "4x5", "2x3x5"), ("3x2x4", "3x4x6", 
             "b": random(*map(int, b_shape.split("x"))),
         },
     )
+
+# float16 programs: products and batch norm in half precision.
+CASES["dense_float16"] = (
+    "def @main(%x: Tensor[(3, 8), float16], %w: Tensor[(5, 8), float16]) { nn.dense(%x, %w) }",
+    {"x": random(3, 8).astype(np.float16), "w": random(5, 8).astype(np.float16)},
+)
+CASES["batch_matmul_float16"] = (
+    (
+        "def @main(%a: Tensor[(2, 3, 4), float16], %b: Tensor[(2, 5, 4), float16]) {"
+        " nn.batch_matmul(%a, %b, transpose_b=True) }"
+    ),
+    {"a": random(2, 3, 4).astype(np.float16), "b": random(2, 5, 4).astype(np.float16)},
+)
+CASES["conv_batch_norm_bias_float16"] = (
+    """
+    func.func @main(%x: tensor<1x2x5x5xf16>, %w: tensor<3x2x3x3xf16>, %b: tensor<3xf16>)
+        -> tensor<1x3x5x5xf16> {
+      %c = relay.nn.conv2d(%x, %w) {padding = array<i32: 1, 1>, channels = 3 : i32,
+        kernel_size = array<i32: 3, 3>}
+        : (tensor<1x2x5x5xf16>, tensor<3x2x3x3xf16>) -> tensor<1x3x5x5xf16>
+      %g = relay.constant dense<[1.5, 0.5, -1.0]> : tensor<3xf16>
+      %m = relay.constant dense<[0.25, -0.5, 1.0]> : tensor<3xf16>
+      %v = relay.constant dense<[1.0, 2.0, 0.5]> : tensor<3xf16>
+      %bn = relay.nn.batch_norm(%c, %g, %m, %m, %v)
+        : (tensor<1x3x5x5xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>)
+        -> tuple<tensor<1x3x5x5xf16>, tensor<3xf16>, tensor<3xf16>>
+      %n = relay.tuple_get_item %bn[0] : tuple<tensor<1x3x5x5xf16>, tensor<3xf16>, tensor<3xf16>>
+      %r = relay.nn.bias_add(%n, %b) : (tensor<1x3x5x5xf16>, tensor<3xf16>) -> tensor<1x3x5x5xf16>
+      func.return %r : tensor<1x3x5x5xf16>
+    }
+    """,
+    {
+        "x": random(1, 2, 5, 5).astype(np.float16),
+        "w": random(3, 2, 3, 3).astype(np.float16),
+        "b": random(3).astype(np.float16),
+    },
+)
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -67,6 +67,27 @@ CASES = {
     "avg_pool3d_float16": pool_case(
         "nn.avg_pool3d", (1, 2, 4, 5, 6), "pool_size=[2, 2, 3], padding=[1, 1, 1]", "float16"
     ),
+    # TOSA's pools have no dilation: the taps of the window, combined.
+    "max_pool2d_dilated": pool_case(
+        "nn.max_pool2d",
+        (1, 2, 9, 8),
+        "pool_size=[3, 2], strides=[2, 1], dilation=[2, 3], padding=[1, 2, 2, 0]",
+    ),
+    "avg_pool2d_dilated_ceil": pool_case(
+        "nn.avg_pool2d",
+        (2, 3, 8, 7),
+        "pool_size=[2, 3], strides=[2, 2], dilation=[3, 2], padding=[1, 1], ceil_mode=True",
+    ),
+    "avg_pool1d_dilated_count_include_pad": pool_case(
+        "nn.avg_pool1d",
+        (1, 2, 11),
+        "pool_size=[3], strides=[2], dilation=[2], padding=[2, 1], count_include_pad=True",
+    ),
+    "max_pool3d_dilated": pool_case(
+        "nn.max_pool3d",
+        (1, 2, 6, 5, 7),
+        "pool_size=[2, 2, 2], dilation=[2, 1, 3], padding=[1, 0, 1]",
+    ),
 }
 
 
