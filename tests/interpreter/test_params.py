@@ -124,6 +124,14 @@ def _ndarray(shape: tuple[int, ...], code: int = 2, bits: int = 32, data: bytes 
     return header + (bytes(size) if data is None else data)
 
 
+def test_bools_read_as_tvm_0_19_writes_them(tmp_path: Path):
+    """TVM 0.19 saves a bool array as uint1, a byte per element; TVM 0.27 as DLPack's bool."""
+    path = tmp_path / "bools.params"
+    path.write_bytes(_params_file(_ndarray((3,), code=1, bits=1, data=b"\x01\x00\x01")))
+    (mask,) = read_params(path).values()
+    assert mask.dtype == np.bool_ and mask.tolist() == [True, False, True]
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
