@@ -19,7 +19,7 @@ from relay_xdsl.dialects.relay.dynamic_to_static import (
     with_static_shapes,
 )
 from relay_xdsl.interpreter import run
-from relay_xdsl.interpreter.arrays import random_inputs
+from relay_xdsl.interpreter.random_values import random_inputs
 from relay_xdsl.tools.mlir_text import relay_context
 
 OPS_MLIR = Path(__file__).resolve().parents[2] / "filecheck" / "dialect" / "ops.mlir"
