@@ -101,7 +101,10 @@ def random_constants(module: ModuleOp, seed: int) -> dict[int, np.ndarray]:
             index = op.meta_index.value.data
             type_ = op.result.type
             if not isinstance(type_, TensorType):
-                raise InterpreterError(f"meta[relay.Constant][{index}] has an unknown type")
+                raise InterpreterError(
+                    f"meta[relay.Constant][{index}] has an unknown type: nothing in the "
+                    "program determines its shape"
+                )
             if types.setdefault(index, type_) != type_:
                 raise InterpreterError(f"meta[relay.Constant][{index}] is used with two types")
             if DYNAMIC_INDEX in type_.get_shape():
