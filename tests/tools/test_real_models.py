@@ -37,9 +37,21 @@ def _assert_agree(actual: np.ndarray, expected: np.ndarray) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.tvm
 def test_mnist_on_every_backend(tmp_path: Path):
     expected = _run("mnist", "interpreter", tmp_path)
     assert expected.shape == (1, 10) and expected.dtype == np.float32
     assert np.ptp(expected) > 0  # the random weights give a non-trivial answer
     for backend in ("mlir", "tvm"):
         _assert_agree(_run("mnist", backend, tmp_path), expected)
+
+
+@pytest.mark.slow
+@pytest.mark.tvm
+@pytest.mark.parametrize("model", ["mobilenet", "mobilenet_16"])
+def test_mobilenet_through_the_interpreter_and_relax(model: str, tmp_path: Path):
+    """Grouped convolutions and batch norms, in float32 and float16."""
+    expected = _run(model, "interpreter", tmp_path)
+    assert expected.shape == (1, 1000)
+    assert expected.dtype == (np.float16 if model.endswith("_16") else np.float32)
+    _assert_agree(_run(model, "tvm", tmp_path), expected)
