@@ -20,7 +20,8 @@ schedule unrolls their matmuls fully and clang then takes over ten minutes.
 
 The table (model × backend: pass or fail, max absolute error against the
 interpreter and relative to max |output|, wall seconds) is printed and,
-with ``--markdown FILE``, written with the machine's load (``uptime``).
+with ``--markdown FILE``, written with the machine's load (``uptime``);
+``--update`` keeps the file's rows of the models not run this time.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ BACKENDS = ("interpreter", "mlir", "tvm")
 RELATIVE_TOLERANCE = {np.dtype(np.float16): 5e-2, np.dtype(np.float32): 1e-3}
 """Max |backend - interpreter| / max |interpreter| allowed, by output dtype."""
 DEFAULT_RELATIVE_TOLERANCE = 1e-3
+LOAD_NOTE = "Machine load (`uptime`)"
 
 
 @dataclass
@@ -155,14 +157,36 @@ def _cell(run: Run) -> str:
     return f"{verdict}{errors}, {run.seconds:.0f} s"
 
 
-def table(results: dict[str, dict[str, Run]], backends: list[str]) -> str:
+def rows(results: dict[str, dict[str, Run]], backends: list[str]) -> dict[str, str]:
+    """The table row of each model, by name."""
+    return {
+        name: f"| {name} | " + " | ".join(_cell(runs[b]) for b in backends) + " |"
+        for name, runs in results.items()
+    }
+
+
+def table(model_rows: dict[str, str], backends: list[str]) -> str:
+    """`model_rows` in the order of `MODELS`, under a header."""
     lines = [
         "| model | " + " | ".join(backends) + " |",
         "|---" * (len(backends) + 1) + "|",
     ]
-    for name, runs in results.items():
-        lines.append(f"| {name} | " + " | ".join(_cell(runs[b]) for b in backends) + " |")
+    lines += [model_rows[name] for name in MODELS if name in model_rows]
     return "\n".join(lines) + "\n"
+
+
+def previous_report(path: Path) -> tuple[dict[str, str], list[str]]:
+    """The rows (by model) and load notes of the report at `path`, if any."""
+    if not path.exists():
+        return {}, []
+    model_rows, notes = {}, []
+    for line in path.read_text().splitlines():
+        cells = line.split(" | ")
+        if line.startswith("| ") and cells[0][2:] in MODELS:
+            model_rows[cells[0][2:]] = line
+        elif line.startswith(LOAD_NOTE):
+            notes.append(line)
+    return model_rows, notes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,6 +199,11 @@ def main(argv: list[str] | None = None) -> int:
         "--timeout", type=float, default=1800.0, help="seconds for one run (default 1800)"
     )
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="keep the --markdown file's rows of the models not run now",
+    )
     args = parser.parse_args(argv)
     names = args.models.split(",")
     unknown = [n for n in names if n not in MODELS]
@@ -191,9 +220,14 @@ def main(argv: list[str] | None = None) -> int:
     load_after = subprocess.run(
         ["uptime"], check=False, capture_output=True, text=True
     ).stdout.strip()
-    text = table(results, backends)
-    print(text)
+    model_rows = rows(results, backends)
+    print(table(model_rows, backends))
     if args.markdown is not None:
+        notes = [f"{LOAD_NOTE} ({', '.join(names)}): before `{load_before}`; after `{load_after}`."]
+        if args.update:
+            kept, previous_notes = previous_report(args.markdown)
+            model_rows = kept | model_rows
+            notes = previous_notes + notes
         tolerances = ", ".join(f"{t} {v:g}" for t, v in RELATIVE_TOLERANCE.items())
         args.markdown.write_text(
             "# Real Relay models on every backend (`python -m bench.models`)\n\n"
@@ -203,7 +237,9 @@ def main(argv: list[str] | None = None) -> int:
             "|output|), and the command's wall time (loading, building and running). "
             f"Relative tolerances by dtype: {tolerances}. "
             f"Transformers on mlir: `--no-schedule`.\n\n"
-            f"Machine load (`uptime`) before: `{load_before}`; after: `{load_after}`.\n\n" + text
+            + "\n\n".join(notes)
+            + "\n\n"
+            + table(model_rows, backends)
         )
     return 0
 
