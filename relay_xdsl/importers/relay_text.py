@@ -836,6 +836,8 @@ class _RelayParser(RelayTypeParser):
                 )
         type_, location = self.annotation()
         arg_types = [a.type for a in args]
+        if callee.name == "split" and type_ is not None:
+            _fill_split_points(attributes, arg_types, type_)
         complete = all(map(is_complete, arg_types))
         inferred = None
         if op_class is not None and complete:
@@ -1167,3 +1169,35 @@ def _relay_type(type_: Attribute) -> str:
         return relay_type(type_)
     except RelayExportError:
         return str(type_)
+
+
+def _fill_split_points(
+    attributes: dict[str, Attribute], arg_types: list[Attribute], annotated: Attribute
+) -> None:
+    """Give a ``split`` whose points are metadata references (TVM's ONNX
+    frontend prints ``indices_or_sections=[meta[runtime.BoxInt][0], ...]``, and
+    a text without its ``#[metadata]`` section lacks their values) the points
+    its annotated result type implies: where each field but the last ends
+    along ``axis``."""
+    points = attributes.get("indices_or_sections")
+    if not isinstance(points, ArrayAttr) or not any(
+        isinstance(p, relay.MetaRefAttr) for p in points.data
+    ):
+        return
+    data = arg_types[0] if arg_types else None
+    if not isinstance(annotated, TupleType) or not isinstance(data, TensorType):
+        return
+    fields = annotated.types.data
+    axis_attr = attributes.get("axis")
+    axis = axis_attr.value.data if isinstance(axis_attr, IntegerAttr) else 0
+    rank = len(data.get_shape())
+    if not -rank <= axis < rank or len(fields) != len(points.data) + 1:
+        return
+    if not all(isinstance(f, TensorType) and len(f.get_shape()) == rank for f in fields):
+        return
+    ends, end = [], 0
+    for field_type in fields[:-1]:
+        assert isinstance(field_type, TensorType)
+        end += field_type.get_shape()[axis]
+        ends.append(end)
+    attributes["indices_or_sections"] = DenseArrayBase.from_list(IntegerType(32), ends)

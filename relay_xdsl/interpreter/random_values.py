@@ -59,6 +59,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.ir import Attribute, BlockArgument, OpResult, SSAValue
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.assumed_types import assume_constant_types
 from relay_xdsl.interpreter.arrays import check_memory, give_value, tensor_dtype
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.relay_text.types import relay_type
@@ -100,7 +101,10 @@ def random_constants(module: ModuleOp, seed: int) -> dict[int, np.ndarray]:
             index = op.meta_index.value.data
             type_ = op.result.type
             if not isinstance(type_, TensorType):
-                raise InterpreterError(f"meta[relay.Constant][{index}] has an unknown type")
+                raise InterpreterError(
+                    f"meta[relay.Constant][{index}] has an unknown type: nothing in the "
+                    "program determines its shape"
+                )
             if types.setdefault(index, type_) != type_:
                 raise InterpreterError(f"meta[relay.Constant][{index}] is used with two types")
             if DYNAMIC_INDEX in type_.get_shape():
@@ -118,7 +122,11 @@ def random_constants(module: ModuleOp, seed: int) -> dict[int, np.ndarray]:
 def give_random_values(module: ModuleOp, seed: int) -> None:
     """Give each constant without a value (``meta[relay.Constant][i]``) its
     `random_constants` draw for `seed`, as its ``value``: passes that fold
-    constants then compute with the numbers the interpreter would use."""
+    constants then compute with the numbers the interpreter would use. The
+    constants inference leaves untyped first get the types
+    `assume_constant_types` assumes (biases per channel, grouped convolution
+    weights), as real ONNX-imported texts need."""
+    assume_constant_types(module)
     values = random_constants(module, seed)
     for op in list(module.walk()):
         if isinstance(op, relay.ConstantOp) and op.meta_index is not None:

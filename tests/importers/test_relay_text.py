@@ -466,3 +466,17 @@ def test_a_module_is_checked_as_tvm_parse_checks_it():
     text = '#[version = "0.0.5"]\ndef @main() { 1 < 1 == 1 }'
     with pytest.raises(RelayTextError, match="equal: the arguments have different dtypes"):
         parse_relay(text, "module.relay")
+
+
+def test_split_points_without_their_metadata_come_from_the_annotated_result():
+    # TVM's ONNX frontend prints a Split's points as runtime.BoxInt references.
+    module = parse_relay(
+        '#[version = "0.0.5"]\n'
+        "def @main(%x: Tensor[(2, 9), float32]) {\n"
+        "  %0 = split(%x, indices_or_sections=[meta[runtime.BoxInt][0], meta[runtime.BoxInt][1]],"
+        " axis=-1) /* ty=(Tensor[(2, 2), float32], Tensor[(2, 3), float32],"
+        " Tensor[(2, 4), float32]) */;\n"
+        "  %0.2\n}\n"
+    )
+    (split,) = [op for op in module.walk() if getattr(op, "operator_name", "") == "split"]
+    assert split.attributes["indices_or_sections"].get_values() == (2, 5)

@@ -62,12 +62,15 @@ def broadcast(call: Call, result: Attribute | None) -> ArgTypes:
     return [None, None]
 
 
-def conv(spatial: str, transposed: bool) -> BackwardRelation:
+def conv(spatial: str, transposed: bool, *, assume_grouped: bool = False) -> BackwardRelation:
     """``Conv{1,2,3}D[Transpose]Rel``: with ``channels`` and ``kernel_size``
     set, the weight is ``(channels, C / groups, *kernel_size)`` in ``OI...``
     (``(C, channels / groups, *kernel_size)`` in ``IO...`` when transposed),
     converted to ``kernel_layout``, of the data's dtype; a depthwise
-    convolution's weight is ``(C, channels / C, *kernel_size)``."""
+    convolution's weight is ``(C, channels / C, *kernel_size)``. TVM does not
+    type the unknown weight of a grouped convolution (it could be depthwise);
+    with `assume_grouped` it is ``(channels, C / groups, *kernel_size)``, which
+    is also the depthwise weight wherever ``channels`` is ``groups``."""
     nsp = len(spatial)
 
     def rule(call: Call, result: Attribute | None) -> ArgTypes:
@@ -94,7 +97,7 @@ def conv(spatial: str, transposed: bool) -> BackwardRelation:
             shape = [groups, div(channels, groups), div(in_channels, groups), *kernel_size]
         else:
             canon = "OI" + spatial
-            if groups > 1 and weight is None:
+            if groups > 1 and weight is None and not assume_grouped:
                 return [None, None]  # TVM needs the weight to tell a depthwise one
             depthwise = False
             if weight is not None:

@@ -1,0 +1,57 @@
+"""``relay-xdsl run`` on real Relay texts from TVM 0.19's ONNX frontend, with random
+weights: finite outputs that agree across backends (all models: ``python -m bench.models``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from relay_xdsl.tools.cli import main
+
+MENAGERIE = Path(__file__).resolve().parents[1] / "relay_corpus" / "tvm_v0.19"
+RELATIVE_TOLERANCE = {np.dtype(np.float32): 1e-3, np.dtype(np.float16): 5e-2}
+"""Max |backend - interpreter| / max |interpreter|, by dtype (float16 rounds every sum)."""
+
+
+def _run(model: str, backend: str, tmp_path: Path) -> np.ndarray:
+    """The one output of menangerie model `model` on `backend`, finite."""
+    text = MENAGERIE / f"menangerie__{model}__1.relay"
+    out = tmp_path / f"{model}.{backend}.npz"
+    args = ["run", str(text), "--backend", backend, "--random-inputs", "0"]
+    assert main([*args, "--random-constants", "0", "-o", str(out)]) == 0
+    with np.load(out) as saved:
+        assert saved.files == ["output0"]
+        output = saved["output0"]
+    assert np.isfinite(output).all()
+    return output
+
+
+def _assert_agree(actual: np.ndarray, expected: np.ndarray) -> None:
+    assert actual.shape == expected.shape and actual.dtype == expected.dtype
+    scale = float(np.abs(expected.astype(np.float64)).max())
+    assert scale > 0
+    error = float(np.abs(actual.astype(np.float64) - expected.astype(np.float64)).max())
+    assert error / scale <= RELATIVE_TOLERANCE[expected.dtype]
+
+
+@pytest.mark.slow
+@pytest.mark.tvm
+def test_mnist_on_every_backend(tmp_path: Path):
+    expected = _run("mnist", "interpreter", tmp_path)
+    assert expected.shape == (1, 10) and expected.dtype == np.float32
+    assert np.ptp(expected) > 0  # the random weights give a non-trivial answer
+    for backend in ("mlir", "tvm"):
+        _assert_agree(_run("mnist", backend, tmp_path), expected)
+
+
+@pytest.mark.slow
+@pytest.mark.tvm
+@pytest.mark.parametrize("model", ["mobilenet", "mobilenet_16"])
+def test_mobilenet_through_the_interpreter_and_relax(model: str, tmp_path: Path):
+    """Grouped convolutions and batch norms, in float32 and float16."""
+    expected = _run(model, "interpreter", tmp_path)
+    assert expected.shape == (1, 1000)
+    assert expected.dtype == (np.float16 if model.endswith("_16") else np.float32)
+    _assert_agree(_run(model, "tvm", tmp_path), expected)
