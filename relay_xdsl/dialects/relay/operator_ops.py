@@ -1983,6 +1983,40 @@ class RelaxBatchNormOp(RegisteredOperatorOp):
     moving_var = operand_def()
 
 
+@irdl_op_definition
+class RelaxPadOp(RegisteredOperatorOp):
+    """Relax `nn.pad`: pads each axis by its (before, after) pair of the flat `pad_width`, with the
+    constant `pad_value` (mode constant), the mirrored interior (reflect) or the nearest edge (edge,
+    replicate)."""
+
+    name = "relay.relax.nn.pad"
+    OPERATOR: ClassVar[Operator] = BY_NAME["relax.nn.pad"]
+
+    data = operand_def()
+
+
+@irdl_op_definition
+class RelaxArangeOp(RegisteredOperatorOp):
+    """Relax `arange`: `start`, `start + step`, ... below `end` (above it for a negative step), in
+    `dtype`. Relax passes the three numbers as scalar arguments; constant ones are stored here as
+    attributes of their type."""
+
+    name = "relay.relax.arange"
+    OPERATOR: ClassVar[Operator] = BY_NAME["relax.arange"]
+
+
+@irdl_op_definition
+class RelaxSliceScatterOp(RegisteredOperatorOp):
+    """Relax `slice_scatter`: the data with the slice `start:end:step` of `axis` replaced by `src`.
+    Relax passes the bounds as scalar arguments; constant ones are stored here as attributes."""
+
+    name = "relay.relax.slice_scatter"
+    OPERATOR: ClassVar[Operator] = BY_NAME["relax.slice_scatter"]
+
+    lhs = operand_def()
+    rhs = operand_def()
+
+
 RELAY_OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = (
     Conv2DOp,
     Conv2DTransposeOp,
@@ -2170,6 +2204,9 @@ RELAX_OPERATOR_OPS: tuple[type[RegisteredOperatorOp], ...] = (
     RelaxGeluTanhOp,
     RelaxSiluOp,
     RelaxBatchNormOp,
+    RelaxPadOp,
+    RelaxArangeOp,
+    RelaxSliceScatterOp,
 )
 """The op class of every Relax operator without an exact Relay counterpart."""
 
@@ -2306,11 +2343,14 @@ __all__ = [
     "PreluOp",
     "ProdOp",
     "ReinterpretOp",
+    "RelaxArangeOp",
     "RelaxBatchNormOp",
     "RelaxGeluOp",
     "RelaxGeluTanhOp",
     "RelaxMatmulOp",
+    "RelaxPadOp",
     "RelaxSiluOp",
+    "RelaxSliceScatterOp",
     "RelaxStridedSliceOp",
     "ReluOp",
     "RepeatOp",

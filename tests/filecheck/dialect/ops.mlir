@@ -2076,3 +2076,30 @@ func.func @relay.relax.nn.batch_norm(%data: tensor<2x16x8x8xf32>, %gamma: tensor
   %r = relay.relax.nn.batch_norm(%data, %gamma, %beta, %moving_mean, %moving_var) {axis = 1 : i32, momentum = 1.000000e-02 : f64, training = true} : (tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
   func.return %r : tuple<tensor<2x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>>
 }
+
+// CHECK-LABEL: func.func @relay.relax.nn.pad(%data: tensor<1x3x8x8xf32>) -> tensor<1x3x10x12xf32> {
+// CHECK-NEXT:    %r = relay.relax.nn.pad(%data) {pad_width = array<i32: 0, 0, 0, 0, 1, 1, 2, 2>, pad_value = 1.500000e+00 : f64} : (tensor<1x3x8x8xf32>) -> tensor<1x3x10x12xf32>
+// CHECK-NEXT:    func.return %r : tensor<1x3x10x12xf32>
+// CHECK-NEXT:    }
+func.func @relay.relax.nn.pad(%data: tensor<1x3x8x8xf32>) -> tensor<1x3x10x12xf32> {
+  %r = relay.relax.nn.pad(%data) {pad_width = array<i32: 0, 0, 0, 0, 1, 1, 2, 2>, pad_value = 1.500000e+00 : f64} : (tensor<1x3x8x8xf32>) -> tensor<1x3x10x12xf32>
+  func.return %r : tensor<1x3x10x12xf32>
+}
+
+// CHECK-LABEL: func.func @relay.relax.arange() -> tensor<5xi64> {
+// CHECK-NEXT:    %r = relay.relax.arange() {start = 0 : i64, end = 10 : i64, step = 2 : i64, dtype = "int64"} : () -> tensor<5xi64>
+// CHECK-NEXT:    func.return %r : tensor<5xi64>
+// CHECK-NEXT:    }
+func.func @relay.relax.arange() -> tensor<5xi64> {
+  %r = relay.relax.arange() {start = 0 : i64, end = 10 : i64, step = 2 : i64, dtype = "int64"} : () -> tensor<5xi64>
+  func.return %r : tensor<5xi64>
+}
+
+// CHECK-LABEL: func.func @relay.relax.slice_scatter(%lhs: tensor<2x8xf32>, %rhs: tensor<2x4xf32>) -> tensor<2x8xf32> {
+// CHECK-NEXT:    %r = relay.relax.slice_scatter(%lhs, %rhs) {start = 0 : i64, end = 8 : i64, step = 2 : i64, axis = 1 : i32} : (tensor<2x8xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT:    func.return %r : tensor<2x8xf32>
+// CHECK-NEXT:    }
+func.func @relay.relax.slice_scatter(%lhs: tensor<2x8xf32>, %rhs: tensor<2x4xf32>) -> tensor<2x8xf32> {
+  %r = relay.relax.slice_scatter(%lhs, %rhs) {start = 0 : i64, end = 8 : i64, step = 2 : i64, axis = 1 : i32} : (tensor<2x8xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  func.return %r : tensor<2x8xf32>
+}
