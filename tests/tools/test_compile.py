@@ -121,9 +121,13 @@ def test_compile_emits_a_module_for_mlir_runner(
         text=True,
         check=True,
     ).stdout
-    rng = np.random.RandomState(3)  # the constant, as --random-constants 3 draws it
-    constant = rng.uniform(-1.0, 1.0, size=(3,)).astype(np.float32)
-    expected = np.maximum(np.load(files.x) + constant, 0)
+    outputs = files.tmp / "interpreted.npz"  # the same constant, as the interpreter draws it
+    status, _, error = _main(
+        capsys, "run", files.program, "--input", f"x={files.x}", "--random-constants", "3",
+        "-o", str(outputs),
+    )  # fmt: skip
+    assert status == 0, error
+    expected = np.load(outputs)["output0"]
     rows = printed.split("data = \n")[1].replace("[", "").replace("]", "").split(",")
     np.testing.assert_allclose(np.array(rows, np.float32).reshape(2, 3), expected, rtol=1e-5)
 
