@@ -61,7 +61,7 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
     from relay_xdsl.compiler.frontend import lower
     from relay_xdsl.compiler.runtime import CompiledModel
     from relay_xdsl.importers.relax import import_relax
-    from relay_xdsl.tools.compile import default_schedule
+    from relay_xdsl.tools.commands.compile import default_schedule
     from relay_xdsl.tvm import models as tvm_models
 
     example = tvm_models.example_input()

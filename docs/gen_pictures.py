@@ -28,8 +28,8 @@ from xdsl.dialects.builtin import ModuleOp
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.tools import xdsl_patches
+from relay_xdsl.tools.drawing import drawings
 from relay_xdsl.tools.mlir_text import relay_context
-from relay_xdsl.tools.view import drawings
 from relay_xdsl.viz.dot import dot_text, render
 
 ROOT = Path(__file__).resolve().parents[1]

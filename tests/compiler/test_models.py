@@ -18,7 +18,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.interpreter import run
 from relay_xdsl.interpreter.arrays import dense_array
-from relay_xdsl.tools.compile import default_schedule
+from relay_xdsl.tools.commands.compile import default_schedule
 from relay_xdsl.tools.graph_equivalence import graph_diff
 from relay_xdsl.transforms.defuse import RelayDefusePass
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass

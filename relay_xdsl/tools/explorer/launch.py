@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from relay_xdsl.tools.cli import CommandError, load_module
+from relay_xdsl.tools.io import CommandError, load_module
 
 EXTENSION = "relay_xdsl.tools.explorer"
 """What Model Explorer's ``--extensions`` names: this package."""

@@ -18,8 +18,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.tools import xdsl_patches
-from relay_xdsl.tools.cli import CommandError, load_module
 from relay_xdsl.tools.diagnostics import describe_diagnostic, describe_parse_error
+from relay_xdsl.tools.io import CommandError, load_module
 from relay_xdsl.viz.explorer import explorer_graphs
 
 ADAPTER_ID = "relay_xdsl"

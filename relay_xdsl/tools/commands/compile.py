@@ -32,11 +32,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from relay_xdsl.tools.cli import STDIO, CommandError, give_weights, load_module
+from relay_xdsl.tools.commands.arguments import (
+    ArgumentError,
+    Subcommands,
+    add_input,
+    add_output,
+    add_schedule_argument,
+    add_weights,
+    input_spec,
+)
+from relay_xdsl.tools.io import STDIO, CommandError, give_weights, load_module
 from relay_xdsl.tools.progress import step
 
 if TYPE_CHECKING:  # numpy and the compiler load when a command needs them
@@ -67,15 +76,6 @@ def add_compile_arguments(command: argparse.ArgumentParser) -> None:
     add_schedule_argument(command)
 
 
-def add_schedule_argument(command: argparse.ArgumentParser) -> None:
-    """``--no-schedule``, for the commands that compile."""
-    command.add_argument(
-        "--no-schedule",
-        action="store_true",
-        help="with upstream MLIR: plain loops, without the vectorising schedule",
-    )
-
-
 def default_schedule() -> Schedule:
     """The vectorising schedule (relay_xdsl/compiler/schedule.py)."""
     from relay_xdsl.compiler.schedule import SCHEDULE
@@ -83,14 +83,41 @@ def default_schedule() -> Schedule:
     return SCHEDULE
 
 
-def compile_program(args: argparse.Namespace) -> None:
+def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
+    """The ``compile`` subcommand and its arguments."""
+    command = commands.add_parser(
+        "compile", help="lower to TOSA and compile with upstream MLIR into a shared library"
+    )
+    add_input(command, "a .relay or .mlir file")
+    add_output(command, "output file (a shared library with --emit so)")
+    add_compile_arguments(command)
+    add_weights(command)
+    command.add_argument(
+        "--input",
+        dest="inputs",
+        action="append",
+        default=[],
+        type=input_spec,
+        metavar="NAME=FILE.npy",
+        help="with --emit runner: the array of parameter NAME (repeat for each parameter)",
+    )
+    command.add_argument(
+        "--random-inputs",
+        type=int,
+        metavar="SEED",
+        help="with --emit runner: random arrays for the parameters without --input",
+    )
+    command.set_defaults(run=run, default_format="mlir")
+
+
+def run(args: argparse.Namespace) -> None:
     """``relay-xdsl compile``."""
     from relay_xdsl.compiler import build
     from relay_xdsl.compiler.errors import CompileError
     from relay_xdsl.compiler.pipeline import describe, stages
     from relay_xdsl.compiler.runner import runner_module
-    from relay_xdsl.tools.cli import _write
-    from relay_xdsl.tools.run import input_arrays
+    from relay_xdsl.tools.commands.run import input_arrays
+    from relay_xdsl.tools.io import write
 
     if args.emit == "so" and (args.output is None or args.output == STDIO):
         raise CommandError("--emit so writes a shared library: give -o FILE.so")
@@ -107,7 +134,7 @@ def compile_program(args: argparse.Namespace) -> None:
             weights_as_arguments=args.emit != "runner",
         )
         if args.emit == "tosa":
-            _write(args.output, build.generic_text(program))
+            write(args.output, build.generic_text(program))
             return
         if args.emit == "so":
             build.build(program, Path(args.output), schedule=schedule, step=step, log=log)
@@ -123,7 +150,7 @@ def compile_program(args: argparse.Namespace) -> None:
         llvm = build.lower_to_llvm_dialect(text, pipeline, schedule, step=step, log=log)
         if args.emit == "llvm":
             llvm = build.translate_to_llvm_ir(llvm, step=step, log=log)
-        _write(args.output, llvm)
+        write(args.output, llvm)
     except CompileError as error:
         raise CommandError(str(error)) from None
 
@@ -137,9 +164,9 @@ def lower_program(
 ) -> Program:
     """`module` 's @`function` through the conversion, with progress."""
     from relay_xdsl.compiler.frontend import lower
-    from relay_xdsl.tools.cli import _check_constants_have_values
+    from relay_xdsl.tools.io import check_constants_have_values
 
-    _check_constants_have_values(module, random_constants)
+    check_constants_have_values(module, random_constants)
 
     with step(f"lowering @{function} to TOSA"):
         return lower(
@@ -193,13 +220,13 @@ def run_tvm(
     scheduled: bool = True,
 ) -> list[np.ndarray]:
     """@`function` of `module` exported to Relax, built for ``llvm`` by TVM and run on its VM."""
-    from relay_xdsl.tools.cli import _relax_module, _tvm_models
+    from relay_xdsl.tools.tvm_bridge import relax_module, tvm_models
 
     if function != "main":
         raise CommandError("--backend tvm runs main only (the Relax export's entry)")
     with step("loading TVM"):
-        models = _tvm_models()
-    mod = _relax_module(module, random_constants)
+        models = tvm_models()
+    mod = relax_module(module, random_constants)
     with step("building with relax.build(target='llvm') and running on the Relax VM"):
         return models.run(mod, *inputs.values())
 
@@ -239,3 +266,11 @@ def run_for_check(
 def _stderr_log(message: str) -> None:
     for line in message.splitlines():
         print(f"relay-xdsl: {line}", file=sys.stderr)
+
+
+def check_arguments(args: argparse.Namespace, usage: str) -> None:
+    """What the command line alone shows wrong, before any work."""
+    if args.emit != "runner":
+        for given, option in ((args.inputs, "--input"), (args.random_inputs, "--random-inputs")):
+            if given not in (None, []):
+                raise ArgumentError(f"argument {option}: '{option}' needs --emit runner", usage)

@@ -8,7 +8,7 @@
 function and gives constants their values, by name; ``--random-constants
 SEED`` gives the constants still without values (``meta[relay.Constant][i]``
 without ``#[metadata]``) random ones, drawn by role as ``export --to
-relax-script`` draws them (cli.give_weights). Each remaining parameter of
+relax-script`` draws them (io.give_weights). Each remaining parameter of
 the function (``main`` by default) takes the array of its ``--input`` (a
 ``.npy`` file, of the parameter's shape and dtype) or, with
 ``--random-inputs SEED``, a random one: floats uniform in [-1, 1), integers
@@ -24,38 +24,78 @@ import argparse
 import sys
 import zipfile
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-from xdsl.ir import Attribute
+from relay_xdsl.tools.commands.arguments import (
+    BACKENDS,
+    Subcommands,
+    add_input,
+    add_output,
+    add_schedule_argument,
+    add_weights,
+    input_spec,
+)
+from relay_xdsl.tools.io import STDIO, CommandError, give_weights, load_module
 
-from relay_xdsl.interpreter import InterpreterError, parameters, run
-from relay_xdsl.interpreter.random_values import random_inputs
-from relay_xdsl.tools.cli import STDIO, CommandError, give_weights, load_module
+if TYPE_CHECKING:  # numpy and the interpreter load when the command runs, not when it parses
+    import numpy as np
+    from xdsl.ir import Attribute
 
 PRINT_THRESHOLD = 200
 """Arrays with more elements print summarised (their first and last few)."""
 
 
-def input_spec(text: str) -> tuple[str, str]:
-    """``NAME=file.npy`` as (name, path); argparse reports a bad one."""
-    name, equals, path = text.partition("=")
-    if not equals or not name or not path:
-        raise argparse.ArgumentTypeError(f"expected NAME=FILE.npy, got '{text}'")
-    return name.lstrip("%"), path
+def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
+    """The ``run`` subcommand and its arguments."""
+    command = commands.add_parser(
+        "run", help="run a program with the reference interpreter (or --backend mlir|tvm)"
+    )
+    add_input(command, "a .relay or .mlir file")
+    command.add_argument(
+        "--function", default="main", help="the global function to run (default: main)"
+    )
+    command.add_argument(
+        "--input",
+        dest="inputs",
+        action="append",
+        default=[],
+        type=input_spec,
+        metavar="NAME=FILE.npy",
+        help="the array of parameter NAME (repeat for each parameter)",
+    )
+    command.add_argument(
+        "--random-inputs",
+        type=int,
+        metavar="SEED",
+        help="give the parameters without --input random arrays drawn from SEED",
+    )
+    add_weights(command)
+    add_output(command, "save the outputs to an .npz file", "print them")
+    command.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="interpreter",
+        help="interpreter: the reference interpreter (default); mlir: compiled with upstream "
+        "MLIR; tvm: built with TVM's relax.build for llvm",
+    )
+    add_schedule_argument(command)
+    command.set_defaults(run=run, default_format="mlir")
 
 
-def run_program(args: argparse.Namespace) -> None:
+def run(args: argparse.Namespace) -> None:
+    from relay_xdsl.interpreter import InterpreterError, parameters
+    from relay_xdsl.interpreter import run as interpret
+
     module = load_module(args.input, args.input_format)
     give_weights(module, args, args.function)
     try:
         params = parameters(module, args.function)
         inputs = input_arrays(args.inputs, params, args.random_inputs)
         if args.backend == "interpreter":
-            outputs = run(module, inputs, args.function, args.random_constants)
+            outputs = interpret(module, inputs, args.function, args.random_constants)
         else:
             from relay_xdsl.interpreter.runner import check_inputs
-            from relay_xdsl.tools.compile import run_compiled, run_tvm
+            from relay_xdsl.tools.commands.compile import run_compiled, run_tvm
 
             check_inputs(params, inputs)
 
@@ -82,6 +122,9 @@ def input_arrays(
 ) -> dict[str, np.ndarray]:
     """The arrays of `params`, by name and in their order: from the ``--input`` `specs`,
     else random ones drawn from `seed`."""
+    from relay_xdsl.interpreter import InterpreterError
+    from relay_xdsl.interpreter.random_values import random_inputs
+
     names = {name for name, _ in params}
     inputs: dict[str, np.ndarray] = {}
     for name, path in specs:
@@ -108,6 +151,8 @@ def input_arrays(
 
 
 def _load_npy(name: str, path: str) -> np.ndarray:
+    import numpy as np
+
     try:
         array = np.load(path, allow_pickle=False)
     except OSError as error:
@@ -124,6 +169,8 @@ def _load_npy(name: str, path: str) -> np.ndarray:
 
 def format_outputs(outputs: Iterable[tuple[str, np.ndarray]]) -> str:
     """Each output as ``name: (shape) dtype`` and its values, numpy's printing."""
+    import numpy as np
+
     pieces = []
     for name, array in outputs:
         shape = ", ".join(map(str, array.shape)) + ("," if array.ndim == 1 else "")
@@ -134,9 +181,17 @@ def format_outputs(outputs: Iterable[tuple[str, np.ndarray]]) -> str:
 
 
 def _save(path: str, arrays: dict[str, np.ndarray]) -> None:
+    import numpy as np
+
     try:
         with open(path, "wb") as file:
             # numpy's stub reads the keywords as savez's own `allow_pickle`.
             cast(Any, np.savez)(file, **arrays)
     except OSError as error:
         raise CommandError(f"cannot write {path}: {error.strerror}") from None
+
+
+def check_arguments(args: argparse.Namespace, usage: str) -> None:
+    """TVM's steps run with the collector on."""
+    if args.backend == "tvm":
+        args.with_tvm = True

@@ -1,4 +1,4 @@
-"""``relay-xdsl view``: pictures of a module's fused groups.
+"""Pictures of a module's fused groups, as ``relay-xdsl view`` draws them.
 
 ``view FILE -o graph.svg`` draws Relay text or relay-dialect MLIR with
 Graphviz (relay_xdsl/viz); ``view A B`` or ``--before A --after B`` draws two
@@ -20,12 +20,11 @@ installed, the DOT text is still written, next to the requested output.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
-from relay_xdsl.tools.cli import CommandError, load_input, read_input
+from relay_xdsl.tools.io import CommandError, load_input, read_input, write
 from relay_xdsl.viz.dot import (
     INSTALL_HINT,
     SIDE_PREFIXES,
@@ -157,14 +156,14 @@ def run_view(args: argparse.Namespace) -> None:
     graphs = drawings(modules, constants=args.constants, collapse=args.collapse)
     dot = dot_text(graphs)
     if output_format == "dot":
-        _write(args.output, dot)
+        write(args.output, dot)
         return
     reason = too_large(files, graphs, args.max_nodes)
     if reason is not None:
         raise CommandError(reason)
     if dot_binary() is None:
         fallback = args.output.with_suffix(".dot") if args.output else None
-        _write(fallback, dot)
+        write(fallback, dot)
         where = f"wrote {fallback}" if fallback else "wrote DOT to stdout"
         raise CommandError(f"Graphviz's 'dot' is not installed ({where}): {INSTALL_HINT}")
     try:
@@ -175,16 +174,6 @@ def run_view(args: argparse.Namespace) -> None:
             "or --format dot to write the DOT text"
         ) from None
     if output_format == "html":
-        _write(args.output, html_page(_title(files), svg, [g for _, g in graphs]))
+        write(args.output, html_page(_title(files), svg, [g for _, g in graphs]))
     else:
-        _write(args.output, svg)
-
-
-def _write(path: Path | None, text: str) -> None:
-    if path is None:
-        sys.stdout.write(text)
-        return
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise CommandError(f"cannot write {path}: {error.strerror}") from None
+        write(args.output, svg)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from relay_xdsl.tools.cli import main
-from relay_xdsl.tools.run import format_outputs
+from relay_xdsl.tools.commands.run import format_outputs
 
 PROGRAM = (
     '#[version = "0.0.5"]\n'

@@ -12,7 +12,7 @@ import pytest
 from relay_xdsl.tools.cli import main
 from relay_xdsl.viz import dot as dot_module
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SEED = ROOT / "examples" / "seed"
 FUSED, DEFUSED = SEED / "fused.relay", SEED / "defused.relay"
 
@@ -85,7 +85,7 @@ def test_a_graph_over_max_nodes_is_refused_with_advice(tmp_path, capsys):
 
 def test_without_dot_the_dot_text_is_written_and_graphviz_named(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(dot_module, "dot_binary", lambda: None)
-    monkeypatch.setattr("relay_xdsl.tools.view.dot_binary", lambda: None)
+    monkeypatch.setattr("relay_xdsl.tools.drawing.dot_binary", lambda: None)
     output = tmp_path / "fused.svg"
     assert main(["view", str(FUSED), "-o", str(output)]) == 1
     error = capsys.readouterr().err
@@ -163,12 +163,12 @@ def test_python_dash_m_reports_view_errors_without_a_traceback():
 
 def test_a_large_file_far_over_max_nodes_is_refused_before_parsing(tmp_path, capsys, monkeypatch):
     chain = _chain(tmp_path, 60)
-    monkeypatch.setattr("relay_xdsl.tools.view.SCAN_CHARS", 0)  # every file counts as large
+    monkeypatch.setattr("relay_xdsl.tools.drawing.SCAN_CHARS", 0)  # every file counts as large
 
     def not_parsed(source):
         raise AssertionError("the module was parsed")
 
-    monkeypatch.setattr("relay_xdsl.tools.view.load_input", not_parsed)
+    monkeypatch.setattr("relay_xdsl.tools.drawing.load_input", not_parsed)
     assert main(["view", str(chain), "-o", str(tmp_path / "chain.svg"), "--max-nodes", "50"]) == 1
     error = capsys.readouterr().err
     assert "the graph has at least 60 operators, more than --max-nodes 50" in error
@@ -177,8 +177,8 @@ def test_a_large_file_far_over_max_nodes_is_refused_before_parsing(tmp_path, cap
     module = tmp_path / "fused.mlir"
     monkeypatch.undo()
     assert main(["import", str(FUSED), "-o", str(module)]) == 0
-    monkeypatch.setattr("relay_xdsl.tools.view.SCAN_CHARS", 0)
-    monkeypatch.setattr("relay_xdsl.tools.view.load_input", not_parsed)
+    monkeypatch.setattr("relay_xdsl.tools.drawing.SCAN_CHARS", 0)
+    monkeypatch.setattr("relay_xdsl.tools.drawing.load_input", not_parsed)
     capsys.readouterr()
     assert main(["view", str(module), "--format", "svg", "--max-nodes", "5"]) == 1
     assert "--collapse to draw each of the 3 fused groups" in capsys.readouterr().err

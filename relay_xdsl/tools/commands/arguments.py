@@ -1,0 +1,74 @@
+"""What the ``relay-xdsl`` subcommands share on their command lines."""
+
+from __future__ import annotations
+
+import argparse
+
+from relay_xdsl.tools.io import FORMATS
+
+BACKENDS = ("interpreter", "mlir", "tvm")
+"""Who runs a program for ``run`` and ``check``."""
+
+Subcommands = argparse._SubParsersAction
+"""What ``ArgumentParser.add_subparsers`` returns: each command module adds its parser to it."""
+
+
+class ArgumentError(Exception):
+    """A bad command line; `message` is argparse's, `usage` the subcommand's."""
+
+    def __init__(self, message: str, usage: str):
+        super().__init__(message)
+        self.message = message
+        self.usage = usage
+
+
+def add_input(command: argparse.ArgumentParser, what: str) -> None:
+    command.add_argument("input", help=f"{what}, or - for stdin")
+    command.add_argument(
+        "--from",
+        dest="input_format",
+        choices=FORMATS,
+        help="the input's format (default: by its name, .relay or .mlir, else by its first words)",
+    )
+
+
+def add_output(command: argparse.ArgumentParser, what: str, default: str = "stdout") -> None:
+    command.add_argument(
+        "-o", "--output", metavar="FILE", help=f"{what}, - for stdout (default: {default})"
+    )
+
+
+def add_weights(command: argparse.ArgumentParser) -> None:
+    """``--params FILE`` and ``--random-constants SEED``: where weights come from (`give_weights`)."""
+    command.add_argument(
+        "--params",
+        metavar="FILE",
+        help="the model's weights: a TVM params file (save_param_dict) or an .npz archive; "
+        "each array binds the parameter of main of its name, or the constant it names "
+        "as meta[relay.Constant][i]",
+    )
+    command.add_argument(
+        "--random-constants",
+        type=int,
+        metavar="SEED",
+        help="give constants that have no value (meta[relay.Constant][i] without #[metadata]) "
+        "random values drawn from SEED: weights scaled by their fan-in, norm scales and "
+        "variances near 1, the rest small",
+    )
+
+
+def input_spec(text: str) -> tuple[str, str]:
+    """``NAME=file.npy`` as (name, path); argparse reports a bad one."""
+    name, equals, path = text.partition("=")
+    if not equals or not name or not path:
+        raise argparse.ArgumentTypeError(f"expected NAME=FILE.npy, got '{text}'")
+    return name.lstrip("%"), path
+
+
+def add_schedule_argument(command: argparse.ArgumentParser) -> None:
+    """``--no-schedule``, for the commands that compile."""
+    command.add_argument(
+        "--no-schedule",
+        action="store_true",
+        help="with upstream MLIR: plain loops, without the vectorising schedule",
+    )
