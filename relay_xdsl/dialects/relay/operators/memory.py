@@ -101,15 +101,13 @@ MEMORY: tuple[Operator, ...] = (
         attrs=(dtype("dtype", ""),),  # TVM's ShapeOfAttrs
         operands=("tensor",),
         pattern=OpPattern.OPAQUE, infer=inference.shape_of,
-        relax=no_relax("Relax's shape_of returns a shape, not a tensor"),
-        lowering=no_lowering("only TVM's VM compiler emits it; the lowering takes static shapes")),
+        relax=no_relax("Relax's shape_of returns a shape, not a tensor")),
     Operator("vm.reshape_tensor",
         "The VM's reshape_tensor instruction: the data reshaped to `newshape`; inputs (data, "
         "shape tensor).",
         attrs=(ints("newshape", required=True),),  # TVM's ReshapeTensorAttrs
         operands=("data", "shape"),
         arity=2, pattern=OpPattern.OPAQUE, infer=_reshape_tensor,
-        relax=no_relax("Relax reshapes with R.reshape on a shape, not a shape tensor"),
-        lowering=no_lowering("only TVM's VM compiler emits it; the lowering reshapes statically")),
+        relax=no_relax("Relax reshapes with R.reshape on a shape, not a shape tensor")),
 )
 # fmt: on
