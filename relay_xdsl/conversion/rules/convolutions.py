@@ -215,16 +215,8 @@ def _window(call: RuleCall) -> tuple[list[int], list[int], list[int], int]:
     )
 
 
-@lowering("nn.conv2d")
-def conv2d(call: RuleCall) -> Tensor:
-    layout, kernel_layout = _checked_layouts(call)
-    return convolution(
-        call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
-    )
-
-
-@lowering("nn.conv3d")
-def conv3d(call: RuleCall) -> Tensor:
+@lowering("nn.conv2d", "nn.conv3d")
+def conv(call: RuleCall) -> Tensor:
     layout, kernel_layout = _checked_layouts(call)
     return convolution(
         call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
@@ -347,16 +339,8 @@ def _forward_weight(call: RuleCall, w: Tensor, to_io: tuple[int, ...], groups: i
     return Tensor(type_, emit.reshape(value, shape))
 
 
-@lowering("nn.conv2d_transpose")
-def conv2d_transpose(call: RuleCall) -> Tensor:
-    layout, kernel_layout = _checked_layouts(call)
-    return transposed_convolution(
-        call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
-    )
-
-
-@lowering("nn.conv3d_transpose")
-def conv3d_transpose(call: RuleCall) -> Tensor:
+@lowering("nn.conv2d_transpose", "nn.conv3d_transpose")
+def conv_transpose(call: RuleCall) -> Tensor:
     layout, kernel_layout = _checked_layouts(call)
     return transposed_convolution(
         call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type

@@ -29,6 +29,7 @@ from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.windows import layout_perm
 from relay_xdsl.conversion.values import Tensor, permuted_type
 from relay_xdsl.dialects.relay.layouts import spatial_axes
+from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.kernels.image import resample_axis
 
 _TOSA_ATTRIBUTE = UnregisteredAttr.with_name_and_type("tosa", False)
@@ -169,10 +170,13 @@ def resized(
     value = emit.cast(call.value(x, perm), f32)
     images = list(permuted_type(x.type, perm).get_shape()[1:-1])
     targets = list(result.get_shape()[1:-1])
-    axes = [
-        resize.axis(image, target, dims, i)
-        for i, (image, target) in enumerate(zip(images, targets))
-    ]
+    try:
+        axes = [
+            resize.axis(image, target, dims, i)
+            for i, (image, target) in enumerate(zip(images, targets))
+        ]
+    except InterpreterError as error:  # a method or mode the interpreter does not know
+        raise call.error(str(error)) from None
     matrices = [matrix for matrix, _ in axes]
     # a 1-D resize is a 2-D one with a unit axis, which TOSA keeps with scale 1
     inner = 2 if dims > 1 else 1

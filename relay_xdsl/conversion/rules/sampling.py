@@ -87,22 +87,17 @@ def _shape(value: SSAValue) -> list[int]:
     return list(value.type.get_shape())  # type: ignore[attr-defined]
 
 
-def _gathered(call: RuleCall, values: SSAValue, index: SSAValue) -> SSAValue:
-    """``values[b, index[b, o], :]`` for `values` (B, K, R) and i32 `index` (B, O)."""
-    return call.emit.gather(values, index)
-
-
 def _along(call: RuleCall, values: SSAValue, coordinate: SSAValue, method: str) -> SSAValue:
     """`values` (B, K, R) interpolated along K at `coordinate` (B, O): the
     clamped reads of topi's crop_and_resize (linear or nearest)."""
     math_ = _Arithmetic(call)
     size = _shape(values)[1]
     if method == "nearest_neighbor":
-        return _gathered(call, values, math_.clamp(math_.rint(coordinate), 0, size - 1))
+        return call.emit.gather(values, math_.clamp(math_.rint(coordinate), 0, size - 1))
     floor = math_.unary("floor", coordinate)
     base = call.emit.cast(floor, i32)
-    before = _gathered(call, values, math_.clamp(base, 0, size - 1))
-    after = _gathered(call, values, math_.clamp(math_.binary("add", base, 1), 0, size - 1))
+    before = call.emit.gather(values, math_.clamp(base, 0, size - 1))
+    after = call.emit.gather(values, math_.clamp(math_.binary("add", base, 1), 0, size - 1))
     b, o = _shape(coordinate)
     fraction = call.emit.reshape(math_.binary("sub", coordinate, floor), [b, o, 1])
     return math_.binary(
