@@ -2,7 +2,7 @@
 
 ``nn.batch_norm`` with known parameters is one multiply and one add by
 per-channel constants computed when compiling. Dense products become
-``tosa.matmul`` on rank-3 operands.
+``tosa.matmul`` on rank-3 operands, batch dimensions broadcast as numpy's.
 """
 
 from __future__ import annotations
@@ -92,6 +92,21 @@ def _as_matrix(
     return call.emit.reshape(call.value(t, perm), shape)
 
 
+def _batch_broadcast(call: RuleCall, t: Tensor, batch: tuple[int, ...]) -> Tensor:
+    """`t` (..., R, C) with its batch dimensions broadcast to `batch` (tiled:
+    ``tosa.matmul`` takes equal batches)."""
+    shape = (*batch, *t.shape[-2:])
+    if t.shape == shape:
+        return t
+    type_ = TensorType(t.element_type, shape)
+    if t.array is not None:
+        return Tensor(type_, array=np.broadcast_to(t.array, shape))
+    ranked = (1,) * (len(shape) - t.rank) + t.shape
+    value = call.emit.reshape(call.value(t), ranked)
+    multiples = [n if m == 1 else 1 for n, m in zip(shape, ranked)]
+    return Tensor(type_, call.emit.tile(value, multiples))
+
+
 def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_b: bool) -> Tensor:
     """``a @ b`` (numpy's matmul; a rank-2 `b` is shared by every row of `a`)."""
     if a.rank < 2 or b.rank < 2:
@@ -103,11 +118,14 @@ def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_
         left = call.emit.reshape(call.value(a), (1, rows, k))
         right = _as_matrix(call, b, transpose_b, (1,))
     else:
-        batch = a.shape[:-2]
-        if b.shape[:-2] != batch:
-            raise call.error(f"batch shapes {a.shape[:-2]} and {b.shape[:-2]} differ")
-        left = _as_matrix(call, a, transpose_a, batch)
-        right = _as_matrix(call, b, transpose_b, batch)
+        try:
+            batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+        except ValueError:
+            raise call.error(
+                f"batch shapes {a.shape[:-2]} and {b.shape[:-2]} do not broadcast"
+            ) from None
+        left = _as_matrix(call, _batch_broadcast(call, a, batch), transpose_a, batch)
+        right = _as_matrix(call, _batch_broadcast(call, b, batch), transpose_b, batch)
     product = matmul3(call, left, right)
     return call.result(call.emit.reshape(product, call.result_type.get_shape()))
 
