@@ -22,30 +22,55 @@ from relay_xdsl.conversion.values import Tensor, permuted_type
 @lowering("nn.batch_norm")
 def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     """``(x - mean) / sqrt(var + eps) * gamma + beta`` as ``x * scale + shift``, with
-    `scale` and `shift` computed when compiling; the mean and variance pass through."""
+    `scale` and `shift` computed when compiling where the parameters are known,
+    else per channel at run time; the mean and variance pass through."""
     x = call.tensor(0)
-    arrays = [call.known(i) for i in range(1, 5)]
-    if any(a is None for a in arrays):
-        raise call.error("parameters computed at run time; run relay-simplify-inference first")
-    gamma, beta, mean, var = (a for a in arrays if a is not None)
     axis = int(call.call.attr("axis")) % x.rank
+    shape = [1] * x.rank
+    shape[axis] = x.shape[axis]
+    type_ = TensorType(x.element_type, shape)
+    arrays = [call.known(i) for i in range(1, 5)]
+    if all(a is not None for a in arrays):
+        scale_t, shift_t = (
+            Tensor(type_, array=a.reshape(shape)) for a in _known_scale_shift(call, *arrays)
+        )
+    else:
+        scale_t, shift_t = (Tensor(type_, v) for v in _scale_shift(call, shape))
+    emit, perm = call.emit, x.perm
+    physical = permuted_type(x.type, perm)
+    scaled = emit.mul(call.value(x, perm), aligned(call.lowering, scale_t, x.rank, perm), physical)
+    out = emit.op("add", [scaled, aligned(call.lowering, shift_t, x.rank, perm)], physical)
+    return Tensor(x.type, out, perm), call.tensor(3), call.tensor(4)
+
+
+def _known_scale_shift(
+    call: RuleCall, gamma: np.ndarray, beta: np.ndarray, mean: np.ndarray, var: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Batch norm's per-channel `scale` and `shift`, computed when compiling."""
     scale = 1 / np.sqrt(var + float(call.call.attr("epsilon")))
     if call.call.attr("scale"):
         scale = scale * gamma
     shift = -mean * scale
     if call.call.attr("center"):
         shift = shift + beta
-    shape = [1] * x.rank
-    shape[axis] = x.shape[axis]
-    type_ = TensorType(x.element_type, shape)
-    scale_t, shift_t = (
-        Tensor(type_, array=a.astype(gamma.dtype).reshape(shape)) for a in (scale, shift)
-    )
-    emit, perm = call.emit, x.perm
-    physical = permuted_type(x.type, perm)
-    scaled = emit.mul(call.value(x, perm), aligned(call.lowering, scale_t, x.rank, perm), physical)
-    out = emit.op("add", [scaled, aligned(call.lowering, shift_t, x.rank, perm)], physical)
-    return Tensor(x.type, out, perm), call.tensor(3), call.tensor(4)
+    return scale.astype(gamma.dtype), shift.astype(gamma.dtype)
+
+
+def _scale_shift(call: RuleCall, shape: list[int]) -> tuple[SSAValue, SSAValue]:
+    """Batch norm's per-channel `scale` and `shift` of `shape` (the channel
+    axis kept), computed at run time from the parameter vectors."""
+    emit = call.emit
+    gamma, beta, mean, var = (emit.reshape(call.value(call.tensor(i)), shape) for i in range(1, 5))
+    element = call.tensor(1).element_type
+    type_ = TensorType(element, shape)
+    epsilon = emit.scalar(float(call.call.attr("epsilon")), element, len(shape))
+    scale = emit.op("rsqrt", [emit.op("add", [var, epsilon], type_)], type_)
+    if call.call.attr("scale"):
+        scale = emit.mul(scale, gamma, type_)
+    shift = emit.mul(mean, scale, type_)
+    if call.call.attr("center"):
+        return scale, emit.op("sub", [beta, shift], type_)
+    return scale, emit.mul(shift, emit.scalar(-1.0, element, len(shape)), type_)
 
 
 @lowering("nn.bias_add")

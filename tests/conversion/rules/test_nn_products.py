@@ -90,6 +90,21 @@ CASES["conv_batch_norm_bias_float16"] = (
     },
 )
 
+for center_scale in ("True", "False"):
+    CASES[f"batch_norm_run_time_{center_scale}"] = (
+        (
+            "def @main(%x: Tensor[(2, 3, 4), float32], %g: Tensor[(3,), float32],"
+            " %b: Tensor[(3,), float32], %m: Tensor[(3,), float32], %v: Tensor[(3,), float32]) {"
+            f" nn.batch_norm(%x, %g, %b, %m, %v, axis=1, center={center_scale},"
+            f" scale={center_scale}).0 }}"
+        ),
+        {
+            "x": random(2, 3, 4),
+            **{name: random(3) for name in "gbm"},
+            "v": np.abs(random(3)) + 0.5,
+        },
+    )
+
 
 @pytest.mark.parametrize("name", CASES)
 def test_lowering(lowered_cases, name: str):
