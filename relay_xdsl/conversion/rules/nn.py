@@ -29,8 +29,8 @@ def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     shape = [1] * x.rank
     shape[axis] = x.shape[axis]
     type_ = TensorType(x.element_type, shape)
-    arrays = [call.known(i) for i in range(1, 5)]
-    if all(a is not None for a in arrays):
+    arrays = [a for a in (call.known(i) for i in range(1, 5)) if a is not None]
+    if len(arrays) == 4:
         scale_t, shift_t = (
             Tensor(type_, array=a.reshape(shape)) for a in _known_scale_shift(call, *arrays)
         )
@@ -43,10 +43,10 @@ def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     return Tensor(x.type, out, perm), call.tensor(3), call.tensor(4)
 
 
-def _known_scale_shift(
-    call: RuleCall, gamma: np.ndarray, beta: np.ndarray, mean: np.ndarray, var: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Batch norm's per-channel `scale` and `shift`, computed when compiling."""
+def _known_scale_shift(call: RuleCall, *arrays: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Batch norm's per-channel `scale` and `shift`, computed when compiling from
+    its known parameters (gamma, beta, mean, var)."""
+    gamma, beta, mean, var = arrays
     scale = 1 / np.sqrt(var + float(call.call.attr("epsilon")))
     if call.call.attr("scale"):
         scale = scale * gamma
