@@ -1,5 +1,5 @@
 """Slices: ``strided_slice``, ``relax.strided_slice``, ``slice_like`` and ``split``,
-in the operand's layout.
+in the operand's layout; ``relax.slice_scatter``, slices put back together.
 
 Every slice becomes one ``tosa.slice`` of the operand as it is held (the
 bounds permuted to its layout), after a ``tosa.reverse`` for each axis
