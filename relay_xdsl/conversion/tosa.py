@@ -272,13 +272,31 @@ class TosaBuilder:
         )
 
     def clamp(self, x: SSAValue, low: float, high: float) -> SSAValue:
+        """`x` bounded to ``[low, high]`` (either may be infinite). TOSA's clamp takes
+        no i32 or i64: those are bounded by ``tosa.maximum`` and ``tosa.minimum``."""
         type_ = _tensor(x)
         element: Any = type_.get_element_type()
+        if isinstance(element, IntegerType) and element.width.data in (32, 64):
+            info = np.iinfo(numpy_dtype(element))
+            if low > info.min:
+                x = self.op(
+                    "maximum",
+                    [x, self.scalar(math.ceil(low), element, type_.get_num_dims())],
+                    type_,
+                )
+            if high < info.max:
+                x = self.op(
+                    "minimum",
+                    [x, self.scalar(math.floor(high), element, type_.get_num_dims())],
+                    type_,
+                )
+            return x
         bounds: dict[str, Attribute]
         if isinstance(element, IntegerType):
+            info = np.iinfo(numpy_dtype(element))
             bounds = {
-                "min_val": IntegerAttr(int(low), element),
-                "max_val": IntegerAttr(int(high), element),
+                "min_val": IntegerAttr(int(max(low, info.min)), element),
+                "max_val": IntegerAttr(int(min(high, info.max)), element),
             }
         else:
             limit = float(np.finfo(numpy_dtype(element)).max)

@@ -3,15 +3,17 @@
 
 TOSA rounds floats to the nearest integer where Relay (C's conversion)
 truncates toward zero, so floats are truncated first; and a conversion to
-``bool`` is ``x != 0`` for every source type. TOSA has no bit cast:
+``bool`` is ``x != 0`` for every source type. TOSA casts ``i64`` only to and
+from ``i32``: other integers go through ``i32`` (exactly, or wrapping as a
+direct cast would), floats are converted element by element with ``arith``. TOSA has no bit cast:
 ``reinterpret`` is ``arith.bitcast`` of each element in a ``linalg.generic``.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import IntegerType, TensorType, i32, i64
+from xdsl.ir import Attribute, SSAValue
 
 from relay_xdsl.conversion import linalg
 from relay_xdsl.conversion.lowering import RuleCall
@@ -36,7 +38,30 @@ def _cast(call: RuleCall, x: Tensor, element: Attribute) -> Tensor:
         value = truncated(emit, value)
     if _is_bool(x.element_type) and not isinstance(element, IntegerType):
         value = emit.cast(value, IntegerType(8))  # TOSA casts bool to integers only
-    return call.result(emit.cast(value, element), x.perm)
+    return call.result(_converted(call, value, element), x.perm)
+
+
+def _converted(call: RuleCall, value: SSAValue, element: Attribute) -> SSAValue:
+    """`value` cast to `element` in the ways TOSA allows (floats already truncated)."""
+    emit = call.emit
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    source = type_.get_element_type()
+    if i64 not in (source, element) or i32 in (source, element):
+        return emit.cast(value, element)
+    if isinstance(source, IntegerType) and isinstance(element, IntegerType):
+        return emit.cast(emit.cast(value, i32), element)
+    result = TensorType(element, type_.get_shape())
+    if isinstance(element, IntegerType):
+        return linalg.elementwise(
+            emit, [value], result, lambda args: [arith.FPToSIOp(args[0], element)]
+        )
+    return linalg.elementwise(
+        emit,
+        [value],
+        result,
+        lambda args: [arith.SIToFPOp(args[0], element)],  # type: ignore[arg-type]
+    )
 
 
 @lowering("cast")

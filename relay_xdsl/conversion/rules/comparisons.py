@@ -1,5 +1,6 @@
 """The comparisons TOSA lacks, from those it has: ``not_equal`` is
-``logical_not(equal)``; ``less`` and ``less_equal`` are ``greater`` and
+``logical_not(equal)``; booleans, which TOSA's ``equal`` does not take, are
+compared with ``logical_xor``; ``less`` and ``less_equal`` are ``greater`` and
 ``greater_equal`` with the operands swapped. Like the other broadcasting
 operators they run in the layout of their first operand computed at run time.
 """
@@ -29,11 +30,28 @@ def _compare(call: RuleCall, tosa_name: str, swapped: bool) -> tuple[SSAValue, t
     return call.emit.op(tosa_name, [a, b], permuted_type(call.result_type, perm)), perm
 
 
+def _booleans(call: RuleCall) -> bool:
+    return call.tensor(0).element_type == IntegerType(1)
+
+
+def _negated(call: RuleCall, value: SSAValue, perm: tuple[int, ...]) -> Tensor:
+    return call.result(call.emit.op("logical_not", [value], value.type), perm)
+
+
+@lowering("equal")
+def equal(call: RuleCall) -> Tensor:
+    """``a == b``: ``tosa.equal``; booleans ``logical_not(logical_xor(a, b))``."""
+    if _booleans(call):
+        return _negated(call, *_compare(call, "logical_xor", False))
+    return call.result(*_compare(call, "equal", False))
+
+
 @lowering("not_equal")
 def not_equal(call: RuleCall) -> Tensor:
-    """``a != b``: ``logical_not(equal(a, b))``."""
-    equal, perm = _compare(call, "equal", False)
-    return call.result(call.emit.op("logical_not", [equal], equal.type), perm)
+    """``a != b``: ``logical_not(equal(a, b))``; booleans ``logical_xor(a, b)``."""
+    if _booleans(call):
+        return call.result(*_compare(call, "logical_xor", False))
+    return _negated(call, *_compare(call, "equal", False))
 
 
 @lowering("less")

@@ -190,11 +190,6 @@ def minimum(call: RuleCall) -> Tensor:
     return binary(call, "minimum")
 
 
-@lowering("equal")
-def equal(call: RuleCall) -> Tensor:
-    return binary(call, "equal")
-
-
 @lowering("greater")
 def greater(call: RuleCall) -> Tensor:
     return binary(call, "greater")

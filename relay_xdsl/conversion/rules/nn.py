@@ -2,7 +2,7 @@
 
 ``nn.batch_norm`` with known parameters is one multiply and one add by
 per-channel constants computed when compiling. Dense products become
-``tosa.matmul`` on rank-3 operands.
+``tosa.matmul`` on rank-3 operands, batch dimensions broadcast as numpy's.
 """
 
 from __future__ import annotations
@@ -22,30 +22,55 @@ from relay_xdsl.conversion.values import Tensor, permuted_type
 @lowering("nn.batch_norm")
 def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     """``(x - mean) / sqrt(var + eps) * gamma + beta`` as ``x * scale + shift``, with
-    `scale` and `shift` computed when compiling; the mean and variance pass through."""
+    `scale` and `shift` computed when compiling where the parameters are known,
+    else per channel at run time; the mean and variance pass through."""
     x = call.tensor(0)
-    arrays = [call.known(i) for i in range(1, 5)]
-    if any(a is None for a in arrays):
-        raise call.error("parameters computed at run time; run relay-simplify-inference first")
-    gamma, beta, mean, var = (a for a in arrays if a is not None)
     axis = int(call.call.attr("axis")) % x.rank
+    shape = [1] * x.rank
+    shape[axis] = x.shape[axis]
+    type_ = TensorType(x.element_type, shape)
+    arrays = [a for a in (call.known(i) for i in range(1, 5)) if a is not None]
+    if len(arrays) == 4:
+        scale_t, shift_t = (
+            Tensor(type_, array=a.reshape(shape)) for a in _known_scale_shift(call, *arrays)
+        )
+    else:
+        scale_t, shift_t = (Tensor(type_, v) for v in _scale_shift(call, shape))
+    emit, perm = call.emit, x.perm
+    physical = permuted_type(x.type, perm)
+    scaled = emit.mul(call.value(x, perm), aligned(call.lowering, scale_t, x.rank, perm), physical)
+    out = emit.op("add", [scaled, aligned(call.lowering, shift_t, x.rank, perm)], physical)
+    return Tensor(x.type, out, perm), call.tensor(3), call.tensor(4)
+
+
+def _known_scale_shift(call: RuleCall, *arrays: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Batch norm's per-channel `scale` and `shift`, computed when compiling from
+    its known parameters (gamma, beta, mean, var)."""
+    gamma, beta, mean, var = arrays
     scale = 1 / np.sqrt(var + float(call.call.attr("epsilon")))
     if call.call.attr("scale"):
         scale = scale * gamma
     shift = -mean * scale
     if call.call.attr("center"):
         shift = shift + beta
-    shape = [1] * x.rank
-    shape[axis] = x.shape[axis]
-    type_ = TensorType(x.element_type, shape)
-    scale_t, shift_t = (
-        Tensor(type_, array=a.astype(gamma.dtype).reshape(shape)) for a in (scale, shift)
-    )
-    emit, perm = call.emit, x.perm
-    physical = permuted_type(x.type, perm)
-    scaled = emit.mul(call.value(x, perm), aligned(call.lowering, scale_t, x.rank, perm), physical)
-    out = emit.op("add", [scaled, aligned(call.lowering, shift_t, x.rank, perm)], physical)
-    return Tensor(x.type, out, perm), call.tensor(3), call.tensor(4)
+    return scale.astype(gamma.dtype), shift.astype(gamma.dtype)
+
+
+def _scale_shift(call: RuleCall, shape: list[int]) -> tuple[SSAValue, SSAValue]:
+    """Batch norm's per-channel `scale` and `shift` of `shape` (the channel
+    axis kept), computed at run time from the parameter vectors."""
+    emit = call.emit
+    gamma, beta, mean, var = (emit.reshape(call.value(call.tensor(i)), shape) for i in range(1, 5))
+    element = call.tensor(1).element_type
+    type_ = TensorType(element, shape)
+    epsilon = emit.scalar(float(call.call.attr("epsilon")), element, len(shape))
+    scale = emit.op("rsqrt", [emit.op("add", [var, epsilon], type_)], type_)
+    if call.call.attr("scale"):
+        scale = emit.mul(scale, gamma, type_)
+    shift = emit.mul(mean, scale, type_)
+    if call.call.attr("center"):
+        return scale, emit.op("sub", [beta, shift], type_)
+    return scale, emit.mul(shift, emit.scalar(-1.0, element, len(shape)), type_)
 
 
 @lowering("nn.bias_add")
@@ -92,6 +117,21 @@ def _as_matrix(
     return call.emit.reshape(call.value(t, perm), shape)
 
 
+def _batch_broadcast(call: RuleCall, t: Tensor, batch: tuple[int, ...]) -> Tensor:
+    """`t` (..., R, C) with its batch dimensions broadcast to `batch` (tiled:
+    ``tosa.matmul`` takes equal batches)."""
+    shape = (*batch, *t.shape[-2:])
+    if t.shape == shape:
+        return t
+    type_ = TensorType(t.element_type, shape)
+    if t.array is not None:
+        return Tensor(type_, array=np.broadcast_to(t.array, shape))
+    ranked = (1,) * (len(shape) - t.rank) + t.shape
+    value = call.emit.reshape(call.value(t), ranked)
+    multiples = [n if m == 1 else 1 for n, m in zip(shape, ranked)]
+    return Tensor(type_, call.emit.tile(value, multiples))
+
+
 def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_b: bool) -> Tensor:
     """``a @ b`` (numpy's matmul; a rank-2 `b` is shared by every row of `a`)."""
     if a.rank < 2 or b.rank < 2:
@@ -103,11 +143,14 @@ def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_
         left = call.emit.reshape(call.value(a), (1, rows, k))
         right = _as_matrix(call, b, transpose_b, (1,))
     else:
-        batch = a.shape[:-2]
-        if b.shape[:-2] != batch:
-            raise call.error(f"batch shapes {a.shape[:-2]} and {b.shape[:-2]} differ")
-        left = _as_matrix(call, a, transpose_a, batch)
-        right = _as_matrix(call, b, transpose_b, batch)
+        try:
+            batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+        except ValueError:
+            raise call.error(
+                f"batch shapes {a.shape[:-2]} and {b.shape[:-2]} do not broadcast"
+            ) from None
+        left = _as_matrix(call, _batch_broadcast(call, a, batch), transpose_a, batch)
+        right = _as_matrix(call, _batch_broadcast(call, b, batch), transpose_b, batch)
     product = matmul3(call, left, right)
     return call.result(call.emit.reshape(product, call.result_type.get_shape()))
 

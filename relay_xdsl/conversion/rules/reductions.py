@@ -5,7 +5,8 @@ TOSA keeps each reduced axis with size one; without ``keepdims`` a reshape
 drops them, which moves no data. The axes are the interpreter's
 (``axis`` and ``exclude`` as TVM's ``GetReduceAxes``). TOSA sums integers
 of 32 or 64 bits only: narrower ones are summed in i32 and narrowed back,
-which wraps as their own sum does. ``mean`` and ``variance`` divide the sum
+which wraps as their own sum does. ``tosa.reduce_product`` takes floats
+only: integers are multiplied in halves, ``log2(n)`` ``tosa.mul`` per axis. ``mean`` and ``variance`` divide the sum
 by the count (truncating on integers; float16 summed in float32, as TVM
 does); ``variance`` takes the mean as its second argument.
 
@@ -48,8 +49,12 @@ def _reduced(
     divided by the count for ``mean`` and ``variance``, in `x` 's element type,
     the axes dropped unless ``keepdims``: the value and its layout."""
     emit = call.emit
+    integer = isinstance(value.type.get_element_type(), IntegerType)  # type: ignore[attr-defined]
     for axis in axes:
-        value = emit.reduce(kind, value, x.perm.index(axis))
+        if kind == "product" and integer:
+            value = _multiplied(call, value, x.perm.index(axis))
+        else:
+            value = emit.reduce(kind, value, x.perm.index(axis))
     if call.name in ("mean", "variance"):
         if isinstance(x.element_type, IntegerType):  # the sum wraps as in Relay's own type
             value = emit.widened(emit.cast(value, x.element_type))
@@ -60,6 +65,28 @@ def _reduced(
     kept = [p for p in x.perm if p not in axes]
     renumber = {p: i for i, p in enumerate(sorted(kept))}
     return emit.reshape(value, [x.shape[p] for p in kept]), tuple(renumber[p] for p in kept)
+
+
+def _multiplied(call: RuleCall, value: SSAValue, axis: int) -> SSAValue:
+    """The product of integer `value` along `axis`, kept with size one: the
+    first half times the second, an odd extent padded with a one."""
+    emit = call.emit
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    shape = list(type_.get_shape())
+    while shape[axis] > 1:
+        if shape[axis] % 2:
+            pads = [0] * (2 * len(shape))
+            pads[2 * axis + 1] = 1
+            value = emit.pad(value, pads, 1)
+            shape[axis] += 1
+        shape[axis] //= 2
+        start = [0] * len(shape)
+        second = list(start)
+        second[axis] = shape[axis]
+        half = TensorType(type_.get_element_type(), shape)
+        value = emit.mul(emit.slice(value, start, shape), emit.slice(value, second, shape), half)
+    return value
 
 
 def _divided_by_count(call: RuleCall, total: SSAValue, count: int) -> SSAValue:
@@ -78,7 +105,7 @@ def _divided_by_count(call: RuleCall, total: SSAValue, count: int) -> SSAValue:
 def _reduce(call: RuleCall, kind: str) -> Tensor:
     x = call.tensor(0)
     value = call.value(x, x.perm)
-    if kind == "sum":
+    if kind in ("sum", "product"):
         value = _summable(call, value)
     value, perm = _reduced(call, kind, x, value, list(reduced_axes(call.call, x.rank)))
     return call.result(value, perm)

@@ -64,8 +64,6 @@ class _Arithmetic:
         return self.emit.select(condition, a, b, self._type(condition, a, b, element=_element(a)))
 
     def clamp(self, a: SSAValue, low: float, high: float) -> SSAValue:
-        if isinstance(_element(a), IntegerType):  # TOSA clamps no i32
-            return self.binary("minimum", self.binary("maximum", a, low), high)
         return self.emit.clamp(a, low, high)
 
     def rint(self, a: SSAValue) -> SSAValue:

@@ -1,5 +1,5 @@
 """Slices: ``strided_slice``, ``relax.strided_slice``, ``slice_like`` and ``split``,
-in the operand's layout.
+in the operand's layout; ``relax.slice_scatter``, slices put back together.
 
 Every slice becomes one ``tosa.slice`` of the operand as it is held (the
 bounds permuted to its layout), after a ``tosa.reverse`` for each axis
@@ -135,3 +135,31 @@ def split(call: RuleCall) -> tuple[Tensor, ...]:
         pieces.append(Tensor(type_, value, x.perm))
         start = stop
     return tuple(pieces)
+
+
+@lowering("relax.slice_scatter")
+def slice_scatter(call: RuleCall) -> Tensor:
+    """``relax.slice_scatter(x, src)``: `x` with positions ``start:end:step`` of
+    ``axis`` replaced by `src`, as the concatenation of the runs of `x` between
+    those positions and the single slices of `src` that go there."""
+    x, src = call.tensor(0), call.tensor(1)
+    axis = normal_axis(int(call.call.attr("axis")), x.rank)
+    bounds = (int(call.call.attr(name)) for name in ("start", "end", "step"))
+    positions = range(*slice(*bounds).indices(x.shape[axis]))
+    emit = call.emit
+    data, source = call.value(x), call.value(src)
+
+    def cut(value: SSAValue, start: int, count: int) -> SSAValue:
+        begin, size = [0] * x.rank, list(x.shape)
+        begin[axis], size[axis] = start, count
+        return emit.slice(value, begin, size)
+
+    pieces, kept = [], 0
+    for position, k in sorted((p, k) for k, p in enumerate(positions)):
+        if position > kept:
+            pieces.append(cut(data, kept, position - kept))
+        pieces.append(cut(source, k, 1))
+        kept = position + 1
+    if kept < x.shape[axis]:
+        pieces.append(cut(data, kept, x.shape[axis] - kept))
+    return call.result(emit.concat(pieces, axis, call.result_type))

@@ -15,6 +15,9 @@ CONVERSIONS = [
     ("int8", "bool", np.array([[-3, 0, 5, 0], [1, 0, 3, 4]], np.int8)),
     ("bool", "int8", VALUES > 0),
     ("bool", "float32", VALUES > 0),
+    ("float32", "int64", VALUES),
+    ("int64", "float32", np.array([[-3, 0, 5, 7], [1, 2, 3, 1 << 40]], np.int64)),
+    ("int8", "int64", np.array([[-3, 0, 5, 7], [1, 2, 3, 4]], np.int8)),
 ]
 CASES = {
     f"{source}_to_{dtype}": (

@@ -1,6 +1,6 @@
 """not_equal, less, less_equal, isnan, isinf and isfinite lowered, compiled and
 run against the interpreter (NaN and infinities of both signs; integers are
-never either)."""
+never either); equal and not_equal of booleans."""
 
 from __future__ import annotations
 
@@ -21,6 +21,11 @@ CASES = {
     )
     for operator in ("not_equal", "less", "less_equal")
 }
+for operator in ("equal", "not_equal"):
+    CASES[f"{operator}_bool"] = (
+        f"def @main(%a: Tensor[(3, 4), bool], %b: Tensor[(4,), bool]) {{ {operator}(%a, %b) }}",
+        {"a": A > 0, "b": B > 0},
+    )
 SPECIAL = np.array([[np.nan, np.inf, -np.inf, 0.0], [-1.5, 6.0e4, -np.nan, 65504.0]])
 for operator in ("isnan", "isinf", "isfinite"):
     for dtype in ("float32", "float16", "int32"):

@@ -1,5 +1,5 @@
 """The dense products and batch norm of rules/nn.py (dense, batch_matmul,
-relax.matmul, batch_norm, bias_add) lowered, compiled and run against the interpreter."""
+relax.matmul with broadcast batches, batch_norm, bias_add) lowered, compiled and run against the interpreter."""
 
 from __future__ import annotations
 
@@ -32,7 +32,12 @@ for transpose_a, transpose_b in [(False, True), (True, False)]:
         ),
         {"a": a, "b": b},
     )
-for a_shape, b_shape, c_shape in [("2x3x4", "4x5", "2x3x5"), ("3x2x4", "3x4x6", "3x2x6")]:
+for a_shape, b_shape, c_shape in [
+    ("2x3x4", "4x5", "2x3x5"),
+    ("3x2x4", "3x4x6", "3x2x6"),
+    ("2x1x3x4", "5x4x6", "2x5x3x6"),
+    ("1x3x4", "2x4x5", "2x3x5"),
+]:
     CASES[f"relax_matmul_{a_shape}_{b_shape}"] = (
         f"""
         func.func @main(%a: tensor<{a_shape}xf32>, %b: tensor<{b_shape}xf32>)
@@ -84,6 +89,21 @@ CASES["conv_batch_norm_bias_float16"] = (
         "b": random(3).astype(np.float16),
     },
 )
+
+for center_scale in ("True", "False"):
+    CASES[f"batch_norm_run_time_{center_scale}"] = (
+        (
+            "def @main(%x: Tensor[(2, 3, 4), float32], %g: Tensor[(3,), float32],"
+            " %b: Tensor[(3,), float32], %m: Tensor[(3,), float32], %v: Tensor[(3,), float32]) {"
+            f" nn.batch_norm(%x, %g, %b, %m, %v, axis=1, center={center_scale},"
+            f" scale={center_scale}).0 }}"
+        ),
+        {
+            "x": random(2, 3, 4),
+            **{name: random(3) for name in "gbm"},
+            "v": np.abs(random(3)) + 0.5,
+        },
+    )
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -1,5 +1,6 @@
 """power lowered, compiled and run against the interpreter: known small
-exponents as multiplications (negative bases included), others as tosa.pow."""
+exponents as multiplications (negative bases included), others as tosa.pow;
+integers by squaring."""
 
 from __future__ import annotations
 
@@ -36,6 +37,12 @@ CASES["run_time_exponent"] = (
     "def @main(%x: Tensor[(2, 4), float32], %e: Tensor[(4,), float32]) { power(%x, %e) }",
     {"x": POSITIVE, "e": np.array([0.0, 1.5, -2.0, 3.0], np.float32)},
 )
+
+for dtype in ("int32", "int64"):
+    CASES[f"run_time_exponent_{dtype}"] = (
+        f"def @main(%x: Tensor[(2, 4), {dtype}], %e: Tensor[(4,), {dtype}]) {{ power(%x, %e) }}",
+        {"x": (X * 2).astype(dtype), "e": np.array([0, 1, 5, 13], dtype)},
+    )
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -1,7 +1,7 @@
 """The reductions lowered, compiled and run against the interpreter: all, any,
 argmax and argmin (ties, select_last_index, several axes, exclude), mean
 and variance (float16 summed in float32, integers truncated), sums of
-narrow integers, collapse_sum_like."""
+narrow integers, products of integers, collapse_sum_like."""
 
 from __future__ import annotations
 
@@ -52,6 +52,8 @@ for dtype in ("float16", "int8", "int32"):
     data = (RNG.standard_normal((3, 4, 5)) * 3).astype(dtype)
     CASES[f"mean_{dtype}"] = (reduce("mean", dtype, ", axis=[1, 2]"), {"x": data})
     CASES[f"sum_{dtype}"] = (reduce("sum", dtype, ", axis=[0]"), {"x": data})
+for dtype in ("int8", "int32", "int64"):
+    CASES[f"prod_{dtype}"] = (reduce("prod", dtype, ", axis=[1, 2]"), {"x": TIES.astype(dtype)})
 CASES["mean_int8_wrapping"] = (
     reduce("mean", "int8", ", axis=[2]"),
     {"x": np.full((3, 4, 5), 100, np.int8)},

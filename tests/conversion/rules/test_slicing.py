@@ -68,6 +68,22 @@ CASES["slice_like_negative_axis"] = (
     {"x": DATA, "y": np.zeros((2, 2, 3), np.float32)},
 )
 
+for start, end, step, width in [(0, 8, 2, 4), (1, 4, 1, 3), (7, 0, -3, 3)]:
+    CASES[f"relax_slice_scatter_{start}_{end}_{step}"] = (
+        f"""
+        func.func @main(%x: tensor<2x8xf32>, %s: tensor<2x{width}xf32>) -> tensor<2x8xf32> {{
+          %r = relay.relax.slice_scatter(%x, %s)
+            {{start = {start} : i64, end = {end} : i64, step = {step} : i64, axis = 1 : i32}}
+            : (tensor<2x8xf32>, tensor<2x{width}xf32>) -> tensor<2x8xf32>
+          func.return %r : tensor<2x8xf32>
+        }}
+        """,
+        {
+            "x": np.arange(16, dtype=np.float32).reshape(2, 8),
+            "s": -1 - np.arange(2 * width, dtype=np.float32).reshape(2, width),
+        },
+    )
+
 
 @pytest.mark.parametrize("name", CASES)
 def test_lowering(lowered_cases, name: str):

@@ -16,17 +16,6 @@ func.func @no_rule(%x: tensor<1x2x3xf32>, %s: tensor<2xf32>) -> tensor<1x2x3xf32
 
 // -----
 
-// batch_norm's parameters must be known when compiling.
-// CHECK: nn.batch_norm: parameters computed at run time; run relay-simplify-inference first
-func.func @batch_norm_runtime(%x: tensor<1x2x4x4xf32>, %var: tensor<2xf32>) -> tensor<1x2x4x4xf32> {
-  %gamma = relay.constant dense<[2.0, 0.5]> : tensor<2xf32>
-  %bn = relay.nn.batch_norm(%x, %gamma, %gamma, %gamma, %var) : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>>
-  %r = relay.tuple_get_item %bn[0] : tuple<tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>>
-  func.return %r : tensor<1x2x4x4xf32>
-}
-
-// -----
-
 // CHECK: nn.conv2d: kernel layout OIHW2o is not supported (expected the axes OHWI)
 func.func @kernel_layout(%x: tensor<1x4x8x8xf32>, %w: tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32> {
   %r = relay.nn.conv2d(%x, %w) {channels = 4 : i32, kernel_size = array<i32: 3, 3>, kernel_layout = "OIHW2o"} : (tensor<1x4x8x8xf32>, tensor<3x3x4x4xf32>) -> tensor<1x4x6x6xf32>
