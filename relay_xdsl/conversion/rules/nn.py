@@ -19,10 +19,16 @@ from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
 
-@lowering("nn.batch_norm")
+@lowering("nn.batch_norm", "relax.nn.batch_norm")
 def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     """``(x - mean) / sqrt(var + eps) * gamma + beta`` as ``x * scale + shift``, with
-    `scale` and `shift` computed when compiling; the mean and variance pass through."""
+    `scale` and `shift` computed when compiling; the mean and variance pass through.
+    ``relax.nn.batch_norm`` in inference form (without ``training``) is the same."""
+    if call.name == "relax.nn.batch_norm" and call.call.attr("training"):
+        raise call.error(
+            "training=True (statistics of the batch, moving statistics updated) is not "
+            "lowered; only the inference form is"
+        )
     x = call.tensor(0)
     arrays = [call.known(i) for i in range(1, 5)]
     if any(a is None for a in arrays):

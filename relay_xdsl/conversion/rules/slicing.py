@@ -135,3 +135,34 @@ def split(call: RuleCall) -> tuple[Tensor, ...]:
         pieces.append(Tensor(type_, value, x.perm))
         start = stop
     return tuple(pieces)
+
+
+@lowering("relax.slice_scatter")
+def slice_scatter(call: RuleCall) -> Tensor:
+    """``relax.slice_scatter(x, src)``: `x` with ``x[start:end:step]`` along
+    ``axis`` replaced by `src`, as the concatenation along that axis of the
+    runs of elements each takes from `x` or from `src`."""
+    x, src = call.tensor(0), call.tensor(1)
+    axis = normal_axis(int(call.call.attr("axis")), x.rank)
+    extent = x.shape[axis]
+    bounds = slice(call.call.attr("start"), call.call.attr("end"), call.call.attr("step"))
+    written = {position: k for k, position in enumerate(range(extent)[bounds])}
+    # runs of (source, first index, count): consecutive elements of one source
+    runs: list[tuple[int, int, int]] = []
+    for i in range(extent):
+        source, index = (1, written[i]) if i in written else (0, i)
+        if runs and runs[-1][0] == source and runs[-1][1] + runs[-1][2] == index:
+            runs[-1] = (source, runs[-1][1], runs[-1][2] + 1)
+        else:
+            runs.append((source, index, 1))
+    values = (call.value(x), call.value(src))
+    parts = []
+    for source, first, count in runs:
+        value = values[source]
+        begin = [0] * x.rank
+        size = list(value.type.get_shape())  # type: ignore[attr-defined]
+        begin[axis], size[axis] = first, count
+        parts.append(call.emit.slice(value, begin, size))
+    if len(parts) == 1:
+        return call.result(parts[0])
+    return call.result(call.emit.concat(parts, axis, call.result_type))
