@@ -98,6 +98,20 @@ def _as_matrix(
     return call.emit.reshape(call.value(t, perm), shape)
 
 
+def _broadcast_batch(call: RuleCall, t: Tensor, batch: tuple[int, ...]) -> Tensor:
+    """`t` (..., R, C) with its batch axes broadcast to `batch` (numpy's rules)."""
+    shape = (*batch, *t.shape[-2:])
+    if tuple(t.shape) == shape:
+        return t
+    type_ = TensorType(t.element_type, shape)
+    if t.array is not None:
+        return Tensor(type_, array=np.broadcast_to(t.array, shape))
+    ranked = (1,) * (len(shape) - t.rank) + tuple(t.shape)
+    value = call.emit.reshape(call.value(t), ranked)
+    multiples = [n if m == 1 else 1 for n, m in zip(shape, ranked)]
+    return Tensor(type_, call.emit.tile(value, multiples))
+
+
 def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_b: bool) -> Tensor:
     """``a @ b`` (numpy's matmul; a rank-2 `b` is shared by every row of `a`)."""
     if a.rank < 2 or b.rank < 2:
@@ -109,9 +123,11 @@ def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_
         left = call.emit.reshape(call.value(a), (1, rows, k))
         right = _as_matrix(call, b, transpose_b, (1,))
     else:
-        batch = a.shape[:-2]
-        if b.shape[:-2] != batch:
-            raise call.error(f"batch shapes {a.shape[:-2]} and {b.shape[:-2]} differ")
+        try:
+            batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+        except ValueError:
+            raise call.error(f"batch shapes {a.shape[:-2]} and {b.shape[:-2]} differ") from None
+        a, b = _broadcast_batch(call, a, batch), _broadcast_batch(call, b, batch)
         left = _as_matrix(call, a, transpose_a, batch)
         right = _as_matrix(call, b, transpose_b, batch)
     product = matmul3(call, left, right)
