@@ -59,8 +59,18 @@ class _Sorted:
         equal = emit.op("equal", [mine, other], pairs)
         if not isinstance(keys.type.get_element_type(), IntegerType):  # type: ignore[attr-defined]
             before, equal = self._nan_ordered(before, equal, mine, other, ascending)
-        earlier = np.tri(n, n, -1, dtype=bool).reshape(1, n, n)  # j < i
-        tie = emit.op("logical_and", [equal, emit.const(earlier, IntegerType(1))], pairs)
+        # j < i from the positions rather than an (n, n) boolean constant, which
+        # grows with n * n and whose large hex form upstream MLIR misreads
+        positions = np.arange(n, dtype=np.int32)
+        earlier = emit.op(
+            "greater",
+            [
+                emit.const(positions.reshape(1, n, 1), i32),
+                emit.const(positions.reshape(1, 1, n), i32),
+            ],
+            TensorType(IntegerType(1), (1, n, n)),
+        )
+        tie = emit.op("logical_and", [equal, earlier], pairs)
         precedes = emit.op("logical_or", [before, tie], pairs)
         ranks = emit.reduce("sum", emit.cast(precedes, i32), 2)  # (rows, n, 1)
         return emit.reshape(ranks, (rows, 1, n))
