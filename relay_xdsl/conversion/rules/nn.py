@@ -23,12 +23,10 @@ from relay_xdsl.conversion.values import Tensor, permuted_type
 def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     """``(x - mean) / sqrt(var + eps) * gamma + beta`` as ``x * scale + shift``, with
     `scale` and `shift` computed when compiling; the mean and variance pass through.
-    ``relax.nn.batch_norm`` in inference form (without ``training``) is the same."""
+    ``relax.nn.batch_norm`` in inference form (without ``training``) is the same;
+    in training form, see `_training_batch_norm`."""
     if call.name == "relax.nn.batch_norm" and call.call.attr("training"):
-        raise call.error(
-            "training=True (statistics of the batch, moving statistics updated) is not "
-            "lowered; only the inference form is"
-        )
+        return _training_batch_norm(call)
     x = call.tensor(0)
     arrays = [call.known(i) for i in range(1, 5)]
     if any(a is None for a in arrays):
@@ -52,6 +50,50 @@ def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     scaled = emit.mul(call.value(x, perm), aligned(call.lowering, scale_t, x.rank, perm), physical)
     out = emit.op("add", [scaled, aligned(call.lowering, shift_t, x.rank, perm)], physical)
     return Tensor(x.type, out, perm), call.tensor(3), call.tensor(4)
+
+
+def _training_batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
+    """``relax.nn.batch_norm`` with ``training``: the batch's mean and biased
+    variance over every axis but ``axis`` normalise, computed at run time, and
+    the moving statistics come back as ``(1 - momentum) * moving + momentum * batch``."""
+    emit = call.emit
+    x = call.tensor(0)
+    axis = int(call.call.attr("axis")) % x.rank
+    channels = x.shape[axis]
+    shape = [1] * x.rank
+    shape[axis] = channels
+    element, rank = x.element_type, x.rank
+    stats = TensorType(element, shape)
+    data = call.value(x)
+
+    def batch_mean(value: SSAValue) -> SSAValue:
+        for a in range(rank):
+            if a != axis:
+                value = emit.reduce("sum", value, a)
+        return emit.mul(value, emit.scalar(channels / math.prod(x.shape), element, rank), stats)
+
+    def per_channel(index: int) -> SSAValue:
+        return emit.reshape(call.value(index), shape)
+
+    mean = batch_mean(data)
+    centred = emit.op("sub", [data, mean], x.type)
+    variance = batch_mean(emit.mul(centred, centred, x.type))
+    epsilon = emit.scalar(float(call.call.attr("epsilon")), element, rank)
+    inverse = emit.op("rsqrt", [emit.op("add", [variance, epsilon], stats)], stats)
+    out = emit.mul(centred, inverse, x.type)
+    if call.call.attr("scale"):
+        out = emit.mul(out, per_channel(1), x.type)
+    if call.call.attr("center"):
+        out = emit.op("add", [out, per_channel(2)], x.type)
+    momentum = float(call.call.attr("momentum"))
+    vector = TensorType(element, [channels])
+
+    def updated(index: int, batch: SSAValue) -> Tensor:
+        kept = emit.mul(call.value(index), emit.scalar(1 - momentum, element, 1), vector)
+        taken = emit.mul(emit.reshape(batch, [channels]), emit.scalar(momentum, element, 1), vector)
+        return Tensor(vector, emit.op("add", [kept, taken], vector))
+
+    return Tensor(x.type, out), updated(3, mean), updated(4, variance)
 
 
 @lowering("nn.bias_add")
