@@ -24,9 +24,9 @@ def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     """``(x - mean) / sqrt(var + eps) * gamma + beta`` as ``x * scale + shift``, with
     `scale` and `shift` computed when compiling; the mean and variance pass through.
     ``relax.nn.batch_norm`` in inference form (without ``training``) is the same;
-    in training form, see `_training_batch_norm`."""
+    its training form is computed at run time (`_batch_norm_at_run_time`)."""
     if call.name == "relax.nn.batch_norm" and call.call.attr("training"):
-        return _training_batch_norm(call)
+        return _batch_norm_at_run_time(call, training=True)
     x = call.tensor(0)
     arrays = [call.known(i) for i in range(1, 5)]
     if any(a is None for a in arrays):
@@ -52,10 +52,11 @@ def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     return Tensor(x.type, out, perm), call.tensor(3), call.tensor(4)
 
 
-def _training_batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
-    """``relax.nn.batch_norm`` with ``training``: the batch's mean and biased
-    variance over every axis but ``axis`` normalise, computed at run time, and
-    the moving statistics come back as ``(1 - momentum) * moving + momentum * batch``."""
+def _batch_norm_at_run_time(call: RuleCall, training: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """Batch normalisation computed at run time: by the moving statistics, which
+    pass through; or, `training`, by the batch's mean and biased variance over
+    every axis but ``axis``, the moving statistics coming back as
+    ``(1 - momentum) * moving + momentum * batch``."""
     emit = call.emit
     x = call.tensor(0)
     axis = int(call.call.attr("axis")) % x.rank
@@ -75,9 +76,9 @@ def _training_batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     def per_channel(index: int) -> SSAValue:
         return emit.reshape(call.value(index), shape)
 
-    mean = batch_mean(data)
+    mean = batch_mean(data) if training else per_channel(3)
     centred = emit.op("sub", [data, mean], x.type)
-    variance = batch_mean(emit.mul(centred, centred, x.type))
+    variance = batch_mean(emit.mul(centred, centred, x.type)) if training else per_channel(4)
     epsilon = emit.scalar(float(call.call.attr("epsilon")), element, rank)
     inverse = emit.op("rsqrt", [emit.op("add", [variance, epsilon], stats)], stats)
     out = emit.mul(centred, inverse, x.type)
@@ -85,6 +86,8 @@ def _training_batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
         out = emit.mul(out, per_channel(1), x.type)
     if call.call.attr("center"):
         out = emit.op("add", [out, per_channel(2)], x.type)
+    if not training:
+        return Tensor(x.type, out), call.tensor(3), call.tensor(4)
     momentum = float(call.call.attr("momentum"))
     vector = TensorType(element, [channels])
 
