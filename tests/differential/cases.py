@@ -29,9 +29,11 @@ import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, StringAttr, TensorType, TupleType
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.parser import Parser
+from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects.relay import operators
 from relay_xdsl.dialects.relay.attributes import attr_value
+from relay_xdsl.dialects.relay.dynamic_to_static import constant_values, static_call
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.structure import TupleOp
 from relay_xdsl.importers.relay_text import parse_relay
@@ -47,6 +49,12 @@ why they lack a kernel, a lowering or a Relax export. They are not compared."""
 
 DYNAMIC_SIZE = 3
 """The size an input takes along a ``?`` dimension."""
+
+INTERPRETER_ONLY = {
+    "dyn.sparse_to_dense": "relay-dynamic-to-static has no static form to make of it, so it "
+    "neither lowers nor exports (its row's no_lowering reason)",
+}
+"""Operators only the interpreter runs, and why: the other backends are not compared."""
 
 # ---------------------------------------------------------------------------
 # Tolerances
@@ -335,11 +343,39 @@ def _reference_examples() -> dict[str, str]:
         if isinstance(op, FuncOp):
             clone = op.clone()
             clone.sym_name = StringAttr("main")
+            _static_result_types(clone)
             text = re.sub(r"(?<=[<x])\?(?=x)", str(DYNAMIC_SIZE), str(ModuleOp([clone])))
             static = Parser(relay_context(), text, op.sym_name.data).parse_module()
             _tensors_in_tensors_out(main(static))
             examples[op.sym_name.data] = str(static)
     return examples
+
+
+SHAPE_ARGUMENT = {"dyn.sparse_to_dense": 3}
+"""Dynamic operators without a static form, by the argument that holds their result's shape."""
+
+
+def _static_result_types(function: FuncOp) -> None:
+    """Give each ``dyn.*`` call whose shape arguments are constants the result
+    type of the static call relay-dynamic-to-static makes of it (or, without
+    one, the shape its constant holds): the sizes its constants decide, where a ``?`` would otherwise become `DYNAMIC_SIZE`."""
+    for op in list(function.walk()):
+        if not isinstance(op, RegisteredOperatorOp):
+            continue
+        if op.OPERATOR.name in SHAPE_ARGUMENT:
+            shape = constant_values(op.operands[SHAPE_ARGUMENT[op.OPERATOR.name]])
+            (result,) = op.results
+            assert isinstance(result.type, TensorType) and shape is not None
+            typed = TensorType(result.type.element_type, shape)
+            Rewriter.replace_value_with_new_type(result, typed)
+            continue
+        static = static_call(op)
+        if static is None:
+            continue
+        for result, typed in zip(op.results, static.results):
+            Rewriter.replace_value_with_new_type(result, typed.type)
+        static.drop_all_references()  # never inserted: only its types were wanted
+    function.update_function_type()
 
 
 def _tensors_in_tensors_out(function: FuncOp) -> None:

@@ -19,11 +19,15 @@ from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
 
-@lowering("nn.batch_norm")
+@lowering("nn.batch_norm", "relax.nn.batch_norm")
 def batch_norm(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
     """``(x - mean) / sqrt(var + eps) * gamma + beta`` as ``x * scale + shift``, with
     `scale` and `shift` computed when compiling where the parameters are known,
-    else per channel at run time; the mean and variance pass through."""
+    else per channel at run time; the mean and variance pass through.
+    ``relax.nn.batch_norm`` in inference form is the same; its training form
+    normalises by the batch's statistics (`_batch_norm_training`)."""
+    if call.name == "relax.nn.batch_norm" and call.call.attr("training"):
+        return _batch_norm_training(call)
     x = call.tensor(0)
     axis = int(call.call.attr("axis")) % x.rank
     shape = [1] * x.rank
@@ -71,6 +75,50 @@ def _scale_shift(call: RuleCall, shape: list[int]) -> tuple[SSAValue, SSAValue]:
     if call.call.attr("center"):
         return scale, emit.op("sub", [beta, shift], type_)
     return scale, emit.mul(shift, emit.scalar(-1.0, element, len(shape)), type_)
+
+
+def _batch_norm_training(call: RuleCall) -> tuple[Tensor, Tensor, Tensor]:
+    """Batch normalisation by the batch's mean and biased variance over every axis
+    but ``axis``, the moving statistics coming back as
+    ``(1 - momentum) * moving + momentum * batch``."""
+    emit = call.emit
+    x = call.tensor(0)
+    axis = int(call.call.attr("axis")) % x.rank
+    channels = x.shape[axis]
+    shape = [1] * x.rank
+    shape[axis] = channels
+    element, rank = x.element_type, x.rank
+    stats = TensorType(element, shape)
+    data = call.value(x)
+
+    def batch_mean(value: SSAValue) -> SSAValue:
+        for a in range(rank):
+            if a != axis:
+                value = emit.reduce("sum", value, a)
+        return emit.mul(value, emit.scalar(channels / math.prod(x.shape), element, rank), stats)
+
+    def per_channel(index: int) -> SSAValue:
+        return emit.reshape(call.value(index), shape)
+
+    mean = batch_mean(data)
+    centred = emit.op("sub", [data, mean], x.type)
+    variance = batch_mean(emit.mul(centred, centred, x.type))
+    epsilon = emit.scalar(float(call.call.attr("epsilon")), element, rank)
+    inverse = emit.op("rsqrt", [emit.op("add", [variance, epsilon], stats)], stats)
+    out = emit.mul(centred, inverse, x.type)
+    if call.call.attr("scale"):
+        out = emit.mul(out, per_channel(1), x.type)
+    if call.call.attr("center"):
+        out = emit.op("add", [out, per_channel(2)], x.type)
+    momentum = float(call.call.attr("momentum"))
+    vector = TensorType(element, [channels])
+
+    def updated(index: int, batch: SSAValue) -> Tensor:
+        kept = emit.mul(call.value(index), emit.scalar(1 - momentum, element, 1), vector)
+        taken = emit.mul(emit.reshape(batch, [channels]), emit.scalar(momentum, element, 1), vector)
+        return Tensor(vector, emit.op("add", [kept, taken], vector))
+
+    return Tensor(x.type, out), updated(3, mean), updated(4, variance)
 
 
 @lowering("nn.bias_add")

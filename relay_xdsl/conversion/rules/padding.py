@@ -86,20 +86,26 @@ def _extended(
 
 
 def padded(
-    call: RuleCall, x: Tensor, widths: Sequence[tuple[int, int]], mode: str, fill: Tensor | None
+    call: RuleCall,
+    x: Tensor,
+    widths: Sequence[tuple[int, int]],
+    mode: str,
+    fill: Tensor | float | None,
 ) -> Tensor:
     """`x` padded (cropped where negative) by `widths` ((before, after) per
-    logical axis) as `mode` says: ``constant`` (with the scalar `fill`),
+    logical axis) as `mode` says: ``constant`` (with the scalar `fill`, a
+    tensor or a number),
     ``edge``, ``reflect`` or ``symmetric``."""
     emit = call.emit
     value = call.value(x, x.perm)
     physical = [widths[p] for p in x.perm]
     grow = [(max(b, 0), max(a, 0)) for b, a in physical]
-    if mode == "constant" and fill is not None and fill.array is not None:
-        known = float(fill.array.reshape(-1)[0])
-        value = emit.pad(value, [w for pair in grow for w in pair], known)
+    if isinstance(fill, Tensor) and fill.array is not None:
+        fill = float(fill.array.reshape(-1)[0])
+    if mode == "constant" and isinstance(fill, float):
+        value = emit.pad(value, [w for pair in grow for w in pair], fill)
     elif mode == "constant":
-        assert fill is not None
+        assert isinstance(fill, Tensor)
         element = x.element_type
         ones = [1] * x.rank
         scalar = emit.reshape(emit.cast(call.value(fill), element), ones)
@@ -135,6 +141,23 @@ def pad(call: RuleCall) -> Tensor:
     if mode not in ("constant", "edge", "reflect"):
         raise call.error(f"pad_mode {mode!r} is not supported")
     return padded(call, x, _widths(call, x.rank), mode, call.tensor(1))
+
+
+@lowering("relax.nn.pad")
+def relax_pad(call: RuleCall) -> Tensor:
+    """``relax.nn.pad(x)`` by the flat (before, after) pairs of ``pad_width``
+    as ``pad_mode`` says: ``constant`` with ``pad_value``, ``reflect``, or
+    ``edge`` (``replicate`` is its other name)."""
+    x = call.tensor(0)
+    mode = str(call.call.attr("pad_mode"))
+    if mode not in ("constant", "edge", "replicate", "reflect"):
+        raise call.error(f"pad_mode {mode!r} is not supported")
+    flat = [int(w) for w in call.call.attr("pad_width")]
+    if len(flat) != 2 * x.rank:
+        raise call.error(f"pad_width has {len(flat)} widths for a rank-{x.rank} tensor")
+    widths = list(zip(flat[::2], flat[1::2]))
+    mode = "edge" if mode == "replicate" else mode
+    return padded(call, x, widths, mode, float(call.call.attr("pad_value")))
 
 
 @lowering("nn.mirror_pad")

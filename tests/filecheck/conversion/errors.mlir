@@ -3,15 +3,17 @@
 // RUN: not xdsl-opt %s -p convert-relay-to-tosa 2>&1 | filecheck %s --check-prefix=FIRST
 // RUN: xdsl-opt %s --split-input-file --verify-diagnostics -p convert-relay-to-tosa | filecheck %s
 
-// FIRST:     errors.mlir: error: operator 'relax.nn.batch_norm' has no lowering rule yet
+// FIRST:     errors.mlir: error: operator 'dyn.sparse_to_dense' has no lowering: the dialect has no static sparse_to_dense to make of it
 // FIRST-NOT: Traceback
 
-// An operator without a lowering rule is an error naming it, never a silent drop.
-// CHECK: operator 'relax.nn.batch_norm' has no lowering rule yet
-func.func @no_rule(%x: tensor<1x2x3xf32>, %s: tensor<2xf32>) -> tensor<1x2x3xf32> {
-  %bn = relay.relax.nn.batch_norm(%x, %s, %s, %s, %s) {axis = 1 : i32} : (tensor<1x2x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<1x2x3xf32>, tensor<2xf32>, tensor<2xf32>>
-  %r = relay.tuple_get_item %bn[0] : tuple<tensor<1x2x3xf32>, tensor<2xf32>, tensor<2xf32>>
-  func.return %r : tensor<1x2x3xf32>
+// An operator without a lowering rule is an error naming it and its row's reason, never a silent drop.
+// CHECK: operator 'dyn.sparse_to_dense' has no lowering: the dialect has no static sparse_to_dense to make of it
+func.func @no_rule(%values: tensor<2xf32>) -> tensor<3x4xf32> {
+  %indices = relay.constant dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>
+  %default_value = relay.constant dense<0.000000e+00> : tensor<f32>
+  %output_shape = relay.constant dense<[3, 4]> : tensor<2xi64>
+  %r = relay.dyn.sparse_to_dense(%indices, %values, %default_value, %output_shape) : (tensor<2x2xi64>, tensor<2xf32>, tensor<f32>, tensor<2xi64>) -> tensor<3x4xf32>
+  func.return %r : tensor<3x4xf32>
 }
 
 // -----
