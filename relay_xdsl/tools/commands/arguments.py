@@ -72,3 +72,23 @@ def add_schedule_argument(command: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with upstream MLIR: plain loops, without the vectorising schedule",
     )
+
+
+def add_inputs(command: argparse.ArgumentParser, condition: str = "") -> None:
+    """``--input NAME=FILE.npy`` (repeated) and ``--random-inputs SEED``: the
+    arrays of the function's parameters; `condition` says when they apply."""
+    command.add_argument(
+        "--input",
+        dest="inputs",
+        action="append",
+        default=[],
+        type=input_spec,
+        metavar="NAME=FILE.npy",
+        help=f"{condition}the array of parameter NAME (repeat for each parameter)",
+    )
+    command.add_argument(
+        "--random-inputs",
+        type=int,
+        metavar="SEED",
+        help=f"{condition}random arrays, drawn from SEED, for the parameters without --input",
+    )

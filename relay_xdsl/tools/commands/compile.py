@@ -40,10 +40,10 @@ from relay_xdsl.tools.commands.arguments import (
     ArgumentError,
     Subcommands,
     add_input,
+    add_inputs,
     add_output,
     add_schedule_argument,
     add_weights,
-    input_spec,
 )
 from relay_xdsl.tools.io import STDIO, CommandError, give_weights, load_module
 from relay_xdsl.tools.progress import step
@@ -92,21 +92,7 @@ def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
     add_output(command, "output file (a shared library with --emit so)")
     add_compile_arguments(command)
     add_weights(command)
-    command.add_argument(
-        "--input",
-        dest="inputs",
-        action="append",
-        default=[],
-        type=input_spec,
-        metavar="NAME=FILE.npy",
-        help="with --emit runner: the array of parameter NAME (repeat for each parameter)",
-    )
-    command.add_argument(
-        "--random-inputs",
-        type=int,
-        metavar="SEED",
-        help="with --emit runner: random arrays for the parameters without --input",
-    )
+    add_inputs(command, "with --emit runner: ")
     command.set_defaults(run=run, default_format="mlir")
 
 

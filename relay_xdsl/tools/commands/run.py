@@ -30,10 +30,10 @@ from relay_xdsl.tools.commands.arguments import (
     BACKENDS,
     Subcommands,
     add_input,
+    add_inputs,
     add_output,
     add_schedule_argument,
     add_weights,
-    input_spec,
 )
 from relay_xdsl.tools.io import STDIO, CommandError, give_weights, load_module
 
@@ -54,21 +54,7 @@ def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
     command.add_argument(
         "--function", default="main", help="the global function to run (default: main)"
     )
-    command.add_argument(
-        "--input",
-        dest="inputs",
-        action="append",
-        default=[],
-        type=input_spec,
-        metavar="NAME=FILE.npy",
-        help="the array of parameter NAME (repeat for each parameter)",
-    )
-    command.add_argument(
-        "--random-inputs",
-        type=int,
-        metavar="SEED",
-        help="give the parameters without --input random arrays drawn from SEED",
-    )
+    add_inputs(command)
     add_weights(command)
     add_output(command, "save the outputs to an .npz file", "print them")
     command.add_argument(
