@@ -80,7 +80,11 @@ from relay_xdsl.dialects.relay.relax_mapping import (
     SHAPE_VARS,
     PrimValue,
 )
-from relay_xdsl.exporters.relax_compositions.registry import RELAX_EXPORTS, RelaxExportError
+from relay_xdsl.exporters.relax_compositions.registry import (
+    PREFERRED,
+    RELAX_EXPORTS,
+    RelaxExportError,
+)
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.random_values import random_constants as draw_random_constants
 
@@ -398,8 +402,11 @@ class RelaxExporter:
             return self._generic(op, operands)
         assert isinstance(op, relay.RegisteredOperatorOp)  # the only other operator ops
         mapping = op.OPERATOR.relax
+        composition = RELAX_EXPORTS.get(op.operator_name)  # loads PREFERRED too
+        preferred = PREFERRED.get(op.operator_name)
+        if composition is not None and preferred is not None and preferred(op):
+            return composition(self, op, operands)
         if not isinstance(mapping, relax_ops.RelaxOp):
-            composition = RELAX_EXPORTS.get(op.operator_name)
             if composition is None:
                 raise RelaxExportError(
                     f"'{op.operator_name}' has no Relax counterpart ({mapping.reason})"
@@ -412,7 +419,6 @@ class RelaxExporter:
                 cached = self._operator_attrs(op, mapping)
             except RelaxExportError:
                 # Attributes the mapping cannot express: a composition may still.
-                composition = RELAX_EXPORTS.get(op.operator_name)
                 if composition is None:
                     raise
                 return composition(self, op, operands)

@@ -233,3 +233,33 @@ def test_attributes_beyond_the_mapping_export_and_compute_the_same(case: str):
     got = _flatten(vm["main"](*(_tvm_value(x) for x in inputs.values())))
     for actual, wanted in zip(got, expected, strict=True):
         np.testing.assert_allclose(actual, wanted, rtol=1e-5, atol=1e-6)
+
+
+CAST_FOR_TVM = """#[version = "0.0.5"]
+def @main(%h: Tensor[(2, 3), float16], %i: Tensor[(2, 3), int32], %b: Tensor[(2, 3), bool],
+          %c: Tensor[(2, 3), bool], %t: Tensor[(3), int32], %k: Tensor[(2, 2), int32]) {
+  (cosh(%h), atan(%h), power(%i, %i), equal(%b, %c), not_equal(%b, %c),
+   take(%i, %t), gather_nd(%i, %k))
+}"""
+"""Operators on dtypes or arguments TVM 0.27 refuses or cannot compile as mapped:
+float16 cosh/atan, integer power, bool (in)equality, take from flattened data,
+gather_nd with int32 indices."""
+
+
+def test_what_tvm_cannot_compile_as_mapped_exports_and_computes_the_same():
+    module = parse_relay(CAST_FOR_TVM, "cast.relay")
+    inputs = {
+        "h": np.linspace(-0.9, 0.9, 6, dtype="float16").reshape(2, 3),
+        "i": np.arange(6, dtype="int32").reshape(2, 3) % 4,
+        "b": np.array([[True, False, True], [False, True, False]]),
+        "c": np.array([[True, True, False], [False, False, False]]),
+        "t": np.array([5, 0, 4], dtype="int32"),
+        "k": np.array([[0, 1], [1, 2]], dtype="int32"),
+    }
+    expected = run(module, inputs)
+    exported = export_relax(module)
+    vm = relax.VirtualMachine(relax.build(exported, target="llvm"), tvm.cpu())
+    got = _flatten(vm["main"](*(_tvm_value(x) for x in inputs.values())))
+    for actual, wanted in zip(got, expected, strict=True):
+        assert actual.dtype == wanted.dtype
+        np.testing.assert_allclose(actual, wanted, rtol=2e-2, atol=2e-2)
