@@ -123,6 +123,17 @@ def _function_attributes(attributes: dict[str, Attribute]) -> dict[str, Any]:
     }
 
 
+def _tensor_signature(value: Any) -> str | None:
+    """``float16_3x5`` for a Relax tensor of static shape, else None."""
+    type_ = getattr(value, "ty", None)
+    if not isinstance(type_, relax.TensorType):
+        return None
+    dims = [getattr(d, "value", None) for d in getattr(type_.shape, "values", [None])]
+    if None in dims:  # unknown rank or symbolic dimensions
+        return None
+    return "_".join([str(type_.dtype), "x".join(map(str, dims))]).rstrip("_")
+
+
 class RelaxExporter:
     """Exports one relay-dialect module through a ``relax.BlockBuilder``."""
 
@@ -159,8 +170,14 @@ class RelaxExporter:
         return self.builder.emit(expr)
 
     def call_te(self, compute: Any, *args: Any, **kwargs: Any) -> Any:
-        """The ``call_tir`` of `compute` on `args`, its PrimFunc added to the module."""
-        return self.module_builder.call_te(compute, *args, **kwargs)
+        """The ``call_tir`` of `compute` on `args`, its PrimFunc added to the module
+        under the compute's name and the tensor arguments' dtypes and shapes
+        (``log10_float16_3x5``): modules exported apart then merge without two
+        PrimFuncs of different signatures sharing a name."""
+        base = kwargs.pop("primfunc_name_hint", None) or compute.__name__
+        typed = [self.builder.normalize(a) if isinstance(a, relax.Expr) else a for a in args]
+        name = "_".join([base, *filter(None, map(_tensor_signature, typed))])
+        return self.module_builder.call_te(compute, *args, primfunc_name_hint=name, **kwargs)
 
     # -- functions ------------------------------------------------------------
 
