@@ -35,6 +35,7 @@ from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.exporters.relax_compositions.registry import RELAX_EXPORTS
+from relay_xdsl.exporters.relax_compositions.widening import WIDENED
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.interpreter import parameters, run
 from relay_xdsl.interpreter.random_values import random_inputs
@@ -177,10 +178,10 @@ def test_relax_computes_what_the_interpreter_computes(operator: str):
         np.testing.assert_allclose(actual, wanted, rtol=rtol, atol=atol)
 
 
-COMPOSED_BESIDE_MAPPING = {"split", "take", "broadcast_to"}
+COMPOSED_BESIDE_MAPPING = {"split", "take", "broadcast_to", *WIDENED}
 """Mapped operators with a composition too, for attributes the mapping cannot express
-(``split`` at indices known only by reference, ``take`` with ``batch_dims``,
-``broadcast_to`` with a ``dtype``)."""
+(``split`` at indices known only by reference, ``take`` with ``batch_dims`` or
+without an axis, ``broadcast_to`` with a ``dtype``) or dtypes TVM cannot compile it for."""
 
 
 def _exports(row: Operator) -> bool:
@@ -191,7 +192,7 @@ def _exports(row: Operator) -> bool:
 def test_every_operator_the_interpreter_runs_exports_to_relax(row: Operator):
     """A row exports by its mapping or a registered composition, exactly when
     it has a kernel (the memory operators have neither). A composition beside
-    a mapping serves only attributes the mapping cannot express."""
+    a mapping serves only attributes or dtypes the mapping cannot handle."""
     assert not (isinstance(row.relax, RelaxOp) and row.name in RELAX_EXPORTS) or row.name in (
         COMPOSED_BESIDE_MAPPING
     )

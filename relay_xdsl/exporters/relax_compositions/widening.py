@@ -32,11 +32,15 @@ def _computing_dtype(op: RegisteredOperatorOp) -> str | None:
     return "int8" if dtype == "bool" else None
 
 
+WIDENED = (*FLOAT16_WITHOUT_INTRINSIC, "power", "equal", "not_equal")
+"""Every operator exported here where its dtype needs it."""
+
+
 def _needs_widening(op: RegisteredOperatorOp) -> bool:
     return _computing_dtype(op) is not None
 
 
-@relax_export(*FLOAT16_WITHOUT_INTRINSIC, "power", "equal", "not_equal", when=_needs_widening)
+@relax_export(*WIDENED, when=_needs_widening)
 def widened(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
     """The mapped Relax operator in the computing dtype (float64 for integer
     ``power``, exact up to 2**53), cast back to the result's dtype."""
