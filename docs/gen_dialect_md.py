@@ -215,7 +215,7 @@ def relax_export_text(op: Operator) -> str:
         composition = f"{what}, {implementation_text(RELAX_EXPORTS, op, None)}"
     if isinstance(op.relax, RelaxOp):
         mapped = f"`{op.relax.relax_name}`"
-        return f"{mapped} (what it cannot express: {composition})" if composition else mapped
+        return f"{mapped} (what it cannot handle: {composition})" if composition else mapped
     if not composition:
         return f"none: {op.relax.reason}"
     return f"{composition} (import: {op.relax.reason})"

@@ -80,7 +80,11 @@ from relay_xdsl.dialects.relay.relax_mapping import (
     SHAPE_VARS,
     PrimValue,
 )
-from relay_xdsl.exporters.relax_compositions.registry import RELAX_EXPORTS, RelaxExportError
+from relay_xdsl.exporters.relax_compositions.registry import (
+    PREFERRED,
+    RELAX_EXPORTS,
+    RelaxExportError,
+)
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.random_values import random_constants as draw_random_constants
 
@@ -119,6 +123,17 @@ def _function_attributes(attributes: dict[str, Attribute]) -> dict[str, Any]:
     }
 
 
+def _tensor_signature(value: Any) -> str | None:
+    """``float16_3x5`` for a Relax tensor of static shape, else None."""
+    type_ = getattr(value, "ty", None)
+    if not isinstance(type_, relax.TensorType):
+        return None
+    dims = [getattr(d, "value", None) for d in getattr(type_.shape, "values", [None])]
+    if None in dims:  # unknown rank or symbolic dimensions
+        return None
+    return "_".join([str(type_.dtype), "x".join(map(str, dims))]).rstrip("_")
+
+
 class RelaxExporter:
     """Exports one relay-dialect module through a ``relax.BlockBuilder``."""
 
@@ -155,8 +170,14 @@ class RelaxExporter:
         return self.builder.emit(expr)
 
     def call_te(self, compute: Any, *args: Any, **kwargs: Any) -> Any:
-        """The ``call_tir`` of `compute` on `args`, its PrimFunc added to the module."""
-        return self.module_builder.call_te(compute, *args, **kwargs)
+        """The ``call_tir`` of `compute` on `args`, its PrimFunc added to the module
+        under the compute's name and the tensor arguments' dtypes and shapes
+        (``log10_float16_3x5``): modules exported apart then merge without two
+        PrimFuncs of different signatures sharing a name."""
+        base = kwargs.pop("primfunc_name_hint", None) or compute.__name__
+        typed = [self.builder.normalize(a) if isinstance(a, relax.Expr) else a for a in args]
+        name = "_".join([base, *filter(None, map(_tensor_signature, typed))])
+        return self.module_builder.call_te(compute, *args, primfunc_name_hint=name, **kwargs)
 
     # -- functions ------------------------------------------------------------
 
@@ -398,8 +419,11 @@ class RelaxExporter:
             return self._generic(op, operands)
         assert isinstance(op, relay.RegisteredOperatorOp)  # the only other operator ops
         mapping = op.OPERATOR.relax
+        composition = RELAX_EXPORTS.get(op.operator_name)  # loads PREFERRED too
+        preferred = PREFERRED.get(op.operator_name)
+        if composition is not None and preferred is not None and preferred(op):
+            return composition(self, op, operands)
         if not isinstance(mapping, relax_ops.RelaxOp):
-            composition = RELAX_EXPORTS.get(op.operator_name)
             if composition is None:
                 raise RelaxExportError(
                     f"'{op.operator_name}' has no Relax counterpart ({mapping.reason})"
@@ -412,7 +436,6 @@ class RelaxExporter:
                 cached = self._operator_attrs(op, mapping)
             except RelaxExportError:
                 # Attributes the mapping cannot express: a composition may still.
-                composition = RELAX_EXPORTS.get(op.operator_name)
                 if composition is None:
                     raise
                 return composition(self, op, operands)

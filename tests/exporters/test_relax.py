@@ -351,3 +351,22 @@ def test_dynamic_operators_with_constant_shapes_export_as_their_static_operators
     (want,) = interpret(module, {"x": x})
     assert got.shape == want.shape == (2, 6, 4)
     np.testing.assert_array_equal(got, want)
+
+
+def test_te_compositions_of_different_signatures_merge_across_modules():
+    def exported(dtype: str, shape: str, name: str) -> tvm.IRModule:
+        text = f'#[version = "0.0.5"]\ndef @{name}(%x: Tensor[{shape}, {dtype}]) {{ log10(%x) }}'
+        return export_relax(parse_relay(text, f"{name}.relay"))
+
+    merged = tvm.IRModule()
+    for module in (exported("float16", "(4)", "half"), exported("float32", "(2, 3)", "single")):
+        for global_var, function in module.functions.items():
+            merged[global_var.name_hint] = function
+    vm = relax.VirtualMachine(relax.build(merged, target="llvm"), tvm.cpu())
+    for name, x in (
+        ("half", np.full(4, 100, "float16")),
+        ("single", np.full((2, 3), 1000.0, "float32")),
+    ):
+        got = vm[name](tvm.runtime.tensor(x)).numpy()
+        assert got.dtype == x.dtype
+        np.testing.assert_allclose(got, np.log10(x), rtol=1e-3)

@@ -35,6 +35,7 @@ from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.relax_mapping import RelaxOp
 from relay_xdsl.exporters.relax import export_relax
 from relay_xdsl.exporters.relax_compositions.registry import RELAX_EXPORTS
+from relay_xdsl.exporters.relax_compositions.widening import WIDENED
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.interpreter import parameters, run
 from relay_xdsl.interpreter.random_values import random_inputs
@@ -177,10 +178,10 @@ def test_relax_computes_what_the_interpreter_computes(operator: str):
         np.testing.assert_allclose(actual, wanted, rtol=rtol, atol=atol)
 
 
-COMPOSED_BESIDE_MAPPING = {"split", "take", "broadcast_to"}
+COMPOSED_BESIDE_MAPPING = {"split", "take", "broadcast_to", *WIDENED}
 """Mapped operators with a composition too, for attributes the mapping cannot express
-(``split`` at indices known only by reference, ``take`` with ``batch_dims``,
-``broadcast_to`` with a ``dtype``)."""
+(``split`` at indices known only by reference, ``take`` with ``batch_dims`` or
+without an axis, ``broadcast_to`` with a ``dtype``) or dtypes TVM cannot compile it for."""
 
 
 def _exports(row: Operator) -> bool:
@@ -191,7 +192,7 @@ def _exports(row: Operator) -> bool:
 def test_every_operator_the_interpreter_runs_exports_to_relax(row: Operator):
     """A row exports by its mapping or a registered composition, exactly when
     it has a kernel (the memory operators have neither). A composition beside
-    a mapping serves only attributes the mapping cannot express."""
+    a mapping serves only attributes or dtypes the mapping cannot handle."""
     assert not (isinstance(row.relax, RelaxOp) and row.name in RELAX_EXPORTS) or row.name in (
         COMPOSED_BESIDE_MAPPING
     )
@@ -233,3 +234,33 @@ def test_attributes_beyond_the_mapping_export_and_compute_the_same(case: str):
     got = _flatten(vm["main"](*(_tvm_value(x) for x in inputs.values())))
     for actual, wanted in zip(got, expected, strict=True):
         np.testing.assert_allclose(actual, wanted, rtol=1e-5, atol=1e-6)
+
+
+CAST_FOR_TVM = """#[version = "0.0.5"]
+def @main(%h: Tensor[(2, 3), float16], %i: Tensor[(2, 3), int32], %b: Tensor[(2, 3), bool],
+          %c: Tensor[(2, 3), bool], %t: Tensor[(3), int32], %k: Tensor[(2, 2), int32]) {
+  (cosh(%h), atan(%h), power(%i, %i), equal(%b, %c), not_equal(%b, %c),
+   take(%i, %t), gather_nd(%i, %k))
+}"""
+"""Operators on dtypes or arguments TVM 0.27 refuses or cannot compile as mapped:
+float16 cosh/atan, integer power, bool (in)equality, take from flattened data,
+gather_nd with int32 indices."""
+
+
+def test_what_tvm_cannot_compile_as_mapped_exports_and_computes_the_same():
+    module = parse_relay(CAST_FOR_TVM, "cast.relay")
+    inputs = {
+        "h": np.linspace(-0.9, 0.9, 6, dtype="float16").reshape(2, 3),
+        "i": np.arange(6, dtype="int32").reshape(2, 3) % 4,
+        "b": np.array([[True, False, True], [False, True, False]]),
+        "c": np.array([[True, True, False], [False, False, False]]),
+        "t": np.array([5, 0, 4], dtype="int32"),
+        "k": np.array([[0, 1], [1, 2]], dtype="int32"),
+    }
+    expected = run(module, inputs)
+    exported = export_relax(module)
+    vm = relax.VirtualMachine(relax.build(exported, target="llvm"), tvm.cpu())
+    got = _flatten(vm["main"](*(_tvm_value(x) for x in inputs.values())))
+    for actual, wanted in zip(got, expected, strict=True):
+        assert actual.dtype == wanted.dtype
+        np.testing.assert_allclose(actual, wanted, rtol=2e-2, atol=2e-2)

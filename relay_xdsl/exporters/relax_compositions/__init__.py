@@ -9,4 +9,5 @@ from relay_xdsl.exporters.relax_compositions import (  # noqa: F401  (each regis
     nn,
     reductions,
     shape,
+    widening,
 )

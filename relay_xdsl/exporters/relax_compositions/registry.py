@@ -54,12 +54,24 @@ RELAX_EXPORTS: Registry[Composition] = Registry(
 TE_EXPORTS: set[str] = set()
 """The operators whose composition emits a ``topi``/``te`` compute (``te=True``)."""
 
+Applies = Callable[["RegisteredOperatorOp"], bool]
 
-def relax_export(*names: str, te: bool = False) -> Callable[[Composition], Composition]:
+PREFERRED: dict[str, Applies] = {}
+"""For operators that have a Relax mapping: when their composition replaces it
+(``when=``), e.g. on a dtype TVM's mapped operator cannot compile."""
+
+
+def relax_export(
+    *names: str, te: bool = False, when: Applies | None = None
+) -> Callable[[Composition], Composition]:
     """A decorator registering a composition as the Relax export of `names`;
-    `te` says that it emits a ``te`` compute rather than Relax operators only."""
+    `te` says that it emits a ``te`` compute rather than Relax operators only;
+    `when` says for which ops it replaces the operator's Relax mapping (otherwise
+    it does so only where the mapping cannot express the attributes)."""
     if te:
         TE_EXPORTS.update(names)
+    if when is not None:
+        PREFERRED.update(dict.fromkeys(names, when))
     return RELAX_EXPORTS.register(*names)
 
 

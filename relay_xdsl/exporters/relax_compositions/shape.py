@@ -67,11 +67,22 @@ def slice_like(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) ->
     return _slice(args[0], shape, [slice(0, n) for n in result_shape(op)])
 
 
-@relax_export("take", te=True)
+def _flattening_take(op: RegisteredOperatorOp) -> bool:
+    """Whether `op` takes from flattened data (no axis) of more than one axis,
+    which Relax's ``take`` refuses."""
+    return call_of(op).attr("axis") is None and rank(op) != 1
+
+
+@relax_export("take", te=True, when=_flattening_take)
 def take(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> Any:
-    """topi's ``take``, where ``batch_dims`` is not 0 (Relax's has none); otherwise
-    ``take`` exports through its mapping."""
+    """Without an axis: Relax's ``take`` from the data reshaped to one axis.
+    With one, topi's ``take``, where ``batch_dims`` is not 0 (Relax's has none);
+    otherwise ``take`` exports through its mapping."""
     call = call_of(op)
+    if call.attr("axis") is None:
+        data, indices = args
+        flat = ctx.emit(R.reshape(data, [-1]))
+        return R.take(flat, indices, 0, str(call.attr("mode")))
     return ctx.call_te(
         topi.take,
         *args,
@@ -87,7 +98,9 @@ def gather_nd(ctx: ExportContext, op: RegisteredOperatorOp, args: list[Any]) -> 
     (Relax indexes with the last axis, Relay with the first)."""
     data, indices = args
     indices_rank = rank(op, 1)
-    moved = ctx.emit(R.permute_dims(indices, [*range(1, indices_rank), 0]))
+    # Relax indexes with int64 only.
+    wide = ctx.emit(R.astype(indices, "int64"))
+    moved = ctx.emit(R.permute_dims(wide, [*range(1, indices_rank), 0]))
     return R.gather_nd(data, moved, call_of(op).integer("batch_dims"))
 
 
