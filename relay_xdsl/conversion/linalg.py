@@ -30,15 +30,62 @@ from relay_xdsl.conversion.tosa import TosaBuilder
 
 
 def zeros(emit: TosaBuilder, type_: TensorType) -> SSAValue:
-    """A tensor of `type_` filled with zeros: ``tensor.empty`` and ``linalg.fill``."""
+    """A tensor of `type_` filled with zeros."""
+    return filled(emit, type_, 0)
+
+
+def filled(emit: TosaBuilder, type_: TensorType, number: float) -> SSAValue:
+    """A tensor of `type_` filled with `number`: ``tensor.empty`` and ``linalg.fill``."""
     element: Any = type_.get_element_type()
-    value = IntegerAttr(0, element) if isinstance(element, IntegerType) else FloatAttr(0.0, element)
-    zero = arith.ConstantOp(value)
+    value = (
+        IntegerAttr(int(number), element)
+        if isinstance(element, IntegerType)
+        else FloatAttr(number, element)
+    )
+    constant = arith.ConstantOp(value)
     empty = tensor.EmptyOp([], type_)
-    fill = FillOp([zero.result], [empty.tensor])
-    for op in (zero, empty, fill):
+    fill = FillOp([constant.result], [empty.tensor])
+    for op in (constant, empty, fill):
         emit.block.add_op(op)
     return fill.results[0]
+
+
+def integer_max_pool2d(
+    emit: TosaBuilder,
+    data: SSAValue,
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    lowest: int,
+    result_type: TensorType,
+) -> SSAValue:
+    """The windowed maximum of NHWC integer `data` (already padded so that the
+    windows give exactly the result's size) as a ``linalg.generic``: TOSA's
+    ``max_pool2d`` takes no integers but i8. The loops are ``(n, oh, ow, c, kh,
+    kw)``; a ``kh × kw`` operand gives the window loops their bounds."""
+    element = result_type.get_element_type()
+    window = zeros(emit, TensorType(element, list(kernel)))
+    init = filled(emit, result_type, lowest)
+    n, oh, ow, c, kh, kw = (AffineExpr.dimension(i) for i in range(6))
+    maps = [
+        AffineMap(6, 0, (n, oh * strides[0] + kh, ow * strides[1] + kw, c)),
+        AffineMap(6, 0, (kh, kw)),
+        AffineMap(6, 0, (n, oh, ow, c)),
+    ]
+    body = Block(arg_types=[element, element, element])
+    value, _, accumulated = body.args
+    maximum = arith.MaxSIOp(value, accumulated)
+    body.add_ops([maximum, YieldOp(maximum.result)])
+    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+    generic = GenericOp(
+        [data, window],
+        [init],
+        Region([body]),
+        [AffineMapAttr(m) for m in maps],
+        [parallel] * 4 + [reduction] * 2,
+        [result_type],
+    )
+    emit.block.add_op(generic)
+    return generic.results[0]
 
 
 def scalar_op(name: str, operands: Sequence[SSAValue], result_type: Attribute) -> Operation:

@@ -15,9 +15,10 @@ import itertools
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute, SSAValue
 
+from relay_xdsl.conversion.linalg import integer_max_pool2d
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.nn import matmul3
@@ -121,7 +122,12 @@ def _pool2d(
     attributes = window_attributes(pads, kernel, strides)
     element = result.get_element_type()
     computed = TensorType(element, [shape[0], *out, shape[3]])
-    if kind == "max":
+    if kind == "max" and isinstance(element, IntegerType) and element.width.data != 8:
+        fill = _lowest(element)
+        top, bottom, left, right = pads
+        padded = call.emit.pad(data, [0, 0, top, bottom, left, right, 0, 0], fill)
+        value = integer_max_pool2d(call.emit, padded, kernel, strides, int(fill), computed)
+    elif kind == "max":
         value = call.emit.op("max_pool2d", [data], computed, attributes)
         fill = _lowest(element)
     else:

@@ -25,7 +25,7 @@ from relay_xdsl.dialects.relay.attributes import (
     string,
 )
 from relay_xdsl.dialects.relay.operators.elementwise import unary
-from relay_xdsl.dialects.relay.registry import Operator
+from relay_xdsl.dialects.relay.registry import Operator, no_lowering
 from relay_xdsl.dialects.relay.relax_mapping import TENSOR, Arg, ArgRole, Field, Kind, RelaxOp
 
 # fmt: off
@@ -125,7 +125,8 @@ RELAX_ONLY: tuple[Operator, ...] = (
             "relax.arange", "relax.attrs.InitAttrs", (Field("dtype", Kind.DTYPE),),
             args=(Arg(ArgRole.PRIM, "start"), Arg(ArgRole.PRIM, "end"),
                   Arg(ArgRole.PRIM, "step")),
-        )),
+        ),
+        lowering=no_lowering("it takes no tensor, so lowering computes it with its kernel")),
     Operator("relax.slice_scatter",
         "Relax `slice_scatter`: the data with the slice `start:end:step` of `axis` replaced "
         "by `src`. Relax passes the bounds as scalar arguments; constant ones are stored here "
