@@ -161,7 +161,7 @@ def test_constants_without_values_need_random_constants(
         capsys, "run", files.program, "--random-inputs", "0", "--backend", "mlir"
     )
     assert status == 1
-    assert "give --random-constants SEED" in error
+    assert "--random-constants SEED for random ones" in error
 
 
 @pytest.mark.slow
