@@ -46,7 +46,10 @@ func.func @main(%values: tensor<2xf32>, %indices: tensor<2x2xi64>) -> tensor<3x4
 
 def test_an_operator_without_a_rule_is_a_clean_error():
     module = Parser(relay_context(), WITHOUT_RULE).parse_module()
-    with pytest.raises(CompileError, match="operator 'dyn.sparse_to_dense' has no lowering: the dialect has no static"):
+    with pytest.raises(
+        CompileError,
+        match="operator 'dyn.sparse_to_dense' has no lowering: the dialect has no static",
+    ):
         frontend.lower(module, random_constants=0)
 
 
