@@ -1,5 +1,5 @@
 # `make demo` runs the main job, `make test` the test suite; both set up .venv first.
-# `make check` is the inner loop: lint, types and the fast tests, in under two minutes.
+# `make check` is the inner loop: lint, types and the tests not marked heavy.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
