@@ -15,7 +15,16 @@ from collections.abc import Iterator
 
 import pytest
 
-HEAVY_FOLDERS = ("bench", "compiler", "docs", "fuzz", "tools/explorer", "tvm", "viz")
+HEAVY_FOLDERS = (
+    "bench",
+    "compiler",
+    "differential",
+    "docs",
+    "fuzz",
+    "tools/explorer",
+    "tvm",
+    "viz",
+)
 """Test folders (under tests/) whose tests build, compile, browse or run commands end to end."""
 HEAVY_FIXTURES = frozenset({"browser", "lowered_cases", "tvm_cases", "in_tvm"})
 """Fixtures that compile with upstream MLIR, build with TVM or start a browser."""
