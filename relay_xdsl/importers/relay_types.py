@@ -1,7 +1,7 @@
-"""Relay's type grammar, and the token cursor the Relay text parser reads with.
+"""Relay's type grammar, the second layer of the Relay text parser.
 
-:class:`RelayTypeParser` holds the tokens of a source and a position in
-them, the helpers to read them, and the type grammar of TVM v0.19's parser
+:class:`RelayTypeParser` reads, on the token cursor of relay_base.py, the
+type grammar of TVM v0.19's parser
 (``ParseType`` in ``src/relay/parser/parser.cc``):
 
 * ``Tensor[(d1, d2, ...), dtype]``: a dimension is an integer, ``?`` (any)
@@ -21,8 +21,6 @@ them, the helpers to read them, and the type grammar of TVM v0.19's parser
 
 from __future__ import annotations
 
-from typing import NoReturn
-
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -34,21 +32,16 @@ from xdsl.ir import Attribute, TypeAttribute
 
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
+from relay_xdsl.importers.relay_base import RelayBaseParser, describe
 from relay_xdsl.relay_text.lexer import Kind, Token
-from relay_xdsl.relay_text.source import SourceError, SourceFile
-from relay_xdsl.support.depth import MAX_NESTING
-
-_COMMENT, _PUNCT, _IDENT = Kind.COMMENT, Kind.PUNCT, Kind.IDENT
+from relay_xdsl.relay_text.source import SourceFile
 
 
-class RelayTypeParser:
-    """A cursor over the tokens of a Relay text, and the type grammar."""
+class RelayTypeParser(RelayBaseParser):
+    """The type grammar."""
 
     def __init__(self, source: SourceFile, tokens: list[Token]):
-        self.source = source
-        self.tokens = tokens
-        self.pos = 0
-        self.depth = 0
+        super().__init__(source, tokens)
         # Dumps repeat the same few types thousands of times; build each once.
         self.tensor_types: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
         self.spelled_types: dict[str, TensorType] = {}
@@ -56,70 +49,6 @@ class RelayTypeParser:
         self.type_vars: list[frozenset[str]] = []
         # The type definitions of the text: name → number of type parameters.
         self.type_arity: dict[str, int] = {}
-
-    # -- token helpers ------------------------------------------------------
-
-    def error(self, token: Token, message: str) -> NoReturn:
-        raise SourceError(self.source, token.start, message, token.end)
-
-    def nest(self, token: Token, what: str, levels: int = MAX_NESTING) -> None:
-        """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
-        self.depth += 1
-        if self.depth > levels:
-            self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
-
-    # The parser calls these several times a token: each reads the token
-    # list directly and goes through the comment-skipping loop only at a comment.
-
-    def peek(self, offset: int = 0) -> Token:
-        """The next non-comment token (comments before it are consumed)."""
-        tokens = self.tokens
-        token = tokens[self.pos]
-        if token.kind is _COMMENT:
-            while token.kind is _COMMENT:
-                self.pos += 1
-                token = tokens[self.pos]
-        if not offset:
-            return token
-        index = self.pos
-        for _ in range(offset):
-            index += 1
-            while tokens[index].kind is _COMMENT:
-                index += 1
-        return tokens[index]
-
-    def next(self) -> Token:
-        token = self.tokens[self.pos]
-        if token.kind is _COMMENT:
-            token = self.peek()
-        self.pos += 1
-        return token
-
-    def at(self, text: str) -> bool:
-        token = self.tokens[self.pos]
-        if token.kind is _COMMENT:
-            token = self.peek()
-        return token.text == text and (token.kind is _PUNCT or token.kind is _IDENT)
-
-    def accept(self, text: str) -> Token | None:
-        if self.at(text):
-            return self.next()
-        return None
-
-    def expect(self, text: str, context: str = "") -> Token:
-        token = self.peek()
-        if not self.at(text):
-            where = f" {context}" if context else ""
-            self.error(token, f"expected '{text}'{where}, found {describe(token)}")
-        return self.next()
-
-    def expect_kind(self, kind: Kind, what: str) -> Token:
-        token = self.peek()
-        if token.kind is not kind:
-            self.error(token, f"expected {what}, found {describe(token)}")
-        return self.next()
-
-    # -- types --------------------------------------------------------------
 
     def parse_type(self) -> TypeAttribute:
         token = self.peek()
@@ -239,17 +168,22 @@ class RelayTypeParser:
             return DYNAMIC_INDEX
         self.error(token, f"expected a dimension, found {describe(token)}")
 
+    def parse_type_params(self) -> list[TypeVarType]:
+        """``[A, B]`` before a parameter list; pushes a type-variable scope
+        (the caller pops it once past the function)."""
+        names: list[str] = []
+        if self.accept("["):
+            while not self.at("]"):
+                names.append(self.expect_kind(Kind.IDENT, "a type parameter").text)
+                if not self.accept(","):
+                    break
+            self.expect("]", "to close the type parameters")
+        self.type_vars.append(frozenset(names))
+        return [TypeVarType(n) for n in names]
+
     def parse_dtype(self) -> Attribute:
         token = self.expect_kind(Kind.IDENT, "a dtype")
         try:
             return dtypes.element_type(token.text)
         except dtypes.UnknownDTypeError as error:
             self.error(token, str(error))
-
-
-def describe(token: Token) -> str:
-    if token.kind is Kind.EOF:
-        return "the end of the input"
-    if token.kind is Kind.METADATA:
-        return "the #[metadata] section"
-    return f"'{token.text}'"

@@ -1,0 +1,201 @@
+"""Annotations and attribute values: the third layer of the Relay text parser.
+
+:class:`RelayAttributeParser` reads, on top of the type grammar:
+
+* the ``/* ty=... span=... */`` comment after an expression: its type and
+  its location (a TVM span ``name:line:col`` becomes a ``FileLineColLoc``);
+* attribute values (``axis=1``, ``padding=[1, 1]``, ``out_dtype=""``,
+  ``None``, ``meta[...]``): flat int or float arrays become ``array<...>``,
+  other arrays ``[...]``;
+* the value of a scalar literal (``1f``, ``2i64``, ``True``).
+
+Dumps repeat the same few annotations and attribute values thousands of
+times, so each spelling is read once and its value shared.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    BoolAttr,
+    BytesAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    LocationAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Attribute
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.importers.relay_base import describe
+from relay_xdsl.importers.relay_types import RelayTypeParser
+from relay_xdsl.relay_text.lexer import (
+    Kind,
+    Token,
+    float_literal,
+    int_literal,
+    meta_reference,
+    tokenize,
+)
+from relay_xdsl.relay_text.source import SourceFile
+from relay_xdsl.support.prebuilt import prebuilt
+
+
+class RelayAttributeParser(RelayTypeParser):
+    """Type and span annotations, attribute values and scalar literal values."""
+
+    def __init__(self, source: SourceFile, tokens: list[Token]):
+        super().__init__(source, tokens)
+        # Dumps repeat the same few types thousands of times; parse each once.
+        self.annotation_types: dict[str, Attribute] = {}
+        self.span_locations: dict[str, LocationAttr | None] = {}
+        # Keyed by spelling, an array by its elements' identities.
+        self.attribute_values: dict[tuple[int, ...] | str, Attribute] = {}
+
+    def annotation(self) -> tuple[Attribute | None, LocationAttr | None]:
+        """The ``ty=`` type and ``span=`` location of a comment right here, if any."""
+        token = self.tokens[self.pos]
+        if token.kind is not Kind.COMMENT:
+            return None, None
+        self.pos += 1
+        body = token.text
+        body_start = token.start + 2
+        type_: Attribute | None = None
+        location: LocationAttr | None = None
+        span_at = body.find("span=")
+        if span_at >= 0:
+            span = body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else ""
+            # Every op of a TVM layer repeats its span: build each location once.
+            try:
+                location = self.span_locations[span]
+            except KeyError:
+                location = self.span_locations[span] = _span_location(span)
+        ty_at = body.find("ty=")
+        if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
+            type_end = span_at if span_at > ty_at else len(body)
+            type_text = body[ty_at + 3 : type_end].strip()
+            type_ = self.annotation_types.get(type_text)
+        if type_ is None and ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
+            sub = RelayTypeParser(
+                self.source, tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
+            )
+            sub.tensor_types = self.tensor_types
+            sub.type_vars = self.type_vars
+            sub.type_arity = self.type_arity
+            type_ = sub.parse_type()
+            if sub.peek().kind is not Kind.EOF:
+                sub.error(
+                    sub.peek(),
+                    f"unexpected {describe(sub.peek())} after the type in a ty= annotation",
+                )
+            self.annotation_types[type_text] = type_
+        return type_, location
+
+    def parse_attr_value(self) -> Attribute:
+        """An attribute value; equal spellings give the same (shared) attribute.
+
+        Every value returned is owned by ``attribute_values``, so an array's
+        key can be its elements' identities.
+        """
+        token = self.next()
+        kind = token.kind
+        if kind is Kind.PUNCT and token.text == "[":
+            self.nest(token, "attribute array")
+            elements: list[Attribute] = []
+            while not self.at("]"):
+                elements.append(self.parse_attr_value())
+                if not self.accept(","):
+                    break
+            self.expect("]", "to close the array")
+            self.depth -= 1
+            key = tuple(map(id, elements))
+            value = self.attribute_values.get(key)
+            if value is None:
+                value = self.attribute_values[key] = _array_attr(elements)
+            return value
+        # A token's spelling determines its kind (and enum members hash slowly).
+        value = self.attribute_values.get(token.text)
+        if value is None:
+            value = self.attribute_values[token.text] = self.scalar_attr_value(token)
+        return value
+
+    def scalar_attr_value(self, token: Token) -> Attribute:
+        kind = token.kind
+        if kind is Kind.INT:
+            value, width = int_literal(token)
+            return IntegerAttr(value, IntegerType(width))
+        if kind is Kind.FLOAT:
+            number, width = float_literal(token)
+            return FloatAttr(number, _FLOAT_TYPES[width])
+        if kind is Kind.BOOL:
+            return BoolAttr.from_bool(token.value is True)
+        if kind is Kind.STRING and isinstance(string := token.value, str):
+            return StringAttr(string)
+        if kind is Kind.IDENT and token.text == "None":
+            return UnitAttr()
+        if kind is Kind.META:
+            return relay.MetaRefAttr(*meta_reference(token))
+        self.error(token, f"expected an attribute value, found {describe(token)}")
+
+    def scalar_value(self, token: Token) -> DenseIntOrFPElementsAttr:
+        """The rank-0 tensor a bool, int or float literal stands for."""
+        element: IntegerType | AnyFloat
+        if token.kind is Kind.BOOL:
+            element = IntegerType(1)
+            data = struct.pack("<?", token.value)
+        elif token.kind is Kind.INT:
+            value, width = int_literal(token)
+            element = IntegerType(width)
+            data = value.to_bytes(width // 8, "little", signed=True)
+        else:
+            number, width = float_literal(token)
+            element = _FLOAT_TYPES[width]
+            data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
+        type_ = TensorType(element, [])
+        return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
+
+
+_FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}
+"""The element type of each float literal width."""
+
+
+def _array_attr(elements: list[Attribute]) -> Attribute:
+    """Flat int or float arrays become ``array<...>``; anything else ``[...]``."""
+    if not elements:
+        return DenseArrayBase.from_list(IntegerType(32), [])
+    first = elements[0]
+    if isinstance(first, IntegerAttr) and first.type != IntegerType(1):
+        ints = [
+            e.value.data for e in elements if isinstance(e, IntegerAttr) and e.type == first.type
+        ]
+        if len(ints) == len(elements):
+            return DenseArrayBase.from_list(first.type, ints)
+    if isinstance(first, FloatAttr):
+        floats = [
+            e.value.data for e in elements if isinstance(e, FloatAttr) and e.type == first.type
+        ]
+        if len(floats) == len(elements):
+            return DenseArrayBase.from_list(first.type, floats)
+    return ArrayAttr(elements)
+
+
+def _span_location(span: str) -> FileLineColLoc | None:
+    """``name:line:col`` of a TVM span as an MLIR location."""
+    name, _, rest = span.rpartition(":")
+    file, _, line = name.rpartition(":")
+    if not file or not line.isdigit() or not rest.isdigit():
+        return None
+    return prebuilt(FileLineColLoc, StringAttr(file), IntAttr(int(line)), IntAttr(int(rest)))

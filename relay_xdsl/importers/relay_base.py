@@ -1,0 +1,98 @@
+"""The token cursor the Relay text parser reads with: the base of its chain.
+
+:class:`RelayBaseParser` holds the tokens of a source and a position in
+them, and the helpers every layer of the parser reads them with. The layers
+build on it one at a time, each a class of its own module: the type grammar
+(relay_types.py), annotations and attribute values (relay_attributes.py),
+dataflow expressions (relay_expressions.py), the language beyond dataflow
+(relay_lang.py), algebraic data types (relay_adts.py) and the module
+(relay_text.py).
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from relay_xdsl.relay_text.lexer import Kind, Token
+from relay_xdsl.relay_text.source import SourceError, SourceFile
+from relay_xdsl.support.depth import MAX_NESTING
+
+_COMMENT, _PUNCT, _IDENT = Kind.COMMENT, Kind.PUNCT, Kind.IDENT
+
+
+class RelayBaseParser:
+    """A cursor over the tokens of a Relay text."""
+
+    def __init__(self, source: SourceFile, tokens: list[Token]):
+        self.source = source
+        self.tokens = tokens
+        self.pos = 0
+        self.depth = 0
+
+    def error(self, token: Token, message: str) -> NoReturn:
+        raise SourceError(self.source, token.start, message, token.end)
+
+    def nest(self, token: Token, what: str, levels: int = MAX_NESTING) -> None:
+        """Enter one level of nesting; the caller leaves it (``self.depth -= 1``)."""
+        self.depth += 1
+        if self.depth > levels:
+            self.error(token, f"{what} nested too deeply (more than {MAX_NESTING} levels)")
+
+    # The parser calls these several times a token: each reads the token
+    # list directly and goes through the comment-skipping loop only at a comment.
+
+    def peek(self, offset: int = 0) -> Token:
+        """The next non-comment token (comments before it are consumed)."""
+        tokens = self.tokens
+        token = tokens[self.pos]
+        if token.kind is _COMMENT:
+            while token.kind is _COMMENT:
+                self.pos += 1
+                token = tokens[self.pos]
+        if not offset:
+            return token
+        index = self.pos
+        for _ in range(offset):
+            index += 1
+            while tokens[index].kind is _COMMENT:
+                index += 1
+        return tokens[index]
+
+    def next(self) -> Token:
+        token = self.tokens[self.pos]
+        if token.kind is _COMMENT:
+            token = self.peek()
+        self.pos += 1
+        return token
+
+    def at(self, text: str) -> bool:
+        token = self.tokens[self.pos]
+        if token.kind is _COMMENT:
+            token = self.peek()
+        return token.text == text and (token.kind is _PUNCT or token.kind is _IDENT)
+
+    def accept(self, text: str) -> Token | None:
+        if self.at(text):
+            return self.next()
+        return None
+
+    def expect(self, text: str, context: str = "") -> Token:
+        token = self.peek()
+        if not self.at(text):
+            where = f" {context}" if context else ""
+            self.error(token, f"expected '{text}'{where}, found {describe(token)}")
+        return self.next()
+
+    def expect_kind(self, kind: Kind, what: str) -> Token:
+        token = self.peek()
+        if token.kind is not kind:
+            self.error(token, f"expected {what}, found {describe(token)}")
+        return self.next()
+
+
+def describe(token: Token) -> str:
+    if token.kind is Kind.EOF:
+        return "the end of the input"
+    if token.kind is Kind.METADATA:
+        return "the #[metadata] section"
+    return f"'{token.text}'"
