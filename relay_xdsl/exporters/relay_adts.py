@@ -14,7 +14,6 @@ As TVM v0.19's printer writes them:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -27,19 +26,22 @@ from relay_xdsl.dialects.relay.adts import (
     PatternWildcardAttr,
     TypeDefOp,
 )
+from relay_xdsl.exporters.relay_lang import RelayLangPrinter
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 
-if TYPE_CHECKING:
-    from relay_xdsl.exporters.relay_text import _FunctionPrinter
 
+class RelayAdtPrinter(RelayLangPrinter):
+    """Constructor applications and ``match``."""
 
-def expression(printer: _FunctionPrinter, op: Operation, indent: str, comment: str) -> str | None:
-    """The Relay text of `op`, or None when the op is not one of this module's."""
-    if isinstance(op, ConstructOp):
-        return construct_text(op, printer.ref) + comment
-    if isinstance(op, MatchOp):
-        return match_text(op, indent, printer.ref, printer.declaration, printer.block)
-    return None
+    def language_expression(self, op: Operation, indent: str, comment: str) -> str | None:
+        text = super().language_expression(op, indent, comment)
+        if text is not None:
+            return text
+        if isinstance(op, ConstructOp):
+            return construct_text(op, self.ref) + comment
+        if isinstance(op, MatchOp):
+            return match_text(op, indent, self.ref, self.declaration, self.block)
+        return None
 
 
 def type_def_text(op: TypeDefOp) -> str:
