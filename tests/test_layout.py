@@ -3,6 +3,10 @@
 A module may import its own folder and any folder below it in `LAYERS`,
 never one beside or above it. This keeps the pipeline readable from the
 folder names (README, "How the code is organised").
+
+A name with a leading underscore belongs to its module: no other module
+imports it or reaches it through an imported name. What modules share is
+public.
 """
 
 from __future__ import annotations
@@ -47,6 +51,43 @@ def _imported_folders(path: Path) -> set[str]:
     return folders
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _private_names_used(path: Path) -> list[str]:
+    """The private names of other relay_xdsl modules that `path` uses:
+    imported (``from relay_xdsl.x import _y``, ``import relay_xdsl._x``) or
+    reached through an imported name (``x._y``, ``x.Y._z``)."""
+    tree = ast.parse(path.read_text())
+    imported: set[str] = set()
+    used = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.level or node.module.split(".")[0] != "relay_xdsl":
+                continue
+            for alias in node.names:
+                if _private(alias.name) or any(map(_private, node.module.split("."))):
+                    used.append(f"line {node.lineno}: from {node.module} import {alias.name}")
+                imported.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] != "relay_xdsl":
+                    continue
+                if any(map(_private, parts)):
+                    used.append(f"line {node.lineno}: import {alias.name}")
+                imported.add(alias.asname or parts[0])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            base = node.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in imported:
+                used.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return used
+
+
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE)
 
 
@@ -68,3 +109,25 @@ def test_imports_run_one_way(module: Path):
         if folder != own and _layer(folder) >= _layer(own)
     }
     assert not wrong, f"{module.relative_to(PACKAGE)} imports sideways or upwards: {sorted(wrong)}"
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_private_names_across_modules(module: Path):
+    used = _private_names_used(module)
+    assert not used, f"{module.relative_to(PACKAGE)} uses private names of other modules: {used}"
+
+
+def test_private_names_across_modules_are_found(tmp_path: Path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from relay_xdsl.a import _b, c\n"
+        "import relay_xdsl.d as d\n"
+        "from relay_xdsl import _e\n"
+        "c._f(d.g._h, self._own, __name__)\n"
+    )
+    assert _private_names_used(module) == [
+        "line 1: from relay_xdsl.a import _b",
+        "line 3: from relay_xdsl import _e",
+        "line 4: c._f",
+        "line 4: d.g._h",
+    ]

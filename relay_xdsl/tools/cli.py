@@ -192,7 +192,7 @@ def _version() -> str:
         ours = version("relay-xdsl")
     except PackageNotFoundError:
         ours = "(not installed)"
-    return f"relay-xdsl {ours} (xdsl {xdsl_patches._xdsl_version() or 'not installed'})"
+    return f"relay-xdsl {ours} (xdsl {xdsl_patches.xdsl_version() or 'not installed'})"
 
 
 def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:

@@ -79,7 +79,8 @@ LINEAR_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]
 
 
 @functools.cache
-def _xdsl_version() -> str | None:
+def xdsl_version() -> str | None:
+    """The installed xDSL's version, None when it is not installed."""
     try:
         return version("xdsl")
     except PackageNotFoundError:
@@ -148,7 +149,7 @@ def apply() -> frozenset[str]:
     from xdsl.parser import attribute_parser
     from xdsl.utils.mlir_lexer import MLIRLexer
 
-    if _xdsl_version() == XDSL_VERSION:
+    if xdsl_version() == XDSL_VERSION:
         if MLIRLexer._unescaped_characters_regex.pattern == XDSL_STRING_LITERAL:
             MLIRLexer._unescaped_characters_regex = LINEAR_STRING_LITERAL
         if attribute_parser.base is attributes.base:
@@ -173,7 +174,7 @@ def apply_pipeline_words() -> bool:
 
     rules = arg_spec._lexer_rules
     if (
-        _xdsl_version() == XDSL_VERSION
+        xdsl_version() == XDSL_VERSION
         and rules[0][0].pattern == XDSL_PIPELINE_DIGIT_WORD
         and rules[2][0].pattern == XDSL_PIPELINE_WORD
     ):
@@ -228,7 +229,7 @@ def apply_standard_streams() -> bool:
         and CommandLineTool.get_input_name.__module__ == CommandLineTool.__module__
         and xDSLOptMain.prepare_output.__module__ == xDSLOptMain.__module__
     )
-    if _xdsl_version() == XDSL_VERSION and own:
+    if xdsl_version() == XDSL_VERSION and own:
         CommandLineTool.get_input_stream = _input_stream  # type: ignore[method-assign]
         CommandLineTool.get_input_name = _input_name  # type: ignore[method-assign]
         xDSLOptMain.prepare_output = _output_stream  # type: ignore[method-assign]
