@@ -2,11 +2,19 @@
 
 :class:`RelayBaseParser` holds the tokens of a source and a position in
 them, and the helpers every layer of the parser reads them with. The layers
-build on it one at a time, each a class of its own module: the type grammar
-(relay_types.py), annotations and attribute values (relay_attributes.py),
-dataflow expressions (relay_expressions.py), the language beyond dataflow
-(relay_lang.py), algebraic data types (relay_adts.py) and the module
-(relay_text.py).
+build on it one at a time, each a public class of its own module that
+subclasses the one before, as xDSL's parser does:
+
+    RelayBaseParser        relay_base.py         tokens, position, errors
+    RelayTypeParser        relay_types.py        types
+    RelayAttributeParser   relay_attributes.py   ty=/span= comments, attribute values
+    RelayExpressionParser  relay_expressions.py  dataflow expressions
+    RelayFunctionParser    relay_functions.py    definitions, literals, calls of functions
+    RelayLangParser        relay_lang.py         bindings, if, references
+    RelayAdtParser         relay_adts.py         type definitions, constructors, match
+    RelayParser            relay_text.py         the module; parse_relay
+
+What names and expressions stand for while they are read is in relay_scope.py.
 """
 
 from __future__ import annotations
