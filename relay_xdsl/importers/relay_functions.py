@@ -100,6 +100,7 @@ class RelayFunctionParser(RelayExpressionParser):
     # -- function literals --------------------------------------------------
 
     def skip_fn_literal(self, scope: Scope) -> FnLiteral:
+        """Move past the literal ahead, kept to be parsed where it is used."""
         start = self.pos
         self.pos = self.literal_end(start)
         self.annotation()
@@ -179,6 +180,9 @@ class RelayFunctionParser(RelayExpressionParser):
         return self.call_value(callee, args, open_token)
 
     def fn_call(self, literal: FnLiteral, args: list[SSAValue], close: Token) -> SSAValue:
+        """A call of `literal` in place: a ``relay.fn`` (one body per argument
+        types, later calls clone it), or for a closure ``relay.call`` of a
+        ``relay.function``."""
         key = tuple(a.type for a in args)
         previous = literal.instances.get(key)
         if previous is not None:
@@ -215,6 +219,9 @@ class RelayFunctionParser(RelayExpressionParser):
         return op.result
 
     def instantiate(self, literal: FnLiteral, args: list[SSAValue]) -> relay.FnOp:
+        """Parse `literal` into a ``relay.fn`` of `args`, whose types its
+        untyped parameters take; `CaptureError` when its body uses values
+        from outside it."""
         saved_pos, saved_block = self.pos, self.block
         self.pos = literal.start + 1
         fn_token = self.tokens[literal.start]
