@@ -4,7 +4,7 @@
 order (print_order.py) and the expressions of the dataflow graph: operator
 calls, tuples, projections, constants, calls of globals and of function
 literals (each ``relay.fn`` a bound ``fn (...) {...}`` literal). The layers
-above add the language beyond dataflow (py) and algebraic data
+above add the language beyond dataflow (relay_lang.py) and algebraic data
 types (relay_adts.py), through `language_expression`; relay_text.py prints
 functions and the module.
 
@@ -84,6 +84,8 @@ class ModuleState:
         self.call_texts: dict[tuple[object, ...], tuple[str, str]] = {}
 
     def constant(self, op: relay.ConstantOp) -> str:
+        """`op` as a literal or a ``meta[relay.Constant][i]`` reference, whose
+        value the metadata section will hold."""
         if op.meta_index is not None:
             self.opaque_meta = True
             return f"meta[relay.Constant][{op.meta_index.value.data}]"
@@ -117,7 +119,7 @@ class RelayExpressionPrinter:
 
     def prebind_let(self, let: relay.LetOp, source: Operation | None) -> None:
         """Name what the value `source` of `let` refers to before it prints
-        (a recursive function refers to its let variable, py)."""
+        (a recursive function refers to its let variable, relay_lang.py)."""
 
     def params(
         self, args: tuple[BlockArgument, ...], arg_attrs: Attribute | None = None

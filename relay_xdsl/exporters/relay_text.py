@@ -16,7 +16,7 @@
 
 The printer is a chain of classes, one layer a module: function bodies and
 dataflow expressions (relay_expressions.py, spelling values with
-relay_attributes.py), the constructs beyond dataflow (py),
+relay_attributes.py), the constructs beyond dataflow (relay_lang.py),
 algebraic data types (relay_adts.py), and here functions and the module.
 """
 
