@@ -24,10 +24,12 @@ def test_each_public_name_is_the_function_of_its_home_module():
     from relay_xdsl.exporters.relay_text import print_relay
     from relay_xdsl.importers.relay_text import parse_relay
     from relay_xdsl.interpreter import run
+    from relay_xdsl.support.depth import run_deep
 
     assert relay_xdsl.parse_relay is parse_relay
     assert relay_xdsl.print_relay is print_relay
     assert relay_xdsl.run is run
+    assert relay_xdsl.run_deep is run_deep
     for name in relay_xdsl.__all__:
         assert callable(getattr(relay_xdsl, name))
 

@@ -5,8 +5,8 @@ runs passes up unchanged. xDSL's adds to it a note holding the whole
 module, printed, at each op it passes through, and an op that runs a region
 (a call, an ``if``) passes it on, so an error at recursion depth d printed
 the module d times: minutes for a deep recursion. The interpreter's own
-errors name the operator or the op instead. A run has room for deep
-recursion (`run_deep`).
+errors name the operator or the op instead. A run recurses on the
+caller's stack; deep recursion needs the caller's opt-in (`run_deep`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from relay_xdsl.interpreter.language import LanguageFunctions
 from relay_xdsl.interpreter.random_values import random_constants as draw_random_constants
 from relay_xdsl.interpreter.structure import StructureFunctions
 from relay_xdsl.interpreter.values import flatten
-from relay_xdsl.support.depth import NestingTooDeepError, run_deep
+from relay_xdsl.support.depth import NestingTooDeepError, in_run_deep, nesting_checked
 
 
 class _Implementations(_InterpreterFunctionImpls):
@@ -90,15 +90,20 @@ def run(
     (nested tuples flattened), or the one tensor. Each input must have its
     parameter's shape and dtype. Constants without a value need
     `random_constants`, a seed. Anything the interpreter cannot run raises
-    `InterpreterError`.
+    `InterpreterError`. The run recurses on the caller's stack: a program
+    that recurses deeper than it has room for raises `NestingTooDeepError`,
+    which says how to opt in to ``run_deep``; recursion that exhausts even
+    that room is an `InterpreterError`.
     """
     func = function_named(module, function)
     params = parameters(module, function)
     args = check_inputs(params, inputs)
     interpreter = make_interpreter(module, random_constants)
     try:
-        results = run_deep(interpreter.call_op, func, tuple(args))
+        results = nesting_checked(interpreter.call_op, func, tuple(args), what="the run")
     except NestingTooDeepError:
+        if not in_run_deep():
+            raise  # the caller has not made room for deep recursion: the error says how
         raise InterpreterError("the program recursed too deeply") from None
     except InterpretationError as error:  # xDSL's own: an external function, say
         raise InterpreterError(str(error)) from None
