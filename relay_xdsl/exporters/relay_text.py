@@ -91,9 +91,9 @@ def print_relay(module: ModuleOp, *, header: bool = True) -> str:
     Nesting prints on the caller's stack; a module nested deeper than it
     has room for is a `NestingTooDeepError` that says how to opt in to
     ``run_deep``, within which function literals nested up to `MAX_NESTING`
-    deep print. Indentation stops growing after `MAX_INDENT_LEVELS` levels. To write a
-    module with large constants to a file, `relay_chunks` avoids holding the
-    whole text in memory.
+    deep print. Indentation stops growing after `MAX_INDENT_LEVELS` levels.
+    To write a module with large constants to a file, `relay_chunks` avoids
+    holding the whole text in memory.
     """
     return "".join(relay_chunks(module, header=header))
 

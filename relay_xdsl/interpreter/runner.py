@@ -16,14 +16,9 @@ from collections.abc import Mapping
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.interpreter import (
-    Interpreter,
-    OpImplResult,
-    PythonValues,
-    _InterpreterFunctionImpls,  # xDSL's implementation table, to run without its notes
-)
+from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 
@@ -36,18 +31,7 @@ from relay_xdsl.interpreter.random_values import random_constants as draw_random
 from relay_xdsl.interpreter.structure import StructureFunctions
 from relay_xdsl.interpreter.values import flatten
 from relay_xdsl.support.depth import NestingTooDeepError, in_run_deep, nesting_checked
-
-
-class _Implementations(_InterpreterFunctionImpls):
-    """xDSL's table of op implementations, running them without adding the
-    module to their errors (see the module docstring)."""
-
-    def run(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> OpImplResult:
-        entry = self._impl_dict.get(type(op))
-        if entry is None:
-            raise InterpreterError(f"the interpreter cannot run '{op.name}'")
-        functions, implementation = entry
-        return implementation(functions, interpreter, op, args)
+from relay_xdsl.support.xdsl_internals import interpreter_without_notes
 
 
 def make_interpreter(module: ModuleOp, random_constants: int | None = None) -> Interpreter:
@@ -55,7 +39,10 @@ def make_interpreter(module: ModuleOp, random_constants: int | None = None) -> I
 
     `random_constants` is the seed of the values of constants that have none
     (``meta[relay.Constant][i]`` without a ``#[metadata]`` section)."""
-    interpreter = Interpreter(module, _impls=_Implementations())
+    # Without xDSL's notes (see the module docstring).
+    interpreter = interpreter_without_notes(
+        module, lambda op: InterpreterError(f"the interpreter cannot run '{op.name}'")
+    )
     values = None if random_constants is None else draw_random_constants(module, random_constants)
     interpreter.register_implementations(StructureFunctions(values))
     interpreter.register_implementations(LanguageFunctions())
