@@ -408,7 +408,7 @@ def test_deep_nesting_without_the_opt_in_says_how_to_opt_in():
     module = run_deep(parse_relay, _nested_literals(1000))
     with pytest.raises(NestingTooDeepError, match=r"the module .* relay_xdsl\.run_deep"):
         print_relay(module)
-    assert run_deep(print_relay, module).count("fn (") == 1000
+    assert run_deep(print_relay, module).count("= fn (") == 1000
     assert sys.getrecursionlimit() == limit  # the library calls changed nothing
 
 
