@@ -102,9 +102,12 @@ class NestingTooDeepError(Exception):
         super().__init__(message)
 
 
-def run_deep(function: Callable[..., T], *args: object, what: str = "the program") -> T:
-    """``function(*args)`` with room for `MAX_NESTING` levels of recursion: the
-    opt-in for deeply nested programs, e.g. ``run_deep(parse_relay, text)``.
+def run_deep(
+    function: Callable[..., T], *args: object, what: str = "the program", **kwargs: object
+) -> T:
+    """``function(*args, **kwargs)`` with room for `MAX_NESTING` levels of
+    recursion: the opt-in for deeply nested programs, e.g.
+    ``run_deep(parse_relay, text, source_name="model.relay")``.
 
     `function` runs in a worker thread with a large stack, under a raised
     recursion limit (see the module docstring for what other threads see
@@ -114,13 +117,13 @@ def run_deep(function: Callable[..., T], *args: object, what: str = "the program
     call from several threads at once.
     """
     if in_run_deep():
-        return nesting_checked(function, *args, what=what)
+        return nesting_checked(function, *args, what=what, **kwargs)
     outcome: list = []
 
     def work() -> None:
         _local.deep = True
         try:
-            outcome.append((True, nesting_checked(function, *args, what=what)))
+            outcome.append((True, nesting_checked(function, *args, what=what, **kwargs)))
         except BaseException as error:  # re-raised in the calling thread  # noqa: BLE001
             outcome.append((False, error))
 
@@ -142,11 +145,13 @@ def in_run_deep() -> bool:
     return getattr(_local, "deep", False)
 
 
-def nesting_checked(function: Callable[..., T], *args: object, what: str = "the program") -> T:
-    """``function(*args)`` on the caller's stack, as library calls run: a
-    ``RecursionError`` becomes a `NestingTooDeepError` naming `what`."""
+def nesting_checked(
+    function: Callable[..., T], *args: object, what: str = "the program", **kwargs: object
+) -> T:
+    """``function(*args, **kwargs)`` on the caller's stack, as library calls
+    run: a ``RecursionError`` becomes a `NestingTooDeepError` naming `what`."""
     try:
-        return function(*args)
+        return function(*args, **kwargs)
     except RecursionError:
         raise NestingTooDeepError(what) from None
 

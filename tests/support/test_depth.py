@@ -71,6 +71,11 @@ def test_within_the_opt_in_the_error_names_the_budget():
     )
 
 
+def test_keyword_arguments_pass_through():
+    assert run_deep(dict, [("a", 1)], b=2) == {"a": 1, "b": 2}
+    assert nesting_checked(dict, b=2) == {"b": 2}
+
+
 def test_calls_nest_inside_a_worker():
     threads = []
 
