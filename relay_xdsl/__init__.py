@@ -8,6 +8,8 @@ The public Python API (docs/python-api.md):
 * :func:`lower_module`: lowering to TOSA and linalg, for upstream MLIR;
 * :func:`import_relax` and :func:`export_relax`: live TVM Relax modules
   (the ``tvm`` extra);
+* :func:`run_deep`: the opt-in for deeply nested programs (the calls above
+  recurse on the caller's stack and change nothing process-wide);
 * :mod:`relay_xdsl.dataflow_pattern`: the pattern language of pattern tables.
 
 Each name is imported on first use, so ``import relay_xdsl`` stays cheap and
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     from relay_xdsl.importers.relax import import_relax
     from relay_xdsl.importers.relay_text import parse_relay
     from relay_xdsl.interpreter import run
+    from relay_xdsl.support.depth import run_deep
 
 _HOMES = {
     "parse_relay": "relay_xdsl.importers.relay_text",
@@ -34,6 +37,7 @@ _HOMES = {
     "lower_module": "relay_xdsl.conversion",
     "import_relax": "relay_xdsl.importers.relax",
     "export_relax": "relay_xdsl.exporters.relax",
+    "run_deep": "relay_xdsl.support.depth",
 }
 """Each public name (``__all__``) and the module that defines it."""
 
@@ -44,6 +48,7 @@ __all__ = [
     "parse_relay",
     "print_relay",
     "run",
+    "run_deep",
 ]
 
 

@@ -6,15 +6,18 @@ folder names (README, "How the code is organised").
 
 A name with a leading underscore belongs to its module: no other module
 imports it or reaches it through an imported name. What modules share is
-public.
+public. xDSL's private names are used in one module only,
+support/xdsl_internals.py, which checks the xDSL version they were written for.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
+import xdsl
 
 PACKAGE = Path(__file__).resolve().parents[1] / "relay_xdsl"
 
@@ -131,3 +134,64 @@ def test_private_names_across_modules_are_found(tmp_path: Path):
         "line 4: c._f",
         "line 4: d.g._h",
     ]
+XDSL_INTERNALS = PACKAGE / "support" / "xdsl_internals.py"
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__") and len(name) > 1
+
+
+def _defined_names(tree: ast.AST) -> set[str]:
+    """The names `tree` defines: functions, classes, variables, attributes and parameters."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
+
+
+@functools.cache
+def _xdsl_private_names() -> frozenset[str]:
+    """The private names that the installed xDSL's source defines."""
+    names: set[str] = set()
+    for path in Path(xdsl.__file__).parent.rglob("*.py"):
+        names |= _defined_names(ast.parse(path.read_text(encoding="utf-8")))
+    return frozenset(name for name in names if _private(name))
+
+
+def _xdsl_private_uses(path: Path) -> list[str]:
+    """Where `path` uses a private name of xDSL's: imported from xDSL, passed as a
+    keyword, or read from an object other than the module's own ``self`` or ``cls``
+    (a name the module defines itself is its own there)."""
+    tree = ast.parse(path.read_text())
+    xdsl_names, own = _xdsl_private_names(), _defined_names(tree)
+    uses = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "xdsl":
+            names = [alias.name for alias in node.names if _private(alias.name)]
+        elif isinstance(node, ast.keyword) and node.arg in xdsl_names:
+            names = [node.arg]
+        elif isinstance(node, ast.Attribute) and node.attr in xdsl_names:
+            on_own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            if not (on_own and node.attr in own):
+                names = [node.attr]
+        uses.extend(f"{path.relative_to(PACKAGE)}:{node.lineno}: {name}" for name in names)
+    return uses
+
+
+def test_xdsl_private_names_are_used_only_in_xdsl_internals():
+    uses = [
+        use for module in MODULES if module != XDSL_INTERNALS for use in _xdsl_private_uses(module)
+    ]
+    assert not uses, "xDSL's private names outside support/xdsl_internals.py:\n" + "\n".join(uses)
+
+
+def test_the_check_sees_xdsl_private_names():
+    assert _xdsl_private_uses(XDSL_INTERNALS)

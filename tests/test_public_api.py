@@ -24,10 +24,12 @@ def test_each_public_name_is_the_function_of_its_home_module():
     from relay_xdsl.exporters.relay_text import print_relay
     from relay_xdsl.importers.relay_text import parse_relay
     from relay_xdsl.interpreter import run
+    from relay_xdsl.support.depth import run_deep
 
     assert relay_xdsl.parse_relay is parse_relay
     assert relay_xdsl.print_relay is print_relay
     assert relay_xdsl.run is run
+    assert relay_xdsl.run_deep is run_deep
     for name in relay_xdsl.__all__:
         assert callable(getattr(relay_xdsl, name))
 
@@ -53,3 +55,38 @@ def test_importing_the_package_loads_neither_numpy_nor_tvm():
     code = "import sys, relay_xdsl; print('numpy' in sys.modules, 'tvm' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_the_public_functions_change_nothing_process_wide(monkeypatch):
+    """No thread, recursion limit, collector pause or allocator tuning: those are
+    the opt-ins of the programs that own the process (run_deep, gc_paused,
+    keep_freed_buffers)."""
+    import ctypes
+    import gc
+    import threading
+
+    import numpy as np
+
+    from relay_xdsl.interpreter import run  # imported before the process is locked
+
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a library call changed process-wide state")
+
+    t = "Tensor[(2), float32]"
+    text = (
+        f'#[version = "0.0.5"]\ndef @main(%x: {t} /* ty={t} */) -> {t} {{\n'
+        f"  nn.relu(%x) /* ty={t} */\n}}\n\n"
+    )
+    for owner, name in [
+        (gc, "disable"),
+        (gc, "freeze"),
+        (sys, "setrecursionlimit"),
+        (threading, "stack_size"),
+        (threading.Thread, "start"),
+        (ctypes, "CDLL"),
+    ]:
+        monkeypatch.setattr(owner, name, forbidden)
+    module = relay_xdsl.parse_relay(text)
+    assert relay_xdsl.print_relay(module) == text
+    x = np.array([-1.0, 2.0], np.float32)
+    np.testing.assert_array_equal(run(module, {"x": x})[0], np.maximum(x, 0))

@@ -127,8 +127,8 @@ def profile(path: str, step: str, top: int, sort: str = "tottime") -> str:
     gc.collect()
     profiler = cProfile.Profile(time.process_time)  # CPU time: the machine may be loaded
     with gc_paused():
-        # parse_relay and print_relay work on a thread of their own (run_deep),
-        # which cProfile would not see; inside one, they run in place.
+        # As the commands run it, with room for deep nesting (run_deep); cProfile
+        # sees only its own thread, so it starts inside the worker.
         run_deep(profiler.runcall, run, argument)
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats(sort).print_stats(top)

@@ -39,7 +39,7 @@ from relay_xdsl.exporters.relay_expressions import (
 )
 from relay_xdsl.relay_text.metadata import decode_metadata, encode_metadata
 from relay_xdsl.relay_text.types import RelayExportError
-from relay_xdsl.support.depth import run_deep
+from relay_xdsl.support.depth import nesting_checked
 
 VERSION_HEADER = '#[version = "0.0.5"]'
 _FUNC_OWN_ATTRIBUTES = {
@@ -54,10 +54,12 @@ _FUNC_OWN_ATTRIBUTES = {
 def print_relay(module: ModuleOp, *, header: bool = True) -> str:
     """Print `module` as Relay text.
 
-    Function literals nested up to `MAX_NESTING` deep print on a large stack;
-    indentation stops growing after `MAX_INDENT_LEVELS` levels (relay_expressions.py). To write a
-    module with large constants to a file, `relay_chunks` avoids holding the
-    whole text in memory.
+    Nesting prints on the caller's stack; a module nested deeper than it
+    has room for is a `NestingTooDeepError` that says how to opt in to
+    ``run_deep``, within which function literals nested up to `MAX_NESTING`
+    deep print. Indentation stops growing after `MAX_INDENT_LEVELS` levels
+    (relay_expressions.py). To write a module with large constants to a file,
+    `relay_chunks` avoids holding the whole text in memory.
     """
     return "".join(relay_chunks(module, header=header))
 
@@ -70,7 +72,7 @@ def relay_chunks(module: ModuleOp, *, header: bool = True) -> Iterator[str]:
     first piece, so a caller writing the pieces never leaves half a file.
     """
     printer = _RelayPrinter()
-    program = run_deep(printer.program_text, module, header, what="the module")
+    program = nesting_checked(printer.program_text, module, header, what="the module")
     printer.check_metadata()
     return itertools.chain([program], printer.metadata_chunks())
 

@@ -31,8 +31,8 @@ functions (relay_functions.py), bindings, ``if`` and references
   cosmetic; ``span=`` source positions become op locations.
 
 Errors are ``RelayTextError``: ``file:line:col: error: message`` plus the
-offending line. Nesting is parsed on a large stack up to ``MAX_NESTING``
-levels (depth.py).
+offending line. Nesting up to ``MAX_NESTING`` levels is parsed within
+``run_deep``, the opt-in for deep programs (depth.py).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from relay_xdsl.importers.relay_scope import Scope
 from relay_xdsl.relay_text.lexer import Kind, Token, tokenize
 from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata, other_node_kinds
 from relay_xdsl.relay_text.source import SourceError, SourceFile
-from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, run_deep
+from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, in_run_deep
 
 RelayTextError = SourceError
 """Malformed or unsupported Relay text, with its position."""
@@ -67,10 +67,12 @@ def parse_relay(text: str, source_name: str = "<input>") -> ModuleOp:
     """Parse TVM Relay text into a module of ``func.func`` and ``relay.*`` ops.
 
     Nesting (of calls, tuples, types, attribute arrays and function literals)
-    up to `MAX_NESTING` levels is parsed on a large stack; deeper input is a
+    is parsed on the caller's stack; text nested deeper than it has room for
+    is a `NestingTooDeepError` that says how to opt in to ``run_deep``. Within
+    ``run_deep``, up to `MAX_NESTING` levels are parsed, and deeper input is a
     ``RelayTextError`` at the first token past the limit.
     """
-    return run_deep(_parse, SourceFile(text, source_name), what="the Relay text")
+    return _parse(SourceFile(text, source_name))
 
 
 def _parse(source: SourceFile) -> ModuleOp:
@@ -81,6 +83,8 @@ def _parse_module(parser: RelayParser) -> ModuleOp:
     try:
         return parser.parse_module()
     except (RecursionError, NestingTooDeepError):
+        if not in_run_deep():
+            raise NestingTooDeepError("the Relay text") from None
         token = parser.tokens[min(parser.pos, len(parser.tokens) - 1)]
         raise RelayTextError(
             parser.source,

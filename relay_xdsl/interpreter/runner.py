@@ -5,8 +5,8 @@ runs passes up unchanged. xDSL's adds to it a note holding the whole
 module, printed, at each op it passes through, and an op that runs a region
 (a call, an ``if``) passes it on, so an error at recursion depth d printed
 the module d times: minutes for a deep recursion. The interpreter's own
-errors name the operator or the op instead. A run has room for deep
-recursion (`run_deep`).
+errors name the operator or the op instead. A run recurses on the
+caller's stack; deep recursion needs the caller's opt-in (`run_deep`).
 """
 
 from __future__ import annotations
@@ -16,14 +16,9 @@ from collections.abc import Mapping
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.interpreter import (
-    Interpreter,
-    OpImplResult,
-    PythonValues,
-    _InterpreterFunctionImpls,  # xDSL's implementation table, to run without its notes
-)
+from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 
@@ -35,19 +30,8 @@ from relay_xdsl.interpreter.language import LanguageFunctions
 from relay_xdsl.interpreter.random_values import random_constants as draw_random_constants
 from relay_xdsl.interpreter.structure import StructureFunctions
 from relay_xdsl.interpreter.values import flatten
-from relay_xdsl.support.depth import NestingTooDeepError, run_deep
-
-
-class _Implementations(_InterpreterFunctionImpls):
-    """xDSL's table of op implementations, running them without adding the
-    module to their errors (see the module docstring)."""
-
-    def run(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> OpImplResult:
-        entry = self._impl_dict.get(type(op))
-        if entry is None:
-            raise InterpreterError(f"the interpreter cannot run '{op.name}'")
-        functions, implementation = entry
-        return implementation(functions, interpreter, op, args)
+from relay_xdsl.support.depth import NestingTooDeepError, in_run_deep, nesting_checked
+from relay_xdsl.support.xdsl_internals import interpreter_without_notes
 
 
 def make_interpreter(module: ModuleOp, random_constants: int | None = None) -> Interpreter:
@@ -55,7 +39,10 @@ def make_interpreter(module: ModuleOp, random_constants: int | None = None) -> I
 
     `random_constants` is the seed of the values of constants that have none
     (``meta[relay.Constant][i]`` without a ``#[metadata]`` section)."""
-    interpreter = Interpreter(module, _impls=_Implementations())
+    # Without xDSL's notes (see the module docstring).
+    interpreter = interpreter_without_notes(
+        module, lambda op: InterpreterError(f"the interpreter cannot run '{op.name}'")
+    )
     values = None if random_constants is None else draw_random_constants(module, random_constants)
     interpreter.register_implementations(StructureFunctions(values))
     interpreter.register_implementations(LanguageFunctions())
@@ -90,15 +77,20 @@ def run(
     (nested tuples flattened), or the one tensor. Each input must have its
     parameter's shape and dtype. Constants without a value need
     `random_constants`, a seed. Anything the interpreter cannot run raises
-    `InterpreterError`.
+    `InterpreterError`. The run recurses on the caller's stack: a program
+    that recurses deeper than it has room for raises `NestingTooDeepError`,
+    which says how to opt in to ``run_deep``; recursion that exhausts even
+    that room is an `InterpreterError`.
     """
     func = function_named(module, function)
     params = parameters(module, function)
     args = check_inputs(params, inputs)
     interpreter = make_interpreter(module, random_constants)
     try:
-        results = run_deep(interpreter.call_op, func, tuple(args))
+        results = nesting_checked(interpreter.call_op, func, tuple(args), what="the run")
     except NestingTooDeepError:
+        if not in_run_deep():
+            raise  # the caller has not made room for deep recursion: the error says how
         raise InterpreterError("the program recursed too deeply") from None
     except InterpretationError as error:  # xDSL's own: an external function, say
         raise InterpreterError(str(error)) from None

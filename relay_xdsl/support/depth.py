@@ -1,16 +1,29 @@
-"""Deeply nested programs: recursive code on a large stack, with an explicit budget.
+"""Deeply nested programs: an opt-in for deep recursion, and an explicit budget.
 
 Relay text nests (calls in calls, tuples in tuples, function literals in
 function literals), and so do the relay dialect's regions. The parser and
 the printer recurse over that nesting, and so do xDSL's verifier, printer and
-cloner. Python's default recursion limit (1000 frames) stops them at a few
-hundred levels.
+cloner, and the interpreter over a program's recursion. Python's default
+recursion limit (1000 frames) stops them at a few dozen to a few hundred
+levels.
 
-`run_deep` runs such code in a worker thread whose stack is large enough for
-`MAX_NESTING` levels. The parser enforces `MAX_NESTING` itself and reports
+Library calls (``parse_relay``, ``print_relay``, ``run``) recurse on the
+caller's own stack, under the caller's recursion limit, and change nothing
+process-wide; where they run out of it they raise `NestingTooDeepError`,
+whose message says how to opt in. The opt-in is `run_deep` (public as
+``relay_xdsl.run_deep``): it runs a function in a worker thread whose stack
+is large enough for `MAX_NESTING` levels. The ``relay-xdsl`` command, the
+``xdsl-opt`` plugin's frontends and targets, the explorer and the benchmarks
+enter it. Within it, the parser enforces `MAX_NESTING` itself and reports
 deeper input as a source error; anything that still exhausts the budget
-surfaces as `NestingTooDeepError`, never as a `RecursionError` or a crashed
+surfaces as `NestingTooDeepError`, never as a ``RecursionError`` or a crashed
 interpreter.
+
+The opt-in is a function, not a context manager: the body of a ``with``
+block runs on the caller's thread, whose stack (8 MiB for the main thread)
+is fixed when the thread starts. Raising the recursion limit alone would let
+recursion through C code (``__repr__``, generators, C extensions) overflow
+that stack and crash the process instead of raising ``RecursionError``.
 
 What other threads see. CPython 3.11 has one recursion limit for the whole
 interpreter, so while any `run_deep` worker runs, every thread runs under
@@ -70,28 +83,47 @@ _local = threading.local()
 
 
 class NestingTooDeepError(Exception):
-    """The input nests deeper than relay-xdsl can process."""
+    """The input nests deeper than the call has room for.
+
+    Within `run_deep`, deeper than `MAX_NESTING` levels; outside it, deeper
+    than the caller's stack and recursion limit allow, and then the message
+    says how to opt in to `run_deep`.
+    """
 
     def __init__(self, what: str = "the program"):
-        super().__init__(f"{what} is nested too deeply (more than {MAX_NESTING} levels) to process")
+        if in_run_deep():
+            message = f"{what} is nested too deeply (more than {MAX_NESTING} levels) to process"
+        else:
+            message = (
+                f"{what} nests too deeply for Python's recursion limit "
+                f"({sys.getrecursionlimit()}); to allow up to {MAX_NESTING} levels, "
+                "make the call through relay_xdsl.run_deep(function, *args)"
+            )
+        super().__init__(message)
 
 
-def run_deep(function: Callable[..., T], *args: object, what: str = "the program") -> T:
-    """``function(*args)`` with room for `MAX_NESTING` levels of recursion.
+def run_deep(
+    function: Callable[..., T], *args: object, what: str = "the program", **kwargs: object
+) -> T:
+    """``function(*args, **kwargs)`` with room for `MAX_NESTING` levels of
+    recursion: the opt-in for deeply nested programs, e.g.
+    ``run_deep(parse_relay, text, source_name="model.relay")``.
 
-    Exceptions propagate to the caller; a ``RecursionError`` becomes a
-    `NestingTooDeepError`. Calls nest: inside a worker, `function` runs
-    directly. Safe to call from several threads at once (see the module
-    docstring for what other threads see meanwhile).
+    `function` runs in a worker thread with a large stack, under a raised
+    recursion limit (see the module docstring for what other threads see
+    meanwhile), and the calling thread waits for it. Exceptions propagate to
+    the caller; a ``RecursionError`` becomes a `NestingTooDeepError` naming
+    `what`. Calls nest: inside a worker, `function` runs directly. Safe to
+    call from several threads at once.
     """
-    if getattr(_local, "deep", False):
-        return _call(function, args, what)
+    if in_run_deep():
+        return nesting_checked(function, *args, what=what, **kwargs)
     outcome: list = []
 
     def work() -> None:
         _local.deep = True
         try:
-            outcome.append((True, _call(function, args, what)))
+            outcome.append((True, nesting_checked(function, *args, what=what, **kwargs)))
         except BaseException as error:  # re-raised in the calling thread  # noqa: BLE001
             outcome.append((False, error))
 
@@ -108,9 +140,18 @@ def run_deep(function: Callable[..., T], *args: object, what: str = "the program
     raise value.with_traceback(value.__traceback__)
 
 
-def _call(function: Callable[..., T], args: tuple, what: str) -> T:
+def in_run_deep() -> bool:
+    """Whether this thread is a `run_deep` worker, with room for `MAX_NESTING` levels."""
+    return getattr(_local, "deep", False)
+
+
+def nesting_checked(
+    function: Callable[..., T], *args: object, what: str = "the program", **kwargs: object
+) -> T:
+    """``function(*args, **kwargs)`` on the caller's stack, as library calls
+    run: a ``RecursionError`` becomes a `NestingTooDeepError` naming `what`."""
     try:
-        return function(*args)
+        return function(*args, **kwargs)
     except RecursionError:
         raise NestingTooDeepError(what) from None
 

@@ -93,6 +93,7 @@ from relay_xdsl.compiler.schedule import keep_freed_buffers
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 from relay_xdsl.support.gc_pause import gc_paused
+from relay_xdsl.support.xdsl_internals import installed_xdsl_version
 from relay_xdsl.tools import xdsl_patches
 from relay_xdsl.tools.commands import COMMANDS
 from relay_xdsl.tools.commands.arguments import ArgumentError
@@ -192,7 +193,7 @@ def _version() -> str:
         ours = version("relay-xdsl")
     except PackageNotFoundError:
         ours = "(not installed)"
-    return f"relay-xdsl {ours} (xdsl {xdsl_patches.xdsl_version() or 'not installed'})"
+    return f"relay-xdsl {ours} (xdsl {installed_xdsl_version() or 'not installed'})"
 
 
 def _argument_parser(argv: Sequence[str]) -> argparse.ArgumentParser:

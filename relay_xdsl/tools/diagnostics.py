@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from relay_xdsl.relay_text.source import SourceError, SourceFile, format_diagnostic
 from relay_xdsl.support.depth import walk_ops
+from relay_xdsl.support.xdsl_internals import current_token_span
 
 # -- MLIR syntax ----------------------------------------------------------------
 
@@ -92,7 +93,7 @@ class _LocatingParser(Parser):
         self.op_starts: dict[Operation, int] = {}
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
+        start = current_token_span(self).start
         op = super().parse_operation()
         self.op_starts[op] = start
         return op
@@ -119,7 +120,7 @@ def parse_mlir(ctx: Context, text: str, name: str) -> tuple[ModuleOp, dict[Opera
         NotImplementedError,
         OverflowError,
     ) as error:
-        span = parser._current_token.span
+        span = current_token_span(parser)
         raise ParseError(span, f"invalid attribute or type before this point: {error}") from None
     return module, parser.op_starts
 

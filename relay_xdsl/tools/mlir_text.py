@@ -21,10 +21,10 @@ from typing import IO
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.dialects.func import Func
-from xdsl.printer import Printer
 
 from relay_xdsl.dialects.relay import Relay
 from relay_xdsl.dialects.relay.names import record_name_locations
+from relay_xdsl.support.xdsl_internals import IndentCappedPrinter
 
 MLIR_OPT_FLAGS = (
     "--allow-unregistered-dialect",
@@ -86,7 +86,9 @@ def print_mlir(
     """
     if generic:
         record_name_locations(module)
-    printer = _MLIRPrinter(stream=output, print_generic_format=generic, print_debuginfo=generic)
+    printer = IndentCappedPrinter(
+        stream=output, print_generic_format=generic, print_debuginfo=generic
+    )
     printer.print_op(module)
     printer.print_metadata((ctx or relay_context()).loaded_dialects)
     output.write("\n")
@@ -97,13 +99,3 @@ def mlir_text(module: ModuleOp, generic: bool = False) -> str:
     stream = StringIO()
     print_mlir(module, stream, generic=generic)
     return stream.getvalue()
-
-
-class _MLIRPrinter(Printer):
-    """xDSL's printer, with indentation capped so that deep nesting stays linear in size."""
-
-    MAX_INDENT_LEVELS = 32
-
-    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
-        indent = self._indent if indent is None else indent
-        super()._print_new_line(min(indent, self.MAX_INDENT_LEVELS), print_message)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Union, get_args, get_origin, get_type_hin
 from xdsl.utils.exceptions import ArgSpecParseError
 
 from relay_xdsl.relay_text.source import SourceError, SourceFile
+from relay_xdsl.support.xdsl_internals import convert_pass_option, parse_pass_option_value
 
 if TYPE_CHECKING:
     from xdsl.utils.arg_spec import PipelineLexer, SpecToken
@@ -143,7 +144,7 @@ def _option_values(
     source: SourceFile,
     found: Callable[[SpecToken], str],
 ) -> tuple:
-    from xdsl.utils.arg_spec import SpecTokenKind, _parse_parameter_value_element
+    from xdsl.utils.arg_spec import SpecTokenKind
 
     values = []
     while True:
@@ -155,7 +156,7 @@ def _option_values(
                 f"expected an option value, found {found(token)}",
                 token.span.end,
             )
-        values.append(_parse_parameter_value_element(lexer))
+        values.append(parse_pass_option_value(lexer))
         if peek().kind is not SpecTokenKind.COMMA:
             return tuple(values)
         lex()
@@ -215,9 +216,7 @@ def _check_pass(
                 value_end if values else key.span.end,
             )
         if expected is not None:
-            from xdsl.utils.arg_spec import _convert_arg_to_type
-
-            given[key_name] = _convert_arg_to_type(values, expected)
+            given[key_name] = convert_pass_option(values, expected)
             spans[spelled] = (value_start, value_end) if values else (key.span.start, key.span.end)
     for field_name, field in fields.items():
         if (
@@ -266,10 +265,8 @@ def valid_passes(available: Mapping[str, object]) -> str:
 
 
 def _accepts(values: tuple, expected: Any) -> bool:
-    from xdsl.utils.arg_spec import _convert_arg_to_type
-
     try:
-        _convert_arg_to_type(values, expected)
+        convert_pass_option(values, expected)
     except (ValueError, TypeError):
         return False
     return True

@@ -54,14 +54,21 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-XDSL_VERSION = "0.75.0"
-"""The xDSL version whose code the changes replace."""
+from relay_xdsl.support.xdsl_internals import (
+    XDSL_VERSION,
+    func_outputs_printer,
+    installed_xdsl_version,
+    pipeline_lexer_rules,
+    set_func_outputs_printer,
+    set_pipeline_lexer_rules,
+    set_string_literal_regex,
+    string_literal_regex,
+)
 
 XDSL_PIPELINE_WORD = r"[A-Za-z0-9_-]+"
-"""The identifier rule of xDSL 0.75.0's pass pipeline lexer (``arg_spec._lexer_rules``)."""
+"""The identifier rule of xDSL 0.75.0's pass pipeline lexer (`pipeline_lexer_rules`)."""
 
 XDSL_PIPELINE_DIGIT_WORD = r"[0-9]+[A-Za-z_-]+[A-Za-z0-9_-]*"
 """Its rule for identifiers that start with digits (``2d-slice``)."""
@@ -72,19 +79,10 @@ PIPELINE_WORD = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.:-]*")
 PIPELINE_DIGIT_WORD = re.compile(r"[0-9]+[A-Za-z_-]+[A-Za-z0-9_.:-]*")
 
 XDSL_STRING_LITERAL = r'"(?:[^"\\\n\v\f]+|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
-"""``MLIRLexer._unescaped_characters_regex`` in xDSL 0.75.0."""
+"""xDSL 0.75.0's `string_literal_regex`."""
 
 LINEAR_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 """The same literals, matched without backtracking into a run of characters."""
-
-
-@functools.cache
-def xdsl_version() -> str | None:
-    """The installed xDSL's version, None when it is not installed."""
-    try:
-        return version("xdsl")
-    except PackageNotFoundError:
-        return None
 
 
 @functools.lru_cache(maxsize=64)
@@ -105,7 +103,7 @@ def cached_base(irdl: Any) -> Any:
 
 
 def print_func_outputs(printer: Any, outputs: Any, res_attrs: Any) -> None:
-    """xDSL's ``_print_func_outputs``, parenthesising a single function-typed result."""
+    """xDSL's `func_outputs_printer`, parenthesising a single function-typed result."""
     from xdsl.dialects.builtin import FunctionType
 
     if len(outputs) == 1 and res_attrs is None and isinstance(outputs[0], FunctionType):
@@ -147,17 +145,16 @@ def apply() -> frozenset[str]:
     from xdsl.irdl import attributes
     from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
-    from xdsl.utils.mlir_lexer import MLIRLexer
 
-    if xdsl_version() == XDSL_VERSION:
-        if MLIRLexer._unescaped_characters_regex.pattern == XDSL_STRING_LITERAL:
-            MLIRLexer._unescaped_characters_regex = LINEAR_STRING_LITERAL
+    if installed_xdsl_version() == XDSL_VERSION:
+        if string_literal_regex().pattern == XDSL_STRING_LITERAL:
+            set_string_literal_regex(LINEAR_STRING_LITERAL)
         if attribute_parser.base is attributes.base:
             attribute_parser.base = cached_base
-        original = func_format._print_func_outputs
+        original = func_outputs_printer()
         if original is not print_func_outputs and original.__module__ == func_format.__name__:
             _XDSL_PRINT_FUNC_OUTPUTS[:] = [original]
-            func_format._print_func_outputs = print_func_outputs
+            set_func_outputs_printer(print_func_outputs)
         printer = FunctionalTypeDirective.print
         if (
             printer is not print_functional_type
@@ -170,21 +167,16 @@ def apply() -> frozenset[str]:
 
 def apply_pipeline_words() -> bool:
     """Let pass pipeline words go on through ``.`` and ``:``; whether that is in effect."""
-    from xdsl.utils import arg_spec
-
-    rules = arg_spec._lexer_rules
+    rules = pipeline_lexer_rules()
     if (
-        xdsl_version() == XDSL_VERSION
+        installed_xdsl_version() == XDSL_VERSION
         and rules[0][0].pattern == XDSL_PIPELINE_DIGIT_WORD
         and rules[2][0].pattern == XDSL_PIPELINE_WORD
     ):
         # A new list: xDSL's own is left as it was, for anyone holding it.
-        arg_spec._lexer_rules = [
-            (PIPELINE_DIGIT_WORD, rules[0][1]),
-            rules[1],
-            (PIPELINE_WORD, rules[2][1]),
-            *rules[3:],
-        ]
+        set_pipeline_lexer_rules(
+            [(PIPELINE_DIGIT_WORD, rules[0][1]), rules[1], (PIPELINE_WORD, rules[2][1]), *rules[3:]]
+        )
     return "pipeline-words" in applied()
 
 
@@ -229,7 +221,7 @@ def apply_standard_streams() -> bool:
         and CommandLineTool.get_input_name.__module__ == CommandLineTool.__module__
         and xDSLOptMain.prepare_output.__module__ == xDSLOptMain.__module__
     )
-    if xdsl_version() == XDSL_VERSION and own:
+    if installed_xdsl_version() == XDSL_VERSION and own:
         CommandLineTool.get_input_stream = _input_stream  # type: ignore[method-assign]
         CommandLineTool.get_input_name = _input_name  # type: ignore[method-assign]
         xDSLOptMain.prepare_output = _output_stream  # type: ignore[method-assign]
@@ -239,11 +231,8 @@ def apply_standard_streams() -> bool:
 def applied() -> frozenset[str]:
     """The names of the changes in effect: ``string-literal``, ``dense-literal-type``,
     ``pipeline-words``, ``function-result``, ``standard-streams``."""
-    from xdsl.dialects.utils import format as func_format
     from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
-    from xdsl.utils import arg_spec
-    from xdsl.utils.mlir_lexer import MLIRLexer
 
     names = set()
     # xdsl-opt's driver is not imported where it is not running: then it is unchanged.
@@ -257,14 +246,14 @@ def applied() -> frozenset[str]:
         and opt_main.xDSLOptMain.prepare_output is _output_stream
     ):
         names.add("standard-streams")
-    if arg_spec._lexer_rules[2][0] is PIPELINE_WORD:
+    if pipeline_lexer_rules()[2][0] is PIPELINE_WORD:
         names.add("pipeline-words")
-    if MLIRLexer._unescaped_characters_regex is LINEAR_STRING_LITERAL:
+    if string_literal_regex() is LINEAR_STRING_LITERAL:
         names.add("string-literal")
     if attribute_parser.base is cached_base:
         names.add("dense-literal-type")
     if (
-        func_format._print_func_outputs is print_func_outputs
+        func_outputs_printer() is print_func_outputs
         and FunctionalTypeDirective.print is print_functional_type
     ):
         names.add("function-result")

@@ -32,7 +32,7 @@ from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.relay_text.lexer import Kind, tokenize
 from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata
 from relay_xdsl.relay_text.source import SourceError, SourceFile
-from relay_xdsl.support.depth import walk_ops
+from relay_xdsl.support.depth import run_deep, walk_ops
 from relay_xdsl.tools.diagnostics import describe_parse_error
 from relay_xdsl.tools.pass_pipeline import check_pass_pipeline
 from relay_xdsl.transforms.defuse import RelayDefusePass
@@ -180,7 +180,12 @@ def _unexpected(error: BaseException, what: str) -> Crash:
 
 
 def check_relay_text(text: str, name: str = "fuzz.relay") -> ModuleOp | None:
-    """Import `text`; if it imports, the IR verifies and prints back to itself."""
+    """Import `text` as the commands do (with room for deep nesting); if it
+    imports, the IR verifies and prints back to itself."""
+    return run_deep(_check_relay_text, text, name)
+
+
+def _check_relay_text(text: str, name: str) -> ModuleOp | None:
     try:
         module = parse_relay(text, name)
     except SourceError as error:
@@ -275,7 +280,7 @@ def check_metadata(section: str) -> None:
 
 def check_mlir_text(text: str, name: str = "fuzz.mlir") -> None:
     """Load MLIR as relay-xdsl does: a module, or a clean diagnostic."""
-    from relay_xdsl.support.depth import NestingTooDeepError, run_deep
+    from relay_xdsl.support.depth import NestingTooDeepError
     from relay_xdsl.tools import xdsl_patches
     from relay_xdsl.tools.diagnostics import locate_verify_error, parse_mlir
     from relay_xdsl.tools.mlir_text import hoist_location_aliases
@@ -474,7 +479,12 @@ def _product(dims: list[int]) -> int:
 
 
 def check_random_program(text: str) -> None:
-    """A generated program imports, round-trips, and defuses without loss."""
+    """A generated program imports, round-trips, and defuses without loss
+    (with room for deep nesting, as the commands have)."""
+    run_deep(_check_random_program, text)
+
+
+def _check_random_program(text: str) -> None:
     try:
         module = parse_relay(text, "random.relay")
     except SourceError as error:

@@ -370,17 +370,46 @@ def @main(%x: Tensor[(2), float32]) {
     assert relay_text_diff(text, print_relay(module)) == ""
 
 
-def test_deep_nesting_imports_and_too_deep_nesting_is_a_clean_error():
-    from relay_xdsl.support.depth import MAX_NESTING
+def _nested(depth: int) -> str:
+    text = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n'
+    return text + "nn.relu(" * depth + "%x" + ")" * depth + "\n}"
 
-    def nested(depth: int) -> str:
-        text = '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2), float32]) {\n'
-        return text + "nn.relu(" * depth + "%x" + ")" * depth + "\n}"
 
-    module = parse_relay(nested(5000))
+def _nested_literals(depth: int) -> str:
+    """`depth` function literals, each defined and called in the one before."""
+    t = "Tensor[(2), float32]"
+    lines = ['#[version = "0.0.5"]', f"def @main(%x: {t}) {{"]
+    lines += [f"%{level} = fn (%p{level}: {t}) {{" for level in range(depth)]
+    lines.append(f"nn.relu(%p{depth - 1})")
+    for level in reversed(range(depth)):
+        lines += ["};", f"%{level}(%p{level - 1})" if level else "%0(%x)"]
+    return "\n".join(lines) + "\n}\n"
+
+
+def test_deep_nesting_imports_within_the_opt_in_and_too_deep_nesting_is_a_clean_error():
+    from relay_xdsl.support.depth import MAX_NESTING, run_deep
+
+    module = run_deep(parse_relay, _nested(5000))
     assert sum(isinstance(op, relay.ReluOp) for op in module.walk()) == 5000
+    assert run_deep(print_relay, module).count("nn.relu(") == 5000
     with pytest.raises(RelayTextError, match="nested too deeply"):
-        parse_relay(nested(MAX_NESTING + 1))
+        run_deep(parse_relay, _nested(MAX_NESTING + 1))
+
+
+def test_deep_nesting_without_the_opt_in_says_how_to_opt_in():
+    import sys
+
+    from relay_xdsl.support.depth import NestingTooDeepError, run_deep
+
+    limit = sys.getrecursionlimit()
+    for text in (_nested(5000), _nested_literals(1000)):
+        with pytest.raises(NestingTooDeepError, match=r"the Relay text .* relay_xdsl\.run_deep"):
+            parse_relay(text)
+    module = run_deep(parse_relay, _nested_literals(1000))
+    with pytest.raises(NestingTooDeepError, match=r"the module .* relay_xdsl\.run_deep"):
+        print_relay(module)
+    assert run_deep(print_relay, module).count("= fn (") == 1000
+    assert sys.getrecursionlimit() == limit  # the library calls changed nothing
 
 
 @pytest.mark.parametrize(

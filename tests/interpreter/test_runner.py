@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.interpreter import InterpreterError, parameters, run
+from relay_xdsl.support.depth import NestingTooDeepError, run_deep
 
 
 def program(body: str) -> ModuleOp:
@@ -170,20 +171,23 @@ def test_constants_without_values_need_a_seed():
     np.testing.assert_array_equal(first, A + constant)  # a constant without a role is small
 
 
-def test_deep_recursion_has_room_and_an_error_passes_up_quickly():
+def test_deep_recursion_has_room_within_the_opt_in_and_an_error_passes_up_quickly():
     module = program(
         LIST + "def @build(%n: int32) -> List[int32] {\n"
         "  if (%n == 0) { Nil } else { Cons(%n, @build(%n - 1)) }\n}\n"
         "def @main(%n: int32) { @sum(@build(%n)) }"
     )
-    assert run(module, {"n": np.array(3000, np.int32)})[0].tolist() == 3000 * 3001 // 2
+    n = np.array(3000, np.int32)
+    assert run_deep(run, module, {"n": n})[0].tolist() == 3000 * 3001 // 2
+    with pytest.raises(NestingTooDeepError, match=r"the run .* relay_xdsl\.run_deep"):
+        run(module, {"n": n})
     failing = program(
         LIST + "def @down(%n: int32) -> int32 {\n"
         "  if (%n == 0) { match? (Nil) { Cons(%x, _) => %x, } } else { @down(%n - 1) }\n}\n"
         "def @main(%n: int32) { @down(%n) }"
     )
     with pytest.raises(InterpreterError, match="no clause matches") as raised:
-        run(failing, {"n": np.array(3000, np.int32)})
+        run_deep(run, failing, {"n": n})
     assert not getattr(raised.value, "__notes__", None)  # the module is not printed into it
 
 

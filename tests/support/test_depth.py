@@ -1,6 +1,7 @@
 """run_deep: deep recursion on a worker, and what the rest of the process sees.
 
-The recursion limit and ``threading.stack_size`` are process-wide in
+Outside run_deep, recursion runs on the caller's stack and running out of it
+is a NestingTooDeepError that says how to opt in. The recursion limit and ``threading.stack_size`` are process-wide in
 CPython 3.11; run_deep changes them only while a worker runs, shares one
 change between concurrent calls, puts them back afterwards and keeps a
 limit that someone else set meanwhile.
@@ -14,7 +15,14 @@ import threading
 import pytest
 
 from relay_xdsl.support import depth
-from relay_xdsl.support.depth import DEEP_RECURSION_LIMIT, NestingTooDeepError, run_deep
+from relay_xdsl.support.depth import (
+    DEEP_RECURSION_LIMIT,
+    MAX_NESTING,
+    NestingTooDeepError,
+    in_run_deep,
+    nesting_checked,
+    run_deep,
+)
 
 
 def _recurse(levels: int) -> int:
@@ -39,6 +47,33 @@ def test_deep_recursion_runs_and_everything_is_put_back():
 def test_exhausting_the_budget_is_a_clean_error():
     with pytest.raises(NestingTooDeepError, match="the test is nested too deeply"):
         run_deep(_recurse, 10 * DEEP_RECURSION_LIMIT, what="the test")
+
+
+def test_outside_the_opt_in_recursion_stays_on_the_callers_stack_and_says_how_to_opt_in():
+    limit, stack = sys.getrecursionlimit(), threading.stack_size()
+    assert not in_run_deep()
+    assert nesting_checked(_recurse, 100) == 100
+    with pytest.raises(NestingTooDeepError) as raised:
+        nesting_checked(_recurse, 50_000, what="the test")
+    assert str(raised.value) == (
+        f"the test nests too deeply for Python's recursion limit ({limit}); to allow up to "
+        f"{MAX_NESTING} levels, make the call through relay_xdsl.run_deep(function, *args)"
+    )
+    assert (sys.getrecursionlimit(), threading.stack_size()) == (limit, stack)
+
+
+def test_within_the_opt_in_the_error_names_the_budget():
+    assert run_deep(in_run_deep)
+    with pytest.raises(NestingTooDeepError) as raised:
+        run_deep(lambda: nesting_checked(_recurse, 10 * DEEP_RECURSION_LIMIT, what="the test"))
+    assert str(raised.value) == (
+        f"the test is nested too deeply (more than {MAX_NESTING} levels) to process"
+    )
+
+
+def test_keyword_arguments_pass_through():
+    assert run_deep(dict, [("a", 1)], b=2) == {"a": 1, "b": 2}
+    assert nesting_checked(dict, b=2) == {"b": 2}
 
 
 def test_calls_nest_inside_a_worker():

@@ -3,6 +3,8 @@
 Every case ends in a result or a clean diagnostic, never a RecursionError,
 a hang or a large allocation. Sizes: nesting 10k levels deep, chains of
 20k ops here; ``RELAY_XDSL_STRESS=1`` (``make fuzz``) adds the 1M-op chain.
+Deep nests go through the library within ``run_deep``, the opt-in that the
+commands enter (support/depth.py).
 """
 
 from __future__ import annotations
@@ -74,12 +76,15 @@ def _round_trip(text: str):
     # As relay-xdsl's commands do (support/gc_pause.py): on a 10k-deep nest, the
     # collector's full collections would make printing several times slower.
     with gc_paused():
-        module = parse_relay(text)
-        # xDSL's verifier recurses over regions: deep modules verify on a deep stack.
-        run_deep(module.verify)
-        printed = print_relay(module)
-        again = parse_relay(printed)
-        assert print_relay(again) == printed
+        return run_deep(_checked_round_trip, text)
+
+
+def _checked_round_trip(text: str):
+    module = parse_relay(text)
+    module.verify()  # xDSL's verifier recurses over regions too
+    printed = print_relay(module)
+    again = parse_relay(printed)
+    assert print_relay(again) == printed
     return module
 
 
@@ -111,7 +116,7 @@ def test_function_literals_nested_10k_deep_import_print_and_defuse():
     RelayDefusePass().apply(Context(), module)
     run_deep(module.verify)
     assert not any(isinstance(op, relay.FnOp) for op in walk_ops(module))
-    assert print_relay(module).count("nn.relu(") == 1
+    assert run_deep(print_relay, module).count("nn.relu(") == 1
 
 
 @pytest.mark.parametrize(
@@ -138,7 +143,7 @@ def test_deeper_than_the_budget_is_a_clean_error(text: str, what: str):
     with pytest.raises(
         RelayTextError, match=f"{what} nested too deeply \\(more than {MAX_NESTING} levels\\)"
     ) as error:
-        parse_relay(text, "deep.relay")
+        run_deep(parse_relay, text, "deep.relay")
     assert str(error.value).startswith("deep.relay:")
 
 
@@ -367,4 +372,4 @@ def test_nesting_at_the_limit_imports_and_prints(kind: str):
     """The README's figure, exactly: MAX_NESTING levels import and print, one more does not."""
     _round_trip(NESTINGS[kind](MAX_NESTING))
     with pytest.raises(RelayTextError, match="nested too deeply"):
-        parse_relay(NESTINGS[kind](MAX_NESTING + 1))
+        run_deep(parse_relay, NESTINGS[kind](MAX_NESTING + 1))

@@ -62,7 +62,7 @@ def unpatched_xdsl(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_the_replaced_code_is_xdsls():
-    assert xdsl_patches.xdsl_version() == xdsl_patches.XDSL_VERSION
+    assert xdsl_patches.installed_xdsl_version() == xdsl_patches.XDSL_VERSION
     assert attribute_parser.base in (attributes.base, xdsl_patches.cached_base)
 
 
@@ -75,7 +75,7 @@ def test_apply_installs_them_once(unpatched_xdsl):
 
 
 def test_another_xdsl_version_keeps_xdsls_code(unpatched_xdsl, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(xdsl_patches, "xdsl_version", lambda: "0.76.0")
+    monkeypatch.setattr(xdsl_patches, "installed_xdsl_version", lambda: "0.76.0")
     assert xdsl_patches.apply() == frozenset()
     assert MLIRLexer._unescaped_characters_regex is XDSL_STRING_LITERAL
     assert attribute_parser.base is attributes.base
@@ -145,7 +145,7 @@ def test_pipeline_words_are_applied_on_their_own(unpatched_xdsl):
 def test_pipeline_words_keep_xdsls_rules_on_another_version(
     unpatched_xdsl, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(xdsl_patches, "xdsl_version", lambda: "0.76.0")
+    monkeypatch.setattr(xdsl_patches, "installed_xdsl_version", lambda: "0.76.0")
     assert not xdsl_patches.apply_pipeline_words()
     assert arg_spec._lexer_rules is XDSL_PIPELINE_RULES
 
@@ -276,7 +276,7 @@ def test_standard_streams_keep_xdsls_on_another_version(
     xdsl_opt_streams, monkeypatch: pytest.MonkeyPatch
 ):
     tool, _ = xdsl_opt_streams
-    monkeypatch.setattr(xdsl_patches, "xdsl_version", lambda: "0.76.0")
+    monkeypatch.setattr(xdsl_patches, "installed_xdsl_version", lambda: "0.76.0")
     own = tool.get_input_stream
     assert not xdsl_patches.apply_standard_streams()
     assert tool.get_input_stream is own

@@ -24,6 +24,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
+from relay_xdsl.support.xdsl_internals import (
+    parser_input,
+    parser_input_cache,
+    resume_parser_at,
+    write_accounted,
+)
 
 
 def _is_relay_type(type_: Attribute) -> bool:
@@ -116,8 +122,7 @@ def reuse_line_tail(
     are; copy a dictionary). Text that `parse` does not end there is parsed
     every time.
     """
-    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
-    content = state.lexer.input.content
+    content = parser_input(parser)
     start = parser.pos
     end = content.find("\n", start)
     if end < 0:
@@ -126,10 +131,10 @@ def reuse_line_tail(
         end = content.rfind("{", start, end)
         if end < 0:
             return parse()
-    cache: dict[tuple[str, bool], object] = state.__dict__.setdefault("relay_line_tails", {})
+    cache: dict[tuple[str, bool], object] = parser_input_cache(parser, "relay_line_tails")
     key = (content[start:end], before_region)
     if key in cache:
-        parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
+        resume_parser_at(parser, end)
         return cache[key]  # type: ignore[return-value]
     result = parse()
     if parser.pos == end if before_region else content[end : parser.pos].isspace():
@@ -144,23 +149,18 @@ _TENSOR_TYPE = re.compile(r"tensor<[0-9x?]*[a-z]+[0-9]*>")
 def parse_relay_type(parser: Parser) -> Attribute:
     """``parser.parse_type()``, reusing the types of this input that are
     spelled the same (see `reuse_line_tail`)."""
-    match = _TENSOR_TYPE.match(_content(parser), parser.pos)
+    match = _TENSOR_TYPE.match(parser_input(parser), parser.pos)
     type_ = _tensor_type(parser, match.group()) if match is not None else None
     if match is None or type_ is None:  # not a tensor type, or a wrong one: the parser says where
         return parser.parse_type()
-    parser._resume_from(match.end())  # pyright: ignore[reportPrivateUsage]
+    resume_parser_at(parser, match.end())
     return type_
-
-
-def _content(parser: Parser) -> str:
-    return parser._parser_state.lexer.input.content  # pyright: ignore[reportPrivateUsage]
 
 
 def _tensor_type(parser: Parser, text: str) -> Attribute | None:
     """The type `text` (matched by ``_TENSOR_TYPE``) spells, parsed once an
     input; None where it is no type (``tensor<xf32>``)."""
-    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
-    cache: dict[str, Attribute] = state.__dict__.setdefault("relay_tensor_types", {})
+    cache: dict[str, Attribute] = parser_input_cache(parser, "relay_tensor_types")
     type_ = cache.get(text)
     if type_ is None:
         try:
@@ -185,12 +185,12 @@ def parse_dense_literal(parser: Parser) -> Attribute:
     A module's weights are most of its text. The result is the attribute the
     generic parser builds: the same bytes, checked against the type's shape.
     """
-    match = _DENSE_LITERAL.match(_content(parser), parser.pos)
+    match = _DENSE_LITERAL.match(parser_input(parser), parser.pos)
     if match is not None:
         type_ = _tensor_type(parser, match.group("type"))
         value = _dense_value(type_, match.group("hex"), match.group("list")) if type_ else None
         if value is not None:
-            parser._resume_from(match.end())  # pyright: ignore[reportPrivateUsage]
+            resume_parser_at(parser, match.end())
             return value
     return parser.parse_attribute()
 
@@ -276,7 +276,7 @@ def reuse_printed(printer: Printer, key: Hashable, print_text: Callable[[], None
     finally:
         printer.stream = stream
     text = buffer.getvalue()
-    printer._write(text)  # pyright: ignore[reportPrivateUsage]  (already counted)
+    write_accounted(printer, text)
     if "\n" not in text:
         cache[key] = text
 

@@ -29,8 +29,12 @@ involve relay:
 
 The frontends and targets build and print modules with Python's cyclic
 garbage collector paused, and so do relay passes run by xdsl-opt
-(support/gc_pause.py): relay-xdsl's library functions leave the collector
-to the program that calls them.
+(support/gc_pause.py); they read and print Relay text with room for deeply
+nested programs (``run_deep``, support/depth.py). relay-xdsl's library
+functions leave the collector and the recursion limit to the program that
+calls them. xdsl-opt itself verifies on its main thread, with Python's
+default stack, so it still reports a program nested a few hundred levels
+deep as too deep.
 """
 
 from __future__ import annotations
@@ -159,13 +163,14 @@ class RelayTextFrontend(Frontend):
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str) -> ModuleOp:
         from relay_xdsl.importers.relay_text import parse_relay
+        from relay_xdsl.support.depth import run_deep
         from relay_xdsl.support.gc_pause import gc_paused
 
         text = input.read().decode("utf-8", errors="replace")
         # A RelayTextError is an xDSL ParseError: `--parsing-diagnostics`
         # prints it, and otherwise the diagnostics hook does, without a traceback.
         with gc_paused():
-            return parse_relay(text, source_name=input_name)
+            return run_deep(parse_relay, text, input_name, what=input_name)
 
 
 @dataclass(frozen=True)
@@ -183,11 +188,12 @@ class RelayTextTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from relay_xdsl.exporters.relay_text import RelayExportError, relay_chunks
+        from relay_xdsl.support.depth import run_deep
         from relay_xdsl.support.gc_pause import gc_paused
 
         with gc_paused():
             try:
-                chunks = relay_chunks(module)
+                chunks = run_deep(relay_chunks, module, what="the module")
             except RelayExportError as error:
                 raise SystemExit(_export_error(error, module)) from None
             output.writelines(chunks)
