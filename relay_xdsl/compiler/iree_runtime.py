@@ -7,7 +7,7 @@ The weights go to the device once, when the model loads.
 Threads: one thread runs on IREE's ``local-sync`` driver (no worker
 threads); more run on its task runtime, the ``local-task`` driver, with
 ``--task_topology_group_count=N`` workers. The default, `default_threads`,
-is every CPU this process may run on, as PyTorch's is. The compiled module
+is the physical cores this process may run on, as PyTorch's is. The compiled module
 fixes how each dispatch is split into workgroups, and the workers only
 share them out, so the outputs do not depend on the thread count.
 
@@ -36,9 +36,25 @@ _task_threads: int | None = None
 _task_lock = threading.Lock()
 
 
+CPU_TOPOLOGY = Path("/sys/devices/system/cpu")
+"""Where Linux says which core of which package each CPU is."""
+
+
 def default_threads() -> int:
-    """The CPUs this process may run on."""
-    return len(os.sched_getaffinity(0))
+    """The physical cores among the CPUs this process may run on, as PyTorch's default
+    (hyperthreads of one core count once); the CPUs themselves where Linux does not say."""
+    cpus = os.sched_getaffinity(0)
+    try:
+        cores = {
+            tuple(
+                (CPU_TOPOLOGY / f"cpu{cpu}" / "topology" / name).read_text().strip()
+                for name in ("physical_package_id", "core_id")
+            )
+            for cpu in cpus
+        }
+    except OSError:
+        return len(cpus)
+    return len(cores)
 
 
 def cpu_device(threads: int | None = None) -> Any:
