@@ -234,7 +234,8 @@ def test_constants_without_values_need_random_constants(
 @pytest.mark.slow
 @pytest.mark.tvm
 def test_check_resnet18_compiled_against_torch(tmp_path: Path):
-    """The real conversion: resnet18 through fusion, lowering, compiling, running."""
+    """The real conversion: resnet18 through fusion, lowering, compiling (with upstream MLIR,
+    then with IREE), running."""
     pytest.importorskip("relay_xdsl.conversion.program")
     pytest.importorskip("tvm")
     bin_ = Path(sys.executable).parent
@@ -251,19 +252,27 @@ def test_check_resnet18_compiled_against_torch(tmp_path: Path):
         ],
         check=True,
     )
-    result = subprocess.run(
-        [
-            str(bin_ / "relay-xdsl"),
-            "check",
-            str(model),
-            "--backend",
-            "mlir",
-            "--against-torch",
-            "resnet18",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "max abs error" in result.stdout and result.stdout.rstrip().endswith("OK")
+    backends = [["mlir"]]
+    try:
+        import iree.compiler  # noqa: F401
+
+        backends.append(["iree", "--threads", "2"])
+    except ImportError:  # the iree extra: make installs it
+        pass
+    for backend in backends:
+        result = subprocess.run(
+            [
+                str(bin_ / "relay-xdsl"),
+                "check",
+                str(model),
+                "--backend",
+                *backend,
+                "--against-torch",
+                "resnet18",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "max abs error" in result.stdout and result.stdout.rstrip().endswith("OK")
