@@ -48,8 +48,6 @@ class Device:
 
     name: str
     flags: tuple[str, ...]
-    runs_with: str
-    """What running the module needs, for the docs and messages."""
 
 
 DEVICES = {
@@ -61,13 +59,9 @@ DEVICES = {
             # As clang's -march=native for the library: a module runs on CPUs like this one.
             "--iree-llvmcpu-target-cpu=host",
         ),
-        "this machine's CPU (IREE's local-sync or local-task driver)",
     ),
-    "cuda": Device(
-        "cuda",
-        ("--iree-hal-target-device=cuda",),
-        "an NVIDIA GPU with its driver (libcuda) and IREE's cuda HAL driver",
-    ),
+    # Compiles anywhere; running needs an NVIDIA GPU and its driver (docs/compiler.md).
+    "cuda": Device("cuda", ("--iree-hal-target-device=cuda",)),
 }
 """The devices ``relay-xdsl compile --target iree --iree-device`` offers."""
 

@@ -198,6 +198,13 @@ def test_compile_for_iree_writes_a_module(
     assert error == "error: --emit vmfb writes an IREE module: give -o FILE.vmfb\n"
 
 
+def test_the_command_offers_the_devices_of_iree_build():
+    from relay_xdsl.compiler.iree_build import DEVICES
+    from relay_xdsl.tools.commands.compile import IREE_DEVICES
+
+    assert IREE_DEVICES == tuple(DEVICES)
+
+
 @pytest.mark.parametrize(
     "arguments",
     [
