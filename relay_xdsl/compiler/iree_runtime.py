@@ -31,11 +31,6 @@ from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.iree_build import iree_package
 from relay_xdsl.compiler.runtime import checked_array, checked_inputs, inputs_in_order
 
-_task_threads: int | None = None
-"""The worker count of this process's ``local-task`` driver, once created."""
-_task_lock = threading.Lock()
-
-
 CPU_TOPOLOGY = Path("/sys/devices/system/cpu")
 """Where Linux says which core of which package each CPU is."""
 
@@ -57,6 +52,11 @@ def default_threads() -> int:
     return len(cores)
 
 
+_task_threads: int | None = None
+"""The worker count of this process's ``local-task`` driver, once created."""
+_task_lock = threading.Lock()
+
+
 def cpu_device(threads: int | None = None) -> Any:
     """An IREE HAL device on this machine's CPU that runs `threads` threads (see the
     module docstring)."""
@@ -64,7 +64,7 @@ def cpu_device(threads: int | None = None) -> Any:
     runtime = iree_package("iree.runtime")
     count = default_threads() if threads is None else threads
     if count < 1:
-        raise CompileError(f"--threads must be at least 1, not {count}")
+        raise CompileError(f"a thread count must be at least 1, not {count}")
     try:
         if count == 1:
             return runtime.get_device("local-sync")
