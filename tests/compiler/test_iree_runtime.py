@@ -12,7 +12,7 @@ import pytest
 from relay_xdsl.compiler import iree_runtime
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.frontend import lower
-from relay_xdsl.compiler.iree_build import build_vmfb
+from relay_xdsl.compiler.iree_build import DEVICES, build_vmfb
 from relay_xdsl.compiler.iree_runtime import IreeModel, cpu_device, default_threads
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.importers.relay_text import parse_relay
@@ -60,6 +60,13 @@ def test_inputs_are_checked_against_the_signature(tmp_path: Path, tosa: SimpleNa
         model(np.zeros((3, 2), np.float32), np.array(0, np.int32))
     with pytest.raises(CompileError, match="missing input arg1"):
         model.run({"arg0": np.zeros((2, 3), np.float32)})
+
+
+def test_a_gpu_module_on_the_cpu_is_a_clear_error(tmp_path: Path, tosa: SimpleNamespace):
+    path = tmp_path / "cuda.vmfb"
+    build_vmfb(program_from_mlir(tosa.MANY_RESULTS, function="many"), path, DEVICES["cuda"])
+    with pytest.raises(CompileError, match=r"^IREE cannot load the module: .*not found"):
+        IreeModel.load(path, threads=1)
 
 
 def test_the_outputs_do_not_depend_on_the_thread_count(tmp_path: Path):
