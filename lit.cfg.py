@@ -70,3 +70,13 @@ config.substitutions.append(("%mlir_runner_libs", SHARED_LIBS))
 config.substitutions.append(
     ("%mlir_runner", f"mlir-runner-22 -O3 -e main -entry-point-result=void {SHARED_LIBS}")
 )
+
+# IREE, the second compiled backend (the optional extra `iree`): the tests that
+# compile with it say `REQUIRES: iree`, and are UNSUPPORTED without it.
+try:
+    import iree.compiler  # noqa: F401
+    import iree.runtime  # noqa: F401
+
+    config.available_features.add("iree")
+except ImportError:
+    pass

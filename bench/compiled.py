@@ -1,18 +1,20 @@
 """``python -m bench.compiled``: torchvision models compiled with upstream MLIR,
-against PyTorch eager and TVM, on one thread.
+against IREE, PyTorch eager and TVM, on one thread.
 
 For each model (``--models``, by default resnet18, mobilenet_v2 and resnet50), the
-Relax bridge's module is imported and built three ways, each timed:
+Relax bridge's module is imported and built four ways, each timed:
 
 * **relay-xdsl**: ``relay-xdsl compile``'s path: relay-fuse-ops, the conversion
   to TOSA, ``mlir-opt-22`` with the vectorising schedule, ``mlir-translate-22``,
   ``clang-22``; the library is called through ctypes;
+* **IREE**: ``relay-xdsl compile --target iree``'s path: the same TOSA compiled
+  by IREE for this CPU, run on its ``local-sync`` driver (one thread);
 * **PyTorch eager**, ``torch.set_num_threads(1)``, under ``torch.no_grad()``;
 * **TVM 0.27**, ``relax.build`` for ``llvm`` (untuned, the Relax VM), its thread
   pool set to one thread.
 
 Each output is checked against PyTorch's (max abs error 1e-4) before timing.
-Inference runs alternate between the three, ``--runs`` rounds, so that all see
+Inference runs alternate between the four, ``--runs`` rounds, so that all see
 the same machine; the medians and the ratios to PyTorch are printed and, with
 ``--markdown FILE``, written as a table. Compile times are wall-clock seconds of
 one build each.
@@ -59,6 +61,8 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
 
     from relay_xdsl.compiler.build import build
     from relay_xdsl.compiler.frontend import lower
+    from relay_xdsl.compiler.iree_build import build_vmfb
+    from relay_xdsl.compiler.iree_runtime import IreeModel
     from relay_xdsl.compiler.runtime import CompiledModel
     from relay_xdsl.importers.relax import import_relax
     from relay_xdsl.tools.commands.compile import default_schedule
@@ -77,6 +81,13 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
         model = CompiledModel(library, signature, program.weights)
         return lambda: model(data)[0]
 
+    def iree() -> Callable[[], np.ndarray]:
+        program = lower(import_relax(mod))
+        path = workdir / f"{name}.vmfb"
+        signature = build_vmfb(program, path)
+        model = IreeModel(path.read_bytes(), signature, program.weights, threads=1)
+        return lambda: model(data)[0]
+
     def tvm_vm() -> Callable[[], np.ndarray]:
         executable = relax.build(mod, target="llvm")
         vm = relax.VirtualMachine(executable, tvm.cpu())
@@ -92,7 +103,7 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
             return model(example).numpy()
 
     runners = {"PyTorch eager": eager}
-    for who, make in (("relay-xdsl", ours), ("TVM relax.build", tvm_vm)):
+    for who, make in (("relay-xdsl", ours), ("IREE", iree), ("TVM relax.build", tvm_vm)):
         runner, seconds = _timed(make)
         runners[who] = runner
         result.compile_seconds[who] = seconds
@@ -110,16 +121,21 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
 
 def table(results: list[Result]) -> str:
     header = (
-        "| model | relay-xdsl compile (s) | TVM build (s) | relay-xdsl (ms) | PyTorch eager (ms) "
-        "| TVM untuned (ms) | relay-xdsl / PyTorch | relay-xdsl / TVM |"
+        "| model | relay-xdsl compile (s) | IREE compile (s) | TVM build (s) | relay-xdsl (ms) "
+        "| IREE (ms) | PyTorch eager (ms) | TVM untuned (ms) | relay-xdsl / PyTorch "
+        "| relay-xdsl / IREE | relay-xdsl / TVM |"
     )
-    lines = [header, "|---|---|---|---|---|---|---|---|"]
+    lines = [header, "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
-        ours, eager, tvm = (r.median(w) for w in ("relay-xdsl", "PyTorch eager", "TVM relax.build"))
+        ours, iree, eager, tvm = (
+            r.median(w) for w in ("relay-xdsl", "IREE", "PyTorch eager", "TVM relax.build")
+        )
+        seconds = r.compile_seconds
         lines.append(
-            f"| {r.model} | {r.compile_seconds['relay-xdsl']:.1f} "
-            f"| {r.compile_seconds['TVM relax.build']:.1f} | {ours * 1e3:.1f} | {eager * 1e3:.1f} "
-            f"| {tvm * 1e3:.1f} | {ours / eager:.2f} | {ours / tvm:.2f} |"
+            f"| {r.model} | {seconds['relay-xdsl']:.1f} | {seconds['IREE']:.1f} "
+            f"| {seconds['TVM relax.build']:.1f} | {ours * 1e3:.1f} | {iree * 1e3:.1f} "
+            f"| {eager * 1e3:.1f} | {tvm * 1e3:.1f} | {ours / eager:.2f} | {ours / iree:.2f} "
+            f"| {ours / tvm:.2f} |"
         )
     return "\n".join(lines) + "\n"
 

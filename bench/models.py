@@ -8,11 +8,11 @@ mobilenet_v2, a GPT-2-shaped decoder). Each runs as a user runs it::
 
     relay-xdsl run FILE --backend B --random-inputs 0 --random-constants 0 -o out.npz
 
-for B in interpreter, mlir and tvm, one process at a time (the big models
+for B in interpreter, mlir, iree and tvm, one process at a time (the big models
 need the machine's memory and cores to themselves), the wall time of each
 measured around the whole command (loading, lowering or building, running).
-A run passes when it exits cleanly with finite outputs, and for mlir and tvm
-when every output is within the tolerance of its dtype of the
+A run passes when it exits cleanly with finite outputs, and on a compiled
+backend when every output is within the tolerance of its dtype of the
 interpreter's, relative to the largest magnitude of the interpreter's
 output: float16 sums round at every step, so its tolerance is loose.
 The transformers compile with ``--no-schedule`` on mlir: the vectorising
@@ -62,7 +62,7 @@ MODELS: dict[str, Path] = {
 """Each model's Relay text, by the name the table gives it."""
 UNSCHEDULED = frozenset({"gpt2", "gpt2_16", "tvm019/gpt2"})
 """Models compiled without the vectorising schedule (see the module docstring)."""
-BACKENDS = ("interpreter", "mlir", "tvm")
+BACKENDS = ("interpreter", "mlir", "iree", "tvm")
 RELATIVE_TOLERANCE = {np.dtype(np.float16): 5e-2, np.dtype(np.float32): 1e-3}
 """Max |backend - interpreter| / max |interpreter| allowed, by output dtype."""
 DEFAULT_RELATIVE_TOLERANCE = 1e-3

@@ -115,7 +115,7 @@ class CompiledModel:
                 f"{self.library} takes {len(signature.weights)} weights, {len(weights)} given"
             )
         self._weights = [
-            _checked(weight, spec, f"weight {index}")
+            checked_array(weight, spec, f"weight {index}")
             for index, (weight, spec) in enumerate(zip(weights, signature.weights))
         ]
         self._weight_descriptors = [descriptor(w) for w in self._weights]
@@ -142,16 +142,7 @@ class CompiledModel:
 
     def __call__(self, *inputs: np.ndarray) -> list[np.ndarray]:
         """The outputs for `inputs`, one array per input of the signature, in order."""
-        expected = self.signature.inputs
-        if len(inputs) != len(expected):
-            names = ", ".join(name for name, _ in expected) or "none"
-            raise CompileError(
-                f"@{self.signature.function} takes {len(expected)} inputs ({names}), "
-                f"{len(inputs)} given"
-            )
-        arrays = [
-            _checked(array, spec, f"input {name}") for array, (name, spec) in zip(inputs, expected)
-        ]
+        arrays = checked_inputs(self.signature, inputs)
         descriptors = [descriptor(a) for a in arrays] + self._weight_descriptors
         results = self._results_type()
         arguments = [ctypes.byref(d) for d in descriptors]
@@ -162,13 +153,7 @@ class CompiledModel:
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> list[np.ndarray]:
         """The outputs for the inputs given by name."""
-        missing = [name for name, _ in self.signature.inputs if name not in inputs]
-        if missing:
-            raise CompileError(f"missing input {missing[0]}")
-        unknown = sorted(set(inputs) - {name for name, _ in self.signature.inputs})
-        if unknown:
-            raise CompileError(f"@{self.signature.function} has no input {unknown[0]}")
-        return self(*(inputs[name] for name, _ in self.signature.inputs))
+        return self(*inputs_in_order(self.signature, inputs))
 
     def _collect(self, results: ctypes.Structure, given: set[int | None]) -> list[np.ndarray]:
         """Copy the results out, then free their buffers, each once."""
@@ -184,7 +169,31 @@ class CompiledModel:
                     freed.add(pointer)
 
 
-def _checked(array: object, spec: TensorSpec, what: str) -> np.ndarray:
+def checked_inputs(signature: Signature, inputs: Sequence[object]) -> list[np.ndarray]:
+    """`inputs` as the arrays `signature` takes, in order, or an error saying how they differ."""
+    expected = signature.inputs
+    if len(inputs) != len(expected):
+        names = ", ".join(name for name, _ in expected) or "none"
+        raise CompileError(
+            f"@{signature.function} takes {len(expected)} inputs ({names}), {len(inputs)} given"
+        )
+    return [
+        checked_array(array, spec, f"input {name}") for array, (name, spec) in zip(inputs, expected)
+    ]
+
+
+def inputs_in_order(signature: Signature, inputs: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    """The arrays of `inputs` (by name) in `signature` 's order."""
+    missing = [name for name, _ in signature.inputs if name not in inputs]
+    if missing:
+        raise CompileError(f"missing input {missing[0]}")
+    unknown = sorted(set(inputs) - {name for name, _ in signature.inputs})
+    if unknown:
+        raise CompileError(f"@{signature.function} has no input {unknown[0]}")
+    return [inputs[name] for name, _ in signature.inputs]
+
+
+def checked_array(array: object, spec: TensorSpec, what: str) -> np.ndarray:
     """`array` as a C-contiguous numpy array of `spec`, or an error saying how it differs."""
     if not isinstance(array, np.ndarray):
         array = np.asarray(array)

@@ -17,8 +17,8 @@ runs its targets, ``make test`` this very test among them, so a
 checks that the target exists without running it.
 
 A block preceded by ``<!-- not run: REASON -->`` (quoted source of another
-project, say) is not run; a block that uses TVM or PyTorch runs where they
-are installed (``make test`` installs them, and so does CI).
+project, say) is not run; a block that uses TVM or PyTorch, or IREE, runs where
+they are installed (``make test`` installs them, and so does CI).
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ BIN = Path(sys.executable).parent
 BLOCK = re.compile(r"^```(sh|python)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 NOT_RUN = re.compile(r"<!-- not run: [^>]+ -->\s*\Z")
 NEEDS_TVM = re.compile(r"\b(import-torch|--against-torch|relax-script|import tvm|tvm_models)\b")
+NEEDS_IREE = re.compile(r"--target iree|--backend iree|\biree_(build|runtime)\b")
+"""Blocks that compile with IREE, the `iree` extra (``make`` installs it)."""
 SEED = ROOT / "examples" / "seed"
 PATTERNS = """\
 from relay_xdsl.dataflow_pattern import is_op, wildcard
@@ -126,6 +128,9 @@ def test_block_runs(language: str, code: str, workspace: Path, tmp_path: Path):
     if NEEDS_TVM.search(code):
         pytest.importorskip("tvm")
         pytest.importorskip("torchvision")
+    if NEEDS_IREE.search(code):
+        pytest.importorskip("iree.compiler")
+        pytest.importorskip("iree.runtime")
     if language == "sh":
         if re.search(r"^make ", code, re.MULTILINE) and shutil.which("make") is None:
             pytest.skip("make is not installed")

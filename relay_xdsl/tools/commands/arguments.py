@@ -6,8 +6,14 @@ import argparse
 
 from relay_xdsl.tools.io import FORMATS
 
-BACKENDS = ("interpreter", "mlir", "tvm")
+BACKENDS = ("interpreter", "mlir", "iree", "tvm")
 """Who runs a program for ``run`` and ``check``."""
+
+BACKENDS_HELP = (
+    "interpreter: the reference interpreter; mlir: compiled with upstream MLIR; iree: the "
+    "same TOSA compiled by IREE (pip install 'relay-xdsl[iree]'); tvm: built with TVM's "
+    "relax.build for llvm"
+)
 
 Subcommands = argparse._SubParsersAction
 """What ``ArgumentParser.add_subparsers`` returns: each command module adds its parser to it."""
@@ -72,6 +78,27 @@ def add_schedule_argument(command: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with upstream MLIR: plain loops, without the vectorising schedule",
     )
+
+
+def add_threads_argument(command: argparse.ArgumentParser) -> None:
+    """``--threads N``, for the commands that run a compiled model."""
+    command.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="with --backend iree: run on N threads (default: every core, as PyTorch does); "
+        "the outputs do not depend on N",
+    )
+
+
+def check_threads(args: argparse.Namespace, usage: str) -> None:
+    """``--threads`` applies to ``--backend iree`` only, and is at least 1."""
+    if args.threads is None:
+        return
+    if args.backend != "iree":
+        raise ArgumentError("argument --threads: '--threads' needs --backend iree", usage)
+    if args.threads < 1:
+        raise ArgumentError(f"argument --threads: must be at least 1, not '{args.threads}'", usage)
 
 
 def add_inputs(command: argparse.ArgumentParser, condition: str = "") -> None:

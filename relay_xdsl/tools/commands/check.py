@@ -1,4 +1,5 @@
-"""``relay-xdsl check FILE --against-torch MODEL``: a module run by TVM (or another backend) against PyTorch."""
+"""``relay-xdsl check FILE --against-torch MODEL``: a module run by TVM (or another backend:
+``--backend mlir|iree|interpreter``) against PyTorch."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from collections.abc import Sequence
 from relay_xdsl.support.gc_pause import gc_paused
 from relay_xdsl.tools.commands.arguments import (
     BACKENDS,
+    BACKENDS_HELP,
     ArgumentError,
     Subcommands,
     add_input,
     add_schedule_argument,
+    add_threads_argument,
     add_weights,
+    check_threads,
 )
 from relay_xdsl.tools.io import (
     CommandError,
@@ -29,7 +33,7 @@ def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
     """The ``check`` subcommand and its arguments."""
     command = commands.add_parser(
         "check",
-        help="run a module in TVM (or --backend mlir|interpreter) and compare it with PyTorch",
+        help="run a module in TVM (or --backend mlir|iree|interpreter) and compare it with PyTorch",
     )
     add_input(command, "a .mlir or .relay file")
     command.add_argument(
@@ -43,10 +47,10 @@ def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
         "--backend",
         choices=BACKENDS,
         default="tvm",
-        help="who runs the module: tvm (relax.build for llvm, the default), mlir (compiled "
-        "with upstream MLIR) or interpreter",
+        help=f"who runs the module: {BACKENDS_HELP} (default: tvm)",
     )
     add_schedule_argument(command)
+    add_threads_argument(command)
     command.set_defaults(run=run, with_tvm=True, default_format="mlir")
 
 
@@ -87,6 +91,7 @@ def run(args: argparse.Namespace) -> None:
 
 def check_arguments(args: argparse.Namespace, usage: str) -> None:
     """What the command line alone shows wrong, before any work."""
+    check_threads(args, usage)
     try:
         check_model(args.against_torch)
     except CommandError as error:

@@ -3,6 +3,7 @@
     relay-xdsl compile FILE -o model.so [--emit tosa|llvm|runner|so] [--function NAME]
                        [--verbose] [--no-schedule] [--params FILE] [--random-constants SEED]
                        [--input NAME=FILE.npy ...] [--random-inputs SEED]
+    relay-xdsl compile FILE --target iree -o model.vmfb [--iree-device cpu|cuda] ...
 
 lowers @NAME (``main``) of a Relay program (Relay text or the relay
 dialect) to TOSA with the conversion (relay_xdsl/conversion) and compiles it
@@ -18,14 +19,22 @@ with upstream MLIR (relay_xdsl/compiler). ``--emit`` says how far:
   ``model.json`` (its signature) and ``model.npz`` (its weights) beside it,
   which relay_xdsl.compiler.runtime.CompiledModel loads.
 
+With ``--target iree``, IREE (the optional extra ``iree``) compiles the same
+TOSA instead (relay_xdsl/compiler/iree_build.py): ``--emit vmfb`` (its default)
+writes the module ``-o model.vmfb``, with ``model.json`` and ``model.npz``
+beside it, for ``--iree-device`` ``cpu`` (this machine's CPU, the default)
+or ``cuda``, which compiles anywhere and runs where an NVIDIA GPU is.
+
 ``--verbose`` states the pipeline and the tools' command lines on stderr.
 ``--no-schedule`` compiles linalg to plain loops, without the vectorising
 schedule (relay_xdsl/compiler/schedule.py).
 
 ``run FILE --backend mlir`` compiles into a temporary directory and runs the
-library; ``--backend tvm`` builds the Relax export with ``relax.build`` for
-``llvm`` and runs it on the Relax VM. ``check FILE --backend mlir|interpreter
---against-torch MODEL`` compares those backends' outputs with PyTorch's.
+library; ``--backend iree`` compiles with IREE and runs the module on
+``--threads N`` threads (relay_xdsl/compiler/iree_runtime.py); ``--backend tvm``
+builds the Relax export with ``relax.build`` for ``llvm`` and runs it on the
+Relax VM. ``check FILE --backend mlir|iree|interpreter --against-torch MODEL``
+compares those backends' outputs with PyTorch's.
 """
 
 from __future__ import annotations
@@ -55,17 +64,35 @@ if TYPE_CHECKING:  # numpy and the compiler load when a command needs them
     from relay_xdsl.compiler.artifact import Program
     from relay_xdsl.compiler.pipeline import Schedule
 
-EMITS = ("tosa", "llvm", "runner", "so")
+TARGETS = ("mlir", "iree")
+"""Who compiles: upstream MLIR (mlir-opt-22, clang-22) or IREE."""
+EMITS = {"mlir": ("tosa", "llvm", "runner", "so"), "iree": ("tosa", "vmfb")}
+"""What ``--emit`` may ask of each target; the last is its default."""
+IREE_DEVICES = ("cpu", "cuda")
+"""relay_xdsl.compiler.iree_build.DEVICES, named here so that parsing does not import it."""
 
 
 def add_compile_arguments(command: argparse.ArgumentParser) -> None:
     """``compile`` 's own options (the input, -o and --random-constants are the CLI's)."""
     command.add_argument(
+        "--target",
+        choices=TARGETS,
+        default="mlir",
+        help="mlir: upstream MLIR and clang into a shared library (default); iree: IREE "
+        "into a .vmfb module (pip install 'relay-xdsl[iree]')",
+    )
+    command.add_argument(
         "--emit",
-        choices=EMITS,
-        default="so",
-        help="tosa: the lowered module (generic MLIR); llvm: LLVM IR; runner: an LLVM-dialect "
-        "module for mlir-runner that prints the outputs; so: a shared library (default)",
+        choices=list(dict.fromkeys(emit for emits in EMITS.values() for emit in emits)),
+        help="tosa: the lowered module (generic MLIR); with --target mlir, llvm: LLVM IR; "
+        "runner: an LLVM-dialect module for mlir-runner that prints the outputs; so: a shared "
+        "library (default); with --target iree, vmfb: an IREE module (default)",
+    )
+    command.add_argument(
+        "--iree-device",
+        choices=IREE_DEVICES,
+        help="with --target iree: the device to compile for: cpu (this machine's, the "
+        "default) or cuda (compiles anywhere; running needs an NVIDIA GPU)",
     )
     command.add_argument(
         "--function", default="main", help="the global function to compile (default: main)"
@@ -86,10 +113,11 @@ def default_schedule() -> Schedule:
 def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
     """The ``compile`` subcommand and its arguments."""
     command = commands.add_parser(
-        "compile", help="lower to TOSA and compile with upstream MLIR into a shared library"
+        "compile",
+        help="lower to TOSA and compile with upstream MLIR into a shared library (or with IREE)",
     )
     add_input(command, "a .relay or .mlir file")
-    add_output(command, "output file (a shared library with --emit so)")
+    add_output(command, "output file (a shared library with --emit so, a module with vmfb)")
     add_compile_arguments(command)
     add_weights(command)
     add_inputs(command, "with --emit runner: ")
@@ -105,8 +133,11 @@ def run(args: argparse.Namespace) -> None:
     from relay_xdsl.tools.commands.run import input_arrays
     from relay_xdsl.tools.io import write
 
-    if args.emit == "so" and (args.output is None or args.output == STDIO):
-        raise CommandError("--emit so writes a shared library: give -o FILE.so")
+    if args.emit in ("so", "vmfb") and (args.output is None or args.output == STDIO):
+        what = "a shared library" if args.emit == "so" else "an IREE module"
+        raise CommandError(f"--emit {args.emit} writes {what}: give -o FILE.{args.emit}")
+    if args.target == "iree":
+        _require_iree()
     schedule = None if args.no_schedule else default_schedule()
     pipeline = stages(schedule)
     log = _stderr_log if args.verbose else None
@@ -124,6 +155,12 @@ def run(args: argparse.Namespace) -> None:
             return
         if args.emit == "so":
             build.build(program, Path(args.output), schedule=schedule, step=step, log=log)
+            return
+        if args.emit == "vmfb":
+            from relay_xdsl.compiler.iree_build import DEVICES, build_vmfb
+
+            device = DEVICES[args.iree_device or "cpu"]
+            build_vmfb(program, Path(args.output), device, step=step, log=log)
             return
         if log is not None:
             log(f"pipeline (mlir-opt stages):\n{describe(pipeline).rstrip()}")
@@ -173,11 +210,52 @@ def run_compiled(
 ) -> list[np.ndarray]:
     """@`function` of `module` compiled (with the vectorising schedule if `scheduled`) and
     run on `inputs` (by parameter name, in order)."""
+    from relay_xdsl.compiler.build import build
+    from relay_xdsl.compiler.runtime import CompiledModel
+
+    def compile_and_load(program: Program, directory: Path) -> Callable[..., list[np.ndarray]]:
+        library = directory / f"{function}.so"
+        build(program, library, schedule=default_schedule() if scheduled else None, step=step)
+        return CompiledModel.load(library)
+
+    return _compile_and_run(compile_and_load, module, inputs, function, random_constants)
+
+
+def run_iree(
+    module: ModuleOp,
+    inputs: Mapping[str, np.ndarray],
+    function: str = "main",
+    random_constants: int | None = None,
+    *,
+    threads: int | None = None,
+) -> list[np.ndarray]:
+    """@`function` of `module` compiled by IREE for this CPU and run on `threads` threads
+    (default: every core) on `inputs` (by parameter name, in order)."""
+    from relay_xdsl.compiler.iree_build import build_vmfb
+    from relay_xdsl.compiler.iree_runtime import IreeModel
+
+    _require_iree()
+
+    def compile_and_load(program: Program, directory: Path) -> Callable[..., list[np.ndarray]]:
+        path = directory / f"{function}.vmfb"
+        build_vmfb(program, path, step=step)
+        return IreeModel.load(path, threads=threads)
+
+    return _compile_and_run(compile_and_load, module, inputs, function, random_constants)
+
+
+def _compile_and_run(
+    compile_and_load: Callable[[Program, Path], Callable[..., list[np.ndarray]]],
+    module: ModuleOp,
+    inputs: Mapping[str, np.ndarray],
+    function: str,
+    random_constants: int | None,
+) -> list[np.ndarray]:
+    """@`function` lowered, compiled and loaded by `compile_and_load` (in a temporary
+    directory), and run on `inputs`."""
     import tempfile
 
-    from relay_xdsl.compiler.build import build
     from relay_xdsl.compiler.errors import CompileError
-    from relay_xdsl.compiler.runtime import CompiledModel
 
     try:
         program = lower_program(module, function, random_constants)
@@ -187,14 +265,38 @@ def run_compiled(
                 f"the program has {len(inputs)} parameters"
             )
         with tempfile.TemporaryDirectory(prefix="relay-xdsl-") as directory:
-            library = Path(directory) / f"{function}.so"
-            schedule = default_schedule() if scheduled else None
-            build(program, library, schedule=schedule, step=step)
-            model = CompiledModel.load(library)
+            model = compile_and_load(program, Path(directory))
         with step("running the compiled model"):
             return model(*inputs.values())  # the parameters' order is the inputs'
     except CompileError as error:
         raise CommandError(str(error)) from None
+
+
+def _require_iree() -> None:
+    """IREE's compiler and runtime, before any work; else a one-line error naming the extra."""
+    from relay_xdsl.compiler.errors import CompileError
+    from relay_xdsl.compiler.iree_build import iree_package
+
+    try:
+        iree_package("iree.compiler")
+        iree_package("iree.runtime")
+    except CompileError as error:
+        raise CommandError(str(error)) from None
+
+
+def run_backend(
+    backend: str,
+    module: ModuleOp,
+    inputs: Mapping[str, np.ndarray],
+    function: str,
+    args: argparse.Namespace,
+) -> list[np.ndarray]:
+    """@`function` of `module` run on `inputs` by the compiled `backend` (mlir, iree or tvm),
+    with the command line's --random-constants, --no-schedule and --threads."""
+    if backend == "iree":
+        return run_iree(module, inputs, function, args.random_constants, threads=args.threads)
+    run = run_compiled if backend == "mlir" else run_tvm
+    return run(module, inputs, function, args.random_constants, scheduled=not args.no_schedule)
 
 
 def run_tvm(
@@ -223,7 +325,7 @@ def run_for_check(
     example_input: Callable[[tuple[int, ...]], Any],
     args: argparse.Namespace,
 ) -> tuple[tuple[int, ...], np.ndarray]:
-    """For ``check --backend mlir|interpreter``: main's input shape, and its one output
+    """For ``check --backend mlir|iree|interpreter``: main's input shape, and its one output
     on ``example_input(shape)``."""
     from relay_xdsl.interpreter import InterpreterError, parameters, run
     from relay_xdsl.interpreter.arrays import tensor_dtype
@@ -239,9 +341,7 @@ def run_for_check(
             with step("running the module with the reference interpreter"):
                 outputs = run(module, {name: array}, "main", args.random_constants)
         else:
-            outputs = run_compiled(
-                module, {name: array}, "main", args.random_constants, scheduled=not args.no_schedule
-            )
+            outputs = run_backend(backend, module, {name: array}, "main", args)
     except InterpreterError as error:
         raise CommandError(str(error)) from None
     if len(outputs) != 1:
@@ -255,7 +355,18 @@ def _stderr_log(message: str) -> None:
 
 
 def check_arguments(args: argparse.Namespace, usage: str) -> None:
-    """What the command line alone shows wrong, before any work."""
+    """What the command line alone shows wrong, before any work; ``--emit`` 's default,
+    which depends on ``--target``."""
+    emits = EMITS[args.target]
+    if args.emit is None:
+        args.emit = emits[-1]
+    elif args.emit not in emits:
+        raise ArgumentError(
+            f"argument --emit: --target {args.target} emits {', '.join(emits)}, not '{args.emit}'",
+            usage,
+        )
+    if args.iree_device is not None and args.target != "iree":
+        raise ArgumentError("argument --iree-device: '--iree-device' needs --target iree", usage)
     if args.emit != "runner":
         for given, option in ((args.inputs, "--input"), (args.random_inputs, "--random-inputs")):
             if given not in (None, []):

@@ -2,7 +2,7 @@
 
     relay-xdsl run FILE [--function NAME] [--input NAME=file.npy ...]
                         [--random-inputs SEED] [--params FILE] [--random-constants SEED]
-                        [-o out.npz] [--backend interpreter|mlir|tvm]
+                        [-o out.npz] [--backend interpreter|mlir|iree|tvm] [--threads N]
 
 ``--params FILE`` (a TVM params file or an ``.npz``) binds parameters of the
 function and gives constants their values, by name; ``--random-constants
@@ -28,12 +28,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 from relay_xdsl.tools.commands.arguments import (
     BACKENDS,
+    BACKENDS_HELP,
     Subcommands,
     add_input,
     add_inputs,
     add_output,
     add_schedule_argument,
+    add_threads_argument,
     add_weights,
+    check_threads,
 )
 from relay_xdsl.tools.io import STDIO, CommandError, give_weights, load_module
 
@@ -48,7 +51,7 @@ PRINT_THRESHOLD = 200
 def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
     """The ``run`` subcommand and its arguments."""
     command = commands.add_parser(
-        "run", help="run a program with the reference interpreter (or --backend mlir|tvm)"
+        "run", help="run a program with the reference interpreter (or --backend mlir|iree|tvm)"
     )
     add_input(command, "a .relay or .mlir file")
     command.add_argument(
@@ -61,10 +64,10 @@ def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
         "--backend",
         choices=BACKENDS,
         default="interpreter",
-        help="interpreter: the reference interpreter (default); mlir: compiled with upstream "
-        "MLIR; tvm: built with TVM's relax.build for llvm",
+        help=f"{BACKENDS_HELP} (default: interpreter)",
     )
     add_schedule_argument(command)
+    add_threads_argument(command)
     command.set_defaults(run=run, default_format="mlir")
 
 
@@ -81,18 +84,10 @@ def run(args: argparse.Namespace) -> None:
             outputs = interpret(module, inputs, args.function, args.random_constants)
         else:
             from relay_xdsl.interpreter.runner import check_inputs
-            from relay_xdsl.tools.commands.compile import run_compiled, run_tvm
+            from relay_xdsl.tools.commands.compile import run_backend
 
             check_inputs(params, inputs)
-
-            backend = run_compiled if args.backend == "mlir" else run_tvm
-            outputs = backend(
-                module,
-                inputs,
-                args.function,
-                args.random_constants,
-                scheduled=not args.no_schedule,
-            )
+            outputs = run_backend(args.backend, module, inputs, args.function, args)
     except InterpreterError as error:
         raise CommandError(str(error)) from None
     names = [f"output{i}" for i in range(len(outputs))]
@@ -178,6 +173,7 @@ def _save(path: str, arrays: dict[str, np.ndarray]) -> None:
 
 
 def check_arguments(args: argparse.Namespace, usage: str) -> None:
-    """TVM's steps run with the collector on."""
+    """``--threads`` needs ``--backend iree``; TVM's steps run with the collector on."""
+    check_threads(args, usage)
     if args.backend == "tvm":
         args.with_tvm = True

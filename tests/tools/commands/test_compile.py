@@ -138,7 +138,10 @@ def test_compile_emits_a_module_for_mlir_runner(
         (["--emit", "so"], "error: --emit so writes a shared library: give -o FILE.so"),
         (["--emit", "tosa", "--random-inputs", "1"], "'--random-inputs' needs --emit runner"),
         (["--emit", "runner"], "error: missing input x: give --input x=FILE.npy"),
-        (["--emit", "wasm"], "argument --emit: expected one of tosa, llvm, runner, so"),
+        (["--emit", "wasm"], "argument --emit: expected one of tosa, llvm, runner, so, vmfb"),
+        (["--target", "iree", "--emit", "so"], "--target iree emits tosa, vmfb, not 'so'"),
+        (["--emit", "vmfb"], "--target mlir emits tosa, llvm, runner, so, not 'vmfb'"),
+        (["--iree-device", "cuda"], "'--iree-device' needs --target iree"),
     ],
 )
 def test_compile_errors(
@@ -154,6 +157,77 @@ def test_compile_errors(
     assert message in error
 
 
+@pytest.mark.heavy
+def test_run_with_iree_prints_the_same(files: SimpleNamespace, capsys: pytest.CaptureFixture[str]):
+    pytest.importorskip("iree.runtime")
+    common = ("run", files.program, "--input", f"x={files.x}", "--random-constants", "3")
+    status, interpreted, error = _main(capsys, *common)
+    assert status == 0, error
+    for threads in ("1", "2"):
+        status, compiled, error = _main(capsys, *common, "--backend", "iree", "--threads", threads)
+        assert status == 0, error
+        assert compiled == interpreted
+
+
+@pytest.mark.heavy
+def test_compile_for_iree_writes_a_module(
+    files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
+):
+    pytest.importorskip("iree.runtime")
+    from relay_xdsl.compiler.iree_runtime import IreeModel
+
+    module = files.tmp / "model.vmfb"
+    status, out, error = _main(
+        capsys, "compile", files.program, "--target", "iree", "-o", str(module),
+        "--random-constants", "3", "--verbose",
+    )  # fmt: skip
+    assert status == 0, error
+    assert out == ""
+    assert "relay-xdsl: running: iree-compile - --iree-input-type=tosa" in error
+    (actual,) = IreeModel.load(module, threads=1)(np.load(files.x))
+    status, _, error = _main(
+        capsys, "run", files.program, "--input", f"x={files.x}", "--random-constants", "3",
+        "-o", str(files.tmp / "expected.npz"),
+    )  # fmt: skip
+    with np.load(files.tmp / "expected.npz") as expected:
+        np.testing.assert_array_equal(actual, expected["output0"])
+    status, _, error = _main(
+        capsys, "compile", files.program, "--target", "iree", "-o", "-", "--random-constants", "3"
+    )
+    assert status == 1
+    assert error == "error: --emit vmfb writes an IREE module: give -o FILE.vmfb\n"
+
+
+def test_the_command_offers_the_devices_of_iree_build():
+    from relay_xdsl.compiler.iree_build import DEVICES
+    from relay_xdsl.tools.commands.compile import IREE_DEVICES
+
+    assert IREE_DEVICES == tuple(DEVICES)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["compile", "--target", "iree", "-o", "model.vmfb"],
+        ["run", "--backend", "iree", "--random-inputs", "0"],
+    ],
+)
+def test_without_iree_one_line_names_the_extra(
+    files: SimpleNamespace,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    arguments: list[str],
+):
+    monkeypatch.setitem(sys.modules, "iree.compiler", None)  # import fails
+    command, *options = arguments
+    status, _, error = _main(capsys, command, files.program, "--random-constants", "3", *options)
+    assert status == 1
+    assert error == (
+        "error: IREE is not installed (iree.compiler); "
+        "install it with: pip install 'relay-xdsl[iree]'\n"
+    )
+
+
 def test_constants_without_values_need_random_constants(
     files: SimpleNamespace, capsys: pytest.CaptureFixture[str]
 ):
@@ -167,7 +241,8 @@ def test_constants_without_values_need_random_constants(
 @pytest.mark.slow
 @pytest.mark.tvm
 def test_check_resnet18_compiled_against_torch(tmp_path: Path):
-    """The real conversion: resnet18 through fusion, lowering, compiling, running."""
+    """The real conversion: resnet18 through fusion, lowering, compiling (with upstream MLIR,
+    then with IREE), running."""
     pytest.importorskip("relay_xdsl.conversion.program")
     pytest.importorskip("tvm")
     bin_ = Path(sys.executable).parent
@@ -184,19 +259,27 @@ def test_check_resnet18_compiled_against_torch(tmp_path: Path):
         ],
         check=True,
     )
-    result = subprocess.run(
-        [
-            str(bin_ / "relay-xdsl"),
-            "check",
-            str(model),
-            "--backend",
-            "mlir",
-            "--against-torch",
-            "resnet18",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "max abs error" in result.stdout and result.stdout.rstrip().endswith("OK")
+    backends = [["mlir"]]
+    try:
+        import iree.compiler  # noqa: F401
+
+        backends.append(["iree", "--threads", "2"])
+    except ImportError:  # the iree extra: make installs it
+        pass
+    for backend in backends:
+        result = subprocess.run(
+            [
+                str(bin_ / "relay-xdsl"),
+                "check",
+                str(model),
+                "--backend",
+                *backend,
+                "--against-torch",
+                "resnet18",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "max abs error" in result.stdout and result.stdout.rstrip().endswith("OK")
