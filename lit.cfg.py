@@ -1,8 +1,10 @@
 """lit configuration for the FileCheck tests in tests/filecheck."""
 
+import atexit
 import os
 import shutil
 import sys
+import tempfile
 
 import lit.formats
 
@@ -70,3 +72,19 @@ config.substitutions.append(("%mlir_runner_libs", SHARED_LIBS))
 config.substitutions.append(
     ("%mlir_runner", f"mlir-runner-22 -O3 -e main -entry-point-result=void {SHARED_LIBS}")
 )
+
+# The vectorising schedule (relay_xdsl/compiler/schedule.py), its transform
+# script written to a file for mlir-opt to read: %mlir_schedule stops on tensors
+# right after the schedule, %mlir_scheduled_pipeline goes on to the LLVM dialect.
+from relay_xdsl.compiler.schedule import SCHEDULE
+
+with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as script:
+    script.write(SCHEDULE.script)
+atexit.register(os.remove, script.name)
+scheduled = pipeline.stages(SCHEDULE)
+until_schedule = scheduled[: [stage.name for stage in scheduled].index("schedule") + 1]
+# Longest first, as above.
+for name, stages in [("scheduled_pipeline", scheduled), ("schedule", until_schedule)]:
+    config.substitutions.append(
+        (f"%mlir_{name}", f"'--pass-pipeline={pipeline.pass_pipeline(stages, script.name)}'")
+    )

@@ -118,8 +118,10 @@ def _matmul(name: str, batch: int, m: int, k: int, n: int) -> tuple:
     args = [(batch, m, k), (batch, k, n)]
     result = (batch, m, n)
     body = [
-        f'%out = "tosa.matmul"(%a0, %a1, %zp, %zp) : ({_ty(args[0])}, {_ty(args[1])}, '
-        f"tensor<1xf32>, tensor<1xf32>) -> {_ty(result)}"
+        (
+            f'%out = "tosa.matmul"(%a0, %a1, %zp, %zp) : ({_ty(args[0])}, {_ty(args[1])}, '
+            f"tensor<1xf32>, tensor<1xf32>) -> {_ty(result)}"
+        )
     ]
     return name, args, result, body
 
