@@ -42,9 +42,11 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   loop over output columns is outermost: a 32-column panel of the right
   operand (the weights of a dense layer) stays in cache while every row of
   the left one passes.
-* all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies,
-  transposes): one row of 8 pixels by 64 channels (``ELEMENTWISE_TILES``), so that a vector is a
-  slice of a row, not the tensor.
+* ``linalg.transpose`` of rank 2 to 4 (filters given OHWI, attention's keys):
+  16x16 blocks (``TRANSPOSE_TILES``), transposed with shuffles.
+* other all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies):
+  one row of 8 pixels by 64 channels (``ELEMENTWISE_TILES``), so that a vector
+  is a slice of a row, not the tensor.
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
 * ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``): one tap of 8
@@ -264,9 +266,10 @@ BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # channels (with stride 2 its input map is 2*ow, which the vectoriser rejects:
 # those stay loops).
 DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
-# Filter transposes left at run time (OHWI arguments): 16x16 blocks, which LLVM
-# transposes with shuffles.
-TRANSPOSE_TILE = [1, 1, 16, 16]
+# Transposes left at run time (filters given OHWI, attention's keys): 16x16
+# blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
+# transpose became 512 element extracts and inserts).
+TRANSPOSE_TILES = {4: [1, 1, 16, 16], 3: [1, 16, 16], 2: [16, 16]}
 # Elementwise ops (and fills, copies, transposes) by rank: one row of 8 pixels by
 # 64 channels (untiled channels made vectors of up to 8x3072 elements on vit_b_16,
 # whose unrolled code took clang minutes).
@@ -348,13 +351,16 @@ def _build_schedule() -> str:
             [2, 1, 0],
             MATMUL_INTERCHANGE,
         ),
-        _Rule(
-            "transpose",
-            _name_matcher("match_transpose", ["linalg.transpose"], rank=len(TRANSPOSE_TILE)),
-            TRANSPOSE_TILE,
-            [3, 2],
-        ),
     ]
+    for rank, tile in TRANSPOSE_TILES.items():
+        rules.append(
+            _Rule(
+                f"transpose{rank}",
+                _name_matcher(f"match_transpose{rank}", ["linalg.transpose"], rank=rank),
+                tile,
+                [rank - 1, rank - 2],
+            )
+        )
     for rank, tile in ELEMENTWISE_TILES.items():
         nonzero = sum(1 for size in tile if size)
         rules.append(

@@ -126,6 +126,18 @@ def _matmul(name: str, batch: int, m: int, k: int, n: int) -> tuple:
     return name, args, result, body
 
 
+def _transpose(name: str, shape: tuple[int, ...], perms: tuple[int, ...]) -> tuple:
+    """``tosa.transpose`` of `shape` by `perms`: a ``linalg.transpose``."""
+    result = tuple(shape[p] for p in perms)
+    body = [
+        (
+            f'%out = "tosa.transpose"(%a0) {{perms = array<i32: {", ".join(map(str, perms))}>}} : '
+            f"({_ty(shape)}) -> {_ty(result)}"
+        )
+    ]
+    return name, [shape], result, body
+
+
 # Rows, columns and reduction each leave a remainder of the 8x32x8 tile.
 MATMULS = [_matmul("matmul_long_k", 1, 9, 1000, 70), _matmul("batch_matmul", 3, 13, 197, 45)]
 
@@ -176,6 +188,9 @@ CASES = [
     _depthwise("depthwise_s2", 2, (1, 0)),
     _dense(),
     *MATMULS,
+    # attention's keys, transposed in 16x16 blocks with remainders
+    _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
+    _transpose("transpose2", (19, 40), (1, 0)),
     _pools(),
     _softmax_concat(),
 ]
