@@ -47,13 +47,17 @@ keeps a conv's accumulator in registers across its tap and channel loops):
 * other all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies):
   one row of 8 pixels by 64 channels (``ELEMENTWISE_TILES``), so that a vector
   is a slice of a row, not the tensor.
+* ``linalg.reduce`` along the innermost axis only (softmax's maxima and sums,
+  layer_norm's means and variances): 8 rows by 64 columns
+  (``ROW_REDUCTION_TILES``), in a rolled loop over the columns carrying the 8
+  running results in registers, each tile a horizontal reduction of each row.
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
 * ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``): one tap of 8
   pixels by 32 channels, generalised with its unit dims dropped: an elementwise
   multiply-add, vectorised (stride 1; stride 2 stays loops).
 * only tiled ops are vectorised (they carry ``MARK``); an op no rule tiles
-  (reductions, ops of rank 5) and a tile the vectoriser rejects
+  (reductions along other axes, ops of rank 5) and a tile the vectoriser rejects
   go to ``convert-linalg-to-loops``: correct, scalar.
 """
 
@@ -189,6 +193,24 @@ def _rank_matcher(name: str, rank: int, parallel_only: bool) -> str:
   }}"""
 
 
+def _row_reduction_matcher(name: str, rank: int) -> str:
+    """Matches a ``linalg.reduce`` of `rank` loops along its innermost one only."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.reduce"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        transform.match.structured.dim %s[-1] {{reduction}} : {_ANY}
+        transform.match.structured.dim %s[except(-1)] {{parallel}} : {_ANY}
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
 BOOL_OPERANDS = [("input", 0), ("input", 1), ("input", 2), ("init", 0)]
 """The operands whose ``i1`` elements keep an op from being vectorised: LLVM
 stores a vector of ``i1`` as packed bits where a memref of ``i1`` holds a byte
@@ -270,10 +292,12 @@ DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
 # blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
 # transpose became 512 element extracts and inserts).
 TRANSPOSE_TILES = {4: [1, 1, 16, 16], 3: [1, 16, 16], 2: [16, 16]}
-# Elementwise ops (and fills, copies, transposes) by rank: one row of 8 pixels by
+# Elementwise ops (and fills, copies) by rank: one row of 8 pixels by
 # 64 channels (untiled channels made vectors of up to 8x3072 elements on vit_b_16,
 # whose unrolled code took clang minutes).
 ELEMENTWISE_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64], 1: [64]}
+# Reductions along the innermost axis, by rank: 8 rows, 64 columns at a time.
+ROW_REDUCTION_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64]}
 
 # Tiled ops carry this unit attribute, so that only they are vectorised: an op no
 # rule tiled (a reduction, an op of rank 5) stays whole and would become one
@@ -371,6 +395,15 @@ def _build_schedule() -> str:
                 [nonzero - 1, nonzero - 2] if nonzero > 1 else [0],
             )
         )
+    for rank, tile in ROW_REDUCTION_TILES.items():
+        rules.append(
+            _Rule(
+                f"row_reduction{rank}",
+                _row_reduction_matcher(f"match_row_reduction{rank}", rank),
+                tile,
+                [rank - 1, rank - 2],
+            )
+        )
     sequences = "".join(
         rule.matcher + _tiling_action(f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange)
         for rule in rules
@@ -438,6 +471,11 @@ def _build_schedule() -> str:
       transform.apply_patterns.vector.reduction_to_contract
       transform.apply_patterns.vector.fold_arith_extension
       transform.apply_patterns.canonicalization
+    }} : {_ANY}
+    // What is left of reductions (row reductions' tiles) is a horizontal
+    // reduction of each row; once the contracts have formed above.
+    transform.apply_patterns to %root {{
+      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
     }} : {_ANY}
     transform.yield
   }}

@@ -138,6 +138,13 @@ def _transpose(name: str, shape: tuple[int, ...], perms: tuple[int, ...]) -> tup
     return name, [shape], result, body
 
 
+def _reduction(name: str, op: str, shape: tuple[int, ...], axis: int) -> tuple:
+    """``tosa.<op>`` of `shape` along `axis`."""
+    result = tuple(1 if d == axis else n for d, n in enumerate(shape))
+    body = [f'%out = "tosa.{op}"(%a0) {{axis = {axis} : i32}} : ({_ty(shape)}) -> {_ty(result)}']
+    return name, [shape], result, body
+
+
 # Rows, columns and reduction each leave a remainder of the 8x32x8 tile.
 MATMULS = [_matmul("matmul_long_k", 1, 9, 1000, 70), _matmul("batch_matmul", 3, 13, 197, 45)]
 
@@ -191,6 +198,11 @@ CASES = [
     # attention's keys, transposed in 16x16 blocks with remainders
     _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
     _transpose("transpose2", (19, 40), (1, 0)),
+    # rows of 8 reduced 64 columns at a time, with remainders; one along a
+    # middle axis (no rule: loops)
+    _reduction("row_sums4", "reduce_sum", (2, 3, 10, 70), 3),
+    _reduction("row_maxima2", "reduce_max", (19, 130), 1),
+    _reduction("column_sums3", "reduce_sum", (2, 30, 20), 1),
     _pools(),
     _softmax_concat(),
 ]
