@@ -80,6 +80,11 @@ BUFFERIZE = (
 
 VECTOR_LOWERING = (
     "convert-linalg-to-loops",
+    # exp, tanh, erf, log... as polynomials on the vectors (within 3 ulp), where
+    # convert-math-to-libm would call libm once per element (gelu's erf: 35x
+    # slower, and its unrolled calls the larger part of swin_t's code).
+    # mlir-opt-22 offers MLIR's polynomial approximations only as this pass.
+    "func.func(test-math-polynomial-approximation)",
     # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
     # transfer_read through memref.expand_shape wrongly (softmax's row sums
     # read as zeros; tests/compiler has the case).

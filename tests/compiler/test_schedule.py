@@ -12,6 +12,7 @@ called through ctypes, and the outputs compared.
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import subprocess
@@ -300,3 +301,41 @@ def test_matmul_code_does_not_grow_with_k() -> None:
         for k in (512, 4096)
     ]
     assert sizes[0] == sizes[1]
+
+
+TRANSCENDENTAL = {
+    "exp": np.exp,
+    "tanh": np.tanh,
+    "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+    "erf": np.vectorize(math.erf),
+}
+"""TOSA's transcendental functions, which the schedule computes as polynomials."""
+
+
+def test_polynomial_approximations_within_3_ulp(tmp_path: Path) -> None:
+    x = np.concatenate([np.linspace(-100, 100, 20001), np.linspace(-5, 5, 20001), [0, 88.7, 89]])
+    x = x.astype(np.float32)
+    size = (x.size,)
+    functions = [
+        (op, [size], size, [f'%out = "tosa.{op}"(%a0) : ({_ty(size)}) -> {_ty(size)}'])
+        for op in TRANSCENDENTAL
+    ]
+    library = tmp_path / "transcendental.so"
+    text = "".join(_function(*function) for function in functions)
+    llvm = build.lower_to_llvm_dialect(text, stages(SCHEDULE), SCHEDULE)
+    build.compile_library(build.translate_to_llvm_ir(llvm), library)
+    for op, reference in TRANSCENDENTAL.items():
+        signature = Signature.of(program_from_mlir(text, function=op))
+        got = CompiledModel(library, signature, [])(x)[0].astype(np.float64)
+        with np.errstate(over="ignore"):
+            expected = reference(x.astype(np.float64))
+            overflows = np.isinf(expected.astype(np.float32))
+        assert np.isinf(got[overflows]).all(), op
+        # below float32's smallest normal number, exp flushes to zero
+        np.testing.assert_allclose(
+            got[~overflows],
+            expected[~overflows],
+            rtol=3.6e-7,
+            atol=float(np.finfo(np.float32).smallest_normal),
+            err_msg=op,
+        )
