@@ -34,11 +34,12 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   decomposed to 1-D pooling and vectorised.
 * ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: an 8x32
   register tile of outputs (``MATMUL_TILE``), its reduction left a rolled loop
-  of 8-long steps, each a ``vector.contract`` of 8 outer products (8 broadcast
-  loads of the left operand, 16 FMAs on AVX-512), its accumulator carried in
-  registers across the loop, so that code size does not grow with the
-  reduction's length K (reductions of 64 unrolled as 8x64x64 contracts, with
-  their peeled remainders, had vit_b_16 in clang for over 13 minutes).  The
+  of 8-long steps, each a ``vector.contract`` of 8 outer products (each 8
+  broadcast loads of the left operand and 16 AVX-512 FMAs), its accumulator
+  carried in registers across the loop, so that code size does not grow with
+  the reduction's length K (8x64x64 contracts, unrolled with their peeled
+  remainders, made 58 MB of LLVM IR for vit_b_16, in clang for over 13
+  minutes; 2.7 MB now).  The
   loop over output columns is outermost: a 32-column panel of the right
   operand (the weights of a dense layer) stays in cache while every row of
   the left one passes.
