@@ -1,8 +1,10 @@
 """lit configuration for the FileCheck tests in tests/filecheck."""
 
+import atexit
 import os
 import shutil
 import sys
+import tempfile
 
 import lit.formats
 
@@ -80,3 +82,19 @@ try:
     config.available_features.add("iree")
 except ImportError:
     pass
+
+# The vectorising schedule (relay_xdsl/compiler/schedule.py), its transform
+# script written to a file for mlir-opt to read: %mlir_schedule stops on tensors
+# right after the schedule, %mlir_scheduled_pipeline goes on to the LLVM dialect.
+from relay_xdsl.compiler.schedule import SCHEDULE
+
+with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as script:
+    script.write(SCHEDULE.script)
+atexit.register(os.remove, script.name)
+scheduled = pipeline.stages(SCHEDULE)
+until_schedule = scheduled[: [stage.name for stage in scheduled].index("schedule") + 1]
+# Longest first, as above.
+for name, stages in [("scheduled_pipeline", scheduled), ("schedule", until_schedule)]:
+    config.substitutions.append(
+        (f"%mlir_{name}", f"'--pass-pipeline={pipeline.pass_pipeline(stages, script.name)}'")
+    )

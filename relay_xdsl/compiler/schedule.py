@@ -32,22 +32,39 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   (16 AVX-512 registers).
 * ``pooling_nhwc_max``/``_sum``: one row of 8 outputs and one filter row,
   decomposed to 1-D pooling and vectorised.
-* ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: 8x64 outputs by
-  64-long reductions.
-* all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies,
-  transposes): one row of 8 pixels by 64 channels (``ELEMENTWISE_TILES``), so that a vector is a
-  slice of a row, not the tensor.
+* ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: an 8x32
+  register tile of outputs (``MATMUL_TILE``), its reduction left a rolled loop
+  of 8-long steps, each a ``vector.contract`` of 8 outer products (each 8
+  broadcast loads of the left operand and 16 AVX-512 FMAs), its accumulator
+  carried in registers across the loop, so that code size does not grow with
+  the reduction's length K (8x64x64 contracts, unrolled with their peeled
+  remainders, made 58 MB of LLVM IR for vit_b_16, in clang for over 13
+  minutes; 2.7 MB now).  The
+  loop over output columns is outermost: a 32-column panel of the right
+  operand (the weights of a dense layer) stays in cache while every row of
+  the left one passes.
+* ``linalg.transpose`` of rank 2 to 4 (filters given OHWI, attention's keys):
+  16x16 blocks (``TRANSPOSE_TILES``), transposed with shuffles.
+* other all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies):
+  one row of 8 pixels by 64 channels (``ELEMENTWISE_TILES``), so that a vector
+  is a slice of a row, not the tensor.
+* ``linalg.reduce`` along the innermost axis only (softmax's maxima and sums,
+  layer_norm's means and variances): 8 rows by 64 columns
+  (``ROW_REDUCTION_TILES``), in a rolled loop over the columns carrying the 8
+  running results in registers, each tile a horizontal reduction of each row.
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
 * ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``): one tap of 8
   pixels by 32 channels, generalised with its unit dims dropped: an elementwise
   multiply-add, vectorised (stride 1; stride 2 stays loops).
 * only tiled ops are vectorised (they carry ``MARK``); an op no rule tiles
-  (reductions, ops of rank 5) and a tile the vectoriser rejects
+  (reductions along other axes, ops of rank 5) and a tile the vectoriser rejects
   go to ``convert-linalg-to-loops``: correct, scalar.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, Stage
 
@@ -64,6 +81,11 @@ BUFFERIZE = (
 
 VECTOR_LOWERING = (
     "convert-linalg-to-loops",
+    # exp, tanh, erf, log... as polynomials on the vectors (within 3 ulp), where
+    # convert-math-to-libm would call libm once per element (gelu's erf: 35x
+    # slower, and its unrolled calls the larger part of swin_t's code).
+    # mlir-opt-22 offers MLIR's polynomial approximations only as this pass.
+    "func.func(test-math-polynomial-approximation)",
     # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
     # transfer_read through memref.expand_shape wrongly (softmax's row sums
     # read as zeros; tests/compiler has the case).
@@ -122,13 +144,24 @@ SCHEDULE_STAGE = (
 _ANY = "!transform.any_op"
 
 
-def _tile(handle: str, sizes: list[int], result: str = "%tiled", loops: str = "%loops") -> str:
-    """``tile_using_for`` binding the tiled op to ``result`` and its loops to ``loops``."""
+def _tile(
+    handle: str,
+    sizes: list[int],
+    interchange: list[int] | None = None,
+    result: str = "%tiled",
+    loops: str = "%loops",
+) -> str:
+    """``tile_using_for`` binding the tiled op to ``result`` and its loops to ``loops``.
+
+    `interchange` orders the tile loops (outermost first, by the op's loop
+    dimensions); ``loops`` are bound in nesting order.
+    """
     count = sum(1 for s in sizes if s)
     results = ", ".join([_ANY] * (count + 1))
+    order = f" interchange = [{', '.join(map(str, interchange))}]" if interchange else ""
     return (
         f"{result}, {loops}:{count} = transform.structured.tile_using_for {handle} "
-        f"tile_sizes [{', '.join(map(str, sizes))}] : ({_ANY}) -> ({results})"
+        f"tile_sizes [{', '.join(map(str, sizes))}]{order} : ({_ANY}) -> ({results})"
     )
 
 
@@ -160,6 +193,24 @@ def _rank_matcher(name: str, rank: int, parallel_only: bool) -> str:
         %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
         %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
         transform.match.param.cmpi eq %rank, %want : !transform.param<i64>{parallel}
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _row_reduction_matcher(name: str, rank: int) -> str:
+    """Matches a ``linalg.reduce`` of `rank` loops along its innermost one only."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.reduce"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        transform.match.structured.dim %s[-1] {{reduction}} : {_ANY}
+        transform.match.structured.dim %s[except(-1)] {{parallel}} : {_ANY}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -230,21 +281,29 @@ def _action(name: str, body: list[str]) -> str:
 # accumulator, 16 AVX-512 registers, updated by 16-element input columns.
 CONV_TILE = [1, 1, 8, 32, 1, 1, 16]
 POOL_TILE = [1, 1, 8, 0, 1, 0]
-BATCH_MATMUL_TILE = [1, 8, 64, 64]
-MATMUL_TILE = [8, 64, 64]
+# linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
+# registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
+# tile.  The interchanges put the column loop outermost.
+MATMUL_TILE = [8, 32, 8]
+MATMUL_INTERCHANGE = [1, 0, 2]
+BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
+BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # linalg.depthwise_conv_2d_nhwc_hwcm (N, OH, OW, C, M, KH, KW): the vectoriser
 # has no 2-D depthwise conv and decompose no HWCM form, but a tile of one tap is,
 # once its unit dims are dropped, an elementwise multiply-add on 8x32 pixels by
 # channels (with stride 2 its input map is 2*ow, which the vectoriser rejects:
 # those stay loops).
 DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
-# Filter transposes left at run time (OHWI arguments): 16x16 blocks, which LLVM
-# transposes with shuffles.
-TRANSPOSE_TILE = [1, 1, 16, 16]
-# Elementwise ops (and fills, copies, transposes) by rank: one row of 8 pixels by
+# Transposes left at run time (filters given OHWI, attention's keys): 16x16
+# blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
+# transpose became 512 element extracts and inserts).
+TRANSPOSE_TILES = {4: [1, 1, 16, 16], 3: [1, 16, 16], 2: [16, 16]}
+# Elementwise ops (and fills, copies) by rank: one row of 8 pixels by
 # 64 channels (untiled channels made vectors of up to 8x3072 elements on vit_b_16,
 # whose unrolled code took clang minutes).
 ELEMENTWISE_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64], 1: [64]}
+# Reductions along the innermost axis, by rank: 8 rows, 64 columns at a time.
+ROW_REDUCTION_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64]}
 
 # Tiled ops carry this unit attribute, so that only they are vectorised: an op no
 # rule tiled (a reduction, an op of rank 5) stays whole and would become one
@@ -252,12 +311,15 @@ ELEMENTWISE_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64], 1: [64]}
 MARK = "schedule.vectorize"
 
 
-def _tiling_action(name: str, tile: list[int], peel: list[int]) -> str:
-    """Tile, mark the tile, peel the loops whose tile may not divide the extent.
+def _tiling_action(
+    name: str, tile: list[int], peel: list[int], interchange: list[int] | None = None
+) -> str:
+    """Tile (loops ordered by `interchange`), mark the tile, peel the loops
+    (indices in nesting order) whose tile may not divide the extent.
 
     Peeling clones the tile, mark included, into the remainder loop.
     """
-    body = [_tile("%op", tile), f'transform.annotate %tiled "{MARK}" : {_ANY}']
+    body = [_tile("%op", tile, interchange), f'transform.annotate %tiled "{MARK}" : {_ANY}']
     for loop in peel:
         body += _peel(f"%loops#{loop}")
     return _action(name, body)
@@ -281,44 +343,76 @@ def _depthwise_action() -> str:
     )
 
 
+class _Rule(NamedTuple):
+    """Ops `matcher` (``@match_<name>``) matches, tiled by `_tiling_action`."""
+
+    name: str
+    matcher: str
+    tile: list[int]
+    peel: list[int]
+    interchange: list[int] | None = None
+
+
 def _build_schedule() -> str:
     rules = [
         # Widths, channel counts and filter counts that a tile does not divide
         # (7, 14, 28; the stem's 3 channels; 1000 classes) leave a remainder
         # tile; peeling it keeps every tile's shape static, as vectorising needs.
-        ("conv", _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]), CONV_TILE, [6, 3, 2]),
-        (
+        _Rule(
+            "conv", _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]), CONV_TILE, [6, 3, 2]
+        ),
+        _Rule(
             "pool",
             _name_matcher("match_pool", ["linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]),
             POOL_TILE,
             [2],
         ),
-        (
+        _Rule(
             "batch_matmul",
             _name_matcher("match_batch_matmul", ["linalg.batch_matmul"]),
             BATCH_MATMUL_TILE,
             [3, 2, 1],
+            BATCH_MATMUL_INTERCHANGE,
         ),
-        ("matmul", _name_matcher("match_matmul", ["linalg.matmul"]), MATMUL_TILE, [2, 1, 0]),
-        (
-            "transpose",
-            _name_matcher("match_transpose", ["linalg.transpose"], rank=len(TRANSPOSE_TILE)),
-            TRANSPOSE_TILE,
-            [3, 2],
+        _Rule(
+            "matmul",
+            _name_matcher("match_matmul", ["linalg.matmul"]),
+            MATMUL_TILE,
+            [2, 1, 0],
+            MATMUL_INTERCHANGE,
         ),
     ]
+    for rank, tile in TRANSPOSE_TILES.items():
+        rules.append(
+            _Rule(
+                f"transpose{rank}",
+                _name_matcher(f"match_transpose{rank}", ["linalg.transpose"], rank=rank),
+                tile,
+                [rank - 1, rank - 2],
+            )
+        )
     for rank, tile in ELEMENTWISE_TILES.items():
         nonzero = sum(1 for size in tile if size)
         rules.append(
-            (
+            _Rule(
                 f"elementwise{rank}",
                 _rank_matcher(f"match_elementwise{rank}", rank, parallel_only=True),
                 tile,
                 [nonzero - 1, nonzero - 2] if nonzero > 1 else [0],
             )
         )
+    for rank, tile in ROW_REDUCTION_TILES.items():
+        rules.append(
+            _Rule(
+                f"row_reduction{rank}",
+                _row_reduction_matcher(f"match_row_reduction{rank}", rank),
+                tile,
+                [rank - 1, rank - 2],
+            )
+        )
     sequences = "".join(
-        matcher + _tiling_action(f"tile_{name}", tile, peel) for name, matcher, tile, peel in rules
+        rule.matcher + _tiling_action(f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange)
+        for rule in rules
     )
     sequences += (
         _name_matcher("match_depthwise", ["linalg.depthwise_conv_2d_nhwc_hwcm"])
@@ -328,7 +422,10 @@ def _build_schedule() -> str:
     )
     pairs = ",\n        ".join(
         [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
-        + [f"@match_{name} -> @tile_{name}" for name, *_ in [*rules, ("depthwise",)]]
+        + [
+            f"@match_{name} -> @tile_{name}"
+            for name in [*(rule.name for rule in rules), "depthwise"]
+        ]
     )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
@@ -372,9 +469,19 @@ def _build_schedule() -> str:
     transform.apply_patterns to %root {{
       transform.apply_patterns.linalg.tiling_canonicalization
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      // A vectorised matmul tile reads its operands broadcast and transposed
+      // into the (M, N, K) space and multiplies elementwise; as plain reads,
+      // broadcasts and transposes, these fold into one vector.contract of
+      // (M, K) by (K, N), lowered to outer products.
+      transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.reduction_to_contract
       transform.apply_patterns.vector.fold_arith_extension
       transform.apply_patterns.canonicalization
+    }} : {_ANY}
+    // What is left of reductions (row reductions' tiles) is a horizontal
+    // reduction of each row; once the contracts have formed above.
+    transform.apply_patterns to %root {{
+      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
     }} : {_ANY}
     transform.yield
   }}

@@ -37,14 +37,9 @@ def fused_and_defused(module: ModuleOp) -> ModuleOp:
     return module
 
 
-UNSCHEDULED = {"vit_b_16"}
-"""Compiled with plain loops: the schedule's unrolled matmul tiles make vit_b_16's
-code too large for LLVM to compile in reasonable time."""
-
-
-def compiled(module: ModuleOp, library: Path, *, scheduled: bool = True) -> CompiledModel:
+def compiled(module: ModuleOp, library: Path) -> CompiledModel:
     program = lower(module)
-    signature = build(program, library, schedule=default_schedule() if scheduled else None)
+    signature = build(program, library, schedule=default_schedule())
     return CompiledModel(library, signature, program.weights)
 
 
@@ -71,7 +66,7 @@ def test_model_matches_pytorch(name: str, tmp_path: Path):
     assert tvm_models.MODELS == MODELS
 
     module = fused_and_defused(import_relax(tvm_models.relax_module(name)))
-    model = compiled(module, tmp_path / f"{name}.so", scheduled=name not in UNSCHEDULED)
+    model = compiled(module, tmp_path / f"{name}.so")
     (output,) = model(tvm_models.example_input().numpy())
     expected = tvm_models.torch_output(name)
     assert expected.std() > 0.01, "a degenerate output would make this check vacuous"

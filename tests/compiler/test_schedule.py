@@ -4,13 +4,16 @@ Each case is a small TOSA function shaped to reach the schedule's corners: tiles
 the width does not divide (peeled remainders), fewer input channels than the
 channel tile, stride 2, 1x1 and 7x7 filters, filters given HWIO through a
 ``tosa.transpose`` (cancelled by the schedule) and OHWI (transposed at run time),
-depthwise convs, pooling, dense and elementwise ops. Every case is
+depthwise convs, pooling, dense and elementwise ops, matmuls with long reductions
+and remainders in every dimension. Every case is
 compiled through both pipelines with mlir-opt-22, mlir-translate-22 and clang-22,
 called through ctypes, and the outputs compared.
 """
 
 from __future__ import annotations
 
+import math
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -111,6 +114,42 @@ def _dense() -> tuple:
     return "dense", args, result, body
 
 
+def _matmul(name: str, batch: int, m: int, k: int, n: int) -> tuple:
+    """``tosa.matmul`` of (batch, m, k) by (batch, k, n): a ``linalg.batch_matmul``."""
+    args = [(batch, m, k), (batch, k, n)]
+    result = (batch, m, n)
+    body = [
+        (
+            f'%out = "tosa.matmul"(%a0, %a1, %zp, %zp) : ({_ty(args[0])}, {_ty(args[1])}, '
+            f"tensor<1xf32>, tensor<1xf32>) -> {_ty(result)}"
+        )
+    ]
+    return name, args, result, body
+
+
+def _transpose(name: str, shape: tuple[int, ...], perms: tuple[int, ...]) -> tuple:
+    """``tosa.transpose`` of `shape` by `perms`: a ``linalg.transpose``."""
+    result = tuple(shape[p] for p in perms)
+    body = [
+        (
+            f'%out = "tosa.transpose"(%a0) {{perms = array<i32: {", ".join(map(str, perms))}>}} : '
+            f"({_ty(shape)}) -> {_ty(result)}"
+        )
+    ]
+    return name, [shape], result, body
+
+
+def _reduction(name: str, op: str, shape: tuple[int, ...], axis: int) -> tuple:
+    """``tosa.<op>`` of `shape` along `axis`."""
+    result = tuple(1 if d == axis else n for d, n in enumerate(shape))
+    body = [f'%out = "tosa.{op}"(%a0) {{axis = {axis} : i32}} : ({_ty(shape)}) -> {_ty(result)}']
+    return name, [shape], result, body
+
+
+# Rows, columns and reduction each leave a remainder of the 8x32x8 tile.
+MATMULS = [_matmul("matmul_long_k", 1, 9, 1000, 70), _matmul("batch_matmul", 3, 13, 197, 45)]
+
+
 def _pools() -> tuple:
     args = [(1, 14, 14, 24), (1, 7, 7, 24)]
     result = (1, 1, 1, 24)
@@ -156,6 +195,15 @@ CASES = [
     _depthwise("depthwise", 1, (1, 1)),
     _depthwise("depthwise_s2", 2, (1, 0)),
     _dense(),
+    *MATMULS,
+    # attention's keys, transposed in 16x16 blocks with remainders
+    _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
+    _transpose("transpose2", (19, 40), (1, 0)),
+    # rows of 8 reduced 64 columns at a time, with remainders; one along a
+    # middle axis (no rule: loops)
+    _reduction("row_sums4", "reduce_sum", (2, 3, 10, 70), 3),
+    _reduction("row_maxima2", "reduce_max", (19, 130), 1),
+    _reduction("column_sums3", "reduce_sum", (2, 30, 20), 1),
     _pools(),
     _softmax_concat(),
 ]
@@ -218,3 +266,76 @@ def test_scheduled_conv_matches_numpy(libraries: tuple[Compiled, Compiled]) -> N
     windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))  # N,H,W,C,KH,KW
     expected = np.maximum(np.einsum("nhwcij,ijcf->nhwf", windows, w) + b, 0)
     np.testing.assert_allclose(libraries[1][name](x, w, b)[0], expected, rtol=0, atol=1e-4)
+
+
+@pytest.mark.parametrize("case", MATMULS, ids=[case[0] for case in MATMULS])
+def test_scheduled_matmul_matches_numpy(case: tuple, libraries: tuple[Compiled, Compiled]) -> None:
+    name, args, _, _ = case
+    rng = np.random.default_rng(2)
+    a, b = (rng.standard_normal(shape, dtype=np.float32) for shape in args)
+    expected = np.matmul(a.astype(np.float64), b.astype(np.float64))
+    np.testing.assert_allclose(libraries[1][name](a, b)[0], expected, rtol=0, atol=1e-4)
+
+
+def _scheduled(text: str, upto: str) -> str:
+    """`text` through the schedule's stages up to and including `upto`."""
+    names = [stage.name for stage in stages(SCHEDULE)]
+    return build.lower_to_llvm_dialect(text, stages(SCHEDULE)[: names.index(upto) + 1], SCHEDULE)
+
+
+def test_matmul_reduction_stays_a_loop() -> None:
+    """The reduction is an scf.for of 8-long steps carrying the 8x32 accumulator."""
+    text = _function(*_matmul("f", 2, 16, 4096, 64))
+    scheduled = _scheduled(text, "schedule")
+    loop = re.search(
+        r"scf\.for %\w+ = %c0 to %c4096 step %c8 iter_args\(.*\) -> \(vector<8x32xf32>\)",
+        scheduled,
+    )
+    assert loop is not None, scheduled
+    assert "vector.contract" in scheduled[loop.end() :]
+
+
+def test_matmul_code_does_not_grow_with_k() -> None:
+    sizes = [
+        len(_scheduled(_function(*_matmul("f", 1, 24, k, 64)), "vector-lowering").splitlines())
+        for k in (512, 4096)
+    ]
+    assert sizes[0] == sizes[1]
+
+
+TRANSCENDENTAL = {
+    "exp": np.exp,
+    "tanh": np.tanh,
+    "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+    "erf": np.vectorize(math.erf),
+}
+"""TOSA's transcendental functions, which the schedule computes as polynomials."""
+
+
+def test_polynomial_approximations_within_3_ulp(tmp_path: Path) -> None:
+    x = np.concatenate([np.linspace(-100, 100, 20001), np.linspace(-5, 5, 20001), [0, 88.7, 89]])
+    x = x.astype(np.float32)
+    size = (x.size,)
+    functions = [
+        (op, [size], size, [f'%out = "tosa.{op}"(%a0) : ({_ty(size)}) -> {_ty(size)}'])
+        for op in TRANSCENDENTAL
+    ]
+    library = tmp_path / "transcendental.so"
+    text = "".join(_function(*function) for function in functions)
+    llvm = build.lower_to_llvm_dialect(text, stages(SCHEDULE), SCHEDULE)
+    build.compile_library(build.translate_to_llvm_ir(llvm), library)
+    for op, reference in TRANSCENDENTAL.items():
+        signature = Signature.of(program_from_mlir(text, function=op))
+        got = CompiledModel(library, signature, [])(x)[0].astype(np.float64)
+        with np.errstate(over="ignore"):
+            expected = reference(x.astype(np.float64))
+            overflows = np.isinf(expected.astype(np.float32))
+        assert np.isinf(got[overflows]).all(), op
+        # below float32's smallest normal number, exp flushes to zero
+        np.testing.assert_allclose(
+            got[~overflows],
+            expected[~overflows],
+            rtol=3.6e-7,
+            atol=float(np.finfo(np.float32).smallest_normal),
+            err_msg=op,
+        )
