@@ -1,4 +1,4 @@
-"""Make the Relay texts of bench/tvm019/texts/ from torchvision and a GPT-2-shaped model.
+"""Make the Relay texts of bench/tvm019/texts/ from torchvision and transformer-shaped models.
 
 Runs under TVM 0.19's Python (``relay_py``, with the ``onnx`` package in its
 venv: ``pip install onnx==1.16.2``), from the repository root:
@@ -11,8 +11,10 @@ venv: ``pip install onnx==1.16.2``), from the repository root:
    ``pip install --target build/tvm019/onnx-export`` (torch's TorchScript
    exporter needs the package; the venv itself stays as pyproject.toml makes it).
 2. **Relay.** ``relay.frontend.from_onnx(model, {"input": shape},
-   freeze_params=True)``: the weights become constants, as after binding the
-   parameters of a deployed model. ``InferType``, then
+   freeze_params=True)``, the shape as the ONNX file gives it: the weights
+   become constants, as after binding the parameters of a deployed model.
+   ``MODEL_16`` is ``MODEL`` after TVM's ``ToMixedPrecision("float16")`` and
+   ``FoldConstant`` (float16 weights, float32 accumulation where TVM keeps it). ``InferType``, then
    ``mod.astext(show_meta_data=False)`` is ``texts/MODEL.relay``: every
    weight prints as ``meta[relay.Constant][i] /* ty=... */`` and no
    ``#[metadata]`` section follows (the full text would be the weights in
@@ -48,7 +50,21 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 TEXTS = HERE / "texts"
 BUILD = ROOT / "build" / "tvm019"
-MODELS = {"resnet50": (1, 3, 224, 224), "mobilenet_v2": (1, 3, 224, 224), "gpt2": (1, 64)}
+ONNX_MODELS = [
+    "resnet50",
+    "mobilenet_v2",
+    "squeezenet1_1",
+    "efficientnet_b0",
+    "convnext_tiny",
+    "lraspp_mobilenet_v3_large",
+    "mnist",
+    "gpt2",
+    "bert",
+]
+"""The models export_onnx.py exports."""
+FLOAT16 = {"resnet50_16": "resnet50", "mobilenet_v2_16": "mobilenet_v2"}
+"""Float16 models: the float32 model each is made from."""
+MODELS = [*ONNX_MODELS, *FLOAT16]
 ONNX_EXPORT_PACKAGES = ["onnx==1.17.0", "protobuf==7.36.2"]
 
 sys.path.insert(0, str(ROOT))
@@ -113,8 +129,15 @@ def imported(name: str) -> tvm.IRModule:
     cache = BUILD / f"{name}.module.json"
     if cache.exists():
         return tvm.ir.load_json(cache.read_text())
-    model = onnx.load(str(BUILD / "onnx" / f"{name}.onnx"))
-    mod, _ = relay.frontend.from_onnx(model, {"input": MODELS[name]}, freeze_params=True)
+    if name in FLOAT16:
+        mod = relay.transform.ToMixedPrecision("float16")(imported(FLOAT16[name]))
+        with tvm.transform.PassContext(opt_level=3):
+            mod = relay.transform.FoldConstant()(mod)
+    else:
+        model = onnx.load(str(BUILD / "onnx" / f"{name}.onnx"))
+        (graph_input,) = model.graph.input
+        shape = [dim.dim_value for dim in graph_input.type.tensor_type.shape.dim]
+        mod, _ = relay.frontend.from_onnx(model, {"input": shape}, freeze_params=True)
     mod = relay.transform.InferType()(mod)
     cache.write_text(tvm.ir.save_json(mod))
     return mod
@@ -140,11 +163,14 @@ def relay_text(name: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("models", nargs="*", default=list(MODELS))
+    parser.add_argument("models", nargs="*", default=MODELS, help=", ".join(MODELS))
     parser.add_argument("--torch-python", default=str(ROOT / ".venv" / "bin" / "python"))
     args = parser.parse_args()
+    unknown = sorted(set(args.models) - set(MODELS))
+    if unknown:
+        parser.error(f"unknown model {unknown[0]} (known: {', '.join(MODELS)})")
     TEXTS.mkdir(parents=True, exist_ok=True)
-    export_onnx(args.torch_python, args.models)
+    export_onnx(args.torch_python, sorted({FLOAT16.get(m, m) for m in args.models}))
     for name in args.models:
         relay_text(name)
     return 0

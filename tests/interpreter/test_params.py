@@ -4,7 +4,9 @@ The fixtures hold the arrays of ``fixtures/weights.relay`` (`weights`):
 ``weights.npz`` written by ``numpy.savez`` and ``weights_tvm027.params`` by
 apache-tvm 0.27's ``tvm.runtime.save_param_dict_to_file`` (bools as DLPack's
 bool), both by ``PYTHONPATH=. python -c "from tests.interpreter.test_params
-import write_fixtures; write_fixtures()"``.
+import write_fixtures; write_fixtures()"``, and ``weights_tvm019.params`` by
+TVM v0.19's ``relay.save_param_dict`` (bools as uint1), the format deployed Relay
+models kept their weights in, by bench/tvm019/write_params.py.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def _module():
     return parse_relay((FIXTURES / "weights.relay").read_text(), "weights.relay")
 
 
-@pytest.mark.parametrize("name", ["weights_tvm027.params", "weights.npz"])
+@pytest.mark.parametrize("name", ["weights_tvm019.params", "weights_tvm027.params", "weights.npz"])
 def test_a_file_gives_the_text_its_weights(name: str):
     arrays = read_params(FIXTURES / name)
     expected = weights()
