@@ -134,6 +134,8 @@ def test_private_names_across_modules_are_found(tmp_path: Path):
         "line 4: c._f",
         "line 4: d.g._h",
     ]
+
+
 XDSL_INTERNALS = PACKAGE / "support" / "xdsl_internals.py"
 
 
