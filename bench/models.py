@@ -15,8 +15,6 @@ A run passes when it exits cleanly with finite outputs, and on a compiled
 backend when every output is within the tolerance of its dtype of the
 interpreter's, relative to the largest magnitude of the interpreter's
 output: float16 sums round at every step, so its tolerance is loose.
-The transformers compile with ``--no-schedule`` on mlir: the vectorising
-schedule unrolls their matmuls fully and clang then takes over ten minutes.
 
 The table (model × backend: pass or fail, max absolute error against the
 interpreter and relative to max |output|, wall seconds) is printed and,
@@ -60,8 +58,6 @@ MODELS: dict[str, Path] = {
     },
 }
 """Each model's Relay text, by the name the table gives it."""
-UNSCHEDULED = frozenset({"gpt2", "gpt2_16", "tvm019/gpt2"})
-"""Models compiled without the vectorising schedule (see the module docstring)."""
 BACKENDS = ("interpreter", "mlir", "iree", "tvm")
 RELATIVE_TOLERANCE = {np.dtype(np.float16): 5e-2, np.dtype(np.float32): 1e-3}
 """Max |backend - interpreter| / max |interpreter| allowed, by output dtype."""
@@ -84,18 +80,18 @@ class Run:
         return self.failure is None
 
 
-def command(path: Path, backend: str, output: Path, scheduled: bool) -> list[str]:
+def command(path: Path, backend: str, output: Path) -> list[str]:
     """The ``relay-xdsl run`` command line of one run."""
     args = [sys.executable, "-m", "relay_xdsl.tools.cli", "run", str(path)]
     args += ["--backend", backend, "--random-inputs", "0", "--random-constants", "0"]
     args += ["-o", str(output)]
-    return args + ([] if scheduled or backend != "mlir" else ["--no-schedule"])
+    return args
 
 
 def run_one(name: str, backend: str, workdir: Path, timeout: float) -> Run:
     """Model `name` on `backend`, its outputs read back; a failure says why."""
     output = workdir / f"{name.replace('/', '_')}.{backend}.npz"
-    argv = command(MODELS[name], backend, output, scheduled=name not in UNSCHEDULED)
+    argv = command(MODELS[name], backend, output)
     env = os.environ | {"PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     try:
@@ -235,8 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             "one process at a time. Each cell: pass or fail, the max absolute error "
             "against the interpreter (in parentheses, relative to the interpreter's max "
             "|output|), and the command's wall time (loading, building and running). "
-            f"Relative tolerances by dtype: {tolerances}. "
-            f"Transformers on mlir: `--no-schedule`.\n\n"
+            f"Relative tolerances by dtype: {tolerances}.\n\n"
             + "\n\n".join(notes)
             + "\n\n"
             + table(model_rows, backends)
