@@ -11,13 +11,14 @@ import pytest
 from relay_xdsl.tools.cli import main
 
 MENAGERIE = Path(__file__).resolve().parents[1] / "relay_corpus" / "tvm_v0.19"
+ONNX_TEXTS = Path(__file__).resolve().parents[2] / "bench" / "tvm019" / "texts"
 RELATIVE_TOLERANCE = {np.dtype(np.float32): 1e-3, np.dtype(np.float16): 5e-2}
 """Max |backend - interpreter| / max |interpreter|, by dtype (float16 rounds every sum)."""
 
 
-def _run(model: str, backend: str, tmp_path: Path) -> np.ndarray:
-    """The one output of menangerie model `model` on `backend`, finite."""
-    text = MENAGERIE / f"menangerie__{model}__1.relay"
+def _run(model: str, backend: str, tmp_path: Path, text: Path | None = None) -> np.ndarray:
+    """The one output of `text` (default: menangerie model `model`) on `backend`, finite."""
+    text = text or MENAGERIE / f"menangerie__{model}__1.relay"
     out = tmp_path / f"{model}.{backend}.npz"
     args = ["run", str(text), "--backend", backend, "--random-inputs", "0"]
     assert main([*args, "--random-constants", "0", "-o", str(out)]) == 0
@@ -44,6 +45,19 @@ def test_mnist_on_every_backend(tmp_path: Path):
     assert np.ptp(expected) > 0  # the random weights give a non-trivial answer
     for backend in ("mlir", "tvm"):
         _assert_agree(_run("mnist", backend, tmp_path), expected)
+
+
+@pytest.mark.slow
+@pytest.mark.tvm
+def test_onnx_mnist_with_its_pad_on_every_backend(tmp_path: Path):
+    """TVM 0.19's from_onnx of a LeNet whose first padding is an ONNX Pad: nn.pad,
+    nn.dense + add, reshape with -1 and softmax, as that frontend writes them."""
+    text = ONNX_TEXTS / "mnist.relay"
+    assert "nn.pad(" in text.read_text()
+    expected = _run("mnist", "interpreter", tmp_path, text)
+    assert expected.shape == (1, 10) and np.isclose(expected.sum(), 1, atol=1e-5)
+    for backend in ("mlir", "tvm", "iree"):
+        _assert_agree(_run("mnist", backend, tmp_path, text), expected)
 
 
 @pytest.mark.slow
