@@ -36,7 +36,14 @@ def _groups(module: ModuleOp) -> list[list[str]]:
 
 
 def test_every_model_has_its_text():
-    assert MODELS == ["gpt2", "mnist", "mobilenet_v2", "resnet50"]
+    assert MODELS == [
+        "efficientnet_b0",
+        "gpt2",
+        "mnist",
+        "mobilenet_v2",
+        "resnet50",
+        "squeezenet1_1",
+    ]
 
 
 @pytest.mark.parametrize("model", MODELS)
