@@ -37,8 +37,10 @@ def _groups(module: ModuleOp) -> list[list[str]]:
 
 def test_every_model_has_its_text():
     assert MODELS == [
+        "convnext_tiny",
         "efficientnet_b0",
         "gpt2",
+        "lraspp_mobilenet_v3_large",
         "mnist",
         "mobilenet_v2",
         "resnet50",
