@@ -43,6 +43,7 @@ def test_every_model_has_its_text():
         "lraspp_mobilenet_v3_large",
         "mnist",
         "mobilenet_v2",
+        "mobilenet_v2_16",
         "resnet50",
         "squeezenet1_1",
     ]
