@@ -5,7 +5,7 @@ weights ``meta[relay.Constant][i]`` without values: TVM's collage
 "menangerie" (``tests/relay_corpus/tvm_v0.19/menangerie__*``, ``*_16`` in
 float16) and the texts of ``bench/tvm019/texts`` that bench/tvm019/make_texts.py
 made with TVM 0.19 from ``torch.onnx.export`` files (torchvision resnet50 and
-mobilenet_v2, the latter also in float16 (``_16``), squeezenet1_1, efficientnet_b0, convnext_tiny, the segmentation
+mobilenet_v2, both also in float16 (``_16``), squeezenet1_1, efficientnet_b0, convnext_tiny, the segmentation
 model lraspp_mobilenet_v3_large, a GPT-2-shaped decoder, a LeNet-shaped mnist with
 an explicit pad). Each runs as a user runs it::
 
@@ -59,6 +59,7 @@ MODELS: dict[str, Path] = {
         f"tvm019/{name}": ROOT / "bench" / "tvm019" / "texts" / f"{name}.relay"
         for name in (
             "resnet50",
+            "resnet50_16",
             "mobilenet_v2",
             "mobilenet_v2_16",
             "squeezenet1_1",

@@ -45,6 +45,7 @@ def test_every_model_has_its_text():
         "mobilenet_v2",
         "mobilenet_v2_16",
         "resnet50",
+        "resnet50_16",
         "squeezenet1_1",
     ]
 
