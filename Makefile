@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet torch==2.14.1 torchvision==0.29.1
-	$(BIN)/pip install --quiet -e '.[dev,interp,tvm,torch,viz,iree]'
+	$(BIN)/pip install --quiet -e '.[dev,interp,tvm,torch,viz,iree,bench]'
 	touch $(STAMP)
 
 # Debian packages (package:command) the tests need: Graphviz's `dot` and

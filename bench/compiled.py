@@ -1,143 +1,362 @@
-"""``python -m bench.compiled``: torchvision models compiled with upstream MLIR,
-against IREE, PyTorch eager and TVM, on one thread.
+"""``python -m bench.compiled``: models compiled by relay-xdsl against IREE, PyTorch
+eager, ONNX Runtime and TVM, on one thread and on all cores, against the CPU's peak.
 
-For each model (``--models``, by default resnet18, mobilenet_v2 and resnet50), the
-Relax bridge's module is imported and built four ways, each timed:
+For each model (``--models``; by default resnet18, resnet50, mobilenet_v2,
+vit_b_16, a BERT-base encoder and GPT-2, see bench/compiled_models.py), the same
+network with the same weights is built five ways, and each build is timed
+(wall seconds; the first where one build per thread count follows):
 
-* **relay-xdsl**: ``relay-xdsl compile``'s path: relay-fuse-ops, the conversion
-  to TOSA, ``mlir-opt-22`` with the vectorising schedule, ``mlir-translate-22``,
-  ``clang-22``; the library is called through ctypes;
-* **IREE**: ``relay-xdsl compile --target iree``'s path: the same TOSA compiled
-  by IREE for this CPU, run on its ``local-sync`` driver (one thread);
-* **PyTorch eager**, ``torch.set_num_threads(1)``, under ``torch.no_grad()``;
-* **TVM 0.27**, ``relax.build`` for ``llvm`` (untuned, the Relax VM), its thread
-  pool set to one thread.
+* **relay-xdsl**: ``relay-xdsl compile MODEL.mlir -o MODEL.so`` run as a
+  command on the relay-dialect module that ``import_relax`` makes of the
+  network's Relax module (the conversion to TOSA, ``mlir-opt-22`` with the
+  vectorising schedule, ``mlir-translate-22``, ``clang-22``); the library is
+  called through ctypes (relay_xdsl.compiler.runtime);
+* **IREE**: ``relay-xdsl compile MODEL.mlir --target iree``, IREE compiling
+  the same TOSA for this CPU, run by relay_xdsl.compiler.iree_runtime;
+* **PyTorch eager**, under ``torch.no_grad()``;
+* **ONNX Runtime**: ``torch.onnx.export`` (TorchScript exporter, opset 17),
+  then an ``InferenceSession`` on the CPU with its default graph
+  optimisations; its build time is the export's plus the first session's;
+* **TVM 0.27**: ``relax.build`` for ``llvm`` (untuned), run on the Relax VM.
 
-Each output is checked against PyTorch's (max abs error 1e-4) before timing.
-Inference runs alternate between the four, ``--runs`` rounds, so that all see
-the same machine; the medians and the ratios to PyTorch are printed and, with
-``--markdown FILE``, written as a table. Compile times are wall-clock seconds of
-one build each.
+Each runs on one thread and on all the cores this process may use
+(relay_xdsl.compiler.iree_runtime.default_threads): ``torch.set_num_threads``,
+TVM's ``runtime.config_threadpool``, one ONNX Runtime session and one IREE
+model per thread count (``intra_op_num_threads``, ``threads=``). relay-xdsl gets
+``--threads N`` at compile time, one library per thread count, where
+``relay-xdsl compile --help`` offers that option; otherwise its one library
+runs on one thread in both, and the table says so.
+
+Each output is checked against PyTorch's before timing: the largest absolute
+difference, relative to PyTorch's largest |output|, must stay within 1e-4. A
+build that fails or disagrees is reported in the table and not timed. Inference
+runs then alternate, ``--runs`` rounds of every (thread count, compiler) pair,
+so that all see the same machine; the medians are compared.
+
+Each median is also given as GFLOP/s, the model's FLOPs (bench/flops.py: its
+convolutions and matrix products, counted on the relay-dialect module) over the
+median, and as a fraction of the CPU's measured peak at that thread count
+(bench/peak.py: independent FMAs on the widest vectors). The machine's load
+(``uptime``) before and after is printed, and with ``--markdown FILE`` written
+with the tables.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-DEFAULT_MODELS = ("resnet18", "mobilenet_v2", "resnet50")
-MAX_ABS_ERROR = 1e-4
+from bench.peak import Peak
+
+if TYPE_CHECKING:  # torch and TVM load when the benchmark runs
+    from bench.compiled_models import Model
+
+DEFAULT_MODELS = ("resnet18", "resnet50", "mobilenet_v2", "vit_b_16", "bert", "gpt2")
+RELATIVE_TOLERANCE = 1e-4
+"""Max |output - PyTorch's| / max |PyTorch's| for a build to be timed."""
+OURS, IREE, EAGER, ORT, TVM = (
+    "relay-xdsl",
+    "IREE",
+    "PyTorch eager",
+    "ONNX Runtime",
+    "TVM relax.build",
+)
+COMPILERS = (OURS, IREE, EAGER, ORT, TVM)
+"""The columns, in the order the runs alternate."""
+BUILT = (OURS, IREE, ORT, TVM)
+"""The compilers that build before running (PyTorch eager does not)."""
+SINGLE_THREADED_NOTE = (
+    "relay-xdsl compile has no --threads: its library runs on one thread in every row"
+)
+
+Runner = Callable[[], np.ndarray]
 
 
 @dataclass
 class Result:
+    """One model's measurements."""
+
     model: str
+    flops: int
     compile_seconds: dict[str, float] = field(default_factory=dict)
-    run_seconds: dict[str, list[float]] = field(default_factory=dict)
-    errors: dict[str, float] = field(default_factory=dict)
+    """Compiler -> wall seconds of one build."""
+    run_seconds: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    """(compiler, threads) -> seconds of each timed run."""
+    errors: dict[tuple[str, int], float] = field(default_factory=dict)
+    """(compiler, threads) -> max |output - PyTorch's| / max |PyTorch's|."""
+    failures: dict[str, str] = field(default_factory=dict)
+    """Compiler -> why it was not timed."""
 
-    def median(self, who: str) -> float:
-        return statistics.median(self.run_seconds[who])
+    def median(self, who: str, threads: int) -> float:
+        return statistics.median(self.run_seconds[who, threads])
 
 
-def _timed(build: Callable[[], Callable[[], np.ndarray]]) -> tuple[Callable[[], np.ndarray], float]:
-    start = time.perf_counter()
-    runner = build()
-    return runner, time.perf_counter() - start
+@dataclass(frozen=True)
+class Machine:
+    """What the rows are measured against."""
+
+    threads: tuple[int, ...]
+    """The thread counts: 1 and all cores."""
+    peak: Peak
+    ours_threads: bool
+    """Whether ``relay-xdsl compile`` takes ``--threads``."""
 
 
-def bench_model(name: str, runs: int, workdir: Path) -> Result:
+def relay_xdsl_command(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``relay-xdsl ARGUMENTS`` run as a command, by this Python with this environment."""
+    return subprocess.run(
+        [sys.executable, "-m", "relay_xdsl.tools.cli", *arguments],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def compile_has_threads() -> bool:
+    """Whether ``relay-xdsl compile --help`` offers ``--threads``."""
+    return "--threads" in relay_xdsl_command("compile", "--help").stdout
+
+
+def relay_xdsl_compile(source: Path, output: Path, *options: str) -> None:
+    """``relay-xdsl compile SOURCE -o OUTPUT OPTIONS``; a RuntimeError with its message if
+    it fails."""
+    completed = relay_xdsl_command("compile", str(source), "-o", str(output), *options)
+    if completed.returncode != 0:
+        message = completed.stderr.strip().splitlines() or [f"exit {completed.returncode}"]
+        raise RuntimeError(message[-1])
+
+
+def use_threads(threads: int) -> None:
+    """PyTorch and TVM on `threads` threads (the others fix theirs per session or model)."""
+    import torch
+    import tvm
+
+    torch.set_num_threads(threads)
+    tvm.get_global_func("runtime.config_threadpool")(1, threads)
+
+
+def relative_error(output: np.ndarray, expected: np.ndarray) -> float:
+    """max |output - expected| / max |expected| (the absolute error where expected is 0)."""
+    if output.shape != expected.shape:
+        raise ValueError(f"shape {output.shape}, PyTorch's is {expected.shape}")
+    scale = float(np.abs(expected).max()) or 1.0
+    return float(np.abs(output.astype(expected.dtype) - expected).max()) / scale
+
+
+def bench_model(model: Model, runs: int, machine: Machine, workdir: Path) -> Result:
+    """`model` built by each compiler, checked against PyTorch and timed (see the module)."""
+    import onnxruntime
     import torch
     import tvm
     from tvm import relax
 
-    from relay_xdsl.compiler.build import build
-    from relay_xdsl.compiler.frontend import lower
-    from relay_xdsl.compiler.iree_build import build_vmfb
+    from bench.flops import flops
     from relay_xdsl.compiler.iree_runtime import IreeModel
     from relay_xdsl.compiler.runtime import CompiledModel
     from relay_xdsl.importers.relax import import_relax
-    from relay_xdsl.tools.commands.compile import default_schedule
-    from relay_xdsl.tvm import models as tvm_models
+    from relay_xdsl.tools.mlir_text import mlir_text
 
-    example = tvm_models.example_input()
-    data = example.numpy()
-    expected = tvm_models.torch_output(name)
-    mod = tvm_models.relax_module(name)
-    result = Result(name)
+    mod = model.relax_module()
+    relay_module = import_relax(mod)
+    result = Result(model.name, flops(relay_module))
+    source = workdir / f"{model.name}.mlir"
+    source.write_text(mlir_text(relay_module))
+    data = model.example.numpy()
+    expected = model.expected()
 
-    def ours() -> Callable[[], np.ndarray]:
-        program = lower(import_relax(mod))
-        library = workdir / f"{name}.so"
-        signature = build(program, library, schedule=default_schedule())
-        model = CompiledModel(library, signature, program.weights)
-        return lambda: model(data)[0]
+    def build_time(who: str, start: float) -> None:
+        """The first build of `who` (one per thread count may follow) is its build time."""
+        result.compile_seconds.setdefault(who, time.perf_counter() - start)
 
-    def iree() -> Callable[[], np.ndarray]:
-        program = lower(import_relax(mod))
-        path = workdir / f"{name}.vmfb"
-        signature = build_vmfb(program, path)
-        model = IreeModel(path.read_bytes(), signature, program.weights, threads=1)
-        return lambda: model(data)[0]
+    def ours() -> dict[int, Runner]:
+        compiled = {}
+        for threads in machine.threads if machine.ours_threads else machine.threads[:1]:
+            library = workdir / f"{model.name}-{threads}.so"
+            options = ("--threads", str(threads)) if machine.ours_threads else ()
+            start = time.perf_counter()
+            relay_xdsl_compile(source, library, *options)
+            build_time(OURS, start)
+            compiled[threads] = CompiledModel.load(library)
+        return {t: _first_output(compiled.get(t, compiled[1]), data) for t in machine.threads}
 
-    def tvm_vm() -> Callable[[], np.ndarray]:
+    def iree() -> dict[int, Runner]:
+        path = workdir / f"{model.name}.vmfb"
+        start = time.perf_counter()
+        relay_xdsl_compile(source, path, "--target", "iree")
+        build_time(IREE, start)
+        return {t: _first_output(IreeModel.load(path, threads=t), data) for t in machine.threads}
+
+    def eager() -> dict[int, Runner]:
+        def run() -> np.ndarray:
+            with torch.no_grad():
+                return model.network(model.example).numpy()
+
+        return dict.fromkeys(machine.threads, run)
+
+    def ort() -> dict[int, Runner]:
+        path = workdir / f"{model.name}.onnx"
+        start = time.perf_counter()
+        model.export_onnx(path)
+
+        def session(threads: int) -> Runner:
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+            run = onnxruntime.InferenceSession(
+                str(path), options, providers=["CPUExecutionProvider"]
+            ).run
+            build_time(ORT, start)
+            return lambda: run(None, {"input": data})[0]
+
+        return {t: session(t) for t in machine.threads}
+
+    def tvm_vm() -> dict[int, Runner]:
+        start = time.perf_counter()
         executable = relax.build(mod, target="llvm")
+        build_time(TVM, start)
         vm = relax.VirtualMachine(executable, tvm.cpu())
         tensor = tvm.runtime.tensor(data)
-        return lambda: vm["main"](tensor)[0].numpy()
+        return dict.fromkeys(machine.threads, lambda: vm["main"](tensor)[0].numpy())
 
-    torch.set_num_threads(1)
-    tvm.get_global_func("runtime.config_threadpool")(1, 1)
-    model = tvm_models.torch_model(name)
-
-    def eager() -> np.ndarray:
-        with torch.no_grad():
-            return model(example).numpy()
-
-    runners = {"PyTorch eager": eager}
-    for who, make in (("relay-xdsl", ours), ("IREE", iree), ("TVM relax.build", tvm_vm)):
-        runner, seconds = _timed(make)
-        runners[who] = runner
-        result.compile_seconds[who] = seconds
-    for who, runner in runners.items():
-        result.errors[who] = float(np.abs(runner() - expected).max())  # also warms up
-        if result.errors[who] > MAX_ABS_ERROR:
-            raise AssertionError(f"{name}: {who} is {result.errors[who]:.2g} off PyTorch")
+    builds = {OURS: ours, IREE: iree, EAGER: eager, ORT: ort, TVM: tvm_vm}
+    runners: dict[tuple[str, int], Runner] = {}
+    for who, build in builds.items():
+        try:
+            built = build()
+        except Exception as failure:  # a compiler that cannot build it is a result  # noqa: BLE001
+            result.failures[who] = _described(failure)
+            continue
+        for threads in machine.threads:
+            use_threads(threads)
+            try:  # also warms up
+                error = relative_error(np.asarray(built[threads]()), expected)
+            except Exception as failure:  # noqa: BLE001
+                result.failures[who] = f"runs: {_described(failure)}"
+                break
+            result.errors[who, threads] = error
+            if error > RELATIVE_TOLERANCE:
+                result.failures[who] = f"{error:.2g} off PyTorch (relative)"
+                break
+            runners[who, threads] = built[threads]
+    timed = {key: runner for key, runner in runners.items() if key[0] not in result.failures}
     for _ in range(runs):
-        for who, runner in runners.items():
-            start = time.perf_counter()
-            runner()
-            result.run_seconds.setdefault(who, []).append(time.perf_counter() - start)
+        for threads in machine.threads:
+            use_threads(threads)
+            for (who, at), runner in timed.items():
+                if at == threads:
+                    start = time.perf_counter()
+                    runner()
+                    result.run_seconds.setdefault((who, threads), []).append(
+                        time.perf_counter() - start
+                    )
     return result
 
 
-def table(results: list[Result]) -> str:
-    header = (
-        "| model | relay-xdsl compile (s) | IREE compile (s) | TVM build (s) | relay-xdsl (ms) "
-        "| IREE (ms) | PyTorch eager (ms) | TVM untuned (ms) | relay-xdsl / PyTorch "
-        "| relay-xdsl / IREE | relay-xdsl / TVM |"
-    )
-    lines = [header, "|---|---|---|---|---|---|---|---|---|---|---|"]
+def _first_output(model: Callable[..., list[np.ndarray]], data: np.ndarray) -> Runner:
+    return lambda: model(data)[0]
+
+
+def _described(failure: Exception) -> str:
+    """`failure` on one line, for a table cell."""
+    lines = str(failure).strip().splitlines()
+    return f"{type(failure).__name__}: {lines[0]}" if lines else type(failure).__name__
+
+
+def compile_table(results: Sequence[Result]) -> str:
+    """Each model's GFLOPs and each compiler's build seconds."""
+    header = ["model", "GFLOP", *(f"{who} build (s)" for who in BUILT)]
+    rows = []
     for r in results:
-        ours, iree, eager, tvm = (
-            r.median(w) for w in ("relay-xdsl", "IREE", "PyTorch eager", "TVM relax.build")
-        )
-        seconds = r.compile_seconds
-        lines.append(
-            f"| {r.model} | {seconds['relay-xdsl']:.1f} | {seconds['IREE']:.1f} "
-            f"| {seconds['TVM relax.build']:.1f} | {ours * 1e3:.1f} | {iree * 1e3:.1f} "
-            f"| {eager * 1e3:.1f} | {tvm * 1e3:.1f} | {ours / eager:.2f} | {ours / iree:.2f} "
-            f"| {ours / tvm:.2f} |"
-        )
+        cells = [r.model, f"{r.flops / 1e9:.2f}"]
+        for who in BUILT:
+            cells.append(f"{r.compile_seconds[who]:.1f}" if who in r.compile_seconds else "fails")
+        rows.append(cells)
+    return _markdown(header, rows)
+
+
+def run_table(results: Sequence[Result], machine: Machine) -> str:
+    """Per model and thread count, each compiler's median, GFLOP/s and share of the peak,
+    and relay-xdsl's time over the fastest other compiler's."""
+    header = ["model", "threads", *COMPILERS, f"{OURS} / fastest other"]
+    rows = []
+    for r in results:
+        for threads in machine.threads:
+            peak = machine.peak.per_thread[threads]
+            cells = [r.model, str(threads)]
+            medians = {}
+            for who in COMPILERS:
+                if (who, threads) not in r.run_seconds:
+                    cells.append(f"fails: {r.failures.get(who, 'not run')}")
+                    continue
+                median = medians[who] = r.median(who, threads)
+                rate = r.flops / median
+                cell = f"{median * 1e3:.1f} ms, {rate / 1e9:.1f} GFLOP/s ({rate / peak:.0%})"
+                if who == OURS and threads > 1 and not machine.ours_threads:
+                    cell += " (1 thread)"
+                cells.append(cell)
+            others = {who: m for who, m in medians.items() if who != OURS}
+            if OURS in medians and others:
+                fastest = min(others, key=others.__getitem__)
+                cells.append(f"{medians[OURS] / others[fastest]:.2f} ({fastest})")
+            else:
+                cells.append("—")
+            rows.append(cells)
+    return _markdown(header, rows)
+
+
+def peak_line(machine: Machine) -> str:
+    """The measured peak at each thread count."""
+    peaks = ", ".join(
+        f"{rate / 1e9:.0f} GFLOP/s on {threads} thread{'s' if threads > 1 else ''}"
+        for threads, rate in machine.peak.per_thread.items()
+    )
+    return (
+        f"CPU peak (bench/peak.py, {machine.peak.lanes}-lane float32 FMAs, best of "
+        f"its runs): {peaks}."
+    )
+
+
+def _markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
+
+
+def report(results: Sequence[Result], machine: Machine, load: tuple[str, str]) -> str:
+    """The tables with the peak, the load and what the cells mean."""
+    notes = [
+        peak_line(machine),
+        f"Machine load (`uptime`): before `{load[0]}`; after `{load[1]}`.",
+        (
+            "Each cell: the median of alternating runs in one process, its GFLOP/s (the "
+            "model's convolutions and matrix products, bench/flops.py) and that rate as a "
+            "share of the peak at the row's thread count. Ratios below 1 favour relay-xdsl."
+        ),
+    ]
+    if not machine.ours_threads:
+        notes.append(SINGLE_THREADED_NOTE + ".")
+    return (
+        "\n\n".join(notes)
+        + "\n\n## Builds\n\n"
+        + compile_table(results)
+        + "\n## Inference\n\n"
+        + run_table(results, machine)
+    )
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,23 +365,30 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--models", default=",".join(DEFAULT_MODELS))
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--markdown", type=Path, help="also write the table to this file")
+    parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
     args = parser.parse_args(argv)
+    from bench.compiled_models import model
+    from bench.peak import measure_peak
+    from relay_xdsl.compiler.iree_runtime import default_threads
     from relay_xdsl.compiler.schedule import keep_freed_buffers
 
     keep_freed_buffers()  # as the relay-xdsl command does before running compiled models
+    load_before = uptime()
+    threads = tuple(sorted({1, default_threads()}))
+    machine = Machine(threads, measure_peak(threads), compile_has_threads())
+    if not machine.ours_threads:
+        print(f"note: {SINGLE_THREADED_NOTE}", file=sys.stderr)
     results = []
-    with tempfile.TemporaryDirectory() as workdir:
+    with tempfile.TemporaryDirectory(prefix="bench-compiled-") as workdir:
         for name in args.models.split(","):
             print(f"{name}: building and timing ({args.runs} rounds)", file=sys.stderr, flush=True)
-            results.append(bench_model(name, args.runs, Path(workdir)))
-    text = table(results)
+            results.append(bench_model(model(name), args.runs, machine, Path(workdir)))
+    text = report(results, machine, (load_before, uptime()))
     print(text)
     if args.markdown is not None:
         args.markdown.write_text(
-            "# Compiled models, one thread (`python -m bench.compiled`)\n\n"
-            "Medians of alternating runs in one process; ratios below 1 favour relay-xdsl.\n\n"
-            + text
+            "# Compiled models against their peers and the CPU's peak "
+            f"(`python -m bench.compiled`, {os.cpu_count()} CPUs)\n\n" + text
         )
     return 0
 
