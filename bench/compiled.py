@@ -137,6 +137,13 @@ def relay_xdsl_compile(source: Path, output: Path, *options: str) -> None:
         raise RuntimeError(message[-1])
 
 
+def thread_counts() -> tuple[int, ...]:
+    """One thread, and all the cores this process may use (IREE's and PyTorch's default)."""
+    from relay_xdsl.compiler.iree_runtime import default_threads
+
+    return tuple(sorted({1, default_threads()}))
+
+
 def use_threads(threads: int) -> None:
     """PyTorch and TVM on `threads` threads (the others fix theirs per session or model)."""
     import torch
@@ -369,12 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from bench.compiled_models import model
     from bench.peak import measure_peak
-    from relay_xdsl.compiler.iree_runtime import default_threads
     from relay_xdsl.compiler.schedule import keep_freed_buffers
 
     keep_freed_buffers()  # as the relay-xdsl command does before running compiled models
     load_before = uptime()
-    threads = tuple(sorted({1, default_threads()}))
+    threads = thread_counts()
     machine = Machine(threads, measure_peak(threads), compile_has_threads())
     if not machine.ours_threads:
         print(f"note: {SINGLE_THREADED_NOTE}", file=sys.stderr)

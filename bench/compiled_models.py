@@ -17,6 +17,7 @@ for ONNX Runtime, and PyTorch's own output, which every compiler's must match.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,7 +53,9 @@ class Model:
 
     def export_onnx(self, path: Path) -> None:
         """The network as an ONNX file at `path`, its input named ``input``."""
-        with torch.no_grad():
+        with torch.no_grad(), warnings.catch_warnings():
+            # The TorchScript exporter is deprecated, but needs no onnxscript.
+            warnings.simplefilter("ignore", DeprecationWarning)
             torch.onnx.export(
                 self.network,
                 (self.example,),

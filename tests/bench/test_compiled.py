@@ -1,23 +1,121 @@
-"""bench.compiled's table: medians, ratios to PyTorch, to IREE and to TVM."""
+"""bench.compiled: its tables (medians, GFLOP/s, shares of the peak, ratios, failures)
+and one run of every compiler on a tiny network."""
 
 from __future__ import annotations
 
-from bench.compiled import Result, table
+import pytest
+import torch
+
+from bench.compiled import (
+    COMPILERS,
+    EAGER,
+    IREE,
+    ORT,
+    OURS,
+    SINGLE_THREADED_NOTE,
+    TVM,
+    Machine,
+    Result,
+    bench_model,
+    compile_has_threads,
+    compile_table,
+    relative_error,
+    report,
+    run_table,
+    thread_counts,
+)
+from bench.compiled_models import Model
+from bench.peak import Peak
+
+PEAK = Peak(lanes=16, per_thread={1: 100e9, 2: 200e9})
 
 
-def test_table_gives_medians_and_ratios():
-    result = Result(
+def _result() -> Result:
+    runs = {
+        (OURS, 1): [0.030, 0.020, 0.040],
+        (IREE, 1): [0.050, 0.048, 0.060],
+        (EAGER, 1): [0.040, 0.050, 0.030],
+        (ORT, 1): [0.025, 0.025, 0.025],
+        (OURS, 2): [0.030, 0.030, 0.030],
+        (EAGER, 2): [0.020, 0.020, 0.020],
+        (ORT, 2): [0.015, 0.015, 0.015],
+    }
+    return Result(
         "resnet18",
-        compile_seconds={"relay-xdsl": 9.64, "IREE": 2.61, "TVM relax.build": 1.5},
-        run_seconds={
-            "relay-xdsl": [0.030, 0.020, 0.040],
-            "IREE": [0.050, 0.048, 0.060],
-            "PyTorch eager": [0.040, 0.050, 0.030],
-            "TVM relax.build": [0.9, 0.8, 1.0],
-        },
+        flops=3_000_000_000,
+        compile_seconds={OURS: 9.64, IREE: 2.61, ORT: 1.25},
+        run_seconds=runs,
+        failures={TVM: "RuntimeError: no schedule"},
     )
-    lines = table([result]).splitlines()
-    assert lines[0].startswith("| model | relay-xdsl compile (s) |")
+
+
+def test_compile_table_gives_gflops_and_build_seconds():
+    lines = compile_table([_result()]).splitlines()
+    assert lines[0] == (
+        "| model | GFLOP | relay-xdsl build (s) | IREE build (s) | ONNX Runtime build (s) "
+        "| TVM relax.build build (s) |"
+    )
+    assert lines[2] == "| resnet18 | 3.00 | 9.6 | 2.6 | 1.2 | fails |"
+
+
+def test_run_table_gives_medians_rates_shares_and_the_ratio_to_the_fastest_other():
+    lines = run_table([_result()], Machine((1, 2), PEAK, ours_threads=True)).splitlines()
+    assert (
+        lines[0]
+        == "| model | threads | " + " | ".join(COMPILERS) + " | relay-xdsl / fastest other |"
+    )
+    # 3 GFLOP in 30 ms is 100 GFLOP/s, the whole one-thread peak; in 15 ms, 200 GFLOP/s.
     assert lines[2] == (
-        "| resnet18 | 9.6 | 2.6 | 1.5 | 30.0 | 50.0 | 40.0 | 900.0 | 0.75 | 0.60 | 0.03 |"
+        "| resnet18 | 1 | 30.0 ms, 100.0 GFLOP/s (100%) | 50.0 ms, 60.0 GFLOP/s (60%) "
+        "| 40.0 ms, 75.0 GFLOP/s (75%) | 25.0 ms, 120.0 GFLOP/s (120%) "
+        "| fails: RuntimeError: no schedule | 1.20 (ONNX Runtime) |"
     )
+    assert lines[3] == (
+        "| resnet18 | 2 | 30.0 ms, 100.0 GFLOP/s (50%) | fails: not run "
+        "| 20.0 ms, 150.0 GFLOP/s (75%) | 15.0 ms, 200.0 GFLOP/s (100%) "
+        "| fails: RuntimeError: no schedule | 2.00 (ONNX Runtime) |"
+    )
+
+
+def test_the_report_says_when_relay_xdsl_runs_on_one_thread():
+    machine = Machine((1, 2), PEAK, ours_threads=False)
+    text = report([_result()], machine, ("load before", "load after"))
+    assert "100 GFLOP/s on 1 thread, 200 GFLOP/s on 2 threads" in text
+    assert "before `load before`; after `load after`" in text
+    assert SINGLE_THREADED_NOTE in text
+    assert "| resnet18 | 2 | 30.0 ms, 100.0 GFLOP/s (50%) (1 thread) |" in text
+    threaded = report([_result()], Machine((1, 2), PEAK, ours_threads=True), ("", ""))
+    assert SINGLE_THREADED_NOTE not in threaded
+    assert "(1 thread)" not in threaded
+
+
+def test_relative_error_is_against_the_largest_expected_magnitude():
+    expected = torch.tensor([[100.0, -400.0]]).numpy()
+    assert relative_error(expected + 2.0, expected) == pytest.approx(2.0 / 400.0)
+    with pytest.raises(ValueError, match="shape"):
+        relative_error(expected[0], expected)
+
+
+class Tiny(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.fc = torch.nn.Linear(4 * 6 * 6, 5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(torch.relu(self.conv(x)).flatten(1))
+
+
+def test_every_compiler_builds_agrees_and_is_timed_on_a_tiny_network(tmp_path):
+    torch.manual_seed(0)
+    model = Model("tiny", Tiny().eval(), torch.randn(1, 3, 6, 6))
+    threads = thread_counts()
+    peak = Peak(lanes=16, per_thread={t: t * 100e9 for t in threads})
+    result = bench_model(model, 2, Machine(threads, peak, compile_has_threads()), tmp_path)
+    assert result.failures == {}
+    assert result.flops == 2 * (4 * 6 * 6) * (3 * 3 * 3) + 2 * 5 * (4 * 6 * 6)
+    assert set(result.compile_seconds) == {OURS, IREE, ORT, TVM}
+    assert {key: len(seconds) for key, seconds in result.run_seconds.items()} == {
+        (who, t): 2 for who in COMPILERS for t in threads
+    }
+    assert max(result.errors.values()) <= 1e-4
