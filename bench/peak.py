@@ -105,7 +105,7 @@ class FmaKernel:
 
 
 def measure_peak(
-    thread_counts: tuple[int, ...], repeats: int = 5, iterations: int = 10_000_000
+    thread_counts: tuple[int, ...], repeats: int = 20, iterations: int = 10_000_000
 ) -> Peak:
     """The FMA peak on each of `thread_counts`, the best of `repeats` runs each."""
     with tempfile.TemporaryDirectory(prefix="bench-peak-") as directory:

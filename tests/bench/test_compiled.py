@@ -52,8 +52,8 @@ def _result() -> Result:
 def test_compile_table_gives_gflops_and_build_seconds():
     lines = compile_table([_result()]).splitlines()
     assert lines[0] == (
-        "| model | GFLOP | relay-xdsl build (s) | IREE build (s) | ONNX Runtime build (s) "
-        "| TVM relax.build build (s) |"
+        "| model | GFLOP | relay-xdsl compile (s) | relay-xdsl compile --target iree (s) "
+        "| torch.onnx.export + ORT session (s) | TVM relax.build (s) |"
     )
     assert lines[2] == "| resnet18 | 3.00 | 9.6 | 2.6 | 1.2 | fails |"
 
