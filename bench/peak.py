@@ -57,6 +57,10 @@ float fma_chains(long iterations, float scale, float step) {{
 """
 
 
+CLANG_FLAGS = ("-O3", "-march=native", "-ffp-contract=fast", "-x", "c")
+"""How `KERNEL` is compiled (then ``-shared -fPIC``), reading C from stdin."""
+
+
 @dataclass(frozen=True)
 class Peak:
     lanes: int
@@ -70,12 +74,7 @@ class FmaKernel:
 
     def __init__(self, directory: Path):
         library = directory / "fma_chains.so"
-        run_tool(
-            "clang",
-            ["-O3", "-march=native", "-ffp-contract=fast", "-shared", "-fPIC", "-x", "c", "-"]
-            + ["-o", str(library)],
-            input=KERNEL,
-        )
+        run_tool("clang", [*CLANG_FLAGS, "-", "-shared", "-fPIC", "-o", str(library)], input=KERNEL)
         handle = ctypes.CDLL(str(library))
         self._chains = handle.fma_chains
         self._chains.argtypes = [ctypes.c_long, ctypes.c_float, ctypes.c_float]
