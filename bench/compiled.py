@@ -379,10 +379,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
     args = parser.parse_args(argv)
-    from bench.compiled_models import model
+    from bench.compiled_models import check_name, model
     from bench.peak import measure_peak
     from relay_xdsl.compiler.schedule import keep_freed_buffers
 
+    names = args.models.split(",")
+    for name in names:
+        try:
+            check_name(name)
+        except ValueError as error:
+            parser.error(str(error))
     keep_freed_buffers()  # as the relay-xdsl command does before running compiled models
     load_before = uptime()
     threads = thread_counts()
@@ -391,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: {SINGLE_THREADED_NOTE}", file=sys.stderr)
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-compiled-") as workdir:
-        for name in args.models.split(","):
+        for name in names:
             print(f"{name}: building and timing ({args.runs} rounds)", file=sys.stderr, flush=True)
             results.append(bench_model(model(name), args.runs, machine, Path(workdir)))
     text = report(results, machine, (load_before, uptime()))

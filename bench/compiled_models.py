@@ -67,13 +67,18 @@ class Model:
             )
 
 
+def check_name(name: str) -> None:
+    """A ValueError unless `name` is a torchvision classifier, ``bert`` or ``gpt2``."""
+    if name not in TOKEN_MODELS and not tvm_models.is_torchvision_model(name):
+        others = " or ".join(TOKEN_MODELS)
+        raise ValueError(f"unknown model {name}: neither a torchvision classifier nor {others}")
+
+
 def model(name: str) -> Model:
     """Model `name`: a torchvision classifier, ``bert`` or ``gpt2``."""
+    check_name(name)
     if name in TOKEN_MODELS:
         torch.manual_seed(0)
         ids = torch.randint(0, VOCAB, (1, TOKENS), generator=torch.Generator().manual_seed(1))
         return Model(name, TOKEN_MODELS[name]().eval(), ids)
-    if not tvm_models.is_torchvision_model(name):
-        known = ", ".join(TOKEN_MODELS)
-        raise ValueError(f"unknown model {name}: neither a torchvision classifier nor {known}")
     return Model(name, tvm_models.torch_model(name), tvm_models.example_input())
