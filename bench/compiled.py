@@ -36,7 +36,9 @@ so that all see the same machine; the medians are compared.
 Each median is also given as GFLOP/s, the model's FLOPs (bench/flops.py: its
 convolutions and matrix products, counted on the relay-dialect module) over the
 median, and as a fraction of the CPU's measured peak at that thread count
-(bench/peak.py: independent FMAs on the widest vectors). The machine's load
+(bench/peak.py: independent FMAs on the widest vectors, on one thread; N times
+that on N threads). The FMA kernel's rate on all threads at once, and the
+machine's load
 (``uptime``) before and after is printed, and with ``--markdown FILE`` written
 with the tables.
 """
@@ -304,7 +306,7 @@ def run_table(results: Sequence[Result], machine: Machine) -> str:
     rows = []
     for r in results:
         for threads in machine.threads:
-            peak = machine.peak.per_thread[threads]
+            peak = machine.peak.at(threads)
             cells = [r.model, str(threads)]
             medians = {}
             for who in COMPILERS:
@@ -328,15 +330,20 @@ def run_table(results: Sequence[Result], machine: Machine) -> str:
 
 
 def peak_line(machine: Machine) -> str:
-    """The measured peak at each thread count."""
-    peaks = ", ".join(
-        f"{rate / 1e9:.0f} GFLOP/s on {threads} thread{'s' if threads > 1 else ''}"
-        for threads, rate in machine.peak.per_thread.items()
+    """The core's peak, and what the FMA kernel measured on several threads at once."""
+    peak = machine.peak
+    line = (
+        f"Core peak (bench/peak.py, {peak.lanes}-lane float32 FMAs on one thread, best of "
+        f"its runs): {peak.per_core / 1e9:.0f} GFLOP/s; N threads' peak is N times that."
     )
-    return (
-        f"CPU peak (bench/peak.py, {machine.peak.lanes}-lane float32 FMAs, best of "
-        f"its runs): {peaks}."
-    )
+    at_once = [
+        f"{rate / 1e9:.0f} GFLOP/s on {threads} threads"
+        for threads, rate in peak.measured.items()
+        if threads > 1
+    ]
+    if at_once:
+        line += f" The same kernel measured {', '.join(at_once)} at once."
+    return line
 
 
 def _markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -9,11 +9,13 @@ arithmetic a core does, two FLOPs per lane per FMA. The chains converge to
 1 (no overflow nor denormals), and their sum is returned so that nothing is
 optimised away.
 
-The kernel runs through ctypes, which releases the GIL: on `threads`
-threads, each thread runs it at once, and the peak is the work of all over
-the wall time of the slowest. Each measurement is the best of `repeats`
-(a peak is what the machine can do, so the fastest run is the one that
-measures it).
+The core's peak is the kernel's rate on one thread; the peak of N cores is N
+times that (`Peak.at`). The kernel runs through ctypes, which releases the
+GIL, so it is also measured on N threads at once (the work of all over the
+wall time of the slowest): on a machine shared with other work that falls
+short of N times the core's, and says how busy the machine was. Each
+measurement is the best of `repeats` (a peak is what the machine can do, so
+the fastest run is the one that measures it).
 """
 
 from __future__ import annotations
@@ -65,8 +67,14 @@ CLANG_FLAGS = ("-O3", "-march=native", "-ffp-contract=fast", "-x", "c")
 class Peak:
     lanes: int
     """float32 lanes per FMA instruction."""
-    per_thread: dict[int, float]
-    """Thread count -> FLOP/s of all threads together."""
+    per_core: float
+    """FLOP/s of the kernel on one thread."""
+    measured: dict[int, float]
+    """Thread count -> FLOP/s of that many threads running the kernel at once."""
+
+    def at(self, threads: int) -> float:
+        """The peak FLOP/s of `threads` cores: `threads` times the core's."""
+        return threads * self.per_core
 
 
 class FmaKernel:
@@ -106,14 +114,15 @@ class FmaKernel:
 def measure_peak(
     thread_counts: tuple[int, ...], repeats: int = 20, iterations: int = 10_000_000
 ) -> Peak:
-    """The FMA peak on each of `thread_counts`, the best of `repeats` runs each."""
+    """The core's FMA peak, and the rate measured on each of `thread_counts` (and 1), the
+    best of `repeats` runs each."""
     with tempfile.TemporaryDirectory(prefix="bench-peak-") as directory:
         kernel = FmaKernel(Path(directory))
         kernel.run(iterations // 10, 1)  # warm up: page in, clock up
-        peaks = {
+        measured = {
             threads: threads
             * kernel.flops(iterations)
             / min(kernel.run(iterations, threads) for _ in range(repeats))
-            for threads in thread_counts
+            for threads in sorted({1, *thread_counts})
         }
-    return Peak(kernel.lanes, peaks)
+    return Peak(kernel.lanes, measured[1], measured)

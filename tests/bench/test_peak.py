@@ -1,5 +1,5 @@
-"""bench.peak: its kernel is independent FMAs on the CPU's widest vectors, and it measures
-every thread count asked for."""
+"""bench.peak: its kernel is independent FMAs on the CPU's widest vectors; it measures one
+thread and every thread count asked for, and N cores' peak is N times the core's."""
 
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ def test_the_kernel_loop_is_fmas_on_the_widest_vectors(tmp_path):
     assert kernel.flops(1000) == 2 * CHAINS * lanes * 1000
 
 
-def test_the_peak_is_measured_on_each_thread_count():
-    peak = measure_peak((1, 2), repeats=2, iterations=100_000)
-    assert set(peak.per_thread) == {1, 2}
-    assert all(rate > 0 for rate in peak.per_thread.values())
+def test_the_peak_is_measured_on_one_thread_and_each_thread_count():
+    peak = measure_peak((2,), repeats=2, iterations=100_000)
+    assert set(peak.measured) == {1, 2}
+    assert all(rate > 0 for rate in peak.measured.values())
+    assert peak.per_core == peak.measured[1]
+    assert peak.at(3) == 3 * peak.per_core
