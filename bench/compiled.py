@@ -403,9 +403,10 @@ def main(argv: list[str] | None = None) -> int:
     if not machine.ours_threads:
         print(f"note: {SINGLE_THREADED_NOTE}", file=sys.stderr)
     results = []
-    with tempfile.TemporaryDirectory(prefix="bench-compiled-") as workdir:
-        for name in names:
-            print(f"{name}: building and timing ({args.runs} rounds)", file=sys.stderr, flush=True)
+    for name in names:
+        print(f"{name}: building and timing ({args.runs} rounds)", file=sys.stderr, flush=True)
+        # A model's files (its weights several times over) go once it is measured.
+        with tempfile.TemporaryDirectory(prefix=f"bench-compiled-{name}-") as workdir:
             results.append(bench_model(model(name), args.runs, machine, Path(workdir)))
     text = report(results, machine, (load_before, uptime()))
     print(text)
