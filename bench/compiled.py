@@ -37,10 +37,9 @@ Each median is also given as GFLOP/s, the model's FLOPs (bench/flops.py: its
 convolutions and matrix products, counted on the relay-dialect module) over the
 median, and as a fraction of the CPU's measured peak at that thread count
 (bench/peak.py: independent FMAs on the widest vectors, on one thread; N times
-that on N threads). The FMA kernel's rate on all threads at once, and the
-machine's load
-(``uptime``) before and after is printed, and with ``--markdown FILE`` written
-with the tables.
+that on N threads). The tables are printed with that peak, the FMA kernel's
+rate on all threads at once and the machine's load (``uptime``) before and
+after, and with ``--markdown FILE`` also written to FILE.
 """
 
 from __future__ import annotations
