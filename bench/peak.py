@@ -14,8 +14,10 @@ times that (`Peak.at`). The kernel runs through ctypes, which releases the
 GIL, so it is also measured on N threads at once (the work of all over the
 wall time of the slowest): on a machine shared with other work that falls
 short of N times the core's, and says how busy the machine was. Each
-measurement is the best of `repeats` (a peak is what the machine can do, so
-the fastest run is the one that measures it).
+measurement is the best of `repeats` short runs (a peak is what the machine
+can do, so the fastest run is the one that measures it): about a millisecond
+each, so that on a machine shared with other work some run whole between
+the scheduler's interruptions.
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ class FmaKernel:
 
 
 def measure_peak(
-    thread_counts: tuple[int, ...], repeats: int = 20, iterations: int = 10_000_000
+    thread_counts: tuple[int, ...], repeats: int = 100, iterations: int = 1_000_000
 ) -> Peak:
     """The core's FMA peak, and the rate measured on each of `thread_counts` (and 1), the
     best of `repeats` runs each."""
