@@ -6,7 +6,7 @@ weights ``meta[relay.Constant][i]`` without values: TVM's collage
 float16) and the texts of ``bench/tvm019/texts`` that bench/tvm019/make_texts.py
 made with TVM 0.19 from ``torch.onnx.export`` files (torchvision resnet50 and
 mobilenet_v2, both also in float16 (``_16``), squeezenet1_1, efficientnet_b0, convnext_tiny, the segmentation
-model lraspp_mobilenet_v3_large, a GPT-2-shaped decoder, a LeNet-shaped mnist with
+model lraspp_mobilenet_v3_large, a BERT-base-shaped encoder, a GPT-2-shaped decoder, a LeNet-shaped mnist with
 an explicit pad). Each runs as a user runs it::
 
     relay-xdsl run FILE --backend B --random-inputs 0 --random-constants 0 -o out.npz
@@ -66,6 +66,7 @@ MODELS: dict[str, Path] = {
             "efficientnet_b0",
             "convnext_tiny",
             "lraspp_mobilenet_v3_large",
+            "bert",
             "gpt2",
             "mnist",
         )

@@ -37,6 +37,7 @@ def _groups(module: ModuleOp) -> list[list[str]]:
 
 def test_every_model_has_its_text():
     assert MODELS == [
+        "bert",
         "convnext_tiny",
         "efficientnet_b0",
         "gpt2",
