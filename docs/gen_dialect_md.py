@@ -308,6 +308,10 @@ def attribute_table(op: Operator) -> list[str]:
     for attr in op.attrs:
         # A required field has no default in TVM: unset, it is None.
         default = "—" if attr.required else f"`{relay_value(attr.default)}`"
+        if attr.builder_default is not None:
+            default += (
+                f"; unset, printed as TVM's builder sets it: `{relay_value(attr.builder_default)}`"
+            )
         rows.append(
             f"| `{attr.name}` | {attr.kind.value} | {default} | "
             f"{'yes' if attr.required else 'no'} | {'yes' if none_allowed(attr) else 'no'} |"

@@ -5,6 +5,10 @@ Runs under TVM 0.19's Python (``/work/tvm019/relay_py`` or ``$RELAY_TVM019``), f
 the repository root, with relay-xdsl's venv for the steps that need relay-xdsl:
 
     /work/tvm019/relay_py bench/tvm019/check_operators.py [--python .venv/bin/python]
+        [--only CASE ...]
+
+``--only`` runs the named cases alone (``--only "image.resize2d[cubic half pixel]"``)
+and updates their verdicts in the record, keeping the others'.
 
 1. **Cases** (relay-xdsl's venv: ``check_operators.py cases DIR``): every case's
    Relay text (``print_relay`` of its function), its inputs (drawn from the seed
@@ -54,12 +58,22 @@ def _differential() -> Any:
 # -- 1. cases (relay-xdsl's venv) ----------------------------------------------------
 
 
-def write_cases(directory: Path) -> None:
+def _selected(only: list[str]) -> list[Any]:
+    """Every case, or those named in `only` (each of which must be a case)."""
+    cases = _differential().every_case()
+    if not only:
+        return cases
+    unknown = set(only) - {case.name for case in cases}
+    if unknown:
+        raise SystemExit(f"no such case: {', '.join(sorted(unknown))}")
+    return [case for case in cases if case.name in only]
+
+
+def write_cases(directory: Path, only: list[str]) -> None:
     from relay_xdsl.exporters.relay_text import print_relay
 
-    cases = _differential()
     records, arrays = [], {}
-    for index, case in enumerate(cases.every_case()):
+    for index, case in enumerate(_selected(only)):
         record: dict[str, Any] = {"name": case.name, "operator": case.operator}
         try:
             record["relay"] = print_relay(case.module())
@@ -133,13 +147,15 @@ def _recorded(directory: Path) -> dict[int, dict[str, Any]]:
 # -- 3. verdicts (relay-xdsl's venv) -----------------------------------------------------
 
 
-def write_verdicts(directory: Path, output: Path) -> None:
+def write_verdicts(directory: Path, output: Path, only: list[str]) -> None:
+    """The verdicts of the cases run, in place of the record's (every case's,
+    or with `only`, those cases' in the record kept otherwise)."""
     from relay_xdsl.interpreter import run
 
-    cases = {case.name: case for case in _differential().every_case()}
+    cases = {case.name: case for case in _selected(only)}
     records = json.loads((directory / CASES).read_text())
     tvm_records = _recorded(directory)
-    verdicts: dict[str, dict[str, Any]] = {}
+    verdicts: dict[str, dict[str, Any]] = json.loads(output.read_text()) if only else {}
     for index, record in enumerate(records):
         case = cases[record["name"]]
         verdict: dict[str, Any] = {"operator": case.operator, "fingerprint": case.fingerprint()}
@@ -186,23 +202,29 @@ def main() -> int:
     parser.add_argument(
         "--python", default=str(ROOT / ".venv" / "bin" / "python"), help="relay-xdsl's venv"
     )
+    parser.add_argument(
+        "--only", nargs="+", default=[], metavar="CASE", help="run these cases alone"
+    )
     args = parser.parse_args()
     if args.step == "cases":
-        write_cases(args.directory)
+        write_cases(args.directory, args.only)
     elif args.step == "tvm":
         run_tvm(args.directory)
     elif args.step == "verdicts":
-        write_verdicts(args.directory, args.output)
+        write_verdicts(args.directory, args.output, args.only)
     else:
-        _whole_run(args.python, args.directory, args.output)
+        _whole_run(args.python, args.directory, args.output, args.only)
     return 0
 
 
-def _whole_run(python: str, directory: Path, output: Path) -> None:
+def _whole_run(python: str, directory: Path, output: Path, only: list[str]) -> None:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     script = str(Path(__file__).resolve())
+    selection = ["--only", *only] if only else []
     (directory / TVM_RECORDS).unlink(missing_ok=True)
-    subprocess.run([python, script, "cases", str(directory)], check=True, env=environment)
+    subprocess.run(
+        [python, script, "cases", str(directory), *selection], check=True, env=environment
+    )
     # TVM's process may die on a case: start again after it until every case is recorded.
     while subprocess.run([sys.executable, script, "tvm", str(directory)], check=False).returncode:
         crashed = [i for i, r in _recorded(directory).items() if r.get("crashed")]
@@ -210,7 +232,9 @@ def _whole_run(python: str, directory: Path, output: Path) -> None:
             raise SystemExit("TVM 0.19's run failed before its first case")
         print(f"TVM 0.19 crashed on case {crashed[-1]}; going on after it", file=sys.stderr)
     subprocess.run(
-        [python, script, "verdicts", str(directory), str(output)], check=True, env=environment
+        [python, script, "verdicts", str(directory), str(output), *selection],
+        check=True,
+        env=environment,
     )
     summary: dict[str, int] = {}
     for verdict in json.loads(output.read_text()).values():

@@ -1,7 +1,7 @@
 """A relay-dialect module as a `Program`: through the relay → TOSA conversion.
 
-`lower` calls the conversion's ``lower_module``, after ``relay-fuse-ops``
-where the function has no groups yet. With ``random_constants=SEED``, constants known only
+`lower` calls the conversion's ``lower_module``, after TVM's
+``DynamicToStatic`` and, where the function has no groups yet, ``relay-fuse-ops``. With ``random_constants=SEED``, constants known only
 as ``meta[relay.Constant][i]`` first get the random values the interpreter
 and the Relax exporter draw for the same seed, so that all three run the
 same program.
@@ -16,6 +16,7 @@ from xdsl.utils.exceptions import PassFailedException
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.conversion import LoweredProgram, LoweringError, lower_module
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.dynamic_to_static import with_static_shapes
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.random_values import give_random_values
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
@@ -34,9 +35,13 @@ def lower(
 
     With `fuse` (the default), a function without ``relay.fn`` groups is first
     grouped by ``relay-fuse-ops`` (on a copy), as TVM fuses before it builds:
-    each group becomes a function of its own, which keeps LLVM's optimiser fast."""
+    each group becomes a function of its own, which keeps LLVM's optimiser fast.
+    Dynamic calls are made static before that, as TVM's ``DynamicToStatic`` runs
+    before its ``FuseOps``: inside a group, a constant shape argument would be a
+    parameter."""
     if random_constants is not None:
         fill_random_constants(module, random_constants)
+    module = with_static_shapes(module)
     if fuse and not any(isinstance(op, relay.FnOp) for op in module.walk()):
         module = module.clone()
         try:

@@ -12,7 +12,9 @@ functions and the module.
   ``relay.let`` a ``let %x = ...;`` (so does every value bound to a Relax
   variable, see bindings.py); the result expression is printed inline;
 * operator attributes are printed in TVM's field order, and only where they
-  differ from TVM's default (fields without a default are always printed);
+  differ from TVM's default (fields without a default are always printed); a
+  field left unset that TVM's relation needs prints its Python builder's
+  default (``roi``, ``strides``: ``RelayAttr.builder_default``);
 * ``relay.fn`` ops that carry one ``relay.literal`` (the text called one
   literal from each) share one literal while their functions are alike;
 * ``/* ty=... */`` comments give the type of every call, constant, tuple and
@@ -42,6 +44,7 @@ from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.attributes import stored
 from relay_xdsl.dialects.relay.bindings import (
     implicitly_bound,
     let_expression,
@@ -316,16 +319,23 @@ class RelayExpressionPrinter:
 
 def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
     """The operator name of a call and its attributes as Relay keyword
-    arguments: those that differ from TVM's defaults, and the required ones
-    not given as ``None``, in the schema's order."""
+    arguments: those that differ from TVM's defaults, the builder's default of
+    those left unset that have one, and the other required ones as ``None``,
+    in the schema's order."""
     if isinstance(op, relay.GenericOperatorOp):
         attributes = op.relay_attributes()
     else:
         attributes = op.non_default_attributes()
+        given = {name for name, _ in attributes}
+        attributes += [
+            (a.name, stored(a.builder_default))
+            for a in op.schema.values()
+            if a.builder_default is not None and a.name not in given
+        ]
         attributes += [
             (a.name, UnitAttr())
             for a in op.schema.values()
-            if a.required and a.name not in op.attributes
+            if a.required and a.builder_default is None and a.name not in op.attributes
         ]
         order = {name: i for i, name in enumerate(op.schema)}
         attributes.sort(key=lambda item: order[item[0]])

@@ -174,7 +174,8 @@ def run(mod: tvm.IRModule, *inputs: np.ndarray) -> list[np.ndarray]:
     mod = relax.transform.DecomposeOpsForInference()(mod)
     executable = relax.build(mod, target="llvm")
     vm = relax.VirtualMachine(executable, tvm.cpu())
-    result = vm["main"](*(tvm.runtime.tensor(np.ascontiguousarray(x)) for x in inputs))
+    # np.asarray, not np.ascontiguousarray, which makes a rank-0 input rank 1.
+    result = vm["main"](*(tvm.runtime.tensor(np.asarray(x, order="C")) for x in inputs))
     if isinstance(result, tvm.runtime.Tensor):
         return [result.numpy()]
     return [r.numpy() for r in result]

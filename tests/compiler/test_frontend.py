@@ -59,3 +59,23 @@ def test_a_function_without_groups_is_fused_first():
     assert names[-1] == "main" and names[0].startswith("fused_add_")
     unfused = frontend.lower(parse_relay(PROGRAM), random_constants=0, fuse=False)
     assert [op.sym_name.data for op in unfused.module.ops] == ["main"]
+
+
+DYNAMIC = """
+func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %shape = relay.constant dense<[3, 2]> : tensor<2xi64>
+  %r = relay.dyn.reshape(%x, %shape) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  func.return %r : tensor<3x2xf32>
+}
+"""
+"""A dynamic call whose shape argument is a constant, as TVM's frontends emit it."""
+
+
+def test_a_dynamic_call_with_a_constant_shape_is_made_static_before_fusion():
+    # Fused first, the constant would be a parameter of the group, and the call
+    # would stay dynamic, which has no lowering.
+    module = Parser(relay_context(), DYNAMIC).parse_module()
+    program = frontend.lower(module)
+    (group, _) = program.module.ops
+    assert group.sym_name.data.startswith("fused_reshape")  # type: ignore[attr-defined]
+    assert any(isinstance(op, relay.DynReshapeOp) for op in module.walk())  # left unchanged

@@ -209,6 +209,12 @@ EDGE_CASES: list[Case] = [
         'strided_slice(%x, begin=[1, 2], end=[3, -1], slice_mode="size")',
     ),
     edge(
+        "strided_slice",
+        "without strides",
+        f"%x: {tensor('(7, 9, 4)')}",
+        "strided_slice(%x, begin=[1, -8], end=[6, 9])",
+    ),
+    edge(
         "take",
         "negative axis",
         f"%x: {tensor('(3, 7)')}, %i: {tensor('(2, 4)', 'int64')}",
@@ -283,6 +289,8 @@ EDGE_CASES: list[Case] = [
         'layout_transform(%x, src_layout="NCHW", dst_layout="NHWC")',
     ),
     edge("shape_of", "int64", f"%x: {tensor('(3, 5, 7)')}", 'shape_of(%x, dtype="int64")'),
+    # Written without dtype: int32, which the printer spells out for TVM.
+    edge("shape_of", "without dtype", f"%x: {tensor('(3, 5, 7)')}", "shape_of(%x)"),
     # -- reductions -------------------------------------------------------------------------
     edge(
         "sum",

@@ -26,10 +26,6 @@ CASES = every_case()
 
 RELAX_ROWS = "a Relax operator in relay form: TVM 0.19's Relay has no such operator"
 NO_FLOAT16_INTRINSIC = "TVM 0.19's LLVM code generator has no float16 intrinsic for it"
-ATTRIBUTE_LEFT_OUT = (
-    "the case leaves out an attribute TVM's printer always writes (roi, strides), "
-    "and TVM 0.19's type relation requires it"
-)
 KNOWN_DIFFERENCES: dict[str, str] = {
     **{
         name: RELAX_ROWS
@@ -54,19 +50,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         f"{name}[float16]": NO_FLOAT16_INTRINSIC
         for name in ("acos", "acosh", "asin", "asinh", "atan", "atanh")
     },
-    **{
-        name: ATTRIBUTE_LEFT_OUT
-        for name in (
-            "image.resize1d",
-            "image.resize1d[nearest]",
-            "image.resize2d[NHWC nearest]",
-            "image.resize2d[cubic half pixel]",
-            "image.resize2d[linear align corners]",
-            "image.resize3d",
-            "image.resize3d[nearest]",
-            "strided_slice[size mode]",
-        )
-    },
     "device_copy": "TVM 0.19's VM needs device planning to place it (no VirtualDevice)",
     "on_device": "TVM 0.19's VM needs device planning to place it (no VirtualDevice)",
     "dyn.expand_dims": "crashes TVM 0.19's process",
@@ -80,8 +63,8 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "power[broadcast int64]": "TVM 0.19's power takes floats only",
 }
 """Cases TVM 0.19 rejects, and why: none differs from the interpreter. Each is a
-limit of TVM 0.19's Relay (no compute, schedule or intrinsic for it there), a
-Relax row, or a case written without an attribute TVM requires."""
+limit of TVM 0.19's Relay (no compute, schedule or intrinsic for it there) or a
+Relax row."""
 
 
 @pytest.fixture(scope="module")

@@ -26,3 +26,12 @@ def test_a_float16_batch_norm_stays_float16_and_agrees_with_the_interpreter():
     (expected,) = interpret(module, {"x": x}, "main", 0)
     assert actual.dtype == np.float16
     np.testing.assert_allclose(actual, expected, atol=2e-3)
+
+
+def test_a_scalar_input_stays_a_scalar():
+    module = parse_relay(
+        '#[version = "0.0.5"]\n'
+        'def @main(%v: float32) {\n  full(%v, shape=[2, 3], dtype="float32")\n}\n'
+    )
+    (actual,) = models.run(export_relax(module), np.array(1.5, np.float32))
+    np.testing.assert_array_equal(actual, np.full((2, 3), 1.5, np.float32))

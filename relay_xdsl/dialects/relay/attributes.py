@@ -7,8 +7,9 @@ constructor a kind: ``integer``, ``floating``, ``boolean``, ``string``,
 ``dtype``, ``ints``, ``floats`` and ``anything`` take the field's name and
 TVM's default (``None`` when left out) and ``required=True`` for a field TVM
 gives no default, so ``ints("strides", (1, 1))`` is
-``RelayAttr("strides", AttrKind.INTS, (1, 1))``. The values are stored as
-builtin attributes:
+``RelayAttr("strides", AttrKind.INTS, (1, 1))``; ``builder_default=`` gives
+the value TVM's Python builder sets where the struct leaves the field unset
+and TVM's relation needs it. The values are stored as builtin attributes:
 
 =================  ===========================================
 Relay              MLIR
@@ -69,6 +70,13 @@ class RelayAttr(NamedTuple):
     kind: AttrKind
     default: Any
     required: bool = False
+    builder_default: Any = None
+    """What a call that leaves the field unset (absent or ``None``) means,
+    where the attrs struct leaves it unset but TVM's relation or compiler
+    needs a value: the value TVM's Python builder sets (``relay.strided_slice``'s
+    ``strides=[1]``, ``relay.image.resize2d``'s zero ``roi``). The printer
+    writes it for such a call, as TVM prints the call its builder makes, so
+    that TVM reads the call as the dialect does. ``None``: no such value."""
 
 
 def integer(name: str, default: int | None = None, *, required: bool = False) -> RelayAttr:
@@ -91,21 +99,37 @@ def string(name: str, default: str | None = None, *, required: bool = False) -> 
     return RelayAttr(name, AttrKind.STR, default, required)
 
 
-def dtype(name: str, default: str | None = None, *, required: bool = False) -> RelayAttr:
+def dtype(
+    name: str,
+    default: str | None = None,
+    *,
+    required: bool = False,
+    builder_default: str | None = None,
+) -> RelayAttr:
     """A data type field (``""`` is unset: the operator picks the dtype)."""
-    return RelayAttr(name, AttrKind.DTYPE, default, required)
+    return RelayAttr(name, AttrKind.DTYPE, default, required, builder_default)
 
 
-def ints(name: str, default: tuple[int, ...] | None = None, *, required: bool = False) -> RelayAttr:
+def ints(
+    name: str,
+    default: tuple[int, ...] | None = None,
+    *,
+    required: bool = False,
+    builder_default: tuple[int, ...] | None = None,
+) -> RelayAttr:
     """An array-of-``int`` field."""
-    return RelayAttr(name, AttrKind.INTS, default, required)
+    return RelayAttr(name, AttrKind.INTS, default, required, builder_default)
 
 
 def floats(
-    name: str, default: tuple[float, ...] | None = None, *, required: bool = False
+    name: str,
+    default: tuple[float, ...] | None = None,
+    *,
+    required: bool = False,
+    builder_default: tuple[float, ...] | None = None,
 ) -> RelayAttr:
     """An array-of-``float`` field."""
-    return RelayAttr(name, AttrKind.FLOATS, default, required)
+    return RelayAttr(name, AttrKind.FLOATS, default, required, builder_default)
 
 
 def anything(name: str, default: Any = None, *, required: bool = False) -> RelayAttr:

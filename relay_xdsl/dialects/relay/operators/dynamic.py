@@ -61,8 +61,13 @@ _NO_LOWERING = no_lowering(
 
 
 def _attrs(static: str) -> tuple[RelayAttr, ...]:
-    """The attrs struct of static operator `static`: the dynamic one takes the same."""
-    return _STATIC[static].attrs
+    """The attrs struct of static operator `static`: the dynamic one takes the
+    same, with no builder defaults (its arguments stand for those fields, which
+    TVM's dynamic builders leave unset)."""
+    return tuple(
+        RelayAttr(attr.name, attr.kind, attr.default, attr.required)
+        for attr in _STATIC[static].attrs
+    )
 
 
 def _length(call: Call, index: int, what: str) -> int:

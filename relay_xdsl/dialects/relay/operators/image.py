@@ -23,7 +23,8 @@ def _resize_attrs(dims: int) -> tuple[RelayAttr, ...]:
     """Fields of TVM's ``Resize<dims>DAttrs``."""
     return (
         ints("size"),
-        floats("roi"),
+        # Unset, TVM's relation rejects the call: relay.image.resize<dims>d sets zeros.
+        floats("roi", builder_default=(0.0,) * (2 * dims)),
         string("layout", "NC" + spatial_axes(dims)),
         string("method", "linear"),
         string("coordinate_transformation_mode", "half_pixel"),

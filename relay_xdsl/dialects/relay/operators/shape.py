@@ -118,7 +118,9 @@ SHAPE_MANIPULATION: tuple[Operator, ...] = (
         "'size' treats end as sizes.",
         attrs=(
             ints("begin", required=True), ints("end", required=True),
-            ints("strides", required=True), string("slice_mode", "end"), ints("axes", required=True)
+            # Unset, TVM's relation rejects the call: relay.strided_slice sets [1].
+            ints("strides", required=True, builder_default=(1,)), string("slice_mode", "end"),
+            ints("axes", required=True)
         ),  # TVM's StridedSliceAttrs
         pattern=OpPattern.INJECTIVE, infer=inference.strided_slice,
         relax=no_relax("Relax's strided_slice slices only the listed axes and takes the bounds "
@@ -203,7 +205,8 @@ GATHER_REPEAT_AND_LAYOUT: tuple[Operator, ...] = (
         pattern=OpPattern.INJECTIVE, infer=inference.layout_transform,
         relax=no_relax("Relax's layout_transform takes an index map, not layout names")),
     Operator("shape_of", "Returns the shape of the input as a 1D tensor of dtype `dtype`.",
-        attrs=(dtype("dtype", ""),),  # TVM's ShapeOfAttrs
+        # Unset, TVM's result has no dtype and its VM fails: relay.shape_of sets int32.
+        attrs=(dtype("dtype", "", builder_default="int32"),),  # TVM's ShapeOfAttrs
         pattern=OpPattern.OPAQUE, infer=inference.shape_of,
         relax=no_relax("Relax's shape_of returns a shape, not a tensor")),
 )
