@@ -160,17 +160,18 @@ def elementwise(
 
 
 def _multiply_accumulate(element: Attribute) -> Region:
-    """The body ``out + a * b`` of a product summed into its output."""
+    """The body ``out + a * b`` of a product summed into its output, the sum
+    in upstream's operand order (IREE vectorises the reversed order ~2x slower)."""
     body = Block(arg_types=[element, element, element])
     a, b, acc = body.args
     product: Operation
     total: Operation
     if isinstance(element, IntegerType):
         product = arith.MuliOp(a, b)
-        total = arith.AddiOp(product.results[0], acc)
+        total = arith.AddiOp(acc, product.results[0])
     else:
         product = arith.MulfOp(a, b)
-        total = arith.AddfOp(product.results[0], acc)
+        total = arith.AddfOp(acc, product.results[0])
     body.add_ops([product, total, YieldOp(total.results[0])])
     return Region([body])
 
@@ -240,6 +241,10 @@ class DepthwiseConv2DNhwcHwcOp(ConvOperation):
     channel."""
 
     name = "linalg.depthwise_conv_2d_nhwc_hwc"
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        return _multiply_accumulate(outputs[0].type.get_element_type())  # type: ignore[attr-defined]
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         n, oh, ow, c, kh, kw = (AffineExpr.dimension(i) for i in range(6))

@@ -151,7 +151,8 @@ def _conv2d(
         return convolve(data, _ohwi_weight(call, w, ohwi), bias, result)
     if groups == in_c and weight_ohwi.get_shape()[3] == 1:
         multiplier = out_c // in_c
-        if multiplier == 1 and call.prefer_linalg:
+        same_type = w.element_type == result.get_element_type()
+        if multiplier == 1 and call.prefer_linalg and same_type:
             # [KH, KW, C]: the OIHW weight (C, 1, KH, KW) seen as (C, KH, KW), then permuted
             hwc = _reshaped_known(call, w, ohwi, (in_c, kh, kw))
             weight = call.lowering.materialize(hwc, (1, 2, 0))
