@@ -49,7 +49,11 @@ def following_bias(call: RuleCall, channel_axis: int) -> tuple[RegisteredOperato
     if len(uses) != 1:
         return None
     add, index = uses[0].operation, uses[0].index
-    if not isinstance(add, RegisteredOperatorOp) or add.result.type != call.op.result.type:
+    if (
+        not isinstance(add, RegisteredOperatorOp)
+        or add.OPERATOR.name not in ("add", "nn.bias_add")
+        or add.result.type != call.op.result.type
+    ):
         return None
     bias = call.lowering.lowered(add.operands[1 - index])
     if not isinstance(bias, Tensor) or bias.element_type != call.result_type.get_element_type():
@@ -60,10 +64,8 @@ def following_bias(call: RuleCall, channel_axis: int) -> tuple[RegisteredOperato
         if index != 0 or bias.rank != 1 or int(axis) % rank != channel_axis:
             return None
         aligned = tuple(bias.shape[0] if i == channel_axis else 1 for i in range(rank))
-    elif add.OPERATOR.name == "add":
-        aligned = (1,) * (rank - bias.rank) + bias.shape  # Relay broadcasts from the right
     else:
-        return None
+        aligned = (1,) * (rank - bias.rank) + bias.shape  # Relay broadcasts from the right
     if aligned != _channel_shape(call, channel_axis):
         return None
     return add, _vector(call, bias)
