@@ -54,9 +54,16 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   running results in registers, each tile a horizontal reduction of each row.
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
-* ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``): one tap of 8
-  pixels by 32 channels, generalised with its unit dims dropped: an elementwise
-  multiply-add, vectorised (stride 1; stride 2 stays loops).
+* ``linalg.depthwise_conv_2d_nhwc_hwc`` (the conversion's form of one output per
+  channel): one output row of 8 pixels by 32 channels and one filter row,
+  decomposed to ``depthwise_conv_1d_nwc_wc``, which the vectoriser takes at any
+  stride and dilation (it reads the tile's input row once and picks the strided
+  pixels out of it): FMAs on an 8x32 accumulator carried across the filter rows.
+* ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``, which the
+  conversion keeps where several outputs share a channel): one tap of 8 pixels by
+  32 channels, generalised with its unit dims dropped: an elementwise
+  multiply-add, vectorised (stride 1; with stride 2 its input map is ``2*ow``,
+  which the vectoriser rejects: loops).
 * only tiled ops are vectorised (they carry ``MARK``); an op no rule tiles
   (reductions along other axes, ops of rank 5) and a tile the vectoriser rejects
   go to ``convert-linalg-to-loops``: correct, scalar.
