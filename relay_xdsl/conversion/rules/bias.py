@@ -32,7 +32,7 @@ def with_following_bias(
     (an IR vector) that the only user of the result adds along `channel_axis`
     (of the result's Relay layout), then standing for that add's result too;
     ``compute(None)`` where there is no such add."""
-    found = following_bias(call, channel_axis)
+    found = _following_bias(call, channel_axis)
     if found is None:
         return compute(None)
     add, vector = found
@@ -41,7 +41,9 @@ def with_following_bias(
     return result
 
 
-def following_bias(call: RuleCall, channel_axis: int) -> tuple[RegisteredOperatorOp, Tensor] | None:
+def _following_bias(
+    call: RuleCall, channel_axis: int
+) -> tuple[RegisteredOperatorOp, Tensor] | None:
     """The only user of the call's result and the bias it adds (as a vector), if
     that user adds a bias along `channel_axis` that is known or already
     lowered; None otherwise."""
