@@ -54,9 +54,16 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   running results in registers, each tile a horizontal reduction of each row.
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
-* ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``): one tap of 8
-  pixels by 32 channels, generalised with its unit dims dropped: an elementwise
-  multiply-add, vectorised (stride 1; stride 2 stays loops).
+* ``linalg.depthwise_conv_2d_nhwc_hwc`` (the conversion's form of one output per
+  channel): one output row of 8 pixels by 32 channels and one filter row,
+  decomposed to ``depthwise_conv_1d_nwc_wc``, which the vectoriser takes at any
+  stride and dilation (it reads the tile's input row once and picks the strided
+  pixels out of it): FMAs on an 8x32 accumulator carried across the filter rows.
+* ``linalg.depthwise_conv_2d_nhwc_hwcm`` (``tosa.depthwise_conv2d``, which the
+  conversion keeps where several outputs share a channel): one tap of 8 pixels by
+  32 channels, generalised with its unit dims dropped: an elementwise
+  multiply-add, vectorised (stride 1; with stride 2 its input map is ``2*ow``,
+  which the vectoriser rejects: loops).
 * only tiled ops are vectorised (they carry ``MARK``); an op no rule tiles
   (reductions along other axes, ops of rank 5) and a tile the vectoriser rejects
   go to ``convert-linalg-to-loops``: correct, scalar.
@@ -294,6 +301,12 @@ BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # channels (with stride 2 its input map is 2*ow, which the vectoriser rejects:
 # those stay loops).
 DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
+# linalg.depthwise_conv_2d_nhwc_hwc (N, OH, OW, C, KH, KW), the conversion's
+# form of one output per channel: one output row of 8 pixels by 32 channels
+# and one filter row, decomposed to depthwise_conv_1d_nwc_wc, which the
+# vectoriser takes at any stride and dilation (the 8x32 accumulator is 16
+# AVX-512 registers, the filter row's taps unrolled).
+DEPTHWISE_HWC_TILE = [1, 1, 8, 32, 1, 0]
 # Transposes left at run time (filters given OHWI, attention's keys): 16x16
 # blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
 # transpose became 512 element extracts and inserts).
@@ -360,6 +373,12 @@ def _build_schedule() -> str:
         # tile; peeling it keeps every tile's shape static, as vectorising needs.
         _Rule(
             "conv", _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]), CONV_TILE, [6, 3, 2]
+        ),
+        _Rule(
+            "depthwise_hwc",
+            _name_matcher("match_depthwise_hwc", ["linalg.depthwise_conv_2d_nhwc_hwc"]),
+            DEPTHWISE_HWC_TILE,
+            [3, 2],
         ),
         _Rule(
             "pool",
@@ -453,7 +472,7 @@ def _build_schedule() -> str:
     }} : {_ANY}
     // Tiled to one output row and one filter row, 2-D convs and pools are 1-D
     // ones, which the vectoriser handles.
-    %windowed = transform.structured.match ops{{["linalg.conv_2d_nhwc_hwcf", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]}} attributes {{{MARK}}} in %root : ({_ANY}) -> {_ANY}
+    %windowed = transform.structured.match ops{{["linalg.conv_2d_nhwc_hwcf", "linalg.depthwise_conv_2d_nhwc_hwc", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]}} attributes {{{MARK}}} in %root : ({_ANY}) -> {_ANY}
     %one_d = transform.structured.decompose %windowed : ({_ANY}) -> {_ANY}
     transform.annotate %one_d "{MARK}" : {_ANY}
     // A tile the vectoriser rejects (an elementwise generic reading through an

@@ -199,7 +199,18 @@ class FunctionLowering:
             self.lower_op(op)
         raise LoweringError("a body without a return", block.parent_op())
 
+    def lowered(self, value: SSAValue) -> Lowered | None:
+        """The lowered form of `value` before its op is reached in order: lowered
+        already, or a constant; None for a value computed later."""
+        if value not in self.values and isinstance(value.owner, relay.ConstantOp):
+            self.lower_op(value.owner)
+        return self.values.get(value)
+
     def lower_op(self, op: Operation) -> None:
+        if len(op.results) == 1 and op.results[0] in self.values:
+            # lowered ahead of its place: a bias add that a convolution took in
+            # (rules/bias.py), or the constant it adds
+            return
         if isinstance(op, RegisteredOperatorOp):
             self.values[op.result] = self._operator(op)
         elif isinstance(op, relay.ConstantOp):

@@ -4,7 +4,8 @@ Each case is a small TOSA function shaped to reach the schedule's corners: tiles
 the width does not divide (peeled remainders), fewer input channels than the
 channel tile, stride 2, 1x1 and 7x7 filters, filters given HWIO through a
 ``tosa.transpose`` (cancelled by the schedule) and OHWI (transposed at run time),
-depthwise convs, pooling, dense and elementwise ops, matmuls with long reductions
+depthwise convs (TOSA's, and the conversion's linalg form at strides 2 and 3,
+dilated), pooling, dense and elementwise ops, matmuls with long reductions
 and remainders in every dimension. Every case is
 compiled through both pipelines with mlir-opt-22, mlir-translate-22 and clang-22,
 called through ctypes, and the outputs compared.
@@ -101,6 +102,44 @@ def _depthwise(name: str, stride: int, pads: tuple[int, int]) -> tuple:
     return name, args, result, body
 
 
+def _depthwise_hwc(
+    name: str, size: tuple[int, int], channels: int, stride: int, dilation: int
+) -> tuple:
+    """The conversion's depthwise form: ``linalg.depthwise_conv_2d_nhwc_hwc`` of
+    (already padded) data by a 3x3 ``[KH, KW, C]`` filter, summing into the
+    broadcast bias."""
+    reach = 2 * dilation + 1
+    out = tuple((n - reach) // stride + 1 for n in size)
+    args = [(1, *size, channels), (3, 3, channels), (channels,)]
+    result = (1, *out, channels)
+    body = [
+        f'%e = "tensor.empty"() : () -> {_ty(result)}',
+        '%init = "linalg.broadcast"(%a2, %e) <{dimensions = array<i64: 0, 1, 2>}> ({',
+        "^bb0(%bias: f32, %unused: f32):",
+        '  "linalg.yield"(%bias) : (f32) -> ()',
+        f"}}) : ({_ty(args[2])}, {_ty(result)}) -> {_ty(result)}",
+        (
+            f'%out = "linalg.depthwise_conv_2d_nhwc_hwc"(%a0, %a1, %init) <{{strides = dense<{stride}> '
+            f": tensor<2xi64>, dilations = dense<{dilation}> : tensor<2xi64>, "
+            "operandSegmentSizes = array<i32: 2, 1>}> ({"
+        ),
+        "^bb0(%x: f32, %w: f32, %acc: f32):",
+        '  %product = "arith.mulf"(%x, %w) : (f32, f32) -> f32',
+        '  %sum = "arith.addf"(%acc, %product) : (f32, f32) -> f32',
+        '  "linalg.yield"(%sum) : (f32) -> ()',
+        f"}}) : ({_ty(args[0])}, {_ty(args[1])}, {_ty(result)}) -> {_ty(result)}",
+    ]
+    return name, args, result, body
+
+
+DEPTHWISE_HWC_SHAPES = [
+    # odd sizes: remainders of the 8-pixel tiles; 40 channels: a remainder of 8
+    ("depthwise_hwc_s2", (15, 13), 40, 2, 1),
+    ("depthwise_hwc_s3_dilated", (16, 19), 24, 3, 2),
+]
+DEPTHWISE_HWC = [_depthwise_hwc(*shape) for shape in DEPTHWISE_HWC_SHAPES]
+
+
 def _dense() -> tuple:
     args = [(1, 3, 96), (1, 96, 100), (1, 1, 100)]
     result = (1, 3, 100)
@@ -194,6 +233,7 @@ CASES = [
     _conv("stem7x7_s2", 20, 3, 32, 7, 2, (3, 2), hwio=True),
     _depthwise("depthwise", 1, (1, 1)),
     _depthwise("depthwise_s2", 2, (1, 0)),
+    *DEPTHWISE_HWC,
     _dense(),
     *MATMULS,
     # attention's keys, transposed in 16x16 blocks with remainders
@@ -275,6 +315,31 @@ def test_scheduled_matmul_matches_numpy(case: tuple, libraries: tuple[Compiled, 
     a, b = (rng.standard_normal(shape, dtype=np.float32) for shape in args)
     expected = np.matmul(a.astype(np.float64), b.astype(np.float64))
     np.testing.assert_allclose(libraries[1][name](a, b)[0], expected, rtol=0, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", DEPTHWISE_HWC_SHAPES, ids=[s[0] for s in DEPTHWISE_HWC_SHAPES])
+def test_scheduled_depthwise_matches_numpy(
+    shape: tuple, libraries: tuple[Compiled, Compiled]
+) -> None:
+    name, args, result, _ = _depthwise_hwc(*shape)
+    stride, dilation = shape[3:]
+    rng = np.random.default_rng(3)
+    x, w, b = (rng.standard_normal(shape, dtype=np.float32) for shape in args)
+    expected = np.broadcast_to(b, result).astype(np.float64)
+    for i in range(3):
+        for j in range(3):
+            rows = slice(i * dilation, i * dilation + stride * (result[1] - 1) + 1, stride)
+            cols = slice(j * dilation, j * dilation + stride * (result[2] - 1) + 1, stride)
+            expected = expected + x[:, rows, cols, :] * w[i, j]
+    np.testing.assert_allclose(libraries[1][name](x, w, b)[0], expected, rtol=0, atol=1e-4)
+
+
+def test_depthwise_is_vectorised_at_any_stride() -> None:
+    """Strided and dilated depthwise convs leave no linalg op: each tile is FMAs on vectors."""
+    for case in DEPTHWISE_HWC:
+        scheduled = _scheduled(_function(*case), "schedule")
+        assert "linalg." not in scheduled, scheduled
+        assert "vector.fma" in scheduled
 
 
 def _scheduled(text: str, upto: str) -> str:

@@ -7,7 +7,11 @@ groups, one ``tosa.conv2d`` per group joined by ``tosa.concat`` (with
 activation is held in NHWC and the weight is laid out as TOSA wants
 (``OHWI``, or ``[KH, KW, C, M]`` for depthwise) when compiling.
 ``nn.conv3d`` is ``tosa.conv3d`` on NDHWC (grouped: one per group), and
-``nn.conv1d`` a ``conv2d`` with a unit ``H`` axis.
+``nn.conv1d`` a ``conv2d`` with a unit ``H`` axis. With ``prefer_linalg``, a
+depthwise convolution of one output per channel is
+``linalg.depthwise_conv_2d_nhwc_hwc``, which upstream vectorises at any
+stride. A per-channel bias added right after the convolution is its initial
+sums (rules/bias.py).
 
 A transposed convolution is the convolution, of stride one, of its input
 with ``stride - 1`` zeros between elements, by its weight flipped along
@@ -29,6 +33,7 @@ from xdsl.ir import Attribute, SSAValue
 from relay_xdsl.conversion import linalg
 from relay_xdsl.conversion.lowering import SMALL_CONSTANT, RuleCall
 from relay_xdsl.conversion.registry import lowering
+from relay_xdsl.conversion.rules.bias import with_following_bias
 from relay_xdsl.conversion.rules.windows import (
     exact_window,
     layout_perm,
@@ -59,10 +64,11 @@ def convolution(
     kernel_layout: str,
     window: tuple[Sequence[int], Sequence[int], Sequence[int], int],
     result_type: TensorType,
+    bias: SSAValue | None = None,
 ) -> Tensor:
     """`x` (in `layout`) convolved by `w` (in `kernel_layout`) with `window`
-    (strides, dilation, Relay's padding, groups), the result of `result_type`
-    held channels-last."""
+    (strides, dilation, Relay's padding, groups), plus the per-channel `bias`
+    if given, the result of `result_type` held channels-last."""
     strides, dilation, padding, groups = window
     spatial = spatial_axes(len(strides))
     perm = layout_perm(call, layout, f"N{spatial}C")
@@ -73,7 +79,7 @@ def convolution(
         call, call.value(x, perm), padding, kernel, strides, dilation, result.get_shape()[1:-1]
     )
     if len(strides) == 2:
-        value = _conv2d(call, data, w, to_tosa, strides, dilation, pads, groups, result)
+        value = _conv2d(call, data, w, to_tosa, strides, dilation, pads, groups, bias, result)
     else:
         weight = call.value(w, to_tosa)
         value = _grouped(
@@ -82,9 +88,14 @@ def convolution(
             weight,
             groups,
             _convolver(call, "conv3d", result.get_element_type(), strides, dilation, pads),
+            bias,
             result,
         )
     return Tensor(result_type, value, perm)
+
+
+Convolve = Callable[[SSAValue, SSAValue, SSAValue | None, TensorType], SSAValue]
+"""``convolve(data, weight, bias, result_type)``: one convolution's value."""
 
 
 def _convolver(
@@ -94,14 +105,17 @@ def _convolver(
     strides: Sequence[int],
     dilation: Sequence[int],
     pads: Sequence[int],
-) -> Callable[[SSAValue, SSAValue, TensorType], SSAValue]:
-    """A function emitting ``tosa.<name>`` of data and weight to a result type of
-    `element`s, zero bias (its zero point emitted first)."""
+) -> Convolve:
+    """A function emitting ``tosa.<name>`` of data, weight and bias (zeros where
+    None) to a result type of `element`s (its zero point emitted first)."""
     emit = call.emit
     zero = emit.zero_point(element)
 
-    def convolve(data: SSAValue, weight: SSAValue, result: TensorType) -> SSAValue:
-        bias = emit.splat(0, element, [result.get_shape()[-1]])
+    def convolve(
+        data: SSAValue, weight: SSAValue, bias: SSAValue | None, result: TensorType
+    ) -> SSAValue:
+        if bias is None:
+            bias = emit.splat(0, element, [result.get_shape()[-1]])
         attributes = {
             "acc_type": element,
             "dilation": i64_array(dilation),
@@ -122,9 +136,11 @@ def _conv2d(
     dilation: Sequence[int],
     pads: list[int],
     groups: int,
+    bias: SSAValue | None,
     result: TensorType,
 ) -> SSAValue:
-    """The 2-D convolution of NHWC `data` (cut and padded by `pads`) to NHWC `result`."""
+    """The 2-D convolution of NHWC `data` (cut and padded by `pads`), plus `bias`,
+    to NHWC `result`."""
     emit = call.emit
     in_c = data.type.get_shape()[3]  # type: ignore[attr-defined]
     out_c = result.get_shape()[3]
@@ -132,16 +148,23 @@ def _conv2d(
     kh, kw = weight_ohwi.get_shape()[1:3]
     convolve = _convolver(call, "conv2d", result.get_element_type(), strides, dilation, pads)
     if groups == 1:
-        return convolve(data, _ohwi_weight(call, w, ohwi), result)
+        return convolve(data, _ohwi_weight(call, w, ohwi), bias, result)
     if groups == in_c and weight_ohwi.get_shape()[3] == 1:
         multiplier = out_c // in_c
+        same_type = w.element_type == result.get_element_type()
+        if multiplier == 1 and call.prefer_linalg and same_type:
+            # [KH, KW, C]: the OIHW weight (C, 1, KH, KW) seen as (C, KH, KW), then permuted
+            hwc = _reshaped_known(call, w, ohwi, (in_c, kh, kw))
+            weight = call.lowering.materialize(hwc, (1, 2, 0))
+            padded = emit.pad(data, [0, 0, *pads, 0, 0])
+            return linalg.depthwise_conv2d(emit, padded, weight, strides, dilation, bias, result)
         # [KH, KW, C, M]: the OIHW weight (C*M, 1, KH, KW) seen as (C, M, KH, KW), then permuted
         hwcm = _reshaped_known(call, w, ohwi, (in_c, multiplier, kh, kw))
         weight = call.lowering.materialize(hwcm, (2, 3, 0, 1))
         depthwise = _convolver(
             call, "depthwise_conv2d", result.get_element_type(), strides, dilation, pads
         )
-        return depthwise(data, weight, result)
+        return depthwise(data, weight, bias, result)
     if call.prefer_linalg:
         # [G, KH, KW, C/G, O/G]: the OIHW weight (G*O/G, C/G, KH, KW) seen as (G, O/G, C/G, KH, KW)
         per_group = _reshaped_known(
@@ -149,8 +172,8 @@ def _conv2d(
         )
         weight = call.lowering.materialize(per_group, (0, 3, 4, 2, 1))
         padded = emit.pad(data, [0, 0, *pads, 0, 0])
-        return linalg.grouped_conv2d(emit, padded, weight, strides, dilation, result)
-    return _grouped(call, data, call.value(w, ohwi), groups, convolve, result)
+        return linalg.grouped_conv2d(emit, padded, weight, strides, dilation, bias, result)
+    return _grouped(call, data, call.value(w, ohwi), groups, convolve, bias, result)
 
 
 def _ohwi_weight(call: RuleCall, w: Tensor, ohwi: tuple[int, ...]) -> SSAValue:
@@ -181,13 +204,14 @@ def _grouped(
     data: SSAValue,
     weight: SSAValue,
     groups: int,
-    convolve: Callable[[SSAValue, SSAValue, TensorType], SSAValue],
+    convolve: Convolve,
+    bias: SSAValue | None,
     result: TensorType,
 ) -> SSAValue:
-    """A convolution of channels-last `data` by a weight ``O<spatial>I``, one
-    convolution per group concatenated on the channels."""
+    """A convolution of channels-last `data` by a weight ``O<spatial>I``, plus
+    `bias`, one convolution per group concatenated on the channels."""
     if groups == 1:
-        return convolve(data, weight, result)
+        return convolve(data, weight, bias, result)
     data_shape = list(data.type.get_shape())  # type: ignore[attr-defined]
     weight_shape = list(weight.type.get_shape())  # type: ignore[attr-defined]
     per_group_in, per_group_out = weight_shape[-1], weight_shape[0] // groups
@@ -202,7 +226,12 @@ def _grouped(
             [g * per_group_out] + [0] * (len(weight_shape) - 1),
             [per_group_out, *weight_shape[1:]],
         )
-        parts.append(convolve(part, kernel, part_type))
+        part_bias = (
+            call.emit.slice(bias, [g * per_group_out], [per_group_out])
+            if bias is not None
+            else None
+        )
+        parts.append(convolve(part, kernel, part_bias, part_type))
     return call.emit.concat(parts, len(data_shape) - 1, result)
 
 
@@ -218,8 +247,19 @@ def _window(call: RuleCall) -> tuple[list[int], list[int], list[int], int]:
 @lowering("nn.conv2d", "nn.conv3d")
 def conv(call: RuleCall) -> Tensor:
     layout, kernel_layout = _checked_layouts(call)
-    return convolution(
-        call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
+    return with_following_bias(
+        call,
+        layout.index("C"),
+        lambda bias: convolution(
+            call,
+            call.tensor(0),
+            call.tensor(1),
+            layout,
+            kernel_layout,
+            _window(call),
+            call.result_type,
+            bias,
+        ),
     )
 
 
@@ -229,8 +269,10 @@ def _as_2d(
     kernel_layout: str,
     window: tuple[Sequence[int], Sequence[int], Sequence[int], int],
     run: Callable[..., Tensor],
+    bias: SSAValue | None,
 ) -> Tensor:
-    """A 1-D convolution `run` as its 2-D kind with a unit ``H`` axis before ``W``."""
+    """A 1-D convolution `run` (plus `bias`) as its 2-D kind with a unit ``H``
+    axis before ``W``."""
     if "W" not in layout or "W" not in kernel_layout:
         raise call.error(f"layouts {layout}, {kernel_layout} are not supported")
     strides, dilation, padding, groups = window
@@ -248,6 +290,7 @@ def _as_2d(
         with_unit_layout(kernel_layout),
         window_2d,
         TensorType(call.result_type.get_element_type(), shape),
+        bias,
     )
     return without_unit_axis(call, result, layout.index("W"))
 
@@ -255,7 +298,11 @@ def _as_2d(
 @lowering("nn.conv1d")
 def conv1d(call: RuleCall) -> Tensor:
     layout, kernel_layout = _checked_layouts(call)
-    return _as_2d(call, layout, kernel_layout, _window(call), convolution)
+    return with_following_bias(
+        call,
+        layout.index("C"),
+        lambda bias: _as_2d(call, layout, kernel_layout, _window(call), convolution, bias),
+    )
 
 
 # Transposed convolutions.
@@ -269,11 +316,12 @@ def transposed_convolution(
     kernel_layout: str,
     window: tuple[Sequence[int], Sequence[int], Sequence[int], int],
     result_type: TensorType,
+    bias: SSAValue | None = None,
 ) -> Tensor:
     """`x` (in `layout`) convolved transposed by `w` (in `kernel_layout`, ``IO``
     and the spatial axes) with `window` (strides, dilation, Relay's padding,
-    groups), as the convolution of the module docstring; ``output_padding``
-    shows in `result_type`."""
+    groups), plus `bias`, as the convolution of the module docstring;
+    ``output_padding`` shows in `result_type`."""
     strides, dilation, padding, groups = window
     dims = len(strides)
     spatial = spatial_axes(dims)
@@ -299,6 +347,7 @@ def transposed_convolution(
         f"OI{spatial}",
         ([1] * dims, dilation, [*pads, *([0] * dims)], groups),
         result_type,
+        bias,
     )
 
 
@@ -342,12 +391,29 @@ def _forward_weight(call: RuleCall, w: Tensor, to_io: tuple[int, ...], groups: i
 @lowering("nn.conv2d_transpose", "nn.conv3d_transpose")
 def conv_transpose(call: RuleCall) -> Tensor:
     layout, kernel_layout = _checked_layouts(call)
-    return transposed_convolution(
-        call, call.tensor(0), call.tensor(1), layout, kernel_layout, _window(call), call.result_type
+    return with_following_bias(
+        call,
+        layout.index("C"),
+        lambda bias: transposed_convolution(
+            call,
+            call.tensor(0),
+            call.tensor(1),
+            layout,
+            kernel_layout,
+            _window(call),
+            call.result_type,
+            bias,
+        ),
     )
 
 
 @lowering("nn.conv1d_transpose")
 def conv1d_transpose(call: RuleCall) -> Tensor:
     layout, kernel_layout = _checked_layouts(call)
-    return _as_2d(call, layout, kernel_layout, _window(call), transposed_convolution)
+    return with_following_bias(
+        call,
+        layout.index("C"),
+        lambda bias: _as_2d(
+            call, layout, kernel_layout, _window(call), transposed_convolution, bias
+        ),
+    )

@@ -10,13 +10,13 @@ skip without them).
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
 import pytest
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr, UnregisteredOp
 from xdsl.parser import Parser
 
 from relay_xdsl.compiler import build
@@ -109,3 +109,17 @@ def lowered_cases(
     if missing:
         pytest.skip(f"upstream MLIR tools missing: {', '.join(missing)}")
     return LoweredCases(request.module.CASES, tmp_path_factory.mktemp("lowered"))
+
+
+@pytest.fixture
+def lowered_ops() -> Callable[[str], list[str]]:
+    """``lowered_ops(text)``: the names of the operations that the lowering of a
+    case's text (see `parse`) makes, in order."""
+
+    def names(text: str) -> list[str]:
+        module = lower_module(parse(text)).module
+        return [
+            op.op_name.data if isinstance(op, UnregisteredOp) else op.name for op in module.walk()
+        ]
+
+    return names

@@ -127,6 +127,41 @@ CASES = {
         (2, 3, 2, 2, 2),
         "strides=[2, 1, 2], padding=[0, 1, 1], channels=3, kernel_size=[2, 2, 2]",
     ),
+    # Depthwise at strides 2 and 3 (linalg.depthwise_conv_2d_nhwc_hwc, vectorised
+    # by the schedule): odd sizes, asymmetric padding, dilation, channel counts
+    # the 32-channel tile does not divide, NHWC.
+    "depthwise_s2_odd": conv_case(
+        "nn.conv2d",
+        (1, 40, 13, 11),
+        (40, 1, 3, 3),
+        "strides=[2, 2], padding=[1, 1, 1, 1], groups=40, channels=40, kernel_size=[3, 3]",
+    ),
+    "depthwise_s2_asymmetric": conv_case(
+        "nn.conv2d",
+        (1, 24, 14, 17),
+        (24, 1, 3, 3),
+        "strides=[2, 2], padding=[0, 1, 2, 0], groups=24, channels=24, kernel_size=[3, 3]",
+    ),
+    "depthwise_s2_dilated": conv_case(
+        "nn.conv2d",
+        (1, 36, 19, 18),
+        (36, 1, 3, 3),
+        "strides=[2, 2], padding=[2, 2, 2, 2], dilation=[2, 2], groups=36, channels=36,"
+        " kernel_size=[3, 3]",
+    ),
+    "depthwise_s3_5x5": conv_case(
+        "nn.conv2d",
+        (1, 8, 16, 21),
+        (8, 1, 5, 5),
+        "strides=[3, 2], padding=[2, 2, 2, 2], groups=8, channels=8, kernel_size=[5, 5]",
+    ),
+    "depthwise_s2_nhwc": conv_case(
+        "nn.conv2d",
+        (1, 9, 9, 33),
+        (3, 3, 33, 1),
+        "strides=[2, 2], padding=[1, 1, 1, 1], groups=33, channels=33, kernel_size=[3, 3],"
+        ' data_layout="NHWC", kernel_layout="HWOI"',
+    ),
     "conv2d_float16": conv_case(
         "nn.conv2d",
         (1, 3, 6, 6),

@@ -47,7 +47,7 @@
 // LINALG-SAME:   iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>]
 // LINALG-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[ACC:.*]]: f32):
 // LINALG-NEXT:   %[[P:.*]] = "arith.mulf"(%[[A]], %[[B]])
-// LINALG-NEXT:   %[[S:.*]] = "arith.addf"(%[[P]], %[[ACC]])
+// LINALG-NEXT:   %[[S:.*]] = "arith.addf"(%[[ACC]], %[[P]])
 // LINALG-NEXT:   "linalg.yield"(%[[S]])
 // LINALG-NEXT: }) : (tensor<1x7x7x2x2xf32>, tensor<2x3x3x2x3xf32>, tensor<1x3x3x2x3xf32>) -> tensor<1x3x3x2x3xf32>
 // LINALG-NEXT: %{{.*}} = "tosa.const_shape"() {values = dense<[1, 3, 3, 6]> : tensor<4xindex>}

@@ -4,7 +4,8 @@
 // RUN: %if mlir-opt-22 %{ xdsl-opt %s -p convert-relay-to-tosa --print-op-generic | mlir-opt-22 --tosa-validate > /dev/null %}
 
 // Elementwise operators run in the layout of their first operand computed at
-// run time (NHWC after a convolution). A lower-rank operand gets leading ones
+// run time (NHWC after a convolution; an add there would be the convolution's
+// bias, rules/bias.py). A lower-rank operand gets leading ones
 // (a reshape) and then that layout; a known one is laid out when compiling; a
 // full-rank NCHW operand (the input) is transposed, once.
 // CHECK-LABEL: sym_name = "broadcast_nhwc"
@@ -13,7 +14,7 @@
 // CHECK:       %[[C:.*]] = "tosa.conv2d"
 // CHECK:       %[[B4:.*]] = "tosa.reshape"(%[[B]], %{{.*}}) : (tensor<2x1x1xf32>, !tosa.shape<4>) -> tensor<1x2x1x1xf32>
 // CHECK-NEXT:  %[[B_NHWC:.*]] = "tosa.transpose"(%[[B4]]) {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x2x1x1xf32>) -> tensor<1x1x1x2xf32>
-// CHECK-NEXT:  %[[A:.*]] = "tosa.add"(%[[C]], %[[B_NHWC]]) : (tensor<1x4x4x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+// CHECK-NEXT:  %[[A:.*]] = "tosa.sub"(%[[C]], %[[B_NHWC]]) : (tensor<1x4x4x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x4x4x2xf32>
 // CHECK-NEXT:  %[[K:.*]] = "tosa.const"() {values = dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00]]]]> : tensor<1x1x1x2xf32>}
 // CHECK-NEXT:  %[[SHIFT:.*]] = "tosa.const"() {values = dense<0> : tensor<1xi8>}
 // CHECK-NEXT:  %[[M:.*]] = "tosa.mul"(%[[A]], %[[K]], %[[SHIFT]]) : (tensor<1x4x4x2xf32>, tensor<1x1x1x2xf32>, tensor<1xi8>) -> tensor<1x4x4x2xf32>
@@ -22,7 +23,7 @@
 // CHECK-NEXT:  "tosa.transpose"(%[[R]]) {perms = array<i32: 0, 3, 1, 2>}
 func.func @broadcast_nhwc(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>, %b: tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32> {
   %c = relay.nn.conv2d(%x, %w) {channels = 2 : i32, kernel_size = array<i32: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
-  %a = relay.add(%c, %b) : (tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %a = relay.subtract(%c, %b) : (tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32>
   %k = relay.constant dense<[[[1.0]], [[2.0]]]> : tensor<2x1x1xf32>
   %m = relay.multiply(%a, %k) : (tensor<1x2x4x4xf32>, tensor<2x1x1xf32>) -> tensor<1x2x4x4xf32>
   %s = relay.subtract(%m, %x) : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
