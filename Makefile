@@ -44,9 +44,10 @@ demo: $(STAMP)
 	$(BIN)/python -m relay_xdsl.tools.demo
 
 # pytest runs on every core (pytest-xdist), a test file to a worker so that
-# each file's module fixtures (one compile of its cases) run once; lit runs
-# on every core by itself.
+# each file's module fixtures (one compile of its cases) run once, in the
+# order tests/conftest.py gives (longest first); lit runs on every core by itself.
 PYTEST_WORKERS ?= auto
+PYTEST_ARGS ?=
 
 lint: $(STAMP)
 	$(BIN)/ruff check relay_xdsl bench tests docs
@@ -54,12 +55,12 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint system-packages
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck
 
 # The fast subset: no compiled models, TVM, PyTorch or browser (tests/conftest.py marks those).
 check: lint
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile -m "not heavy"
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not heavy"
 
 # Longer fuzzing than `make test` does: hypothesis with fresh random inputs,
 # the 1M-op chain, then atheris (coverage-guided) on each input path.

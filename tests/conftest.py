@@ -1,5 +1,6 @@
-"""Shared fixtures: a real headless Chromium for the browser tests; and the
-``heavy`` mark, which ``make check`` leaves out.
+"""Shared fixtures: a real headless Chromium for the browser tests; the
+``heavy`` mark, which ``make check`` leaves out; and the order of the files,
+longest first (tests/durations.json), which keeps both workers of ``make test`` busy.
 
 The browser is Debian's ``chromium`` (setup installs it; ``RELAY_XDSL_CHROMIUM``
 names another binary), driven by Playwright's Python package without
@@ -9,6 +10,7 @@ need it, with what to install: they are never skipped.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -31,6 +33,8 @@ HEAVY_FIXTURES = frozenset({"browser", "lowered_cases", "tvm_cases", "in_tvm"})
 HEAVY_MODULES = ("tvm", "torch", "torchvision")
 """A test module that imports one of these at its top is heavy: importing them alone takes seconds."""
 TESTS = os.path.dirname(os.path.abspath(__file__))
+DURATIONS_FILE = os.path.join(TESTS, "durations.json")
+"""Seconds per test file of a whole run (`make test PYTEST_ARGS=--record-durations`), for the order of the next."""
 
 
 def _is_heavy(item: pytest.Item) -> bool:
@@ -51,10 +55,63 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-durations",
+        action="store_true",
+        help=f"write each test file's seconds to {DURATIONS_FILE} for the order of later runs",
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    heavy_per_file: dict[str, int] = {}
     for item in items:
+        heavy_per_file.setdefault(str(item.path), 0)
         if _is_heavy(item):
             item.add_marker(pytest.mark.heavy)
+            heavy_per_file[str(item.path)] += 1
+    # The longest files go first (by the recorded seconds, else by their heavy
+    # tests), so that when the workers of `make test` (xdist, a file to a worker,
+    # in this order) run out of files, what is left is short and no worker waits
+    # long for the last one.
+    recorded = _recorded_durations()
+
+    def cost(item: pytest.Item) -> tuple[float, int]:
+        return (-recorded.get(_relative(item.path), 0.0), -heavy_per_file[str(item.path)])
+
+    items.sort(key=cost)
+
+
+def _relative(path: os.PathLike[str] | str) -> str:
+    return os.path.relpath(path, TESTS).replace(os.sep, "/")
+
+
+def _recorded_durations() -> dict[str, float]:
+    try:
+        with open(DURATIONS_FILE) as file:
+            return json.load(file)
+    except FileNotFoundError:
+        return {}
+
+
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = report.nodeid.split("::", 1)[0]
+    _durations[path] = _durations.get(path, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # Under xdist the controller sees every worker's reports; a worker writes nothing.
+    if session.config.getoption("--record-durations") and not hasattr(
+        session.config, "workerinput"
+    ):
+        prefix = os.path.relpath(TESTS, str(session.config.rootpath)).replace(os.sep, "/") + "/"
+        seconds = {path.removeprefix(prefix): round(total, 1) for path, total in _durations.items()}
+        with open(DURATIONS_FILE, "w") as file:
+            json.dump(dict(sorted(seconds.items())), file, indent=0)
+            file.write("\n")
 
 
 CHROMIUM_ARGS = [
