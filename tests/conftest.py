@@ -1,6 +1,7 @@
 """Shared fixtures: a real headless Chromium for the browser tests; and the
 ``heavy`` mark, which ``make check`` leaves out.
 
+Builds keep their objects in a cache of the session's own (`object_cache`).
 The browser is Debian's ``chromium`` (setup installs it; ``RELAY_XDSL_CHROMIUM``
 names another binary), driven by Playwright's Python package without
 Playwright's own browser downloads. A missing browser fails the tests that
@@ -55,6 +56,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _is_heavy(item):
             item.add_marker(pytest.mark.heavy)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def object_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Builds (and the commands the tests run) keep their objects in a cache of the
+    session's own, never in the user's (relay_xdsl/compiler/cache.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RELAY_XDSL_CACHE", str(tmp_path_factory.mktemp("object-cache")))
+        yield
 
 
 CHROMIUM_ARGS = [

@@ -280,7 +280,7 @@ def _action(name: str, body: list[str]) -> str:
 # Tile sizes; the conv's (N, OH, OW, F, KH, KW, C) tile is an 8x32 f32
 # accumulator, 16 AVX-512 registers, updated by 16-element input columns.
 CONV_TILE = [1, 1, 8, 32, 1, 1, 16]
-POOL_TILE = [1, 1, 8, 0, 1, 0]
+POOL_TILE = [1, 1, 8, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
 # tile.  The interchanges put the column loop outermost.
@@ -365,7 +365,7 @@ def _build_schedule() -> str:
             "pool",
             _name_matcher("match_pool", ["linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]),
             POOL_TILE,
-            [2],
+            [3, 2],
         ),
         _Rule(
             "batch_matmul",

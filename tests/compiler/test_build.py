@@ -109,18 +109,16 @@ def test_states_the_pipeline_and_shows_progress(tmp_path: Path, tosa: SimpleName
         steps.append(what)
         yield
 
-    build(program, tmp_path / "many.so", step=step, log=logged.append)
+    build(program, tmp_path / "many.so", cache=False, step=step, log=logged.append)
     assert logged[0].startswith("pipeline (mlir-opt stages):\n  tosa-to-linalg: ")
-    assert [line.split()[1].rsplit("/")[-1] for line in logged[1:]] == [
-        "mlir-opt-22",
-        "mlir-translate-22",
-        "clang-22",
-    ]
+    commands = [line.partition(": ")[2].split()[0].rsplit("/")[-1] for line in logged[1:]]
+    assert commands == ["mlir-opt-22", "mlir-translate-22", "clang-22", "clang-22"]
+    assert [line.split(":")[0] for line in logged[1:]] == ["running (each unit)"] * 3 + ["running"]
+    assert logged[-1].endswith("-o " + str(tmp_path / "many.so"))
     assert steps == [
-        "printing the module as generic MLIR",
-        "lowering to the LLVM dialect with mlir-opt-22",
-        "translating to LLVM IR with mlir-translate-22",
-        "compiling many.so with clang-22",
+        "printing the module as generic MLIR, in units",
+        "compiling 1 unit with mlir-opt-22, mlir-translate-22 and clang-22",
+        "linking many.so with clang-22",
     ]
 
 
