@@ -61,10 +61,12 @@ class Unit:
 def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
     """`module` as units (see the module docstring): the model's function @`function`
     first, then its groups in at most `parts` units."""
-    entry, groups = _entry_and_groups(module, function)
-    if entry is None or groups is None:
+    split = _entry_and_groups(module, function)
+    if split is None:
         return [Unit(module_text(module), _defined(module))]
+    entry, groups = split
     renamed: dict[str, FuncOp] = {}
+    by_symbol: dict[str, FuncOp] = {}
     buckets: dict[int, list[FuncOp]] = {}
     for name, group in groups.items():
         unit_function = _as_unit_function(group)
@@ -72,17 +74,18 @@ def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
         text = module_text(ModuleOp([unit_function])).encode()
         unit_function.detach()
         digest = hashlib.sha256(text).hexdigest()[:DIGEST_LENGTH]
-        unit_function.sym_name = StringAttr(f"{re.sub(r'_[0-9]+$', '', name)}_{digest}")
-        renamed[name] = unit_function
-        buckets.setdefault(int(digest, 16) % max(1, parts), []).append(unit_function)
+        symbol = f"{re.sub(r'_[0-9]+$', '', name)}_{digest}"
+        unit_function.sym_name = StringAttr(symbol)
+        if symbol not in by_symbol:  # two groups alike but for their names are one
+            by_symbol[symbol] = unit_function
+            buckets.setdefault(int(digest, 16) % max(1, parts), []).append(unit_function)
+        renamed[name] = by_symbol[symbol]
     model = entry.clone()
     for call in model.walk():
         if isinstance(call, CallOp) and call.callee.root_reference.data in renamed:
             call.callee = SymbolRefAttr(renamed[call.callee.root_reference.data].sym_name)
     called = {call.callee.root_reference.data for call in model.walk() if isinstance(call, CallOp)}
-    declarations = [
-        _declaration(group) for group in renamed.values() if group.sym_name.data in called
-    ]
+    declarations = [_declaration(group) for symbol, group in by_symbol.items() if symbol in called]
     units = [Unit(module_text(ModuleOp([*declarations, model])), (function,))]
     for _, members in sorted(buckets.items()):
         members.sort(key=lambda group: group.sym_name.data)
@@ -91,25 +94,18 @@ def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
     return units
 
 
-def _entry_and_groups(
-    module: ModuleOp, function: str
-) -> tuple[FuncOp | None, dict[str, FuncOp] | None]:
+def _entry_and_groups(module: ModuleOp, function: str) -> tuple[FuncOp, dict[str, FuncOp]] | None:
     """@`function` and the other functions by name, where the module splits: every
     top-level op a function with a body, only @`function` calling others."""
-    entry = None
-    groups: dict[str, FuncOp] = {}
-    for op in module.ops:
-        if not isinstance(op, FuncOp) or op.is_declaration:
-            return None, None
-        if op.sym_name.data == function:
-            entry = op
-        elif any(isinstance(inner, CallOp) for inner in op.walk()):
-            return None, None
-        else:
-            groups[op.sym_name.data] = op
-    if entry is None:
+    functions = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
+    if function not in functions:
         raise CompileError(f"the module has no function @{function}")
-    return entry, groups
+    entry = functions.pop(function)
+    splits = len(functions) + 1 == len(module.ops) and not any(
+        op.is_declaration or any(isinstance(inner, CallOp) for inner in op.walk())
+        for op in functions.values()
+    )
+    return (entry, functions) if splits else None
 
 
 def _defined(module: ModuleOp) -> tuple[str, ...]:
