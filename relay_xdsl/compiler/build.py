@@ -149,7 +149,9 @@ def build(
         log(f"pipeline (mlir-opt stages):\n{describe(pipeline).rstrip()}")
     jobs = jobs or _cpus()
     with step("printing the module as generic MLIR, in units"):
-        units = split_units(_read_only_arguments(program), program.function, jobs)
+        # twice as many units as jobs: the model's function, which does not split,
+        # then weighs about as much as a unit of groups, and no CPU waits for it
+        units = split_units(_read_only_arguments(program), program.function, 2 * jobs - 1)
     kept = default_cache() if cache is True else cache or None
     with tempfile.TemporaryDirectory(prefix="relay-xdsl-") as directory:
         compiler = _UnitCompiler(Path(directory), pipeline, schedule, native, kept)
