@@ -156,8 +156,8 @@ def build(
     with tempfile.TemporaryDirectory(prefix="relay-xdsl-") as directory:
         compiler = _UnitCompiler(Path(directory), pipeline, schedule, native, kept)
         compiler.log_commands(log)
-        what = f"{len(units)} unit{'s' * (len(units) != 1)} with {_names('mlir-opt', 'mlir-translate', 'clang')}"
-        with step(f"compiling {what}"):
+        tools = _names("mlir-opt", "mlir-translate", "clang")
+        with step(f"compiling {len(units)} unit{'s' * (len(units) != 1)} with {tools}"):
             objects = compiler.compile_all([*units, MEMREF_COPY_UNIT], jobs)
         arguments = [*LINK_FLAGS, *map(str, objects), "-o", str(library)]
         _log_command(log, "clang", arguments)
@@ -187,7 +187,8 @@ class _UnitCompiler:
         if self.schedule is not None:
             script_path = self.directory / f"{self.schedule.name}.mlir"
             script_path.write_text(self.schedule.script)
-        self.mlir_opt = [f"--pass-pipeline={pass_pipeline(self.pipeline, str(script_path))}"]
+        script = str(script_path) if script_path is not None else None
+        self.mlir_opt = [f"--pass-pipeline={pass_pipeline(self.pipeline, script)}"]
         self.clang = [*COMPILE_FLAGS, *(["-march=native"] if self.native else []), "-c"]
 
     def log_commands(self, log: Callable[[str], None] | None) -> None:
@@ -221,9 +222,8 @@ class _UnitCompiler:
             run_tool("clang", [*self.clang, "-x", "c", str(source), "-o", str(object_file)])
         else:
             llvm_dialect = run_tool("mlir-opt", self.mlir_opt, unit.text).decode()
-            llvm_ir = translate_to_llvm_ir(llvm_dialect)
-            exported = internalized(llvm_ir, unit.defines)
-            run_tool("clang", [*self.clang, "-x", "ir", "-", "-o", str(object_file)], exported)
+            llvm_ir = internalized(translate_to_llvm_ir(llvm_dialect), unit.defines)
+            run_tool("clang", [*self.clang, "-x", "ir", "-", "-o", str(object_file)], llvm_ir)
         return object_file if self.cache is None else self.cache.put(key, object_file)
 
     def key(self, unit: Unit) -> str:

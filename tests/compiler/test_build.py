@@ -14,6 +14,7 @@ from relay_xdsl.compiler.build import (
     build,
     compile_library,
     generic_text,
+    internalized,
     lower_to_llvm_dialect,
     translate_to_llvm_ir,
 )
@@ -171,3 +172,20 @@ def test_dynamic_shapes_do_not_compile(tmp_path: Path):
     """
     with pytest.raises(CompileError, match="input arg0 has a dynamic shape"):
         build(program_from_mlir(text, function="f"), tmp_path / "f.so")
+
+
+def test_only_the_units_functions_stay_public():
+    llvm_ir = (
+        "define void @dealloc_helper(ptr %0) {\n  ret void\n}\n"
+        "define { ptr, i64 } @model(ptr %0) {\n  ret { ptr, i64 } poison\n}\n"
+        "define void @_mlir_ciface_model(ptr %0) {\n  ret void\n}\n"
+        "define internal void @already(ptr %0) {\n  ret void\n}\n"
+        "declare ptr @malloc(i64)\n"
+    )
+    assert internalized(llvm_ir, ["model"]).splitlines()[::3] == [
+        "define internal void @dealloc_helper(ptr %0) {",
+        "define { ptr, i64 } @model(ptr %0) {",
+        "define void @_mlir_ciface_model(ptr %0) {",
+        "define internal void @already(ptr %0) {",
+        "declare ptr @malloc(i64)",
+    ]
