@@ -74,7 +74,12 @@ def default_cache() -> ObjectCache | None:
         return None
     if named:
         return ObjectCache(Path(named).expanduser())
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # no home directory: no cache
+            return None
     return ObjectCache(Path(base) / "relay-xdsl")
 
 
