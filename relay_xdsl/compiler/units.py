@@ -11,8 +11,9 @@ function calls (``func.call``). `split_units` makes of them
   determines (``fused_nn_conv2d_3`` becomes ``fused_nn_conv2d_<digest>``),
   its arguments ``bufferization.writable = false`` as the model's are, so that
   it never writes into what it is given. A group's digest picks its unit, so
-  that a group edited, added or removed changes that unit only, and the
-  others' objects stay in the cache.
+  that a group edited, added or removed changes that unit and the model's
+  function's (which calls it by name) only, and the others' objects stay in
+  the cache.
 
 A unit holds several groups, not one, because each unit costs three processes
 (mlir-opt, mlir-translate, clang), each about 30 ms of loading before any work:
