@@ -210,11 +210,9 @@ class _UnitCompiler:
 
     def compile(self, unit: Unit, index: int) -> Path:
         """`unit` 's object file: the cache's, or compiled (and kept)."""
-        key = self.key(unit)
-        if self.cache is not None:
-            kept = self.cache.get(key)
-            if kept is not None:
-                return kept
+        key = self.key(unit) if self.cache is not None else ""
+        if self.cache is not None and (kept := self.cache.get(key)) is not None:
+            return kept
         object_file = self.directory / f"unit{index}.o"
         if unit.language == "c":
             source = self.directory / f"unit{index}.c"
