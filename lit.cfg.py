@@ -20,6 +20,11 @@ config.environment["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), o
 config.environment["PYTHONPATH"] = os.pathsep.join(
     [config.test_source_root, *filter(None, [os.environ.get("PYTHONPATH")])]
 )
+# Libraries built by the tests keep their objects in a cache of the run's own, never in
+# the user's (relay_xdsl/compiler/cache.py).
+object_cache = tempfile.mkdtemp(prefix="relay-xdsl-lit-cache-")
+atexit.register(shutil.rmtree, object_cache, ignore_errors=True)
+config.environment["RELAY_XDSL_CACHE"] = object_cache
 
 # Print in custom syntax, re-parse in generic syntax, print custom again.
 config.substitutions.append(

@@ -6,7 +6,7 @@ vit_b_16, a BERT-base encoder and GPT-2, see bench/compiled_models.py), the same
 network with the same weights is built five ways, and each build is timed
 (wall seconds; the first where one build per thread count follows):
 
-* **relay-xdsl**: ``relay-xdsl compile MODEL.mlir -o MODEL.so`` run as a
+* **relay-xdsl**: ``relay-xdsl compile MODEL.mlir -o MODEL.so --no-cache`` run as a
   command on the relay-dialect module that ``import_relax`` makes of the
   network's Relax module (the conversion to TOSA, ``mlir-opt-22`` with the
   vectorising schedule, ``mlir-translate-22``, ``clang-22``); the library is
@@ -198,7 +198,8 @@ def bench_model(model: Model, runs: int, machine: Machine, workdir: Path) -> Res
             library = workdir / f"{model.name}-{threads}.so"
             options = ("--threads", str(threads)) if machine.ours_threads else ()
             start = time.perf_counter()
-            relay_xdsl_compile(source, library, *options)
+            # --no-cache: built from nothing, as IREE builds, not from an earlier run's objects
+            relay_xdsl_compile(source, library, "--no-cache", *options)
             build_time(OURS, start)
             compiled[threads] = CompiledModel.load(library)
         return {t: _first_output(compiled.get(t, compiled[1]), data) for t in machine.threads}

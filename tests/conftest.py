@@ -2,6 +2,7 @@
 ``heavy`` mark, which ``make check`` leaves out; and the order of the files,
 longest first (tests/durations.json), which keeps both workers of ``make test`` busy.
 
+Builds keep their objects in a cache of the session's own (`object_cache`).
 The browser is Debian's ``chromium`` (setup installs it; ``RELAY_XDSL_CHROMIUM``
 names another binary), driven by Playwright's Python package without
 Playwright's own browser downloads. A missing browser fails the tests that
@@ -112,6 +113,15 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         with open(DURATIONS_FILE, "w") as file:
             json.dump(dict(sorted(seconds.items())), file, indent=0)
             file.write("\n")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def object_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Builds (and the commands the tests run) keep their objects in a cache of the
+    session's own, never in the user's (relay_xdsl/compiler/cache.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RELAY_XDSL_CACHE", str(tmp_path_factory.mktemp("object-cache")))
+        yield
 
 
 CHROMIUM_ARGS = [

@@ -7,6 +7,10 @@
 * artifact.py: what a build takes (`Program`, the shape of the conversion's
   ``LoweredProgram``) and leaves (a library, its `Signature` and weights);
 * build.py: a program to a shared library;
+* units.py: the module split into units that compile at once, each into an
+  object file;
+* cache.py: those object files, kept between builds;
+* generic.py: modules in the generic form upstream tools read;
 * runtime.py: a compiled library called from numpy through ctypes;
 * runner.py: a program as a module that ``mlir-runner`` runs and prints;
 * frontend.py: a relay-dialect module to a program, through the conversion;

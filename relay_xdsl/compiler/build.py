@@ -1,18 +1,22 @@
 """A lowered program to a shared library, with upstream MLIR's tools.
 
-`build` runs the whole way; each step is also a function of its own:
+`build` runs the whole way:
 
-1. `generic_text`: the module in MLIR's generic form (xDSL's custom forms
-   of some upstream ops differ from upstream's), its function's arguments
-   marked ``bufferization.writable = false`` so that the compiled code
-   never writes into the caller's inputs and weights;
-2. `lower_to_llvm_dialect`: ``mlir-opt-22 --pass-pipeline=...``, the
-   stages of pipeline.py;
-3. `translate_to_llvm_ir`: ``mlir-translate-22 --mlir-to-llvmir``;
-4. `compile_library`: ``clang-22 -O3 -shared -fPIC -x ir -``, with
-   `MEMREF_COPY_C`, the one runner-library function compiled code calls;
+1. `generic_text` 's module (its function's arguments marked
+   ``bufferization.writable = false``, so that the compiled code never
+   writes into the caller's inputs and weights) split into units
+   (units.py): the model's function, and each fused group on its own;
+2. each unit, at the same time as others (``jobs`` processes at once), looked
+   up in the object cache (cache.py) or compiled: ``mlir-opt-22
+   --pass-pipeline=...`` (the stages of pipeline.py),
+   ``mlir-translate-22 --mlir-to-llvmir``, ``clang-22 -O3 -c``, and kept;
+3. the objects, with `MEMREF_COPY_C` 's (the one runner-library function
+   compiled code calls), linked by clang into the library;
 
 and the signature and weights are written beside the library (artifact.py).
+The whole module also goes through the tools in one piece, as ``relay-xdsl
+compile --emit llvm`` and the tests do: `lower_to_llvm_dialect`,
+`translate_to_llvm_ir`, `compile_library`.
 
 The steps report progress through `step`, a context manager factory
 (``relay-xdsl`` passes its terminal progress line; the default shows
@@ -22,20 +26,33 @@ nothing), and, given `log`, state the pipeline and the tools' command lines.
 from __future__ import annotations
 
 import contextlib
+import os
+import re
+import shlex
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
-from io import StringIO
+from dataclasses import dataclass
 from pathlib import Path
 
-from xdsl.dialects.builtin import ArrayAttr, Builtin, DictionaryAttr, IntegerAttr, ModuleOp, i1
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i1
 from xdsl.dialects.func import FuncOp
-from xdsl.printer import Printer
 
 from relay_xdsl.compiler.artifact import Program, Signature, write_artifact
+from relay_xdsl.compiler.cache import ObjectCache, cache_key, default_cache
 from relay_xdsl.compiler.errors import CompileError
-from relay_xdsl.compiler.pipeline import Schedule, Stage, describe, pass_pipeline, stages
-from relay_xdsl.compiler.toolchain import run_tool, tool
+from relay_xdsl.compiler.generic import module_text
+from relay_xdsl.compiler.pipeline import (
+    SCRIPT,
+    Schedule,
+    Stage,
+    describe,
+    pass_pipeline,
+    stages,
+)
+from relay_xdsl.compiler.toolchain import native_target, run_tool, tool, tool_identity
+from relay_xdsl.compiler.units import Unit, split_units, with_argument_attribute
 
 ProgressStep = Callable[[str], AbstractContextManager[object]]
 """``step(what)``: a context manager around a step that may take a while."""
@@ -44,8 +61,12 @@ ProgressStep = Callable[[str], AbstractContextManager[object]]
 # unrolling of the 3x3 tap loops makes basic blocks of thousands of
 # instructions, whose scheduling took clang 150 s on resnet18 instead of 11 s,
 # for no measurable speed.
-CLANG_FLAGS = ("-O3", "-fno-unroll-loops", "-shared", "-fPIC", "-Wno-override-module")
-"""clang's flags for the library (LLVM IR on stdin)."""
+COMPILE_FLAGS = ("-O3", "-fno-unroll-loops", "-fPIC", "-Wno-override-module")
+"""clang's flags for an object file (from LLVM IR or C)."""
+LINK_FLAGS = ("-shared", "-lm")
+"""clang's flags that link the objects into the library."""
+CLANG_FLAGS = (*COMPILE_FLAGS, "-shared")
+"""clang's flags for the library in one step (LLVM IR on stdin)."""
 
 MEMREF_COPY_C = r"""
 /* memref.copy between layouts that are not both contiguous lowers to a call
@@ -110,60 +131,172 @@ def build(
     *,
     schedule: Schedule | None = None,
     native: bool = True,
+    cache: ObjectCache | bool = True,
+    jobs: int | None = None,
     step: ProgressStep = no_progress,
     log: Callable[[str], None] | None = None,
 ) -> Signature:
     """Compile `program` into `library` (a ``.so``), its signature and weights beside it.
 
     `schedule` is the vectorising schedule (None: plain loops); `native`
-    compiles for this machine's CPU (``-march=native``).
+    compiles for this machine's CPU (``-march=native``); `cache` is the object
+    cache (True: `default_cache`, False: none); `jobs` units compile at once
+    (None: one per CPU this process may use).
     """
     signature = Signature.of(program)
     pipeline = stages(schedule)
     if log is not None:
         log(f"pipeline (mlir-opt stages):\n{describe(pipeline).rstrip()}")
-    with step("printing the module as generic MLIR"):
-        text = generic_text(program)
-    llvm_dialect = lower_to_llvm_dialect(text, pipeline, schedule, step=step, log=log)
-    llvm_ir = translate_to_llvm_ir(llvm_dialect, step=step, log=log)
-    compile_library(llvm_ir, library, native=native, step=step, log=log)
+    jobs = jobs or _cpus()
+    with step("printing the module as generic MLIR, in units"):
+        # twice as many units as jobs: the model's function, which does not split,
+        # then weighs about as much as a unit of groups, and no CPU waits for it
+        units = split_units(_read_only_arguments(program), program.function, 2 * jobs - 1)
+    kept = default_cache() if cache is True else cache or None
+    with tempfile.TemporaryDirectory(prefix="relay-xdsl-") as directory:
+        compiler = _UnitCompiler(Path(directory), pipeline, schedule, native, kept)
+        compiler.log_commands(log)
+        tools = _names("mlir-opt", "mlir-translate", "clang")
+        with step(f"compiling {len(units)} unit{'s' * (len(units) != 1)} with {tools}"):
+            objects = compiler.compile_all([*units, MEMREF_COPY_UNIT], jobs)
+        arguments = [*LINK_FLAGS, *map(str, objects), "-o", str(library)]
+        _log_command(log, "clang", arguments)
+        with step(f"linking {library.name} with {_names('clang')}"):
+            run_tool("clang", arguments)
     write_artifact(library, signature, list(program.weights))
     return signature
 
 
+MEMREF_COPY_UNIT = Unit(MEMREF_COPY_C, ("memrefCopy",), language="c")
+"""`MEMREF_COPY_C` as a unit of the build."""
+
+
+@dataclass
+class _UnitCompiler:
+    """Units to object files in `directory`, through `pipeline` (and `schedule` 's script),
+    kept in and taken from `cache`."""
+
+    directory: Path
+    pipeline: Sequence[Stage]
+    schedule: Schedule | None
+    native: bool
+    cache: ObjectCache | None
+
+    def __post_init__(self) -> None:
+        script_path = None
+        if self.schedule is not None:
+            script_path = self.directory / f"{self.schedule.name}.mlir"
+            script_path.write_text(self.schedule.script)
+        script = str(script_path) if script_path is not None else None
+        self.mlir_opt = [f"--pass-pipeline={pass_pipeline(self.pipeline, script)}"]
+        self.clang = [*COMPILE_FLAGS, *(["-march=native"] if self.native else []), "-c"]
+
+    def log_commands(self, log: Callable[[str], None] | None) -> None:
+        """State the tools' command lines, as each unit runs them."""
+        _log_command(log, "mlir-opt", self.mlir_opt, " (each unit)")
+        _log_command(log, "mlir-translate", TRANSLATE_ARGUMENTS, " (each unit)")
+        _log_command(log, "clang", [*self.clang, "-x", "ir", "-", "-o", "UNIT.o"], " (each unit)")
+
+    def compile_all(self, units: Sequence[Unit], jobs: int) -> list[Path]:
+        """Each of `units` 's object files, `jobs` units compiling at once, the largest first."""
+        order = sorted(range(len(units)), key=lambda index: -len(units[index].text))
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {index: pool.submit(self.compile, units[index], index) for index in order}
+            try:
+                return [futures[index].result() for index in range(len(units))]
+            finally:
+                for future in futures.values():
+                    future.cancel()
+
+    def compile(self, unit: Unit, index: int) -> Path:
+        """`unit` 's object file: the cache's, or compiled (and kept)."""
+        key = self.key(unit) if self.cache is not None else ""
+        if self.cache is not None and (kept := self.cache.get(key)) is not None:
+            return kept
+        object_file = self.directory / f"unit{index}.o"
+        if unit.language == "c":
+            source = self.directory / f"unit{index}.c"
+            source.write_text(unit.text)
+            run_tool("clang", [*self.clang, "-x", "c", str(source), "-o", str(object_file)])
+        else:
+            llvm_dialect = run_tool("mlir-opt", self.mlir_opt, unit.text).decode()
+            llvm_ir = internalized(translate_to_llvm_ir(llvm_dialect), unit.defines)
+            run_tool("clang", [*self.clang, "-x", "ir", "-", "-o", str(object_file)], llvm_ir)
+        return object_file if self.cache is None else self.cache.put(key, object_file)
+
+    def key(self, unit: Unit) -> str:
+        """`unit` 's key in the cache: all that its object depends on (cache.py)."""
+        script = self.schedule.script if self.schedule is not None else ""
+        return cache_key(
+            [
+                unit.language,
+                unit.text,
+                " ".join(unit.defines),
+                pass_pipeline(self.pipeline, SCRIPT if script else None),
+                script,
+                " ".join(TRANSLATE_ARGUMENTS),
+                " ".join(self.clang),
+                native_target() if self.native else "",
+                *(tool_identity(name) for name in ("mlir-opt", "mlir-translate", "clang")),
+            ]
+        )
+
+
+TRANSLATE_ARGUMENTS = ("--mlir-to-llvmir",)
+"""mlir-translate's arguments."""
+
+_DEFINITION = re.compile(r"^define (?!internal |private )(.*?@([A-Za-z0-9_.$]+)\()", re.MULTILINE)
+
+
+def internalized(llvm_ir: str, exported: Sequence[str]) -> str:
+    """`llvm_ir` with every function it defines internal but `exported` (and their
+    ``_mlir_ciface_`` wrappers).
+
+    MLIR emits its helpers (bufferization's ``dealloc_helper``) as public
+    definitions in every module that needs one; internal, each object keeps its own.
+    """
+    public = {*exported, *(f"_mlir_ciface_{name}" for name in exported)}
+
+    def definition(match: re.Match[str]) -> str:
+        if match.group(2) in public:
+            return match.group(0)
+        return f"define internal {match.group(1)}"
+
+    return _DEFINITION.sub(definition, llvm_ir)
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _names(*tools: str) -> str:
+    """The tools' executables' names, for progress."""
+    names = [Path(tool(name)).name for name in tools]
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+
+
 def generic_text(program: Program) -> str:
     """`program` 's module in generic form, its function's arguments read-only."""
-    module = program.module.clone()
-    _mark_arguments_read_only(module, program.function)
-    return module_text(module)
+    return module_text(_read_only_arguments(program))
 
 
-def module_text(module: ModuleOp) -> str:
-    """`module` in MLIR's generic form, with the blobs of its ``dense_resource`` attributes."""
-    stream = StringIO()
-    printer = Printer(stream=stream, print_generic_format=True)
-    printer.print_op(module)
-    printer.print_metadata([Builtin])
-    stream.write("\n")
-    return stream.getvalue()
-
-
-def _mark_arguments_read_only(module: ModuleOp, function: str) -> None:
-    """``bufferization.writable = false`` on each argument of @`function`.
+def _read_only_arguments(program: Program) -> ModuleOp:
+    """A copy of `program` 's module, ``bufferization.writable = false`` on each argument
+    of its function.
 
     One-shot bufferization takes function arguments as writable unless told
     otherwise, and could then compute in place in the caller's arrays.
     """
+    module = program.module.clone()
     for op in module.ops:
-        if isinstance(op, FuncOp) and op.sym_name.data == function:
-            count = len(op.function_type.inputs.data)
-            old = op.arg_attrs.data if op.arg_attrs is not None else (DictionaryAttr({}),) * count
-            op.arg_attrs = ArrayAttr(
-                DictionaryAttr({**attrs.data, "bufferization.writable": IntegerAttr(0, i1)})
-                for attrs in old
-            )
-            return
-    raise CompileError(f"the module has no function @{function}")
+        if isinstance(op, FuncOp) and op.sym_name.data == program.function:
+            op.arg_attrs = with_argument_attribute(op, "bufferization.writable", IntegerAttr(0, i1))
+            return module
+    raise CompileError(f"the module has no function @{program.function}")
 
 
 def lower_to_llvm_dialect(
@@ -182,7 +315,7 @@ def lower_to_llvm_dialect(
             Path(script_path).write_text(schedule.script)
         arguments = [f"--pass-pipeline={pass_pipeline(pipeline, script_path)}"]
         _log_command(log, "mlir-opt", arguments)
-        with step(f"lowering to the LLVM dialect with {Path(tool('mlir-opt')).name}"):
+        with step(f"lowering to the LLVM dialect with {_names('mlir-opt')}"):
             return run_tool("mlir-opt", arguments, text).decode()
 
 
@@ -193,10 +326,9 @@ def translate_to_llvm_ir(
     log: Callable[[str], None] | None = None,
 ) -> str:
     """LLVM-dialect MLIR as LLVM IR (``mlir-translate --mlir-to-llvmir``)."""
-    arguments = ["--mlir-to-llvmir"]
-    _log_command(log, "mlir-translate", arguments)
-    with step(f"translating to LLVM IR with {Path(tool('mlir-translate')).name}"):
-        return run_tool("mlir-translate", arguments, llvm_dialect).decode()
+    _log_command(log, "mlir-translate", TRANSLATE_ARGUMENTS)
+    with step(f"translating to LLVM IR with {_names('mlir-translate')}"):
+        return run_tool("mlir-translate", TRANSLATE_ARGUMENTS, llvm_dialect).decode()
 
 
 def compile_library(
@@ -214,12 +346,12 @@ def compile_library(
         arguments = [*CLANG_FLAGS, *(["-march=native"] if native else [])]
         arguments += ["-x", "ir", "-", "-x", "c", str(memref_copy), "-lm", "-o", str(library)]
         _log_command(log, "clang", arguments)
-        with step(f"compiling {library.name} with {Path(tool('clang')).name}"):
+        with step(f"compiling {library.name} with {_names('clang')}"):
             run_tool("clang", arguments, llvm_ir)
 
 
-def _log_command(log: Callable[[str], None] | None, name: str, arguments: list[str]) -> None:
+def _log_command(
+    log: Callable[[str], None] | None, name: str, arguments: Sequence[str], note: str = ""
+) -> None:
     if log is not None:
-        import shlex
-
-        log(f"running: {shlex.join([tool(name), *arguments])}")
+        log(f"running{note}: {shlex.join([tool(name), *arguments])}")

@@ -9,11 +9,13 @@ adds the plain names), or the directory ``RELAY_XDSL_MLIR_LIB_DIR`` names.
 
 A missing tool is a `ToolchainError` saying what to install; a tool that
 fails is a `ToolchainError` carrying its command line and stderr.
+`tool_identity` and `native_target` say what a cached object was made with.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import shlex
 import shutil
@@ -90,6 +92,40 @@ def _tool(name: str) -> str:
             f"install it with: {INSTALL_HINT}"
         )
     return found
+
+
+def tool_identity(name: str) -> str:
+    """Tool `name` as a cached result depends on it: its real path, size and modification time
+    (a reinstalled or upgraded tool differs)."""
+    path = Path(tool(name)).resolve()
+    status = path.stat()
+    return f"{path} {status.st_size} {status.st_mtime_ns}"
+
+
+@functools.cache
+def native_target() -> str:
+    """The CPU and features that clang's ``-march=native`` stands for on this machine."""
+    command = (
+        tool("clang"),
+        "-march=native",
+        "-###",
+        "-c",
+        "-x",
+        "c",
+        os.devnull,
+        "-o",
+        os.devnull,
+    )
+    try:
+        completed = subprocess.run(command, capture_output=True, check=False)
+    except OSError as error:
+        raise ToolchainError(f"cannot run {command[0]}: {error.strerror or error}") from None
+    words = shlex.split(completed.stderr.decode(errors="replace").strip().splitlines()[-1])
+    return " ".join(
+        f"{word} {value}"
+        for word, value in itertools.pairwise(words)
+        if word in ("-target-cpu", "-target-feature")
+    )
 
 
 def runner_libraries() -> tuple[str, ...]:

@@ -49,6 +49,30 @@ func.func @many(%x: tensor<2x3xf32>, %k: tensor<i32>)
 """Six results of all kinds: a transpose, a sum with a constant, a scalar, booleans, and two
 inputs returned as they are (the library clones them)."""
 
+GROUPS = """
+func.func private @fused_add_0(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "tosa.add"(%a, %b) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+func.func private @fused_add_7(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "tosa.add"(%a, %b) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+func.func private @fused_relu_1(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "tosa.clamp"(%a) {min_val = 0.0 : f32, max_val = 3.0e+38 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+func.func @model(%x: tensor<2x3xf32>, %w: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+    attributes {llvm.emit_c_interface} {
+  %0 = func.call @fused_add_0(%x, %w) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = func.call @fused_relu_1(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = func.call @fused_add_7(%1, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %2, %0 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+"""
+"""Fused groups as the conversion makes them: three (two the same but for their names),
+private, called by the model's function @model; `groups` computes it."""
+
 Compile = Callable[..., CompiledModel]
 
 
@@ -77,12 +101,18 @@ def dense_relu(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.maximum(x @ w[0] + b[0], 0)
 
 
+def groups(x: np.ndarray, w: np.ndarray) -> list[np.ndarray]:
+    return [np.maximum(x + w, 0) + x, x + w]
+
+
 @pytest.fixture
 def tosa() -> SimpleNamespace:
     """The programs above, the weights of DENSE_RELU, and what it computes in numpy."""
     return SimpleNamespace(
         DENSE_RELU=DENSE_RELU,
         MANY_RESULTS=MANY_RESULTS,
+        GROUPS=GROUPS,
+        groups=groups,
         dense_relu_weights=dense_relu_weights,
         dense_relu=dense_relu,
     )

@@ -14,6 +14,7 @@ from relay_xdsl.compiler.build import (
     build,
     compile_library,
     generic_text,
+    internalized,
     lower_to_llvm_dialect,
     translate_to_llvm_ir,
 )
@@ -109,18 +110,16 @@ def test_states_the_pipeline_and_shows_progress(tmp_path: Path, tosa: SimpleName
         steps.append(what)
         yield
 
-    build(program, tmp_path / "many.so", step=step, log=logged.append)
+    build(program, tmp_path / "many.so", cache=False, step=step, log=logged.append)
     assert logged[0].startswith("pipeline (mlir-opt stages):\n  tosa-to-linalg: ")
-    assert [line.split()[1].rsplit("/")[-1] for line in logged[1:]] == [
-        "mlir-opt-22",
-        "mlir-translate-22",
-        "clang-22",
-    ]
+    commands = [line.partition(": ")[2].split()[0].rsplit("/")[-1] for line in logged[1:]]
+    assert commands == ["mlir-opt-22", "mlir-translate-22", "clang-22", "clang-22"]
+    assert [line.split(":")[0] for line in logged[1:]] == ["running (each unit)"] * 3 + ["running"]
+    assert logged[-1].endswith("-o " + str(tmp_path / "many.so"))
     assert steps == [
-        "printing the module as generic MLIR",
-        "lowering to the LLVM dialect with mlir-opt-22",
-        "translating to LLVM IR with mlir-translate-22",
-        "compiling many.so with clang-22",
+        "printing the module as generic MLIR, in units",
+        "compiling 1 unit with mlir-opt-22, mlir-translate-22 and clang-22",
+        "linking many.so with clang-22",
     ]
 
 
@@ -173,3 +172,20 @@ def test_dynamic_shapes_do_not_compile(tmp_path: Path):
     """
     with pytest.raises(CompileError, match="input arg0 has a dynamic shape"):
         build(program_from_mlir(text, function="f"), tmp_path / "f.so")
+
+
+def test_only_the_units_functions_stay_public():
+    llvm_ir = (
+        "define void @dealloc_helper(ptr %0) {\n  ret void\n}\n"
+        "define { ptr, i64 } @model(ptr %0) {\n  ret { ptr, i64 } poison\n}\n"
+        "define void @_mlir_ciface_model(ptr %0) {\n  ret void\n}\n"
+        "define internal void @already(ptr %0) {\n  ret void\n}\n"
+        "declare ptr @malloc(i64)\n"
+    )
+    assert internalized(llvm_ir, ["model"]).splitlines()[::3] == [
+        "define internal void @dealloc_helper(ptr %0) {",
+        "define { ptr, i64 } @model(ptr %0) {",
+        "define void @_mlir_ciface_model(ptr %0) {",
+        "define internal void @already(ptr %0) {",
+        "declare ptr @malloc(i64)",
+    ]

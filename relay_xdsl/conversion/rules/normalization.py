@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import Float16Type, TensorType, f32
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned
@@ -26,8 +26,24 @@ def _shifted(call: RuleCall) -> tuple[Tensor, int, SSAValue]:
     x = call.tensor(0)
     axis = x.perm.index(int(call.call.attr("axis")) % x.rank)
     value = call.value(x, x.perm)
-    peak = call.emit.reduce("max", value, axis)
-    return x, axis, call.emit.op("sub", [value, peak], value.type)
+    return x, axis, call.emit.op("sub", [value, _maximum(call, value, axis)], value.type)
+
+
+def _maximum(call: RuleCall, value: SSAValue, axis: int) -> SSAValue:
+    """``reduce_max`` of `value` along physical `axis`, float16 taken in float32.
+
+    The cast is exact both ways (the maximum is one of the elements). IREE
+    raises ``x - reduce_max(x)`` along the innermost axis to its softmax op,
+    whose float16 maximum becomes ``llvm.maxnum.f16``, a call of libm's
+    ``fmaxf`` that IREE's CPU linker does not resolve.
+    """
+    type_ = value.type
+    assert isinstance(type_, TensorType)
+    element = type_.get_element_type()
+    if not isinstance(element, Float16Type):
+        return call.emit.reduce("max", value, axis)
+    peak = call.emit.reduce("max", call.emit.cast(value, f32), axis)
+    return call.emit.cast(peak, element)
 
 
 @lowering("nn.softmax")

@@ -72,11 +72,17 @@ def input_spec(text: str) -> tuple[str, str]:
 
 
 def add_schedule_argument(command: argparse.ArgumentParser) -> None:
-    """``--no-schedule``, for the commands that compile."""
+    """``--no-schedule`` and ``--no-cache``, for the commands that compile."""
     command.add_argument(
         "--no-schedule",
         action="store_true",
         help="with upstream MLIR: plain loops, without the vectorising schedule",
+    )
+    command.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="with upstream MLIR: compile every unit afresh, without the object cache "
+        "(~/.cache/relay-xdsl, or $RELAY_XDSL_CACHE; RELAY_XDSL_CACHE=off turns it off)",
     )
 
 

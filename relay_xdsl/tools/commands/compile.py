@@ -1,7 +1,8 @@
 """``relay-xdsl compile``, and the compiled and TVM backends of ``run`` and ``check``.
 
     relay-xdsl compile FILE -o model.so [--emit tosa|llvm|runner|so] [--function NAME]
-                       [--verbose] [--no-schedule] [--params FILE] [--random-constants SEED]
+                       [--verbose] [--no-schedule] [--no-cache] [--params FILE]
+                       [--random-constants SEED]
                        [--input NAME=FILE.npy ...] [--random-inputs SEED]
     relay-xdsl compile FILE --target iree -o model.vmfb [--iree-device cpu|cuda] ...
 
@@ -27,7 +28,8 @@ or ``cuda``, which compiles anywhere and runs where an NVIDIA GPU is.
 
 ``--verbose`` states the pipeline and the tools' command lines on stderr.
 ``--no-schedule`` compiles linalg to plain loops, without the vectorising
-schedule (relay_xdsl/compiler/schedule.py).
+schedule (relay_xdsl/compiler/schedule.py). ``--no-cache`` compiles every
+unit afresh, without the object cache (relay_xdsl/compiler/cache.py).
 
 ``run FILE --backend mlir`` compiles into a temporary directory and runs the
 library; ``--backend iree`` compiles with IREE and runs the module on
@@ -154,7 +156,14 @@ def run(args: argparse.Namespace) -> None:
             write(args.output, build.generic_text(program))
             return
         if args.emit == "so":
-            build.build(program, Path(args.output), schedule=schedule, step=step, log=log)
+            build.build(
+                program,
+                Path(args.output),
+                schedule=schedule,
+                cache=not args.no_cache,
+                step=step,
+                log=log,
+            )
             return
         if args.emit == "vmfb":
             from relay_xdsl.compiler.iree_build import DEVICES, build_vmfb
@@ -207,15 +216,17 @@ def run_compiled(
     random_constants: int | None = None,
     *,
     scheduled: bool = True,
+    cached: bool = True,
 ) -> list[np.ndarray]:
-    """@`function` of `module` compiled (with the vectorising schedule if `scheduled`) and
-    run on `inputs` (by parameter name, in order)."""
+    """@`function` of `module` compiled (with the vectorising schedule if `scheduled`, with
+    the object cache if `cached`) and run on `inputs` (by parameter name, in order)."""
     from relay_xdsl.compiler.build import build
     from relay_xdsl.compiler.runtime import CompiledModel
 
     def compile_and_load(program: Program, directory: Path) -> Callable[..., list[np.ndarray]]:
         library = directory / f"{function}.so"
-        build(program, library, schedule=default_schedule() if scheduled else None, step=step)
+        schedule = default_schedule() if scheduled else None
+        build(program, library, schedule=schedule, cache=cached, step=step)
         return CompiledModel.load(library)
 
     return _compile_and_run(compile_and_load, module, inputs, function, random_constants)
@@ -292,11 +303,19 @@ def run_backend(
     args: argparse.Namespace,
 ) -> list[np.ndarray]:
     """@`function` of `module` run on `inputs` by the compiled `backend` (mlir, iree or tvm),
-    with the command line's --random-constants, --no-schedule and --threads."""
+    with the command line's --random-constants, --no-schedule, --no-cache and --threads."""
     if backend == "iree":
         return run_iree(module, inputs, function, args.random_constants, threads=args.threads)
-    run = run_compiled if backend == "mlir" else run_tvm
-    return run(module, inputs, function, args.random_constants, scheduled=not args.no_schedule)
+    if backend == "mlir":
+        return run_compiled(
+            module,
+            inputs,
+            function,
+            args.random_constants,
+            scheduled=not args.no_schedule,
+            cached=not args.no_cache,
+        )
+    return run_tvm(module, inputs, function, args.random_constants)
 
 
 def run_tvm(

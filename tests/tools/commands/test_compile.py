@@ -90,6 +90,25 @@ def test_compile_writes_a_library_and_states_the_pipeline(
         np.testing.assert_array_equal(actual, expected["output0"])
 
 
+def test_compile_keeps_objects_in_the_cache_unless_told_not_to(
+    files: SimpleNamespace, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    cache = files.tmp / "cache"
+    monkeypatch.setenv("RELAY_XDSL_CACHE", str(cache))
+    common = ("compile", files.program, "--random-constants", "3", "-o")
+    status, _, error = _main(capsys, *common, str(files.tmp / "a.so"), "--no-cache")
+    assert status == 0, error
+    assert not cache.exists()
+    status, _, error = _main(capsys, *common, str(files.tmp / "b.so"))
+    assert status == 0, error
+    kept = sorted(cache.glob("objects/*/*.o"))
+    assert len(kept) == 3  # the model's function, its one group, memrefCopy
+    monkeypatch.setenv("RELAY_XDSL_CACHE", "off")
+    status, _, error = _main(capsys, *common, str(files.tmp / "c.so"))
+    assert status == 0, error
+    assert sorted(cache.glob("objects/*/*.o")) == kept
+
+
 def test_compile_emits_tosa_and_llvm(files: SimpleNamespace, capsys: pytest.CaptureFixture[str]):
     status, tosa, error = _main(
         capsys, "compile", files.program, "--emit", "tosa", "--random-constants", "3"

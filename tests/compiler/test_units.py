@@ -1,0 +1,75 @@
+"""A lowered module split into units: the model's function, and its groups by digest."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from relay_xdsl.compiler.build import generic_text
+from relay_xdsl.compiler.errors import CompileError
+from relay_xdsl.compiler.program import program_from_mlir
+from relay_xdsl.compiler.units import Unit, split_units
+
+
+def units_of(text: str, parts: int) -> list[Unit]:
+    program = program_from_mlir(text, function="model")
+    return split_units(program.module, "model", parts)
+
+
+def test_the_model_comes_first_declaring_the_groups_it_calls_as_read_only(tosa: SimpleNamespace):
+    model, groups = units_of(tosa.GROUPS, 1)
+    assert model.defines == ("model",)
+    assert len(re.findall(r'sym_name = "fused_\w+", function_type', model.text)) == 2
+    assert model.text.count('bufferization.access = "read"') == 3  # two adds, one clamp
+    assert '"tosa.add"' not in model.text
+    called = set(re.findall(r"callee = @(\w+)", model.text))
+    assert called == set(groups.defines)
+
+
+def test_a_group_is_named_by_its_content_and_never_writes_its_arguments(tosa: SimpleNamespace):
+    _, groups = units_of(tosa.GROUPS, 1)
+    (add,) = [name for name in groups.defines if name.startswith("fused_add_")]
+    assert re.fullmatch(r"fused_add_[0-9a-f]{16}", add)  # fused_add_0 and _7 are one group
+    assert len(groups.defines) == 2
+    assert 'sym_visibility = "private"' not in groups.text
+    assert groups.text.count("bufferization.writable = false") == 3
+    # the same group in another model, under another name, is the same text
+    renamed = tosa.GROUPS.replace("fused_add_0", "fused_add_41").replace(
+        "fused_add_7", "fused_add_41"
+    )
+    assert units_of(renamed.replace("@fused_add_41(%a: ", "@fused_add_9(%a: ", 1), 1)[1] == groups
+
+
+def test_the_groups_spread_over_the_parts_by_digest(tosa: SimpleNamespace):
+    _, *parts = units_of(tosa.GROUPS, 64)
+    assert sorted(name for unit in parts for name in unit.defines) == sorted(
+        units_of(tosa.GROUPS, 1)[1].defines
+    )
+    assert 1 <= len(parts) <= 2
+
+
+def test_a_module_without_groups_is_one_unit(tosa: SimpleNamespace):
+    program = program_from_mlir(tosa.MANY_RESULTS, function="many")
+    (unit,) = split_units(program.module, "many", 4)
+    assert unit.defines == ("many",)
+    assert unit.text == generic_text(program).replace(
+        ", arg_attrs = [{bufferization.writable = false}, {bufferization.writable = false}]", ""
+    )
+
+
+def test_a_group_calling_another_keeps_the_module_whole(tosa: SimpleNamespace):
+    nested = tosa.GROUPS.replace(
+        '%0 = "tosa.clamp"(%a)',
+        "%c = func.call @fused_add_0(%a, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
+        'tensor<2x3xf32>\n  %0 = "tosa.clamp"(%c)',
+    )
+    (unit,) = units_of(nested, 4)
+    assert unit.defines == ("fused_add_0", "fused_add_7", "fused_relu_1", "model")
+
+
+def test_the_model_function_must_exist(tosa: SimpleNamespace):
+    program = program_from_mlir(tosa.GROUPS, function="model")
+    with pytest.raises(CompileError, match="the module has no function @other"):
+        split_units(program.module, "other", 1)
