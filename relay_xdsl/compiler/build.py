@@ -10,7 +10,9 @@
    stages of pipeline.py;
 3. `translate_to_llvm_ir`: ``mlir-translate-22 --mlir-to-llvmir``;
 4. `compile_library`: ``clang-22 -O3 -shared -fPIC -x ir -``, with
-   `MEMREF_COPY_C`, the one runner-library function compiled code calls;
+   `MEMREF_COPY_C`, the one runner-library function compiled code calls,
+   and, where the schedule runs loops on several threads, linked with
+   LLVM's OpenMP runtime (one thread needs no runtime);
 
 and the signature and weights are written beside the library (artifact.py).
 
@@ -35,7 +37,7 @@ from xdsl.printer import Printer
 from relay_xdsl.compiler.artifact import Program, Signature, write_artifact
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.pipeline import Schedule, Stage, describe, pass_pipeline, stages
-from relay_xdsl.compiler.toolchain import run_tool, tool
+from relay_xdsl.compiler.toolchain import openmp_library, run_tool, tool
 
 ProgressStep = Callable[[str], AbstractContextManager[object]]
 """``step(what)``: a context manager around a step that may take a while."""
@@ -115,10 +117,12 @@ def build(
 ) -> Signature:
     """Compile `program` into `library` (a ``.so``), its signature and weights beside it.
 
-    `schedule` is the vectorising schedule (None: plain loops); `native`
-    compiles for this machine's CPU (``-march=native``).
+    `schedule` is the vectorising schedule (None: plain loops, on one
+    thread); `native` compiles for this machine's CPU (``-march=native``).
     """
     signature = Signature.of(program)
+    if schedule is not None and schedule.threads > 1:
+        openmp_library()  # missing: say so before the minutes of compiling
     pipeline = stages(schedule)
     if log is not None:
         log(f"pipeline (mlir-opt stages):\n{describe(pipeline).rstrip()}")
@@ -126,7 +130,8 @@ def build(
         text = generic_text(program)
     llvm_dialect = lower_to_llvm_dialect(text, pipeline, schedule, step=step, log=log)
     llvm_ir = translate_to_llvm_ir(llvm_dialect, step=step, log=log)
-    compile_library(llvm_ir, library, native=native, step=step, log=log)
+    openmp = schedule is not None and schedule.threads > 1
+    compile_library(llvm_ir, library, native=native, openmp=openmp, step=step, log=log)
     write_artifact(library, signature, list(program.weights))
     return signature
 
@@ -204,15 +209,20 @@ def compile_library(
     library: Path,
     *,
     native: bool = True,
+    openmp: bool = False,
     step: ProgressStep = no_progress,
     log: Callable[[str], None] | None = None,
 ) -> None:
-    """LLVM IR compiled into the shared library `library` by clang, with `MEMREF_COPY_C`."""
+    """LLVM IR compiled into the shared library `library` by clang, with `MEMREF_COPY_C`
+    (and, if `openmp`, linked with LLVM's OpenMP runtime, found again at run time)."""
     with tempfile.TemporaryDirectory(prefix="relay-xdsl-") as directory:
         memref_copy = Path(directory) / "memref_copy.c"
         memref_copy.write_text(MEMREF_COPY_C)
         arguments = [*CLANG_FLAGS, *(["-march=native"] if native else [])]
         arguments += ["-x", "ir", "-", "-x", "c", str(memref_copy), "-lm", "-o", str(library)]
+        if openmp:
+            directory = Path(openmp_library()).parent
+            arguments += [f"-L{directory}", "-lomp", f"-Wl,-rpath,{directory}"]
         _log_command(log, "clang", arguments)
         with step(f"compiling {library.name} with {Path(tool('clang')).name}"):
             run_tool("clang", arguments, llvm_ir)

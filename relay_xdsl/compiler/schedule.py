@@ -79,29 +79,40 @@ BUFFERIZE = (
     "convert-bufferization-to-memref",
 )
 
-VECTOR_LOWERING = (
-    "convert-linalg-to-loops",
-    # exp, tanh, erf, log... as polynomials on the vectors (within 3 ulp), where
-    # convert-math-to-libm would call libm once per element (gelu's erf: 35x
-    # slower, and its unrolled calls the larger part of swin_t's code).
-    # mlir-opt-22 offers MLIR's polynomial approximations only as this pass.
-    "func.func(test-math-polynomial-approximation)",
-    # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
-    # transfer_read through memref.expand_shape wrongly (softmax's row sums
-    # read as zeros; tests/compiler has the case).
-    "func.func(convert-vector-to-scf{full-unroll=true})",
-    "canonicalize",
-    "cse",
-    "lower-affine",
-    "convert-scf-to-cf",
-    "expand-strided-metadata",
-    "lower-affine",
-    "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
-    "convert-to-llvm",
-    "convert-math-to-libm",
-    "convert-to-llvm",
-    "reconcile-unrealized-casts",
-)
+def vector_lowering(threads: int = 1) -> tuple[str, ...]:
+    """The passes from vectorised tiles on buffers to the LLVM dialect, the
+    ``scf.forall`` loops of the schedule run on `threads` threads (OpenMP
+    above 1; on one thread they are plain loops, and no OpenMP is involved)."""
+    openmp = threads > 1
+    return (
+        "convert-linalg-to-loops",
+        # The parallel tile loops, scf.forall on buffers, as scf.parallel:
+        # omp.parallel around an omp.wsloop on several threads; on one,
+        # convert-scf-to-cf makes it the loop nest it would have been.
+        "scf-forall-to-parallel",
+        *([f"convert-scf-to-openmp{{num-threads={threads}}}"] if openmp else []),
+        # exp, tanh, erf, log... as polynomials on the vectors (within 3 ulp), where
+        # convert-math-to-libm would call libm once per element (gelu's erf: 35x
+        # slower, and its unrolled calls the larger part of swin_t's code).
+        # mlir-opt-22 offers MLIR's polynomial approximations only as this pass.
+        "func.func(test-math-polynomial-approximation)",
+        # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
+        # transfer_read through memref.expand_shape wrongly (softmax's row sums
+        # read as zeros; tests/compiler has the case).
+        "func.func(convert-vector-to-scf{full-unroll=true})",
+        "canonicalize",
+        "cse",
+        "lower-affine",
+        "convert-scf-to-cf",
+        "expand-strided-metadata",
+        "lower-affine",
+        "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
+        "convert-to-llvm",
+        "convert-math-to-libm",
+        "convert-to-llvm",
+        *(["convert-openmp-to-llvm"] if openmp else []),
+        "reconcile-unrealized-casts",
+    )
 
 
 # glibc serves allocations above 128 KiB (every activation of resnet18) with mmap
@@ -288,6 +299,11 @@ MATMUL_TILE = [8, 32, 8]
 MATMUL_INTERCHANGE = [1, 0, 2]
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
 BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
+# In parallel: column panels (and batches), each thread's panel of the right
+# operand staying in its cache.  A last panel narrower than 32 has a dynamic
+# width, and goes to loops (1000 classes: 8 columns).
+MATMUL_PARALLEL = [0, 32]
+BATCH_MATMUL_PARALLEL = [1, *MATMUL_PARALLEL]
 # linalg.depthwise_conv_2d_nhwc_hwcm (N, OH, OW, C, M, KH, KW): the vectoriser
 # has no 2-D depthwise conv and decompose no HWCM form, but a tile of one tap is,
 # once its unit dims are dropped, an elementwise multiply-add on 8x32 pixels by
@@ -311,26 +327,54 @@ ROW_REDUCTION_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64]}
 MARK = "schedule.vectorize"
 
 
+def _rows(tile: list[int]) -> list[int]:
+    """The leading dims `tile` tiles by 1 (batch, output rows), all parallel in
+    every rule: tiled by 1 in the ``scf.forall`` too, its tiles stay static."""
+    count = next((i for i, size in enumerate(tile) if size != 1), len(tile))
+    return [1] * count
+
+
+def _parallel(sizes: list[int]) -> tuple[list[str], str]:
+    """Tile ``%op`` 's leading dims by `sizes` into an ``scf.forall`` (none: no
+    forall): the lines, and the handle of the op inside (or ``%op``)."""
+    if not sizes:
+        return [], "%op"
+    return [
+        f"%inner, %forall = transform.structured.tile_using_forall %op "
+        f"tile_sizes [{', '.join(map(str, sizes))}] : ({_ANY}) -> ({_ANY}, {_ANY})"
+    ], "%inner"
+
+
 def _tiling_action(
-    name: str, tile: list[int], peel: list[int], interchange: list[int] | None = None
+    name: str,
+    tile: list[int],
+    peel: list[int],
+    interchange: list[int] | None = None,
+    parallel: list[int] | None = None,
 ) -> str:
-    """Tile (loops ordered by `interchange`), mark the tile, peel the loops
+    """Tile the `parallel` dims into an ``scf.forall`` (if any), then tile what is
+    inside (loops ordered by `interchange`), mark the tile, peel the loops
     (indices in nesting order) whose tile may not divide the extent.
 
     Peeling clones the tile, mark included, into the remainder loop.
     """
-    body = [_tile("%op", tile, interchange), f'transform.annotate %tiled "{MARK}" : {_ANY}']
+    body, inner = _parallel(_rows(tile) if parallel is None else parallel)
+    body.append(_tile(inner, tile, interchange))
+    body.append(f'transform.annotate %tiled "{MARK}" : {_ANY}')
     for loop in peel:
         body += _peel(f"%loops#{loop}")
     return _action(name, body)
 
 
 def _depthwise_action() -> str:
-    """Tile, drop the tile's unit dims (inside its innermost loop only), mark, peel."""
+    """Tile (rows in parallel), drop the tile's unit dims (inside its innermost
+    loop only), mark, peel."""
+    parallel, inner = _parallel(_rows(DEPTHWISE_TILE))
     return _action(
         "tile_depthwise",
         [
-            _tile("%op", DEPTHWISE_TILE),
+            *parallel,
+            _tile(inner, DEPTHWISE_TILE),
             f"%generic = transform.structured.generalize %tiled : ({_ANY}) -> {_ANY}",
             "transform.apply_patterns to %loops#6 {",
             "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
@@ -344,13 +388,15 @@ def _depthwise_action() -> str:
 
 
 class _Rule(NamedTuple):
-    """Ops `matcher` (``@match_<name>``) matches, tiled by `_tiling_action`."""
+    """Ops `matcher` (``@match_<name>``) matches, tiled by `_tiling_action`
+    (`parallel`: the ``scf.forall`` 's tile sizes; None: `_rows` of `tile`)."""
 
     name: str
     matcher: str
     tile: list[int]
     peel: list[int]
     interchange: list[int] | None = None
+    parallel: list[int] | None = None
 
 
 def _build_schedule() -> str:
@@ -359,7 +405,10 @@ def _build_schedule() -> str:
         # (7, 14, 28; the stem's 3 channels; 1000 classes) leave a remainder
         # tile; peeling it keeps every tile's shape static, as vectorising needs.
         _Rule(
-            "conv", _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]), CONV_TILE, [6, 3, 2]
+            "conv",
+            _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]),
+            CONV_TILE,
+            [6, 3, 2],
         ),
         _Rule(
             "pool",
@@ -373,6 +422,7 @@ def _build_schedule() -> str:
             BATCH_MATMUL_TILE,
             [3, 2, 1],
             BATCH_MATMUL_INTERCHANGE,
+            BATCH_MATMUL_PARALLEL,
         ),
         _Rule(
             "matmul",
@@ -380,6 +430,7 @@ def _build_schedule() -> str:
             MATMUL_TILE,
             [2, 1, 0],
             MATMUL_INTERCHANGE,
+            MATMUL_PARALLEL,
         ),
     ]
     for rank, tile in TRANSPOSE_TILES.items():
@@ -411,7 +462,10 @@ def _build_schedule() -> str:
             )
         )
     sequences = "".join(
-        rule.matcher + _tiling_action(f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange)
+        rule.matcher
+        + _tiling_action(
+            f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange, rule.parallel
+        )
         for rule in rules
     )
     sequences += (
@@ -492,14 +546,23 @@ def _build_schedule() -> str:
 TRANSFORM_SCHEDULE = _build_schedule()
 
 
-SCHEDULE = Schedule(
-    "vectorize",
-    TRANSFORM_SCHEDULE,
-    {
-        "schedule": (Stage("schedule", SCHEDULE_STAGE),),
-        "bufferize": (Stage("bufferize", BUFFERIZE),),
-        "loops": (Stage("vector-lowering", VECTOR_LOWERING),),
-        "to-llvm": (),
-    },
-)
-"""The schedule, as the build runs it (see the module docstring)."""
+def vectorize(threads: int = 1) -> Schedule:
+    """The schedule, as the build runs it (see the module docstring), its
+    parallel loops on `threads` threads."""
+    if threads < 1:
+        raise ValueError(f"a thread count must be at least 1, not {threads}")
+    return Schedule(
+        "vectorize",
+        TRANSFORM_SCHEDULE,
+        {
+            "schedule": (Stage("schedule", SCHEDULE_STAGE),),
+            "bufferize": (Stage("bufferize", BUFFERIZE),),
+            "loops": (Stage("vector-lowering", vector_lowering(threads)),),
+            "to-llvm": (),
+        },
+        threads,
+    )
+
+
+SCHEDULE = vectorize()
+"""The schedule on one thread."""
