@@ -77,7 +77,7 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
     def ours() -> Callable[[], np.ndarray]:
         program = lower(import_relax(mod))
         library = workdir / f"{name}.so"
-        signature = build(program, library, schedule=default_schedule())
+        signature = build(program, library, schedule=default_schedule(threads=1))
         model = CompiledModel(library, signature, program.weights)
         return lambda: model(data)[0]
 

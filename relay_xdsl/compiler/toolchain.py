@@ -126,9 +126,11 @@ def openmp_library() -> str:
     return str(path)
 
 
-def shared_libs_option() -> str:
-    """``-shared-libs=A,B``: the option that gives ``mlir-runner`` the runner libraries."""
-    return "-shared-libs=" + ",".join(runner_libraries())
+def shared_libs_option(openmp: bool = False) -> str:
+    """``-shared-libs=A,B``: the option that gives ``mlir-runner`` the runner libraries
+    (and, if `openmp`, the OpenMP runtime, for modules whose loops run on several threads)."""
+    libraries = [*runner_libraries(), *([openmp_library()] if openmp else [])]
+    return "-shared-libs=" + ",".join(libraries)
 
 
 def run_tool(name: str, arguments: Sequence[str], input: str | bytes | None = None) -> bytes:

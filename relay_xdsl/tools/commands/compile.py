@@ -1,7 +1,8 @@
 """``relay-xdsl compile``, and the compiled and TVM backends of ``run`` and ``check``.
 
     relay-xdsl compile FILE -o model.so [--emit tosa|llvm|runner|so] [--function NAME]
-                       [--verbose] [--no-schedule] [--params FILE] [--random-constants SEED]
+                       [--verbose] [--no-schedule] [--threads N] [--params FILE]
+                       [--random-constants SEED]
                        [--input NAME=FILE.npy ...] [--random-inputs SEED]
     relay-xdsl compile FILE --target iree -o model.vmfb [--iree-device cpu|cuda] ...
 
@@ -27,10 +28,13 @@ or ``cuda``, which compiles anywhere and runs where an NVIDIA GPU is.
 
 ``--verbose`` states the pipeline and the tools' command lines on stderr.
 ``--no-schedule`` compiles linalg to plain loops, without the vectorising
-schedule (relay_xdsl/compiler/schedule.py).
+schedule (relay_xdsl/compiler/schedule.py), on one thread. With the schedule,
+``--threads N`` (default: every core) runs the outer parallel loops of the
+heavy ops on N threads with OpenMP (the library, or the runner module, then
+needs LLVM's ``libomp``); ``--threads 1`` needs no OpenMP at all.
 
 ``run FILE --backend mlir`` compiles into a temporary directory and runs the
-library; ``--backend iree`` compiles with IREE and runs the module on
+library (on ``--threads N`` threads too); ``--backend iree`` compiles with IREE and runs the module on
 ``--threads N`` threads (relay_xdsl/compiler/iree_runtime.py); ``--backend tvm``
 builds the Relax export with ``relax.build`` for ``llvm`` and runs it on the
 Relax VM. ``check FILE --backend mlir|iree|interpreter --against-torch MODEL``
@@ -52,7 +56,9 @@ from relay_xdsl.tools.commands.arguments import (
     add_inputs,
     add_output,
     add_schedule_argument,
+    add_threads_argument,
     add_weights,
+    check_threads,
 )
 from relay_xdsl.tools.io import STDIO, CommandError, give_weights, load_module
 from relay_xdsl.tools.progress import step
@@ -101,13 +107,16 @@ def add_compile_arguments(command: argparse.ArgumentParser) -> None:
         "--verbose", action="store_true", help="state the pipeline and the tools' command lines"
     )
     add_schedule_argument(command)
+    add_threads_argument(command)
 
 
-def default_schedule() -> Schedule:
-    """The vectorising schedule (relay_xdsl/compiler/schedule.py)."""
-    from relay_xdsl.compiler.schedule import SCHEDULE
+def default_schedule(threads: int | None = None) -> Schedule:
+    """The vectorising schedule (relay_xdsl/compiler/schedule.py), its parallel loops on
+    `threads` threads (default: every core)."""
+    from relay_xdsl.compiler.schedule import vectorize
+    from relay_xdsl.support.cores import default_threads
 
-    return SCHEDULE
+    return vectorize(default_threads() if threads is None else threads)
 
 
 def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
@@ -138,7 +147,7 @@ def run(args: argparse.Namespace) -> None:
         raise CommandError(f"--emit {args.emit} writes {what}: give -o FILE.{args.emit}")
     if args.target == "iree":
         _require_iree()
-    schedule = None if args.no_schedule else default_schedule()
+    schedule = None if args.no_schedule else default_schedule(args.threads)
     pipeline = stages(schedule)
     log = _stderr_log if args.verbose else None
     module = load_module(args.input, args.input_format)
@@ -207,15 +216,19 @@ def run_compiled(
     random_constants: int | None = None,
     *,
     scheduled: bool = True,
+    threads: int | None = None,
 ) -> list[np.ndarray]:
-    """@`function` of `module` compiled (with the vectorising schedule if `scheduled`) and
-    run on `inputs` (by parameter name, in order)."""
+    """@`function` of `module` compiled (with the vectorising schedule if `scheduled`, its
+    parallel loops on `threads` threads, default every core) and run on `inputs` (by
+    parameter name, in order)."""
     from relay_xdsl.compiler.build import build
     from relay_xdsl.compiler.runtime import CompiledModel
 
+    schedule = default_schedule(threads) if scheduled else None
+
     def compile_and_load(program: Program, directory: Path) -> Callable[..., list[np.ndarray]]:
         library = directory / f"{function}.so"
-        build(program, library, schedule=default_schedule() if scheduled else None, step=step)
+        build(program, library, schedule=schedule, step=step)
         return CompiledModel.load(library)
 
     return _compile_and_run(compile_and_load, module, inputs, function, random_constants)
@@ -295,8 +308,16 @@ def run_backend(
     with the command line's --random-constants, --no-schedule and --threads."""
     if backend == "iree":
         return run_iree(module, inputs, function, args.random_constants, threads=args.threads)
-    run = run_compiled if backend == "mlir" else run_tvm
-    return run(module, inputs, function, args.random_constants, scheduled=not args.no_schedule)
+    if backend == "mlir":
+        return run_compiled(
+            module,
+            inputs,
+            function,
+            args.random_constants,
+            scheduled=not args.no_schedule,
+            threads=args.threads,
+        )
+    return run_tvm(module, inputs, function, args.random_constants)
 
 
 def run_tvm(
@@ -367,6 +388,7 @@ def check_arguments(args: argparse.Namespace, usage: str) -> None:
         )
     if args.iree_device is not None and args.target != "iree":
         raise ArgumentError("argument --iree-device: '--iree-device' needs --target iree", usage)
+    check_threads(args, usage, "--target")
     if args.emit != "runner":
         for given, option in ((args.inputs, "--input"), (args.random_inputs, "--random-inputs")):
             if given not in (None, []):
