@@ -221,8 +221,8 @@ def compile_library(
         arguments = [*CLANG_FLAGS, *(["-march=native"] if native else [])]
         arguments += ["-x", "ir", "-", "-x", "c", str(memref_copy), "-lm", "-o", str(library)]
         if openmp:
-            directory = Path(openmp_library()).parent
-            arguments += [f"-L{directory}", "-lomp", f"-Wl,-rpath,{directory}"]
+            runtime = Path(openmp_library()).parent
+            arguments += [f"-L{runtime}", "-lomp", f"-Wl,-rpath,{runtime}"]
         _log_command(log, "clang", arguments)
         with step(f"compiling {library.name} with {Path(tool('clang')).name}"):
             run_tool("clang", arguments, llvm_ir)

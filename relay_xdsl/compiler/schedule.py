@@ -79,6 +79,7 @@ BUFFERIZE = (
     "convert-bufferization-to-memref",
 )
 
+
 def vector_lowering(threads: int = 1) -> tuple[str, ...]:
     """The passes from vectorised tiles on buffers to the LLVM dialect, the
     ``scf.forall`` loops of the schedule run on `threads` threads (OpenMP
@@ -339,10 +340,11 @@ def _parallel(sizes: list[int]) -> tuple[list[str], str]:
     forall): the lines, and the handle of the op inside (or ``%op``)."""
     if not sizes:
         return [], "%op"
-    return [
+    forall = (
         f"%inner, %forall = transform.structured.tile_using_forall %op "
         f"tile_sizes [{', '.join(map(str, sizes))}] : ({_ANY}) -> ({_ANY}, {_ANY})"
-    ], "%inner"
+    )
+    return [forall], "%inner"
 
 
 def _tiling_action(
@@ -463,9 +465,7 @@ def _build_schedule() -> str:
         )
     sequences = "".join(
         rule.matcher
-        + _tiling_action(
-            f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange, rule.parallel
-        )
+        + _tiling_action(f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange, rule.parallel)
         for rule in rules
     )
     sequences += (

@@ -9,7 +9,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from relay_xdsl.compiler import iree_runtime
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.frontend import lower
 from relay_xdsl.compiler.iree_build import DEVICES, build_vmfb
