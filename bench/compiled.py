@@ -1,5 +1,5 @@
 """``python -m bench.compiled``: torchvision models compiled with upstream MLIR,
-against IREE, PyTorch eager and TVM, on one thread.
+against IREE, PyTorch eager and TVM, on one thread (or ``--threads N`` each).
 
 For each model (``--models``, by default resnet18, mobilenet_v2 and resnet50), the
 Relax bridge's module is imported and built four ways, each timed:
@@ -8,10 +8,14 @@ Relax bridge's module is imported and built four ways, each timed:
   to TOSA, ``mlir-opt-22`` with the vectorising schedule, ``mlir-translate-22``,
   ``clang-22``; the library is called through ctypes;
 * **IREE**: ``relay-xdsl compile --target iree``'s path: the same TOSA compiled
-  by IREE for this CPU, run on its ``local-sync`` driver (one thread);
+  by IREE for this CPU, run on its ``local-sync`` driver (one thread; more: its
+  task runtime);
 * **PyTorch eager**, ``torch.set_num_threads(1)``, under ``torch.no_grad()``;
 * **TVM 0.27**, ``relax.build`` for ``llvm`` (untuned, the Relax VM), its thread
   pool set to one thread.
+
+With ``--threads N``, each runs on N threads: relay-xdsl's library its OpenMP
+loops (``relay-xdsl compile --threads N``), the others as above with N.
 
 Each output is checked against PyTorch's (max abs error 1e-4) before timing.
 Inference runs alternate between the four, ``--runs`` rounds, so that all see
@@ -54,7 +58,7 @@ def _timed(build: Callable[[], Callable[[], np.ndarray]]) -> tuple[Callable[[], 
     return runner, time.perf_counter() - start
 
 
-def bench_model(name: str, runs: int, workdir: Path) -> Result:
+def bench_model(name: str, runs: int, workdir: Path, threads: int = 1) -> Result:
     import torch
     import tvm
     from tvm import relax
@@ -77,7 +81,7 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
     def ours() -> Callable[[], np.ndarray]:
         program = lower(import_relax(mod))
         library = workdir / f"{name}.so"
-        signature = build(program, library, schedule=default_schedule(threads=1))
+        signature = build(program, library, schedule=default_schedule(threads))
         model = CompiledModel(library, signature, program.weights)
         return lambda: model(data)[0]
 
@@ -85,7 +89,7 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
         program = lower(import_relax(mod))
         path = workdir / f"{name}.vmfb"
         signature = build_vmfb(program, path)
-        model = IreeModel(path.read_bytes(), signature, program.weights, threads=1)
+        model = IreeModel(path.read_bytes(), signature, program.weights, threads=threads)
         return lambda: model(data)[0]
 
     def tvm_vm() -> Callable[[], np.ndarray]:
@@ -94,8 +98,8 @@ def bench_model(name: str, runs: int, workdir: Path) -> Result:
         tensor = tvm.runtime.tensor(data)
         return lambda: vm["main"](tensor)[0].numpy()
 
-    torch.set_num_threads(1)
-    tvm.get_global_func("runtime.config_threadpool")(1, 1)
+    torch.set_num_threads(threads)
+    tvm.get_global_func("runtime.config_threadpool")(1, threads)
     model = tvm_models.torch_model(name)
 
     def eager() -> np.ndarray:
@@ -146,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--models", default=",".join(DEFAULT_MODELS))
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--threads", type=int, default=1, help="threads for each (default: 1)")
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
     args = parser.parse_args(argv)
     from relay_xdsl.compiler.schedule import keep_freed_buffers
@@ -155,16 +160,20 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as workdir:
         for name in args.models.split(","):
             print(f"{name}: building and timing ({args.runs} rounds)", file=sys.stderr, flush=True)
-            results.append(bench_model(name, args.runs, Path(workdir)))
+            results.append(bench_model(name, args.runs, Path(workdir), args.threads))
     text = table(results)
     print(text)
     if args.markdown is not None:
         args.markdown.write_text(
-            "# Compiled models, one thread (`python -m bench.compiled`)\n\n"
+            f"# Compiled models, {_threads(args.threads)} (`python -m bench.compiled`)\n\n"
             "Medians of alternating runs in one process; ratios below 1 favour relay-xdsl.\n\n"
             + text
         )
     return 0
+
+
+def _threads(count: int) -> str:
+    return "one thread" if count == 1 else f"{count} threads"
 
 
 if __name__ == "__main__":
