@@ -289,12 +289,15 @@ def test_threads_lower_to_openmp_above_one() -> None:
 
 
 def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
-    """Convolution rows (the batch of one folds away) and matmul column panels."""
+    """Convolution rows (the batch of one folds away), matmul column panels, and the
+    batches of a batch matmul with several."""
     conv = _scheduled(_function(*CASES[0]), "schedule")
     assert re.search(r"scf\.forall \(%\w+\) in \(14\)", conv), conv
     matmul = _scheduled(_function(*_matmul("f", 1, 24, 64, 70)), "schedule")
     # 70 columns: panels of 32, 32 and 6
     assert re.search(r"scf\.forall \(%\w+\) in \(3\)", matmul), matmul
+    batches = _scheduled(_function(*_matmul("f", 5, 24, 64, 70)), "schedule")
+    assert re.search(r"scf\.forall \(%\w+\) in \(5\)", batches), batches
 
 
 def test_scheduled_conv_matches_numpy(libraries: tuple[Compiled, Compiled]) -> None:
