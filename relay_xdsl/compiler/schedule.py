@@ -4,12 +4,13 @@ Without it, ``convert-linalg-to-loops`` turns every linalg op into scalar loops 
 resnet18 runs in about 0.9 s; with it, the hot ops become register-tiled vector
 code.  This module holds the schedule and nothing else:
 
-* ``SCHEDULE``: the `~relay_xdsl.compiler.pipeline.Schedule` the build runs: the
+* ``vectorize(threads)``: the `~relay_xdsl.compiler.pipeline.Schedule` the build
+  runs, its parallel loops on `threads` threads (``SCHEDULE``: on one): the
   transform-dialect library ``TRANSFORM_SCHEDULE`` (``@__transform_main``), run
   by ``transform-interpreter`` on the linalg-on-tensors form that
   ``tosa-to-linalg(-named)`` leaves (``mlir-opt-22`` reads a library only from a
   path: ``transform-preload-library{transform-library-paths=...}``), and the
-  stages that replace the baseline's bufferization and loops;
+  stages that replace the baseline's bufferization and loops (``vector_lowering``);
 * ``keep_freed_buffers()``: an opt-in for a program that runs compiled models
   (the ``relay-xdsl`` command and ``bench`` call it; library calls never do):
   makes glibc keep freed activation buffers (see ``MALLOPT_SETTINGS``).
@@ -17,6 +18,12 @@ code.  This module holds the schedule and nothing else:
 What the schedule does (all on tensors, before bufferization, so that the tiled
 loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
 keeps a conv's accumulator in registers across its tap and channel loops):
+
+* each rule first tiles the op's outer parallel loops into an ``scf.forall``
+  (``_rows``: the batch and output rows a tile takes one at a time; matmuls'
+  32-column panels, or the batches of a batch matmul of several): OpenMP's
+  threads share these out (``vector_lowering``), and nothing else, so that every
+  output is computed as on one thread, where the forall is a plain loop nest.
 
 * ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
   tiled and vectorised below (left alone, the pad bufferizes to a strided
