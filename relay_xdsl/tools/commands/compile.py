@@ -325,8 +325,6 @@ def run_tvm(
     inputs: Mapping[str, np.ndarray],
     function: str = "main",
     random_constants: int | None = None,
-    *,
-    scheduled: bool = True,
 ) -> list[np.ndarray]:
     """@`function` of `module` exported to Relax, built for ``llvm`` by TVM and run on its VM."""
     from relay_xdsl.tools.tvm_bridge import relax_module, tvm_models
