@@ -15,18 +15,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,interp,tvm,torch,viz,iree,bench]'
 	touch $(STAMP)
 
-# Debian packages (package:command) the tests need: Graphviz's `dot` and
-# Chromium (driven by Playwright without Playwright's own browsers) for the
-# pictures and the browser tests; LLVM 22's MLIR tools and clang to compile
-# and run models (relay_xdsl/compiler; mlir-22-tools brings the runner
-# libraries). Installed when make runs as root with apt-get; otherwise make
-# stops and says what to install.
+# Debian packages (package:command, or package:/path of a file it installs)
+# the tests need: Graphviz's `dot` and Chromium (driven by Playwright without
+# Playwright's own browsers) for the pictures and the browser tests; LLVM 22's
+# MLIR tools and clang to compile and run models (relay_xdsl/compiler;
+# mlir-22-tools brings the runner libraries), and LLVM's OpenMP runtime for
+# the models compiled to run on several threads (--threads). Installed when
+# make runs as root with apt-get; otherwise make stops and says what to install.
 SYSTEM_PACKAGES := graphviz:dot chromium:chromium mlir-22-tools:mlir-opt-22 \
-	mlir-22-tools:mlir-translate-22 mlir-22-tools:mlir-runner-22 clang-22:clang-22
+	mlir-22-tools:mlir-translate-22 mlir-22-tools:mlir-runner-22 clang-22:clang-22 \
+	libomp-22-dev:/usr/lib/llvm-22/lib/libomp.so
 system-packages:
 	@missing=""; \
 	for entry in $(SYSTEM_PACKAGES); do \
-		command -v $${entry#*:} >/dev/null || case " $$missing " in \
+		{ command -v $${entry#*:} || test -e $${entry#*:}; } >/dev/null || case " $$missing " in \
 			*" $${entry%%:*} "*) ;; \
 			*) missing="$$missing $${entry%%:*}" ;; \
 		esac; \

@@ -72,6 +72,13 @@ try:
         config.available_features.add("mlir-runner-22")
 except toolchain.ToolchainError:  # the tests that need them are UNSUPPORTED
     SHARED_LIBS = "-shared-libs=missing"
+# With LLVM's OpenMP runtime too, for modules whose loops run on several threads
+# (`relay-xdsl compile --threads N`, by default every core): `REQUIRES: libomp`.
+try:
+    SHARED_LIBS = toolchain.shared_libs_option(openmp=True)
+    config.available_features.add("libomp")
+except toolchain.ToolchainError:
+    pass
 # Longest first: lit would read %mlir_runner_libs as %mlir_runner, then "_libs".
 config.substitutions.append(("%mlir_runner_libs", SHARED_LIBS))
 config.substitutions.append(

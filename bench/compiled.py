@@ -20,7 +20,7 @@ network with the same weights is built five ways, and each build is timed
 * **TVM 0.27**: ``relax.build`` for ``llvm`` (untuned), run on the Relax VM.
 
 Each runs on one thread and on all the cores this process may use
-(relay_xdsl.compiler.iree_runtime.default_threads): ``torch.set_num_threads``,
+(relay_xdsl.support.cores.default_threads): ``torch.set_num_threads``,
 TVM's ``runtime.config_threadpool``, one ONNX Runtime session and one IREE
 model per thread count (``intra_op_num_threads``, ``threads=``). relay-xdsl gets
 ``--threads N`` at compile time, one library per thread count, where
@@ -145,7 +145,7 @@ def relay_xdsl_compile(source: Path, output: Path, *options: str) -> None:
 
 def thread_counts() -> tuple[int, ...]:
     """One thread, and all the cores this process may use (IREE's and PyTorch's default)."""
-    from relay_xdsl.compiler.iree_runtime import default_threads
+    from relay_xdsl.support.cores import default_threads
 
     return tuple(sorted({1, default_threads()}))
 

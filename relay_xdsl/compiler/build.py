@@ -11,7 +11,9 @@
    --pass-pipeline=...`` (the stages of pipeline.py),
    ``mlir-translate-22 --mlir-to-llvmir``, ``clang-22 -O3 -c``, and kept;
 3. the objects, with `MEMREF_COPY_C` 's (the one runner-library function
-   compiled code calls), linked by clang into the library;
+   compiled code calls), linked by clang into the library, and, where the
+   schedule runs loops on several threads, with LLVM's OpenMP runtime (one
+   thread needs no runtime);
 
 and the signature and weights are written beside the library (artifact.py).
 The whole module also goes through the tools in one piece, as ``relay-xdsl
@@ -51,7 +53,13 @@ from relay_xdsl.compiler.pipeline import (
     pass_pipeline,
     stages,
 )
-from relay_xdsl.compiler.toolchain import native_target, run_tool, tool, tool_identity
+from relay_xdsl.compiler.toolchain import (
+    native_target,
+    openmp_library,
+    run_tool,
+    tool,
+    tool_identity,
+)
 from relay_xdsl.compiler.units import Unit, split_units, with_argument_attribute
 
 ProgressStep = Callable[[str], AbstractContextManager[object]]
@@ -138,12 +146,14 @@ def build(
 ) -> Signature:
     """Compile `program` into `library` (a ``.so``), its signature and weights beside it.
 
-    `schedule` is the vectorising schedule (None: plain loops); `native`
-    compiles for this machine's CPU (``-march=native``); `cache` is the object
-    cache (True: `default_cache`, False: none); `jobs` units compile at once
-    (None: one per CPU this process may use).
+    `schedule` is the vectorising schedule (None: plain loops, on one
+    thread); `native` compiles for this machine's CPU (``-march=native``);
+    `cache` is the object cache (True: `default_cache`, False: none); `jobs`
+    units compile at once (None: one per CPU this process may use).
     """
     signature = Signature.of(program)
+    if schedule is not None and schedule.threads > 1:
+        openmp_library()  # missing: say so before the minutes of compiling
     pipeline = stages(schedule)
     if log is not None:
         log(f"pipeline (mlir-opt stages):\n{describe(pipeline).rstrip()}")
@@ -160,6 +170,7 @@ def build(
         with step(f"compiling {len(units)} unit{'s' * (len(units) != 1)} with {tools}"):
             objects = compiler.compile_all([*units, MEMREF_COPY_UNIT], jobs)
         arguments = [*LINK_FLAGS, *map(str, objects), "-o", str(library)]
+        arguments += _openmp_flags(schedule is not None and schedule.threads > 1)
         _log_command(log, "clang", arguments)
         with step(f"linking {library.name} with {_names('clang')}"):
             run_tool("clang", arguments)
@@ -336,18 +347,30 @@ def compile_library(
     library: Path,
     *,
     native: bool = True,
+    openmp: bool = False,
     step: ProgressStep = no_progress,
     log: Callable[[str], None] | None = None,
 ) -> None:
-    """LLVM IR compiled into the shared library `library` by clang, with `MEMREF_COPY_C`."""
+    """LLVM IR compiled into the shared library `library` by clang, with `MEMREF_COPY_C`
+    (and, if `openmp`, linked with LLVM's OpenMP runtime, found again at run time)."""
     with tempfile.TemporaryDirectory(prefix="relay-xdsl-") as directory:
         memref_copy = Path(directory) / "memref_copy.c"
         memref_copy.write_text(MEMREF_COPY_C)
         arguments = [*CLANG_FLAGS, *(["-march=native"] if native else [])]
         arguments += ["-x", "ir", "-", "-x", "c", str(memref_copy), "-lm", "-o", str(library)]
+        arguments += _openmp_flags(openmp)
         _log_command(log, "clang", arguments)
         with step(f"compiling {library.name} with {_names('clang')}"):
             run_tool("clang", arguments, llvm_ir)
+
+
+def _openmp_flags(openmp: bool) -> list[str]:
+    """clang's flags that link LLVM's OpenMP runtime, found again at run time (none
+    unless `openmp`)."""
+    if not openmp:
+        return []
+    runtime = Path(openmp_library()).parent
+    return [f"-L{runtime}", "-lomp", f"-Wl,-rpath,{runtime}"]
 
 
 def _log_command(

@@ -7,7 +7,8 @@ The weights go to the device once, when the model loads.
 Threads: one thread runs on IREE's ``local-sync`` driver (no worker
 threads); more run on its task runtime, the ``local-task`` driver, with
 ``--task_topology_group_count=N`` workers. The default, `default_threads`,
-is the physical cores this process may run on, as PyTorch's is. The compiled module
+is the physical cores this process may run on, as PyTorch's is
+(support/cores.py). The compiled module
 fixes how each dispatch is split into workgroups, and the workers only
 share them out, so the outputs do not depend on the thread count.
 
@@ -18,7 +19,6 @@ thread count above one (a second one is a `CompileError`).
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -30,27 +30,7 @@ from relay_xdsl.compiler.artifact import Signature, TensorSpec, read_artifact
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.iree_build import iree_package
 from relay_xdsl.compiler.runtime import checked_array, checked_inputs, inputs_in_order
-
-CPU_TOPOLOGY = Path("/sys/devices/system/cpu")
-"""Where Linux says which core of which package each CPU is."""
-
-
-def default_threads() -> int:
-    """The physical cores among the CPUs this process may run on, as PyTorch's default
-    (hyperthreads of one core count once); the CPUs themselves where Linux does not say."""
-    cpus = os.sched_getaffinity(0)
-    try:
-        cores = {
-            tuple(
-                (CPU_TOPOLOGY / f"cpu{cpu}" / "topology" / name).read_text().strip()
-                for name in ("physical_package_id", "core_id")
-            )
-            for cpu in cpus
-        }
-    except OSError:
-        return len(cpus)
-    return len(cores)
-
+from relay_xdsl.support.cores import default_threads
 
 _task_threads: int | None = None
 """The worker count of this process's ``local-task`` driver, once created."""

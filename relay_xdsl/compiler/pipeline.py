@@ -80,12 +80,15 @@ class Schedule:
     holding ``@__transform_main``; `replacing` maps baseline stage names
     to the stages that run instead (a stage of `SCRIPT` passes:
     ``transform-preload-library{transform-library-paths=@SCRIPT@}``,
-    ``transform-interpreter``).
+    ``transform-interpreter``). `threads` is how many threads the compiled
+    code's parallel loops run on: above 1, the stages lower them to OpenMP
+    and the library links LLVM's OpenMP runtime (toolchain.py).
     """
 
     name: str
     script: str
     replacing: dict[str, tuple[Stage, ...]] = field(default_factory=dict)
+    threads: int = 1
 
 
 def stages(schedule: Schedule | None = None) -> tuple[Stage, ...]:

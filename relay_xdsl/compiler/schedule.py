@@ -4,12 +4,13 @@ Without it, ``convert-linalg-to-loops`` turns every linalg op into scalar loops 
 resnet18 runs in about 0.9 s; with it, the hot ops become register-tiled vector
 code.  This module holds the schedule and nothing else:
 
-* ``SCHEDULE``: the `~relay_xdsl.compiler.pipeline.Schedule` the build runs: the
+* ``vectorize(threads)``: the `~relay_xdsl.compiler.pipeline.Schedule` the build
+  runs, its parallel loops on `threads` threads (``SCHEDULE``: on one): the
   transform-dialect library ``TRANSFORM_SCHEDULE`` (``@__transform_main``), run
   by ``transform-interpreter`` on the linalg-on-tensors form that
   ``tosa-to-linalg(-named)`` leaves (``mlir-opt-22`` reads a library only from a
   path: ``transform-preload-library{transform-library-paths=...}``), and the
-  stages that replace the baseline's bufferization and loops;
+  stages that replace the baseline's bufferization and loops (``vector_lowering``);
 * ``keep_freed_buffers()``: an opt-in for a program that runs compiled models
   (the ``relay-xdsl`` command and ``bench`` call it; library calls never do):
   makes glibc keep freed activation buffers (see ``MALLOPT_SETTINGS``).
@@ -17,6 +18,17 @@ code.  This module holds the schedule and nothing else:
 What the schedule does (all on tensors, before bufferization, so that the tiled
 loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
 keeps a conv's accumulator in registers across its tap and channel loops):
+
+* the heavy ops' rules first tile their outer parallel loops into an
+  ``scf.forall``: convolutions' and pools' batch and output rows (``_rows``:
+  those a tile takes one at a time), matmuls' 32-column panels, or the batches
+  of a batch matmul of several.  OpenMP's threads share these out
+  (``vector_lowering``), and nothing else, so that every output is computed as
+  on one thread, where the forall is a plain loop nest.  Elementwise ops,
+  transposes and row reductions stay on one thread: they are memory-bound, and
+  each parallel loop is a fork and a join, which on a busy machine waits for a
+  core (resnet18's 65 elementwise loops on two threads took it from 82 to 110 ms,
+  against 85 ms with its 13 heavy ones alone, at a load of 11 on 2 cores).
 
 * ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
   tiled and vectorised below (left alone, the pad bufferizes to a strided
@@ -87,29 +99,41 @@ BUFFERIZE = (
     "convert-bufferization-to-memref",
 )
 
-VECTOR_LOWERING = (
-    "convert-linalg-to-loops",
-    # exp, tanh, erf, log... as polynomials on the vectors (within 3 ulp), where
-    # convert-math-to-libm would call libm once per element (gelu's erf: 35x
-    # slower, and its unrolled calls the larger part of swin_t's code).
-    # mlir-opt-22 offers MLIR's polynomial approximations only as this pass.
-    "func.func(test-math-polynomial-approximation)",
-    # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
-    # transfer_read through memref.expand_shape wrongly (softmax's row sums
-    # read as zeros; tests/compiler has the case).
-    "func.func(convert-vector-to-scf{full-unroll=true})",
-    "canonicalize",
-    "cse",
-    "lower-affine",
-    "convert-scf-to-cf",
-    "expand-strided-metadata",
-    "lower-affine",
-    "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
-    "convert-to-llvm",
-    "convert-math-to-libm",
-    "convert-to-llvm",
-    "reconcile-unrealized-casts",
-)
+
+def vector_lowering(threads: int = 1) -> tuple[str, ...]:
+    """The passes from vectorised tiles on buffers to the LLVM dialect, the
+    ``scf.forall`` loops of the schedule run on `threads` threads (OpenMP
+    above 1; on one thread they are plain loops, and no OpenMP is involved)."""
+    openmp = threads > 1
+    return (
+        "convert-linalg-to-loops",
+        # The parallel tile loops, scf.forall on buffers, as scf.parallel:
+        # omp.parallel around an omp.wsloop on several threads; on one,
+        # convert-scf-to-cf makes it the loop nest it would have been.
+        "scf-forall-to-parallel",
+        *([f"convert-scf-to-openmp{{num-threads={threads}}}"] if openmp else []),
+        # exp, tanh, erf, log... as polynomials on the vectors (within 3 ulp), where
+        # convert-math-to-libm would call libm once per element (gelu's erf: 35x
+        # slower, and its unrolled calls the larger part of swin_t's code).
+        # mlir-opt-22 offers MLIR's polynomial approximations only as this pass.
+        "func.func(test-math-polynomial-approximation)",
+        # No fold-memref-alias-ops: in LLVM 22 it folds a broadcasting
+        # transfer_read through memref.expand_shape wrongly (softmax's row sums
+        # read as zeros; tests/compiler has the case).
+        "func.func(convert-vector-to-scf{full-unroll=true})",
+        "canonicalize",
+        "cse",
+        "lower-affine",
+        "convert-scf-to-cf",
+        "expand-strided-metadata",
+        "lower-affine",
+        "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
+        "convert-to-llvm",
+        "convert-math-to-libm",
+        "convert-to-llvm",
+        *(["convert-openmp-to-llvm"] if openmp else []),
+        "reconcile-unrealized-casts",
+    )
 
 
 # glibc serves allocations above 128 KiB (every activation of resnet18) with mmap
@@ -276,6 +300,22 @@ def _name_matcher(name: str, ops: list[str], rank: int | None = None) -> str:
   }}"""
 
 
+def _batches_matcher(name: str, op: str) -> str:
+    """Matches the ops named `op` whose first loop (the batch) runs more than once."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["{op}"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %batch = transform.match.structured.dim %s[0] : ({_ANY}) -> !transform.param<i64>
+        %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi gt %batch, %one : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
 def _action(name: str, body: list[str]) -> str:
     lines = "\n    ".join(body)
     return f"""
@@ -296,6 +336,14 @@ MATMUL_TILE = [8, 32, 8]
 MATMUL_INTERCHANGE = [1, 0, 2]
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
 BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
+# In parallel: column panels, each thread's panel of the right operand staying in
+# its cache; a last panel narrower than 32 has a dynamic width, and goes to
+# loops (1000 classes: 8 columns).  Several batches (attention's heads) are
+# shared out instead, their tiles as static as on one thread (197 keys: a
+# 5-column panel on loops made the product 1.6x slower).
+MATMUL_PARALLEL = [0, 32]
+BATCH_MATMUL_PARALLEL = [1, *MATMUL_PARALLEL]
+BATCHES_PARALLEL = [1]
 # linalg.depthwise_conv_2d_nhwc_hwcm (N, OH, OW, C, M, KH, KW): the vectoriser
 # has no 2-D depthwise conv and decompose no HWCM form, but a tile of one tap is,
 # once its unit dims are dropped, an elementwise multiply-add on 8x32 pixels by
@@ -325,26 +373,55 @@ ROW_REDUCTION_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64]}
 MARK = "schedule.vectorize"
 
 
+def _rows(tile: list[int]) -> list[int]:
+    """The leading dims `tile` tiles by 1 (batch, output rows), parallel in the
+    windowed ops: tiled by 1 in the ``scf.forall`` too, its tiles stay static."""
+    count = next((i for i, size in enumerate(tile) if size != 1), len(tile))
+    return [1] * count
+
+
+def _parallel(sizes: list[int]) -> tuple[list[str], str]:
+    """Tile ``%op`` 's leading dims by `sizes` into an ``scf.forall`` (none: no
+    forall): the lines, and the handle of the op inside (or ``%op``)."""
+    if not sizes:
+        return [], "%op"
+    forall = (
+        f"%inner, %forall = transform.structured.tile_using_forall %op "
+        f"tile_sizes [{', '.join(map(str, sizes))}] : ({_ANY}) -> ({_ANY}, {_ANY})"
+    )
+    return [forall], "%inner"
+
+
 def _tiling_action(
-    name: str, tile: list[int], peel: list[int], interchange: list[int] | None = None
+    name: str,
+    tile: list[int],
+    peel: list[int],
+    interchange: list[int] | None = None,
+    parallel: list[int] | None = None,
 ) -> str:
-    """Tile (loops ordered by `interchange`), mark the tile, peel the loops
+    """Tile the `parallel` dims into an ``scf.forall`` (if any), then tile what is
+    inside (loops ordered by `interchange`), mark the tile, peel the loops
     (indices in nesting order) whose tile may not divide the extent.
 
     Peeling clones the tile, mark included, into the remainder loop.
     """
-    body = [_tile("%op", tile, interchange), f'transform.annotate %tiled "{MARK}" : {_ANY}']
+    body, inner = _parallel(parallel or [])
+    body.append(_tile(inner, tile, interchange))
+    body.append(f'transform.annotate %tiled "{MARK}" : {_ANY}')
     for loop in peel:
         body += _peel(f"%loops#{loop}")
     return _action(name, body)
 
 
 def _depthwise_action() -> str:
-    """Tile, drop the tile's unit dims (inside its innermost loop only), mark, peel."""
+    """Tile (rows in parallel), drop the tile's unit dims (inside its innermost
+    loop only), mark, peel."""
+    parallel, inner = _parallel(_rows(DEPTHWISE_TILE))
     return _action(
         "tile_depthwise",
         [
-            _tile("%op", DEPTHWISE_TILE),
+            *parallel,
+            _tile(inner, DEPTHWISE_TILE),
             f"%generic = transform.structured.generalize %tiled : ({_ANY}) -> {_ANY}",
             "transform.apply_patterns to %loops#6 {",
             "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
@@ -358,13 +435,15 @@ def _depthwise_action() -> str:
 
 
 class _Rule(NamedTuple):
-    """Ops `matcher` (``@match_<name>``) matches, tiled by `_tiling_action`."""
+    """Ops `matcher` (``@match_<name>``) matches, tiled by `_tiling_action`
+    (`parallel`: the ``scf.forall`` 's tile sizes; None: no forall)."""
 
     name: str
     matcher: str
     tile: list[int]
     peel: list[int]
     interchange: list[int] | None = None
+    parallel: list[int] | None = None
 
 
 def _build_schedule() -> str:
@@ -373,19 +452,33 @@ def _build_schedule() -> str:
         # (7, 14, 28; the stem's 3 channels; 1000 classes) leave a remainder
         # tile; peeling it keeps every tile's shape static, as vectorising needs.
         _Rule(
-            "conv", _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]), CONV_TILE, [6, 3, 2]
+            "conv",
+            _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]),
+            CONV_TILE,
+            [6, 3, 2],
+            parallel=_rows(CONV_TILE),
         ),
         _Rule(
             "depthwise_hwc",
             _name_matcher("match_depthwise_hwc", ["linalg.depthwise_conv_2d_nhwc_hwc"]),
             DEPTHWISE_HWC_TILE,
             [3, 2],
+            parallel=_rows(DEPTHWISE_HWC_TILE),
         ),
         _Rule(
             "pool",
             _name_matcher("match_pool", ["linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum"]),
             POOL_TILE,
             [3, 2],
+            parallel=_rows(POOL_TILE),
+        ),
+        _Rule(
+            "batches_matmul",
+            _batches_matcher("match_batches_matmul", "linalg.batch_matmul"),
+            BATCH_MATMUL_TILE,
+            [3, 2, 1],
+            BATCH_MATMUL_INTERCHANGE,
+            BATCHES_PARALLEL,
         ),
         _Rule(
             "batch_matmul",
@@ -393,6 +486,7 @@ def _build_schedule() -> str:
             BATCH_MATMUL_TILE,
             [3, 2, 1],
             BATCH_MATMUL_INTERCHANGE,
+            BATCH_MATMUL_PARALLEL,
         ),
         _Rule(
             "matmul",
@@ -400,6 +494,7 @@ def _build_schedule() -> str:
             MATMUL_TILE,
             [2, 1, 0],
             MATMUL_INTERCHANGE,
+            MATMUL_PARALLEL,
         ),
     ]
     for rank, tile in TRANSPOSE_TILES.items():
@@ -431,7 +526,8 @@ def _build_schedule() -> str:
             )
         )
     sequences = "".join(
-        rule.matcher + _tiling_action(f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange)
+        rule.matcher
+        + _tiling_action(f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange, rule.parallel)
         for rule in rules
     )
     sequences += (
@@ -512,14 +608,23 @@ def _build_schedule() -> str:
 TRANSFORM_SCHEDULE = _build_schedule()
 
 
-SCHEDULE = Schedule(
-    "vectorize",
-    TRANSFORM_SCHEDULE,
-    {
-        "schedule": (Stage("schedule", SCHEDULE_STAGE),),
-        "bufferize": (Stage("bufferize", BUFFERIZE),),
-        "loops": (Stage("vector-lowering", VECTOR_LOWERING),),
-        "to-llvm": (),
-    },
-)
-"""The schedule, as the build runs it (see the module docstring)."""
+def vectorize(threads: int = 1) -> Schedule:
+    """The schedule, as the build runs it (see the module docstring), its
+    parallel loops on `threads` threads."""
+    if threads < 1:
+        raise ValueError(f"a thread count must be at least 1, not {threads}")
+    return Schedule(
+        "vectorize",
+        TRANSFORM_SCHEDULE,
+        {
+            "schedule": (Stage("schedule", SCHEDULE_STAGE),),
+            "bufferize": (Stage("bufferize", BUFFERIZE),),
+            "loops": (Stage("vector-lowering", vector_lowering(threads)),),
+            "to-llvm": (),
+        },
+        threads,
+    )
+
+
+SCHEDULE = vectorize()
+"""The schedule on one thread."""

@@ -6,6 +6,8 @@ its Debian name on ``PATH``. The runner libraries that ``mlir-runner`` and
 compiled models' printing need are Debian's versioned files in
 ``/usr/lib/llvm-22/lib`` (``libmlir-22`` has only those; ``libmlir-22-dev``
 adds the plain names), or the directory ``RELAY_XDSL_MLIR_LIB_DIR`` names.
+Libraries whose loops run on several threads link LLVM's OpenMP runtime,
+``libomp.so`` in the same directory (``libomp-22-dev``).
 
 A missing tool is a `ToolchainError` saying what to install; a tool that
 fails is a `ToolchainError` carrying its command line and stderr.
@@ -40,6 +42,10 @@ LIBRARY_DIR = Path("/usr/lib/llvm-22/lib")
 LIBRARY_DIR_VARIABLE = "RELAY_XDSL_MLIR_LIB_DIR"
 RUNNER_LIBRARIES = ("libmlir_runner_utils.so.22.1", "libmlir_c_runner_utils.so.22.1")
 """The libraries ``mlir-runner -shared-libs=`` needs for ``printMemref*`` and friends."""
+OPENMP_LIBRARY = "libomp.so"
+OPENMP_INSTALL_HINT = "apt-get install libomp-22-dev"
+"""LLVM's OpenMP runtime, which code lowered from the OpenMP dialect calls
+(``__kmpc_fork_call``...), and what installs it on Debian (as root)."""
 
 
 class ToolchainError(CompileError):
@@ -130,8 +136,7 @@ def native_target() -> str:
 
 def runner_libraries() -> tuple[str, ...]:
     """The paths of `RUNNER_LIBRARIES`, or a `ToolchainError` saying what to install."""
-    directory = Path(os.environ.get(LIBRARY_DIR_VARIABLE) or LIBRARY_DIR)
-    paths = tuple(directory / name for name in RUNNER_LIBRARIES)
+    paths = tuple(library_directory() / name for name in RUNNER_LIBRARIES)
     missing = [str(path) for path in paths if not path.is_file()]
     if missing:
         raise ToolchainError(
@@ -141,9 +146,27 @@ def runner_libraries() -> tuple[str, ...]:
     return tuple(str(path) for path in paths)
 
 
-def shared_libs_option() -> str:
-    """``-shared-libs=A,B``: the option that gives ``mlir-runner`` the runner libraries."""
-    return "-shared-libs=" + ",".join(runner_libraries())
+def library_directory() -> Path:
+    """Where the runner libraries and the OpenMP runtime are (`LIBRARY_DIR` unless overridden)."""
+    return Path(os.environ.get(LIBRARY_DIR_VARIABLE) or LIBRARY_DIR)
+
+
+def openmp_library() -> str:
+    """The path of `OPENMP_LIBRARY`, or a `ToolchainError` saying what to install."""
+    path = library_directory() / OPENMP_LIBRARY
+    if not path.is_file():
+        raise ToolchainError(
+            f"LLVM's OpenMP runtime is missing ({path}; needed to run on several threads); "
+            f"install it with: {OPENMP_INSTALL_HINT}"
+        )
+    return str(path)
+
+
+def shared_libs_option(openmp: bool = False) -> str:
+    """``-shared-libs=A,B``: the option that gives ``mlir-runner`` the runner libraries
+    (and, if `openmp`, the OpenMP runtime, for modules whose loops run on several threads)."""
+    libraries = [*runner_libraries(), *([openmp_library()] if openmp else [])]
+    return "-shared-libs=" + ",".join(libraries)
 
 
 def run_tool(name: str, arguments: Sequence[str], input: str | bytes | None = None) -> bytes:

@@ -9,11 +9,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from relay_xdsl.compiler import iree_runtime
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.frontend import lower
 from relay_xdsl.compiler.iree_build import DEVICES, build_vmfb
-from relay_xdsl.compiler.iree_runtime import IreeModel, cpu_device, default_threads
+from relay_xdsl.compiler.iree_runtime import IreeModel, cpu_device
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.interpreter import run
@@ -93,20 +92,6 @@ def test_a_process_runs_one_task_thread_count():
         cpu_device(THREADS + 1)
     with pytest.raises(CompileError, match="at least 1"):
         cpu_device(0)
-
-
-def test_the_default_counts_physical_cores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Four CPUs, two hyperthreads on each of two cores: two threads, as PyTorch runs."""
-    for cpu, core in ((0, 0), (1, 0), (2, 1), (3, 1), (4, 2)):
-        topology = tmp_path / f"cpu{cpu}" / "topology"
-        topology.mkdir(parents=True)
-        (topology / "physical_package_id").write_text("0\n")
-        (topology / "core_id").write_text(f"{core}\n")
-    monkeypatch.setattr(iree_runtime, "CPU_TOPOLOGY", tmp_path)
-    monkeypatch.setattr(iree_runtime.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
-    assert default_threads() == 2
-    monkeypatch.setattr(iree_runtime, "CPU_TOPOLOGY", tmp_path / "missing")
-    assert default_threads() == 4  # without the topology, every CPU
 
 
 def against_the_interpreter(module, path: Path, inputs: dict[str, np.ndarray]) -> tuple:

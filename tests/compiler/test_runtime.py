@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,7 +13,7 @@ import pytest
 
 from relay_xdsl.compiler.artifact import Signature, TensorSpec
 from relay_xdsl.compiler.errors import CompileError
-from relay_xdsl.compiler.runtime import CompiledModel, copy_result, descriptor
+from relay_xdsl.compiler.runtime import OPENMP_DEFAULTS, CompiledModel, copy_result, descriptor
 
 Compile = Callable[..., CompiledModel]
 
@@ -25,6 +26,17 @@ def test_weights_follow_the_inputs(compile_mlir: Compile, tosa: SimpleNamespace)
     np.testing.assert_allclose(actual, tosa.dense_relu(x, *weights), rtol=1e-6, atol=1e-6)
     assert model.signature.inputs == (("arg0", TensorSpec((2, 3), np.dtype("float32"))),)
     assert [w.shape for w in model.signature.weights] == [(1, 3, 4), (1, 1, 4)]
+
+
+def test_loading_gives_the_openmp_runtime_short_spins_unless_set(
+    compile_mlir: Compile, tosa: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.delenv("KMP_BLOCKTIME", raising=False)
+    compile_mlir(tosa.DENSE_RELU, "dense_relu", tosa.dense_relu_weights())
+    assert os.environ["KMP_BLOCKTIME"] == OPENMP_DEFAULTS["KMP_BLOCKTIME"] == "1"
+    monkeypatch.setenv("KMP_BLOCKTIME", "infinite")
+    compile_mlir(tosa.DENSE_RELU, "dense_relu", tosa.dense_relu_weights())
+    assert os.environ["KMP_BLOCKTIME"] == "infinite"
 
 
 def test_calls_neither_write_inputs_nor_keep_state(compile_mlir: Compile, tosa: SimpleNamespace):

@@ -27,7 +27,7 @@ from relay_xdsl.compiler.artifact import Signature
 from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
-from relay_xdsl.compiler.schedule import SCHEDULE
+from relay_xdsl.compiler.schedule import SCHEDULE, vector_lowering, vectorize
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
 ZP = '%zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>'
@@ -256,9 +256,11 @@ Compiled = dict[str, CompiledModel]
 def _compile(tmp: Path, schedule: Schedule | None) -> Compiled:
     """Every case in one module, compiled with `schedule` (None: plain loops)."""
     text = "".join(_function(*case) for case in CASES)
-    library = tmp / f"{'plain' if schedule is None else schedule.name}.so"
+    name = "plain" if schedule is None else f"{schedule.name}-{schedule.threads}"
+    library = tmp / f"{name}.so"
     llvm = build.lower_to_llvm_dialect(text, stages(schedule), schedule)
-    build.compile_library(build.translate_to_llvm_ir(llvm), library)
+    openmp = schedule is not None and schedule.threads > 1
+    build.compile_library(build.translate_to_llvm_ir(llvm), library, openmp=openmp)
     return {
         name: CompiledModel(library, Signature.of(program_from_mlir(text, function=name)), [])
         for name, *_ in CASES
@@ -296,6 +298,46 @@ def test_scheduled_matches_plain(case: tuple, libraries: tuple[Compiled, Compile
     plain, scheduled = (library[name](*inputs)[0] for library in libraries)
     assert np.abs(plain).max() > 0
     np.testing.assert_allclose(scheduled, plain, rtol=0, atol=1e-4)
+
+
+@pytest.fixture(scope="module")
+def two_threads(tmp_path_factory: pytest.TempPathFactory) -> Compiled:
+    return _compile(tmp_path_factory.mktemp("threads"), vectorize(2))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
+def test_two_threads_compute_what_one_does(
+    case: tuple, libraries: tuple[Compiled, Compiled], two_threads: Compiled
+) -> None:
+    """Only outer parallel loops are shared out, so every output is computed as on one
+    thread, bit for bit."""
+    name, args, _, _ = case
+    rng = np.random.default_rng(len(name))
+    inputs = [rng.standard_normal(shape, dtype=np.float32) for shape in args]
+    np.testing.assert_array_equal(two_threads[name](*inputs)[0], libraries[1][name](*inputs)[0])
+
+
+def test_threads_lower_to_openmp_above_one() -> None:
+    assert not any("openmp" in p for p in vector_lowering(1))
+    two = vector_lowering(2)
+    assert "convert-scf-to-openmp{num-threads=2}" in two
+    assert two.index("convert-scf-to-openmp{num-threads=2}") < two.index("convert-scf-to-cf")
+    assert two.index("convert-openmp-to-llvm") < two.index("reconcile-unrealized-casts")
+    assert (SCHEDULE.threads, vectorize(3).threads) == (1, 3)
+    with pytest.raises(ValueError, match="at least 1, not 0"):
+        vectorize(0)
+
+
+def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
+    """Convolution rows (the batch of one folds away), matmul column panels, and the
+    batches of a batch matmul with several."""
+    conv = _scheduled(_function(*CASES[0]), "schedule")
+    assert re.search(r"scf\.forall \(%\w+\) in \(14\)", conv), conv
+    matmul = _scheduled(_function(*_matmul("f", 1, 24, 64, 70)), "schedule")
+    # 70 columns: panels of 32, 32 and 6
+    assert re.search(r"scf\.forall \(%\w+\) in \(3\)", matmul), matmul
+    batches = _scheduled(_function(*_matmul("f", 5, 24, 64, 70)), "schedule")
+    assert re.search(r"scf\.forall \(%\w+\) in \(5\)", batches), batches
 
 
 def test_scheduled_conv_matches_numpy(libraries: tuple[Compiled, Compiled]) -> None:

@@ -12,6 +12,7 @@ from relay_xdsl.compiler.toolchain import (
     INSTALL_HINT,
     ToolchainError,
     ToolFailure,
+    openmp_library,
     run_tool,
     runner_libraries,
     shared_libs_option,
@@ -92,3 +93,17 @@ def test_missing_runner_libraries_say_what_to_install(
     with pytest.raises(ToolchainError, match="runner libraries are missing") as error:
         runner_libraries()
     assert INSTALL_HINT in str(error.value)
+
+
+def test_the_openmp_runtime_goes_to_the_runner_on_request():
+    assert shared_libs_option(openmp=True) == f"{shared_libs_option()},{openmp_library()}"
+    assert Path(openmp_library()).name == "libomp.so"
+
+
+def test_a_missing_openmp_runtime_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    monkeypatch.setenv(toolchain.LIBRARY_DIR_VARIABLE, str(tmp_path))
+    with pytest.raises(ToolchainError, match="OpenMP runtime is missing") as error:
+        openmp_library()
+    assert "apt-get install libomp-22-dev" in str(error.value)

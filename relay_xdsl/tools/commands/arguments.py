@@ -87,22 +87,36 @@ def add_schedule_argument(command: argparse.ArgumentParser) -> None:
 
 
 def add_threads_argument(command: argparse.ArgumentParser) -> None:
-    """``--threads N``, for the commands that run a compiled model."""
+    """``--threads N``, for the commands that compile or run a compiled model."""
     command.add_argument(
         "--threads",
         type=int,
         metavar="N",
-        help="with --backend iree: run on N threads (default: every core, as PyTorch does); "
-        "the outputs do not depend on N",
+        help="with upstream MLIR (--target/--backend mlir): the library runs the outer "
+        "parallel loops of its heavy ops on N threads (OpenMP: libomp-22-dev); with "
+        "--backend iree: IREE's runtime runs on N threads; default: every core, as PyTorch "
+        "does; the outputs do not depend on N",
     )
 
 
-def check_threads(args: argparse.Namespace, usage: str) -> None:
-    """``--threads`` applies to ``--backend iree`` only, and is at least 1."""
+THREADED = {"--backend": ("mlir", "iree"), "--target": ("mlir",)}
+"""What ``--threads`` applies to: the backends that run, the target that compiles (an IREE
+module takes its threads when it runs)."""
+
+
+def check_threads(args: argparse.Namespace, usage: str, option: str = "--backend") -> None:
+    """``--threads`` needs `option` (the command's ``--backend`` or ``--target``) to be
+    one of `THREADED`, and upstream MLIR the schedule; it is at least 1."""
     if args.threads is None:
         return
-    if args.backend != "iree":
-        raise ArgumentError("argument --threads: '--threads' needs --backend iree", usage)
+    chosen = getattr(args, option.removeprefix("--"))
+    if chosen not in THREADED[option]:
+        needs = " or ".join(THREADED[option])
+        raise ArgumentError(f"argument --threads: '--threads' needs {option} {needs}", usage)
+    if chosen == "mlir" and args.no_schedule:
+        raise ArgumentError(
+            "argument --threads: --no-schedule compiles plain loops, on one thread", usage
+        )
     if args.threads < 1:
         raise ArgumentError(f"argument --threads: must be at least 1, not '{args.threads}'", usage)
 

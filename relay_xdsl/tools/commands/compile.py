@@ -1,7 +1,7 @@
 """``relay-xdsl compile``, and the compiled and TVM backends of ``run`` and ``check``.
 
     relay-xdsl compile FILE -o model.so [--emit tosa|llvm|runner|so] [--function NAME]
-                       [--verbose] [--no-schedule] [--no-cache] [--params FILE]
+                       [--verbose] [--no-schedule] [--threads N] [--no-cache] [--params FILE]
                        [--random-constants SEED]
                        [--input NAME=FILE.npy ...] [--random-inputs SEED]
     relay-xdsl compile FILE --target iree -o model.vmfb [--iree-device cpu|cuda] ...
@@ -28,11 +28,15 @@ or ``cuda``, which compiles anywhere and runs where an NVIDIA GPU is.
 
 ``--verbose`` states the pipeline and the tools' command lines on stderr.
 ``--no-schedule`` compiles linalg to plain loops, without the vectorising
-schedule (relay_xdsl/compiler/schedule.py). ``--no-cache`` compiles every
-unit afresh, without the object cache (relay_xdsl/compiler/cache.py).
+schedule (relay_xdsl/compiler/schedule.py), on one thread. With the schedule,
+``--threads N`` (default: every core) runs the outer parallel loops of the
+heavy ops on N threads with OpenMP (the library, or the runner module, then
+needs LLVM's ``libomp``); ``--threads 1`` needs no OpenMP at all.
+``--no-cache`` compiles every unit afresh, without the object cache
+(relay_xdsl/compiler/cache.py).
 
 ``run FILE --backend mlir`` compiles into a temporary directory and runs the
-library; ``--backend iree`` compiles with IREE and runs the module on
+library (on ``--threads N`` threads too); ``--backend iree`` compiles with IREE and runs the module on
 ``--threads N`` threads (relay_xdsl/compiler/iree_runtime.py); ``--backend tvm``
 builds the Relax export with ``relax.build`` for ``llvm`` and runs it on the
 Relax VM. ``check FILE --backend mlir|iree|interpreter --against-torch MODEL``
@@ -54,7 +58,9 @@ from relay_xdsl.tools.commands.arguments import (
     add_inputs,
     add_output,
     add_schedule_argument,
+    add_threads_argument,
     add_weights,
+    check_threads,
 )
 from relay_xdsl.tools.io import STDIO, CommandError, give_weights, load_module
 from relay_xdsl.tools.progress import step
@@ -103,13 +109,16 @@ def add_compile_arguments(command: argparse.ArgumentParser) -> None:
         "--verbose", action="store_true", help="state the pipeline and the tools' command lines"
     )
     add_schedule_argument(command)
+    add_threads_argument(command)
 
 
-def default_schedule() -> Schedule:
-    """The vectorising schedule (relay_xdsl/compiler/schedule.py)."""
-    from relay_xdsl.compiler.schedule import SCHEDULE
+def default_schedule(threads: int | None = None) -> Schedule:
+    """The vectorising schedule (relay_xdsl/compiler/schedule.py), its parallel loops on
+    `threads` threads (default: every core)."""
+    from relay_xdsl.compiler.schedule import vectorize
+    from relay_xdsl.support.cores import default_threads
 
-    return SCHEDULE
+    return vectorize(default_threads() if threads is None else threads)
 
 
 def add_parser(commands: Subcommands, argv: Sequence[str]) -> None:
@@ -140,7 +149,7 @@ def run(args: argparse.Namespace) -> None:
         raise CommandError(f"--emit {args.emit} writes {what}: give -o FILE.{args.emit}")
     if args.target == "iree":
         _require_iree()
-    schedule = None if args.no_schedule else default_schedule()
+    schedule = None if args.no_schedule else default_schedule(args.threads)
     pipeline = stages(schedule)
     log = _stderr_log if args.verbose else None
     module = load_module(args.input, args.input_format)
@@ -217,15 +226,18 @@ def run_compiled(
     *,
     scheduled: bool = True,
     cached: bool = True,
+    threads: int | None = None,
 ) -> list[np.ndarray]:
-    """@`function` of `module` compiled (with the vectorising schedule if `scheduled`, with
-    the object cache if `cached`) and run on `inputs` (by parameter name, in order)."""
+    """@`function` of `module` compiled (with the vectorising schedule if `scheduled`, its
+    parallel loops on `threads` threads, default every core; with the object cache if
+    `cached`) and run on `inputs` (by parameter name, in order)."""
     from relay_xdsl.compiler.build import build
     from relay_xdsl.compiler.runtime import CompiledModel
 
+    schedule = default_schedule(threads) if scheduled else None
+
     def compile_and_load(program: Program, directory: Path) -> Callable[..., list[np.ndarray]]:
         library = directory / f"{function}.so"
-        schedule = default_schedule() if scheduled else None
         build(program, library, schedule=schedule, cache=cached, step=step)
         return CompiledModel.load(library)
 
@@ -314,6 +326,7 @@ def run_backend(
             args.random_constants,
             scheduled=not args.no_schedule,
             cached=not args.no_cache,
+            threads=args.threads,
         )
     return run_tvm(module, inputs, function, args.random_constants)
 
@@ -323,8 +336,6 @@ def run_tvm(
     inputs: Mapping[str, np.ndarray],
     function: str = "main",
     random_constants: int | None = None,
-    *,
-    scheduled: bool = True,
 ) -> list[np.ndarray]:
     """@`function` of `module` exported to Relax, built for ``llvm`` by TVM and run on its VM."""
     from relay_xdsl.tools.tvm_bridge import relax_module, tvm_models
@@ -386,6 +397,7 @@ def check_arguments(args: argparse.Namespace, usage: str) -> None:
         )
     if args.iree_device is not None and args.target != "iree":
         raise ArgumentError("argument --iree-device: '--iree-device' needs --target iree", usage)
+    check_threads(args, usage, "--target")
     if args.emit != "runner":
         for given, option in ((args.inputs, "--input"), (args.random_inputs, "--random-inputs")):
             if given not in (None, []):

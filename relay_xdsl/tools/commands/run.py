@@ -173,7 +173,7 @@ def _save(path: str, arrays: dict[str, np.ndarray]) -> None:
 
 
 def check_arguments(args: argparse.Namespace, usage: str) -> None:
-    """``--threads`` needs ``--backend iree``; TVM's steps run with the collector on."""
+    """``--threads`` needs ``--backend mlir`` or ``iree``; TVM's steps run with the collector on."""
     check_threads(args, usage)
     if args.backend == "tvm":
         args.with_tvm = True

@@ -161,6 +161,9 @@ def test_compile_emits_a_module_for_mlir_runner(
         (["--target", "iree", "--emit", "so"], "--target iree emits tosa, vmfb, not 'so'"),
         (["--emit", "vmfb"], "--target mlir emits tosa, llvm, runner, so, not 'vmfb'"),
         (["--iree-device", "cuda"], "'--iree-device' needs --target iree"),
+        (["--target", "iree", "--threads", "2"], "'--threads' needs --target mlir"),
+        (["--no-schedule", "--threads", "2"], "--no-schedule compiles plain loops, on one thread"),
+        (["--threads", "0"], "argument --threads: must be at least 1, not '0'"),
     ],
 )
 def test_compile_errors(
@@ -174,6 +177,94 @@ def test_compile_errors(
     )
     assert status == 1
     assert message in error
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--threads", "2"], "'--threads' needs --backend mlir or iree"),
+        (["--backend", "tvm", "--threads", "2"], "'--threads' needs --backend mlir or iree"),
+        (["--backend", "mlir", "--no-schedule", "--threads", "2"], "--no-schedule compiles"),
+    ],
+)
+def test_run_threads_errors(
+    files: SimpleNamespace,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    message: str,
+):
+    status, _, error = _main(
+        capsys, "run", files.program, "--random-inputs", "1", "--random-constants", "3", *arguments
+    )
+    assert status == 1
+    assert message in error
+
+
+CNN = (
+    '#[version = "0.0.5"]\n'
+    "def @main(%data: Tensor[(1, 3, 20, 20), float32]) {\n"
+    "  %0 = nn.conv2d(%data, meta[relay.Constant][0] /* ty=Tensor[(16, 3, 3, 3), float32] */,"
+    " padding=[1, 1, 1, 1], channels=16, kernel_size=[3, 3]);\n"
+    "  %1 = nn.relu(nn.bias_add(%0, meta[relay.Constant][1] /* ty=Tensor[(16), float32] */));\n"
+    "  %2 = nn.max_pool2d(%1, pool_size=[2, 2], strides=[2, 2]);\n"
+    "  %3 = nn.conv2d(%2, meta[relay.Constant][2] /* ty=Tensor[(40, 16, 3, 3), float32] */,"
+    " strides=[2, 2], padding=[1, 1, 1, 1], channels=40, kernel_size=[3, 3]);\n"
+    "  %4 = nn.relu(%3);\n"
+    "  %5 = nn.batch_flatten(nn.global_avg_pool2d(%4));\n"
+    "  nn.softmax(nn.dense(%5, meta[relay.Constant][3] /* ty=Tensor[(50, 40), float32] */,"
+    " units=50))\n"
+    "}\n"
+)
+"""Convolutions (a row each thread), a pool, a dense product of 50 columns (a panel of 32
+each thread, and one of 18)."""
+
+MATMULS = (
+    '#[version = "0.0.5"]\n'
+    "def @main(%x: Tensor[(3, 20, 72), float32]) {\n"
+    "  %0 = reshape(%x, newshape=[60, 72]);\n"
+    "  %1 = nn.relu(nn.dense(%0, meta[relay.Constant][0] /* ty=Tensor[(100, 72), float32] */,"
+    " units=100));\n"
+    "  %2 = reshape(%1, newshape=[3, 20, 100]);\n"
+    "  %3 = nn.batch_matmul(%2, %2, transpose_b=True);\n"
+    "  nn.batch_matmul(nn.softmax(%3), %x, transpose_b=False)\n"
+    "}\n"
+)
+"""Dense and batch products with remainders in every dimension, and a softmax."""
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("program", [CNN, MATMULS], ids=["cnn", "matmuls"])
+def test_run_with_mlir_on_two_threads_prints_the_same(
+    program: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """The threads share out the outer parallel loops only: every output is computed as
+    on one thread, bit for bit; and a library of one thread needs no OpenMP runtime."""
+    source = tmp_path / "program.relay"
+    source.write_text(program)
+    common = ("--random-inputs", "1", "--random-constants", "0")
+    outputs = {}
+    for threads in ("1", "2"):
+        path = tmp_path / f"threads{threads}.npz"
+        status, _, error = _main(
+            capsys, "run", str(source), *common, "--backend", "mlir", "--threads", threads,
+            "-o", str(path),
+        )  # fmt: skip
+        assert status == 0, error
+        with np.load(path) as saved:
+            outputs[threads] = saved["output0"]
+    np.testing.assert_array_equal(outputs["2"], outputs["1"])
+    status, _, error = _main(capsys, "run", str(source), *common, "-o", str(tmp_path / "i.npz"))
+    assert status == 0, error
+    with np.load(tmp_path / "i.npz") as interpreted:
+        np.testing.assert_allclose(outputs["1"], interpreted["output0"], rtol=1e-5, atol=1e-5)
+    for threads in ("1", "2"):
+        library = tmp_path / f"threads{threads}.so"
+        status, _, error = _main(
+            capsys, "compile", str(source), "--random-constants", "0", "--threads", threads,
+            "-o", str(library),
+        )  # fmt: skip
+        assert status == 0, error
+        assert (b"libomp.so" in library.read_bytes()) == (threads == "2")
 
 
 @pytest.mark.heavy
