@@ -54,7 +54,7 @@ class Step(Enum):
     or, for `None`, a reference to the returned value."""
 
 
-Schedule = Iterator[tuple[Step, Operation | None]]
+Steps = list[tuple[Step, Operation | None]]
 
 
 def schedule(
@@ -62,7 +62,7 @@ def schedule(
     result: SSAValue,
     own_binding: Callable[[Operation], bool],
     literal_key: Callable[[relay.FnOp], Region],
-) -> Schedule:
+) -> Iterator[tuple[Step, Operation | None]]:
     """The steps printing `block`, whose terminator returns `result`, in TVM's order.
 
     `own_binding(op)` says whether `op` is bound on its own line where it
@@ -71,28 +71,30 @@ def schedule(
     ``relay.fn`` calls; ``relay.fn`` ops with one key share one literal.
     """
     walk = _Walk(block, literal_key)
+    steps = walk.steps
     terminator = block.last_op
     for op in block.ops:
         if op is terminator:
             break
-        if isinstance(op, relay.LetOp):
+        if type(op) is relay.LetOp:
             source = let_expression(op)
             if source is not None:
-                yield from walk.visit(source)
+                walk.visit(source)
             else:
-                yield from walk.value(op.value)
+                walk.value(op.value)
             walk.visited.add(id(op))
             walk.bound.add(id(op))
-            yield Step.STATEMENT, op
+            steps.append((Step.STATEMENT, op))
         elif own_binding(op):
-            steps = walk.ready(op)
-            yield from walk.visit(op) if steps is None else steps
+            walk.visit(op)
             walk.bound.add(id(op))
-            yield Step.BIND_VARIABLE, op
-        elif not any(r.uses for r in op.results):
-            yield from walk.visit(op)
+            steps.append((Step.BIND_VARIABLE, op))
+        elif _unused(op):
+            walk.visit(op)
             walk.bound.add(id(op))
-            yield Step.BIND, op
+            steps.append((Step.BIND, op))
+        yield from steps
+        steps.clear()
     owner = result.owner
     if (
         isinstance(owner, Operation)
@@ -102,15 +104,17 @@ def schedule(
         and type(owner) not in _ATOMIC
         and not own_binding(owner)
     ):
-        yield from walk.visit(owner)
-        yield Step.RESULT, owner
+        walk.visit(owner)
+        steps.append((Step.RESULT, owner))
     else:
-        yield from walk.value(result)
-        yield Step.RESULT, None
+        walk.value(result)
+        steps.append((Step.RESULT, None))
+    yield from steps
 
 
 class _Walk:
-    """TVM's DFS over one block; remembers what is visited and bound across roots."""
+    """TVM's DFS over one block; remembers what is visited and bound across
+    roots, and appends the steps of each visit to `steps`."""
 
     def __init__(self, block: Block, literal_key: Callable[[relay.FnOp], Region]):
         self.block = block
@@ -118,124 +122,138 @@ class _Walk:
         # By id: hashing an op calls Python code, and this is the hot loop.
         self.visited: set[int] = set()
         self.bound: set[int] = set()
+        self.steps: Steps = []
+        # Each op's `local_inputs`, by id; the block's ops outlive the walk.
+        self.input_ops: dict[int, list[Operation]] = {}
 
-    def local(self, value: SSAValue) -> Operation | None:
+    def value(self, value: SSAValue) -> None:
+        """Visit the op of `value` and bind it, unless it is atomic or bound."""
         owner = value.owner
         # A block argument's owner is a block, whose parent is a region.
-        return owner if owner.parent is self.block else None
-
-    def value(self, value: SSAValue) -> Schedule:
-        """Visit the op of `value` and bind it, unless it is atomic or bound."""
-        owner = self.local(value)
-        if owner is None:
+        if owner.parent is not self.block:
             return
         if id(owner) not in self.visited:
-            yield from self.visit(owner)
-        if self.needs_binding(owner):
+            self.visit(owner)
+        if id(owner) not in self.bound and type(owner) not in _ATOMIC:
             self.bound.add(id(owner))
-            yield Step.BIND, owner
+            self.steps.append((Step.BIND, owner))
 
-    def needs_binding(self, op: Operation) -> bool:
-        return id(op) not in self.bound and type(op) not in _ATOMIC
+    def local_inputs(self, op: Operation) -> list[Operation]:
+        """The ops of this block whose values `op` reads, in TVM's order (its
+        operands, then the values its regions capture), repeats included."""
+        inputs = self.input_ops.get(id(op))
+        if inputs is None:
+            block = self.block
+            inputs = self.input_ops[id(op)] = [
+                owner for value in self.inputs(op) if (owner := value.owner).parent is block
+            ]
+        return inputs
 
     def inputs(self, op: Operation) -> Sequence[SSAValue]:
-        """What `op` reads from this block: its operands, then the values its regions capture."""
+        """What `op` reads: its operands, then the values its regions capture."""
         if not op.regions or op.has_trait(IsolatedFromAbove):
             return _operands(op)
         inputs = list(_operands(op))
         seen = set(inputs)
+        block = self.block
         for inner in walk_ops(op):
             if inner is op:
                 continue
             for operand in inner.operands:
-                if operand not in seen and self.local(operand) is not None:
+                if operand not in seen and operand.owner.parent is block:
                     seen.add(operand)
                     inputs.append(operand)
         return inputs
 
-    def children(self, op: Operation) -> list[Operation | Region]:
-        children: list[Operation | Region] = []
-        if type(op) is relay.FnOp:
-            children.append(self.literal_key(op))
-        block = self.block
-        for value in self.inputs(op):
-            owner = value.owner
-            if owner.parent is block:
-                children.append(owner)
-        return children
-
-    def visit(self, root: Operation) -> Schedule:
+    def visit(self, root: Operation) -> None:
         """Post-order DFS from `root` (as ``ExpandDataflow``), with each visit's steps."""
-        visited = self.visited
-        steps = self.ready(root)
-        if steps is not None:
-            yield from steps
+        if self.ready(root):
             return
-        stack: list[tuple[Operation | Region, bool]] = [(root, False)]
+        visited, steps = self.visited, self.steps
+        # Each op on the path from the root, with the children it has yet to visit.
+        stack: list[tuple[Operation, Iterator[Operation | Region]]] = [
+            (root, iter(self.children(root)))
+        ]
         while stack:
-            node, expanded = stack[-1]
-            if id(node) in visited:
-                stack.pop()
-            elif expanded:
-                stack.pop()
-                visited.add(id(node))
-                yield from self.leaf(node)
-            elif type(node) is Region:
-                stack[-1] = (node, True)
+            op, pending = stack[-1]
+            for child in pending:
+                if id(child) in visited:
+                    continue
+                if type(child) is Region:
+                    visited.add(id(child))
+                    fn = child.parent_op()
+                    assert isinstance(fn, relay.FnOp)
+                    steps.append((Step.LITERAL, fn))
+                    continue
+                child_op = cast(Operation, child)
+                if type(child_op) in _ATOMIC and not child_op.operands:
+                    visited.add(id(child_op))  # a leaf with nothing to bind
+                    steps.append((Step.VISIT, child_op))
+                else:
+                    stack.append((child_op, iter(self.children(child_op))))
+                    break
             else:
-                stack[-1] = (node, True)
-                stack.extend(
-                    (child, False)
-                    for child in reversed(self.children(cast(Operation, node)))
-                    if id(child) not in visited
-                )
+                stack.pop()
+                visited.add(id(op))
+                self.leaf(op)
 
-    def ready(self, op: Operation) -> list[tuple[Step, Operation | None]] | None:
-        """The steps of visiting `op` if every input is visited already or is
-        an atom (as in A-normal form, where this is every op), without the
-        walk; else None."""
+    def children(self, op: Operation) -> list[Operation | Region]:
+        """What the DFS visits before `op`, in order: a ``relay.fn``'s literal
+        (the callee, printed last, is visited first), then its inputs."""
+        inputs = self.local_inputs(op)
+        if type(op) is relay.FnOp:
+            return [self.literal_key(op), *inputs]
+        return inputs  # type: ignore[return-value]
+
+    def ready(self, op: Operation) -> bool:
+        """Append the steps of visiting `op` if every input is visited already
+        or is an atom (as in A-normal form, where this is every op), without
+        the walk, and say whether it did."""
         if op.regions:
-            return None
-        block, visited, bound = self.block, self.visited, self.bound
-        operands = _operands(op)
-        steps: list[tuple[Step, Operation | None]] = []
-        for value in operands:
-            owner = value.owner
-            if owner.parent is block and id(owner) not in visited:
+            return False
+        visited, bound = self.visited, self.bound
+        inputs = self.local_inputs(op)
+        atoms: list[Operation] = []
+        for owner in inputs:
+            if id(owner) not in visited:
                 if type(owner) not in _ATOMIC or owner.operands:
-                    for _, atom in steps:  # undo: the walk visits them in its turn
+                    for atom in atoms:  # undo: the walk visits them in its turn
                         visited.discard(id(atom))
-                    return None
+                    return False
                 visited.add(id(owner))  # the DFS's leaf, before its user
-                steps.append((Step.VISIT, owner))
-        for value in operands:
-            owner = value.owner
-            if owner.parent is block and id(owner) not in bound and type(owner) not in _ATOMIC:
+                atoms.append(owner)
+        steps = self.steps
+        steps.extend((Step.VISIT, atom) for atom in atoms)
+        for owner in inputs:
+            if id(owner) not in bound and type(owner) not in _ATOMIC:
                 bound.add(id(owner))
                 steps.append((Step.BIND, owner))
         visited.add(id(op))
         steps.append((Step.VISIT, op))
-        return steps
+        return True
 
-    def leaf(self, node: Operation | Region) -> Schedule:
-        if type(node) is Region:
-            fn = node.parent_op()
-            assert isinstance(fn, relay.FnOp)
-            yield Step.LITERAL, fn
-            return
-        op = cast(Operation, node)
-        block, bound = self.block, self.bound
-        for value in self.inputs(op):
-            owner = value.owner
-            if owner.parent is block and id(owner) not in bound and type(owner) not in _ATOMIC:
+    def leaf(self, op: Operation) -> None:
+        """The steps of visiting `op` once its children are visited: bind its
+        inputs, and its literal, then render it."""
+        steps, bound = self.steps, self.bound
+        for owner in self.local_inputs(op):
+            if id(owner) not in bound and type(owner) not in _ATOMIC:
                 bound.add(id(owner))
-                yield Step.BIND, owner
+                steps.append((Step.BIND, owner))
         if type(op) is relay.FnOp:
             key = self.literal_key(op)
             if id(key) not in bound:
                 bound.add(id(key))
-                yield Step.BIND_LITERAL, op
-        yield Step.VISIT, op
+                steps.append((Step.BIND_LITERAL, op))
+        steps.append((Step.VISIT, op))
+
+
+def _unused(op: Operation) -> bool:
+    """Whether nothing uses a result of `op`."""
+    for result in op.results:
+        if result.first_use is not None:
+            return False
+    return True
 
 
 def _operands(op: Operation) -> Sequence[SSAValue]:

@@ -30,6 +30,7 @@ from xdsl.ir import Attribute
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.relay_text.types import RelayExportError
+from relay_xdsl.support.memo import memoised
 
 
 def attribute_value(attr: Attribute) -> str:
@@ -101,14 +102,21 @@ def checked_name(name: str, what: str, dotted: bool = False) -> str:
 def _float(value: float, type_: Attribute) -> str:
     if math.isnan(value):
         raise RelayExportError("NaN has no Relay literal")
+    type_name = _mlir_spelling(type_)
     if value in (float("inf"), float("-inf")):
         text = "inf" if value > 0 else "-inf"
     else:
-        text = _shortest_repr(value, str(type_))
-    suffix = {"f32": "f", "f64": "f64", "f16": "f16"}.get(str(type_), None)
+        text = _shortest_repr(value, type_name)
+    suffix = {"f32": "f", "f64": "f64", "f16": "f16"}.get(type_name, None)
     if suffix is None:
-        raise RelayExportError(f"float type {type_} has no Relay literal")
+        raise RelayExportError(f"float type {type_name} has no Relay literal")
     return text + suffix
+
+
+@memoised(maxsize=64)
+def _mlir_spelling(type_: Attribute) -> str:
+    """``f32``: `type_` as MLIR spells it (xDSL's printer is slow to start)."""
+    return str(type_)
 
 
 def _shortest_repr(value: float, type_name: str) -> str:

@@ -25,7 +25,10 @@ functions and the module.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -53,6 +56,7 @@ from relay_xdsl.dialects.relay.bindings import (
 )
 from relay_xdsl.dialects.relay.inference import infer_type
 from relay_xdsl.dialects.relay.names import relay_name
+from relay_xdsl.dialects.relay.type_agreement import agrees
 from relay_xdsl.exporters.print_order import Step, schedule
 from relay_xdsl.exporters.relay_attributes import (
     attribute_value,
@@ -62,6 +66,7 @@ from relay_xdsl.exporters.relay_attributes import (
     scalar_literal,
 )
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
+from relay_xdsl.support.memo import memoised
 
 MAX_INDENT_LEVELS = 32
 """Nested bodies deeper than this print at this indentation, so that deep
@@ -198,19 +203,8 @@ class RelayExpressionPrinter:
         for step, op in schedule(block, result, bound, literal_key):
             if step is Step.VISIT:
                 assert op is not None
-                if isinstance(op, relay.ConstantOp):
-                    self.names[op.result] = self.module_state.constant(op) + _type_comment(op)
-                elif isinstance(op, relay.GlobalOp):
-                    # An atom, printed where it is used.
-                    callee = checked_name(op.callee.root_reference.data, "function name")
-                    self.names[op.result] = "@" + callee
-                elif isinstance(op, relay.OperatorRefOp):
-                    # An atom, printed where it is used.
-                    self.names[op.result] = checked_name(
-                        op.op_name.data, "operator name", dotted=True
-                    )
-                elif isinstance(op, relay.ConstructorRefOp):
-                    self.names[op.result] = op.constructor.data  # an atom, like @f
+                if _is_atom(type(op)):
+                    self.names[op.results[0]] = self.atom(op)
                 else:
                     expressions[id(op)] = self.expression(op, lines, indent)
             elif step is Step.BIND:
@@ -248,6 +242,18 @@ class RelayExpressionPrinter:
             else:
                 lines.append(indent + self.ref(result))
 
+    def atom(self, op: Operation) -> str:
+        """An op printed where it is used (`_is_atom`): a constant, a global
+        function, an operator or a constructor as a value."""
+        if isinstance(op, relay.ConstantOp):
+            return self.module_state.constant(op) + _type_comment(op)
+        if isinstance(op, relay.GlobalOp):
+            return "@" + checked_name(op.callee.root_reference.data, "function name")
+        if isinstance(op, relay.OperatorRefOp):
+            return checked_name(op.op_name.data, "operator name", dotted=True)
+        assert isinstance(op, relay.ConstructorRefOp)
+        return op.constructor.data
+
     def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
         bound = self.names.get(value) or self.fresh_name(value)
         lines.append(f"{indent}let {bound}{_let_annotation(value.type)} = {expression};")
@@ -260,23 +266,23 @@ class RelayExpressionPrinter:
 
     def expression(self, op: Operation, lines: list[str], indent: str) -> str:
         comment = _type_comment(op)
-        if isinstance(op, relay.ConstantOp):
-            return self.module_state.constant(op) + comment
-        if isinstance(op, relay.OperatorOp):
-            arguments = ", ".join([self.ref(a) for a in op.args])
+        if _is_operator(type(op)):
+            args = op.operands
+            arguments = ", ".join([self.ref(a) for a in args])
             # By identity: the module keeps these attributes alive while it prints,
             # and hashing them by value walks their whole structure every time.
+            attributes = op.attributes
             key = (
                 type(op),
-                tuple(op.attributes),
-                *map(id, op.attributes.values()),
-                *(id(a.type) for a in op.args),
-                id(op.result.type),
+                *attributes,
+                *map(id, attributes.values()),
+                *[id(a.type) for a in args],
+                id(op.results[0].type),
             )
             call_texts = self.module_state.call_texts
             call = call_texts.get(key)
             if call is None:
-                call = call_texts[key] = _call_text(op)
+                call = call_texts[key] = _call_text(cast(relay.OperatorOp, op))
             name, attributes_text = call
             separator = ", " if arguments and attributes_text else ""
             return f"{name}({arguments}{separator}{attributes_text}){comment}"
@@ -317,6 +323,21 @@ class RelayExpressionPrinter:
         return head, body
 
 
+@functools.cache
+def _is_atom(op_class: type[Operation]) -> bool:
+    """Whether ops of `op_class` print where they are used (see `atom`)."""
+    return issubclass(
+        op_class, relay.ConstantOp | relay.GlobalOp | relay.OperatorRefOp | relay.ConstructorRefOp
+    )
+
+
+@functools.cache
+def _is_operator(op_class: type[Operation]) -> bool:
+    """Whether `op_class` is an operator call's (by class: ``isinstance`` of an
+    xDSL class is a Python call)."""
+    return issubclass(op_class, relay.OperatorOp)
+
+
 def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
     """The operator name of a call and its attributes as Relay keyword
     arguments: those that differ from TVM's defaults, the builder's default of
@@ -339,7 +360,7 @@ def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
         ]
         order = {name: i for i, name in enumerate(op.schema)}
         attributes.sort(key=lambda item: order[item[0]])
-    if isinstance(op, relay.RegisteredOperatorOp):
+    if isinstance(op, relay.RegisteredOperatorOp) and not agrees(op):
         _check_inferable(op, attributes)
     parts = [f"{checked_name(k, 'attribute name')}={attribute_value(v)}" for k, v in attributes]
     return checked_name(op.operator_name, "operator name", dotted=True), ", ".join(parts)
@@ -352,7 +373,9 @@ def _check_inferable(
 
     The dialect's verifier does not infer types, so valid IR may claim a
     result type that TVM's type rules (which the importer applies to every
-    ``ty=`` annotation) reject; the printout would not import back.
+    ``ty=`` annotation) reject; the printout would not import back. A call
+    the importer checked and nothing changed since is not inferred again
+    (type_agreement.py).
     """
     schema = op.OPERATOR.schema
     given = {
@@ -435,7 +458,7 @@ def _shared_literals(block: Block) -> dict[relay.FnOp, Region]:
     """
     marked: dict[int, list[relay.FnOp]] = {}
     for op in block.ops:
-        if isinstance(op, relay.FnOp) and (literal := op.literal) is not None:
+        if type(op) is relay.FnOp and (literal := op.literal) is not None:
             marked.setdefault(literal, []).append(op)
     shared: dict[relay.FnOp, Region] = {}
     for ops in marked.values():
@@ -486,32 +509,38 @@ def _has_ref(type_: Attribute) -> bool:
 
 
 def _type_comment(op: Operation) -> str:
-    parts = []
-    if (
-        op.results
-        and not isinstance(op.results[0].type, relay.IncompleteType)
-        and not (
-            isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
-            and _tuple_depth(op.results[0].type) > MAX_COMMENT_TUPLE_DEPTH
-        )
-    ):
-        parts.append("ty=" + relay_type(op.results[0].type))
-    span = _span(op.location)
-    if span:
-        parts.append(span)
-    return f" /* {' '.join(parts)} */" if parts else ""
+    type_text = ""
+    for result in op.results:  # the first (xDSL's indexing is a Python call)
+        type_ = result.type
+        if type(type_) is TensorType or not (
+            isinstance(type_, relay.IncompleteType)
+            or (
+                type(type_) is TupleType
+                and isinstance(op, relay.TupleOp | relay.TupleGetItemOp)
+                and _tuple_depth(type_) > MAX_COMMENT_TUPLE_DEPTH
+            )
+        ):
+            type_text = "ty=" + relay_type(type_)
+        break
+    return _comment(type_text, _span(op.location))
+
+
+def _comment(type_text: str, span: str) -> str:
+    """`` /* ty=T span=... */`` of the parts given."""
+    if type_text and span:
+        return f" /* {type_text} {span} */"
+    if type_text or span:
+        return f" /* {type_text or span} */"
+    return ""
 
 
 def _variable_comment(value: SSAValue) -> str:
     """`` /* ty=T */`` after a declared variable, as TVM follows each variable
     whose type it checked with that type, annotated or not; with its span."""
-    parts = []
-    if not isinstance(value.type, relay.IncompleteType):
-        parts.append("ty=" + relay_type(value.type))
+    type_ = value.type
+    type_text = "" if isinstance(type_, relay.IncompleteType) else "ty=" + relay_type(type_)
     span = _span(value.location) if isinstance(value, BlockArgument) else ""
-    if span:
-        parts.append(span)
-    return f" /* {' '.join(parts)} */" if parts else ""
+    return _comment(type_text, span)
 
 
 def _literal_comment(op: relay.FnOp) -> str:
@@ -532,12 +561,24 @@ def _tuple_depth(type_: Attribute) -> int:
 
 
 def _span(location: Attribute) -> str:
-    if isinstance(location, NameLoc):
+    if type(location) is not FileLineColLoc and isinstance(location, NameLoc):
         # A Relay name recorded as a location (see names.py) wraps the span.
         return _span(location.location)
     if isinstance(location, FileLineColLoc):
-        name = location.filename.data
-        if not name or any(c.isspace() for c in name) or "/*" in name or "*/" in name:
-            return ""  # a span comment could not hold it; spans are only presentation
-        return f"span={name}:{location.line.data}:{location.column.data}"
+        prefix = _span_prefix(location.filename.data)
+        return f"{prefix}{location.line.data}:{location.column.data}" if prefix else ""
     return ""
+
+
+_UNPRINTABLE_FILE_NAME = re.compile(r"\s|/\*|\*/")
+"""What a file name cannot hold inside a ``/* ... */`` comment (``\\s`` is
+`str.isspace`'s white space)."""
+
+
+@memoised(maxsize=64)
+def _span_prefix(name: str) -> str:
+    """``span=NAME:`` before a span's line and column, or nothing where a
+    comment could not hold the name (spans are only presentation)."""
+    if not name or _UNPRINTABLE_FILE_NAME.search(name):
+        return ""
+    return f"span={name}:"

@@ -117,7 +117,9 @@ class RelayAdtParser(RelayLangParser):
         """Read every top-level type definition, in text order, before any function."""
         depth = 0
         tokens = self.tokens
-        for index in range(self.pos, len(tokens) - 1):
+        for index in self.structural_tokens():
+            if not self.pos <= index < len(tokens) - 1:
+                continue
             token = tokens[index]
             if token.kind is Kind.PUNCT and token.text in "{}":
                 depth += 1 if token.text == "{" else -1

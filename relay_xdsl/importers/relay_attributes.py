@@ -62,6 +62,9 @@ class RelayAttributeParser(RelayTypeParser):
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
         self.span_locations: dict[str, LocationAttr | None] = {}
+        # The file names and the line and column numbers of spans (span_location).
+        self.span_files: dict[str, StringAttr] = {}
+        self.span_numbers: dict[str, IntAttr] = {}
         # Keyed by spelling, an array by its elements' identities.
         self.attribute_values: dict[tuple[int, ...] | str, Attribute] = {}
 
@@ -77,12 +80,13 @@ class RelayAttributeParser(RelayTypeParser):
         location: LocationAttr | None = None
         span_at = body.find("span=")
         if span_at >= 0:
-            span = body[span_at + 5 :].split(maxsplit=1)[0] if body[span_at + 5 :].strip() else ""
+            words = body[span_at + 5 :].split(maxsplit=1)
+            span = words[0] if words else ""
             # Every op of a TVM layer repeats its span: build each location once.
             try:
                 location = self.span_locations[span]
             except KeyError:
-                location = self.span_locations[span] = _span_location(span)
+                location = self.span_locations[span] = self.span_location(span)
         ty_at = body.find("ty=")
         if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             type_end = span_at if span_at > ty_at else len(body)
@@ -103,6 +107,25 @@ class RelayAttributeParser(RelayTypeParser):
                 )
             self.annotation_types[type_text] = type_
         return type_, location
+
+    def span_location(self, span: str) -> FileLineColLoc | None:
+        """``name:line:col`` of a TVM span as an MLIR location."""
+        name, _, rest = span.rpartition(":")
+        file, _, line = name.rpartition(":")
+        if not file or not line.isdigit() or not rest.isdigit():
+            return None
+        # A text names a few files, and its columns repeat: one attribute each.
+        file_name = self.span_files.get(file)
+        if file_name is None:
+            file_name = self.span_files[file] = StringAttr(file)
+        numbers = self.span_numbers
+        line_number = numbers.get(line)
+        if line_number is None:
+            line_number = numbers[line] = IntAttr(int(line))
+        column = numbers.get(rest)
+        if column is None:
+            column = numbers[rest] = IntAttr(int(rest))
+        return prebuilt(FileLineColLoc, file_name, line_number, column)
 
     def parse_attr_value(self) -> Attribute:
         """An attribute value; equal spellings give the same (shared) attribute.
@@ -190,12 +213,3 @@ def _array_attr(elements: list[Attribute]) -> Attribute:
         if len(floats) == len(elements):
             return DenseArrayBase.from_list(first.type, floats)
     return ArrayAttr(elements)
-
-
-def _span_location(span: str) -> FileLineColLoc | None:
-    """``name:line:col`` of a TVM span as an MLIR location."""
-    name, _, rest = span.rpartition(":")
-    file, _, line = name.rpartition(":")
-    if not file or not line.isdigit() or not rest.isdigit():
-        return None
-    return prebuilt(FileLineColLoc, StringAttr(file), IntAttr(int(line)), IntAttr(int(rest)))

@@ -26,6 +26,7 @@ from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import MAX_NESTING
 
 _COMMENT, _PUNCT, _IDENT = Kind.COMMENT, Kind.PUNCT, Kind.IDENT
+_STRUCTURAL = frozenset({"{", "}", "def", "type", "extern"})
 
 
 class RelayBaseParser:
@@ -36,6 +37,17 @@ class RelayBaseParser:
         self.tokens = tokens
         self.pos = 0
         self.depth = 0
+        self._structural: list[int] | None = None
+
+    def structural_tokens(self) -> list[int]:
+        """The indices, in order, of the tokens spelled ``{``, ``}``, ``def``,
+        ``type`` or ``extern`` (of any kind): the passes that match braces and
+        find definitions look at nothing else."""
+        if self._structural is None:
+            self._structural = [
+                index for index, token in enumerate(self.tokens) if token.text in _STRUCTURAL
+            ]
+        return self._structural
 
     def error(self, token: Token, message: str) -> NoReturn:
         raise SourceError(self.source, token.start, message, token.end)

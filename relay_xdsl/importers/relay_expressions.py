@@ -41,6 +41,7 @@ from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.adts import agrees, compatible
+from relay_xdsl.dialects.relay.type_agreement import record_agreement
 from relay_xdsl.dialects.relay.type_solver import rejection
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers.relay_attributes import RelayAttributeParser
@@ -331,7 +332,7 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         fields: list[ExpressionValue] = []
         trailing_comma = False
         while not self.at(")"):
-            fields.append(self.parse_sequence(scope))
+            fields.append(self.parse_item(scope))
             trailing_comma = bool(self.accept(","))
             if not trailing_comma and not self.at(")"):
                 self.error(
@@ -344,6 +345,16 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         op = relay.TupleOp([self.value_of(f, open_token) for f in fields])
         self.annotate(op, open_token)
         return op.result
+
+    def parse_item(self, scope: Scope) -> ExpressionValue:
+        """A call argument or tuple field: `parse_sequence`, straight to the
+        variable where it is one alone (``%3`` before ``,`` or ``)``), as most are."""
+        token = self.peek()
+        if token.kind is Kind.GRAPH or token.kind is Kind.LOCAL:
+            after = self.peek(1)
+            if after.kind is Kind.PUNCT and (after.text == "," or after.text == ")"):
+                return self.parse_postfix(scope)
+        return self.parse_sequence(scope)
 
     def value_of(self, value: ExpressionValue, token: Token) -> SSAValue:
         """`value` as an SSA value: an operator used as a value is a
@@ -417,7 +428,7 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             else:
                 if attributes:
                     self.error(token, "positional arguments must come before attributes")
-                args.append(self.value_of(self.parse_sequence(scope), token))
+                args.append(self.value_of(self.parse_item(scope), token))
             if not self.accept(","):
                 break
         close = self.expect(")", "to close the argument list")
@@ -488,12 +499,15 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             _fill_split_points(attributes, arg_types, type_)
         complete = all(map(is_complete, arg_types))
         inferred = None
+        checked = False  # whether the op's type is known to agree with its relation
         if op_class is not None and complete:
             operator = op_class.OPERATOR
             inferred, problem = self.checked_calls(operator, arg_types, attributes)
+            checked = True
             if self.expression and (problem is not None or (inferred is None and type_ is None)):
                 deferred_at = self.defer(callee.token)
                 location = location or deferred_at
+                checked = False
             elif inferred is None and type_ is None:
                 self.error(callee.token, rejection(operator, arg_types, attributes))
             elif problem is not None:
@@ -517,6 +531,8 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         if op_class is not None:
             op: Operation = operator_op(op_class, args, type_, attributes, location)
             location = None
+            if checked:
+                record_agreement(op, type_, arg_types, attributes)
         else:
             op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
         self.op_tokens[op] = callee.token

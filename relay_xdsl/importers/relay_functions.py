@@ -80,7 +80,7 @@ class RelayFunctionParser(RelayExpressionParser):
 
     def __init__(self, source: SourceFile, tokens: list[Token]):
         super().__init__(source, tokens)
-        self.closing_brace = _closing_braces(self.tokens)
+        self.closing_brace = _closing_braces(self.tokens, self.structural_tokens())
         self.functions: dict[str, FuncOp] = {}
         self.def_starts: dict[str, int] = {}
         self.in_progress: set[str] = set()
@@ -607,15 +607,17 @@ def param_attributes(params: Sequence[Param]) -> ArrayAttr[DictionaryAttr]:
     )
 
 
-def _closing_braces(tokens: list[Token]) -> dict[int, int]:
-    """Token index of the matching ``}`` for every ``{``, in one pass.
+def _closing_braces(tokens: list[Token], structural: list[int]) -> dict[int, int]:
+    """Token index of the matching ``}`` for every ``{``, in one pass over
+    the `structural` tokens (`structural_tokens`).
 
     Function literals are skipped when bound and parsed when called; the
     table makes each skip one lookup, so nested literals cost linear time.
     """
     matches: dict[int, int] = {}
     open_braces: list[int] = []
-    for index, token in enumerate(tokens):
+    for index in structural:
+        token = tokens[index]
         if token.kind is Kind.PUNCT:
             if token.text == "{":
                 open_braces.append(index)

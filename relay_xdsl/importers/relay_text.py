@@ -180,7 +180,9 @@ class RelayParser(RelayAdtParser):
         """Record where each top-level ``def`` starts, so calls may precede definitions."""
         depth = 0
         tokens = self.tokens
-        for index in range(self.pos, len(tokens) - 1):
+        for index in self.structural_tokens():
+            if not self.pos <= index < len(tokens) - 1:
+                continue
             token = tokens[index]
             if token.kind is Kind.PUNCT:
                 if token.text == "{":

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, TypeAttribute
 
 from relay_xdsl.dialects.relay import dtypes
+from relay_xdsl.dialects.relay.tensor_types import tensor_type
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 from relay_xdsl.importers.relay_base import RelayBaseParser, describe
 from relay_xdsl.relay_text.lexer import Kind, Token
@@ -150,7 +151,7 @@ class RelayTypeParser(RelayBaseParser):
         key = (element, tuple(shape))
         type_ = self.tensor_types.get(key)
         if type_ is None:
-            type_ = self.tensor_types[key] = TensorType(element, shape)
+            type_ = self.tensor_types[key] = tensor_type(element, shape)
         return type_
 
     def parse_dim(self) -> int:

@@ -83,17 +83,19 @@ _BRACKET_ATTR = re.compile(r"#\[\s*([^\]]*?)\s*\]")
 _SPACE = re.compile(r"[ \t\r\n]+")
 _COMMON = re.compile(
     r"[ \t\r\n]*(?:"
-    r"(?P<local>%[A-Za-z_][A-Za-z0-9_/]*)"
-    r"|(?P<graph>%[0-9]+)"
-    r"|(?P<int>[0-9]+)(?![\d.eEfi])"
+    r"(?P<punct>[()\[\]{},;=:.?*+<>!])"
     r"|(?P<ident>(?!meta\[|inff)[A-Za-z_][A-Za-z0-9_/]*)"
-    r"|(?P<punct>[()\[\]{},;=:.?*+<>!])"
-    r"|(?P<comment>/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/)"
+    r"|(?P<graph>%[0-9]+)"
+    r"|(?P<local>%[A-Za-z_][A-Za-z0-9_/]*)"
+    r"|(?P<int>[0-9]+)(?![\d.eEfi])"
+    r"|(?P<comment>/\*[^*/]*(?:(?:\*(?!/)|/(?!\*))[^*/]*)*\*/)"
     r")"
 )
 """The common tokens in one match (a block comment if it nests none). The
 rest, and anything this would read differently (``%1`` followed by a
-non-ASCII digit), take the general path."""
+non-ASCII digit), take the general path. The kinds start with different
+characters, so their order only decides how soon a token is found: the
+commonest first; a comment's runs of plain characters match as one."""
 _IDENT_KIND, _PUNCT_KIND, _COMMENT_KIND = Kind.IDENT, Kind.PUNCT, Kind.COMMENT
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 
@@ -116,17 +118,18 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
         match = common(text, pos, length)
         if match is not None and match.lastgroup is not None:
             group = match.lastgroup
-            start, end = match.span(group)
             word = match.group(group)
+            end = match.end()  # the token ends the match
+            start = end - len(word)
+            if group == "punct":
+                append(new(Token, (_PUNCT_KIND, word, start, end, None)))
+                pos = end
+                continue
             if group == "ident":
                 if word == "True" or word == "False":
                     append(new(Token, (Kind.BOOL, word, start, end, word == "True")))
                 else:
                     append(new(Token, (_IDENT_KIND, word, start, end, word)))
-                pos = end
-                continue
-            if group == "punct":
-                append(new(Token, (_PUNCT_KIND, word, start, end, None)))
                 pos = end
                 continue
             if group == "comment":

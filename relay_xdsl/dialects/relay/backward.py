@@ -27,6 +27,7 @@ from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.layouts import convert_layout
 from relay_xdsl.dialects.relay.rejection import Reject
 from relay_xdsl.dialects.relay.shapes import check_groups, check_in_channels, div, known
+from relay_xdsl.dialects.relay.tensor_types import tensor_type
 
 ArgTypes = Sequence[Attribute | None]
 BackwardRelation = Callable[[Call, Attribute | None], ArgTypes]
@@ -57,7 +58,7 @@ def broadcast(call: Call, result: Attribute | None) -> ArgTypes:
     assert other is not None
     out = result.get_shape()
     if len(other.get_shape()) < len(out) and all(d == 1 for d in other.get_shape()):
-        determined = TensorType(other.get_element_type(), out)
+        determined = tensor_type(other.get_element_type(), out)
         return [determined if t is None else None for t in known]
     return [None, None]
 
@@ -114,7 +115,7 @@ def conv(spatial: str, transposed: bool, *, assume_grouped: bool = False) -> Bac
             else:
                 shape = [channels, div(in_channels, groups), *kernel_size]
         element = weight.get_element_type() if weight is not None else call.element(0)
-        return [None, TensorType(element, convert_layout(shape, canon, kernel_layout))]
+        return [None, tensor_type(element, convert_layout(shape, canon, kernel_layout))]
 
     return rule
 
@@ -145,7 +146,7 @@ def matmul(dense: bool) -> BackwardRelation:
                 )
         shape = [int(units), reduced] if transpose_b else [reduced, int(units)]
         element = weight.get_element_type() if weight is not None else call.element(0)
-        return [None, TensorType(element, shape)]
+        return [None, tensor_type(element, shape)]
 
     return rule
 
@@ -155,7 +156,7 @@ def _channel_vectors(call: Call, axis: int, count: int) -> ArgTypes:
     shape = call.shape(0)
     if not -len(shape) <= axis < len(shape):
         raise Reject(f"axis={axis} is out of range for data of rank {len(shape)}")
-    vector = TensorType(call.element(0), [shape[axis]])
+    vector = tensor_type(call.element(0), [shape[axis]])
     return [None] + [vector] * count
 
 

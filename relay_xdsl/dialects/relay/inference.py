@@ -64,6 +64,7 @@ from relay_xdsl.dialects.relay.shapes import padding_totals as _padding_totals
 from relay_xdsl.dialects.relay.shapes import reduce_shape as _reduce_shape
 from relay_xdsl.dialects.relay.shapes import shape_text as _shape_text
 from relay_xdsl.dialects.relay.shapes import trunc_div as _trunc_div
+from relay_xdsl.dialects.relay.tensor_types import tensor_type
 from relay_xdsl.support.memo import register
 
 if TYPE_CHECKING:
@@ -210,7 +211,7 @@ def _tensor(shape: Sequence[int], element: Attribute) -> TensorType:
     # A negative size means the attributes do not fit the input (a window
     # larger than the padded data, ...).
     _require(all(d >= 0 or d == ANY for d in shape))
-    return TensorType(element, list(shape))
+    return tensor_type(element, shape)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,52 @@
+"""Operator calls known to agree with their type relation, as they were built.
+
+The importer infers the type of every operator call whose argument types
+are known, and rejects a ``ty=`` annotation the relation contradicts; the
+printer refuses a call whose declared type its relation contradicts, so
+that its text imports back. A call the importer checked, and that nothing
+has changed since, needs no second inference: `record_agreement` keeps,
+for such an op, the very objects the verdict rests on (its result type,
+argument types and attributes), and `agrees` says whether the op still has
+exactly those. They are compared by identity, so a pass that changes an
+operand, an attribute or a type makes the printer infer the call again;
+each record keeps its objects alive, so an identity is never reused while
+it is held, and goes with its op.
+"""
+
+from __future__ import annotations
+
+import operator
+import weakref
+from collections.abc import Mapping, Sequence
+
+from xdsl.ir import Attribute, Operation
+
+_AGREED: weakref.WeakKeyDictionary[Operation, tuple[object, ...]] = weakref.WeakKeyDictionary()
+
+
+def _verdict_inputs(
+    result_type: Attribute, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
+) -> tuple[object, ...]:
+    return (result_type, *arg_types, *attributes, *attributes.values())
+
+
+def record_agreement(
+    op: Operation,
+    result_type: Attribute,
+    arg_types: Sequence[Attribute],
+    attributes: Mapping[str, Attribute],
+) -> None:
+    """Note that `op`, built with these result type, argument types and
+    attributes, agrees with its operator's type relation (checked by the caller)."""
+    _AGREED[op] = _verdict_inputs(result_type, arg_types, attributes)
+
+
+def agrees(op: Operation) -> bool:
+    """Whether `op` was recorded (`record_agreement`) and has not changed since."""
+    recorded = _AGREED.get(op)
+    if recorded is None:
+        return False
+    current = _verdict_inputs(
+        op.results[0].type, [operand.type for operand in op.operands], op.attributes
+    )
+    return len(recorded) == len(current) and all(map(operator.is_, recorded, current))
