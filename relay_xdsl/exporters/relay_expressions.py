@@ -49,6 +49,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.attributes import stored
 from relay_xdsl.dialects.relay.bindings import (
+    BodyKind,
     implicitly_bound,
     let_expression,
     relax_body_kind,
@@ -118,6 +119,7 @@ class RelayExpressionPrinter:
         self.used_names: set[str] = set()
         # The relay.fn ops that call a literal printed for another (_shared_literals).
         self.shared_literals: dict[relay.FnOp, Region] = {}
+        self.body_kinds: dict[Block, BodyKind | None] = {}
         # The temp each printed function literal is bound to, by its body.
         self.literal_names: dict[Region, str] = {}
 
@@ -186,7 +188,7 @@ class RelayExpressionPrinter:
         if len(results) != 1:
             raise RelayExportError("a Relay function returns exactly one value")
         result = results[0]
-        kind = relax_body_kind(block)
+        kind = relax_body_kind(block, self.body_kinds)
         returned = result_expressions(block) if kind == "dataflow" else set()
 
         def bound(op: Operation) -> bool:

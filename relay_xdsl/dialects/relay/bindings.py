@@ -184,27 +184,48 @@ def resolve_lets(value: SSAValue) -> SSAValue:
     return value
 
 
-def relax_body_kind(block: Block) -> BodyKind | None:
+def relax_body_kind(
+    block: Block, known: dict[Block, BodyKind | None] | None = None
+) -> BodyKind | None:
     """The kind of Relax binding block `block` is, or None in a Relay function.
 
     A function or ``relay.fn`` says so with ``relax.binding_block`` or
     ``relax.dataflow``; a ``relay.fn`` without either, inside a function
     imported from Relax, is a dataflow block (as export makes it).
+
+    `known` keeps the kinds found (of `block` and the blocks around it), so
+    that a caller asking for every block of a nest walks each level once.
     """
-    op = block.parent_op()
-    nearest = True
-    while op is not None:
+    known = {} if known is None else known
+    # Up to the nearest block whose kind its own op says (or is known), then down.
+    chain: list[tuple[Block, Operation]] = []
+    current: Block | None = block
+    kind: BodyKind | None = None
+    while current is not None:
+        if current in known:
+            kind = known[current]
+            break
+        op = current.parent_op()
+        if op is None:
+            break
         if isinstance(op, FuncOp) or op.name == "relay.fn":
             attributes = op.attributes
-            if BINDING_BLOCK in attributes:
-                return "binding" if nearest else "dataflow"
-            if DATAFLOW in attributes:
-                return "dataflow"
+            if BINDING_BLOCK in attributes or DATAFLOW in attributes:
+                kind = "binding" if BINDING_BLOCK in attributes else "dataflow"
+                known[current] = kind
+                break
             if isinstance(op, FuncOp):
-                return None
-            nearest = False
-        op = op.parent_op()
-    return None
+                known[current] = None
+                break
+        chain.append((current, op))
+        current = op.parent_block()
+    for inner, op in reversed(chain):
+        # A relay.fn inside a Relax function is a dataflow block; if and match
+        # bodies are of the kind of the body around them.
+        if op.name == "relay.fn" and kind is not None:
+            kind = "dataflow"
+        known[inner] = kind
+    return kind
 
 
 _INLINE_OPS = frozenset({"relay.tuple", "relay.constant"})
