@@ -69,3 +69,13 @@ def test_mobilenet_through_the_interpreter_and_relax(model: str, tmp_path: Path)
     assert expected.shape == (1, 1000)
     assert expected.dtype == (np.float16 if model.endswith("_16") else np.float32)
     _assert_agree(_run(model, "tvm", tmp_path), expected)
+
+
+@pytest.mark.slow
+def test_onnx_gpt2_compiles_and_agrees_with_the_interpreter(tmp_path: Path):
+    """TVM 0.19's from_onnx of the GPT-2-shaped decoder (12 blocks, batch matmuls, erf
+    GELU, layer norms, reshape with -1): a gpt2-sized model compiled within the suite."""
+    text = ONNX_TEXTS / "gpt2.relay"
+    expected = _run("gpt2", "interpreter", tmp_path, text)
+    assert np.ptp(expected) > 0
+    _assert_agree(_run("gpt2", "mlir", tmp_path, text), expected)
