@@ -85,7 +85,7 @@ class _FloatTexts(Printer):
         self.texts.append(text)
 
 
-def _float_list_text(value: DenseIntOrFPElementsAttr) -> str | None:
+def _float_list_text(value: Attribute) -> str | None:
     """``dense<[[...], ...]>`` as xDSL prints a small float tensor of a static
     shape, each element spelled by xDSL's ``print_float``; None for other
     tensors (splats, integers, complex numbers), which xDSL prints itself.
@@ -93,6 +93,8 @@ def _float_list_text(value: DenseIntOrFPElementsAttr) -> str | None:
     Going through xDSL's generic list printing costs half the printing of a
     graph whose bias constants are a few floats each.
     """
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return None
     element = value.get_element_type()
     if (
         not isinstance(element, AnyFloat)

@@ -9,6 +9,7 @@ import pytest
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -51,6 +52,7 @@ def test_a_small_float_constant_prints_as_xdsl_prints_it(element, shape):
 def test_other_constants_are_printed_by_xdsl():
     ints = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [2, 2]), [1, -2, 3, 4])
     splat = DenseIntOrFPElementsAttr.from_list(TensorType(Float32Type(), [2, 2]), [0.5] * 4)
-    for value in (ints, splat):
+    resource = DenseResourceAttr.from_params("bias", TensorType(Float32Type(), [4]))
+    for value in (ints, splat, resource):
         printed = _printed(relay.ConstantOp(value.type, value))
         assert printed == "%0 = relay.constant " + _xdsl_printed(value)
