@@ -95,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         tvm019_models = ["resnet50"] if args.quick else list(TVM019_MODELS)
     # gpt2 is a Relay text of the TVM-0.19 comparison only, not a graph of the suite.
     names = [name for name in names if name in graphs.MODELS or name not in TVM019_MODELS]
-    e2e_graphs = {"chain-1k", "resnet18"} if args.quick else {"chain-10k", "resnet50"}
+    e2e_graphs = (
+        {"chain-1k", "resnet18"} if args.quick else {"chain-10k", "residual-10k", "resnet50"}
+    )
     environment = _environment()
     print(
         f"# relay-xdsl benchmarks ({'quick' if args.quick else 'full'})\n{environment}\n",
@@ -123,7 +125,10 @@ def main(argv: list[str] | None = None) -> int:
             e = run_e2e(graph.name, bench.fused_module, bench.ops, WORK, policy)
             e2e_results.append(e)
             mlir = f"{e.mlir_opt.median:.3f} s" if e.mlir_opt else e.note
-            log(f"  xdsl-opt {e.xdsl_opt.median:.2f} s, mlir-opt {mlir}")
+            log(
+                f"  xdsl-opt .mlir {e.xdsl_opt.median:.2f} s, "
+                f".relay {e.xdsl_opt_relay.median:.2f} s, mlir-opt {mlir}"
+            )
 
     def build(name: str) -> graphs.Graph:
         start = time.perf_counter()

@@ -1,11 +1,14 @@
 """End to end: ``xdsl-opt FILE -p relay-defuse`` against ``mlir-opt-22 --inline``.
 
 Both tools parse a file, inline every fused function and print the result,
-each in its own process (wall time, median of several runs):
+each in its own process; the commands take turns, one run of each a round,
+so that a change in the machine's load reaches all of them alike (wall and
+CPU time, median of several rounds):
 
 * **ours**: the relay-dialect module of TVM's ``FuseOpsByPattern`` output
-  (one ``relay.fn`` per group, written in our custom syntax), through
-  ``xdsl-opt FILE -p relay-defuse``;
+  (one ``relay.fn`` per group), through ``xdsl-opt FILE -p relay-defuse``,
+  from two files: the module in our custom MLIR syntax (``.mlir``), and
+  as Relay text (``.relay``, read by the ``relay`` frontend);
 * **MLIR**: the equivalent module in which each ``relay.fn`` is a private
   ``func.func`` called once with ``func.call``, through
   ``mlir-opt-22 --allow-unregistered-dialect --inline='default-pipeline='``,
@@ -26,7 +29,7 @@ Two things make the MLIR module differ from a plain transliteration:
   ``default-pipeline=`` turns that off, as ``relay-defuse`` does no
   clean-up either.
 
-The same file is also run in this process through ``xDSLOptMain``'s
+The same files are also run in this process through ``xDSLOptMain``'s
 phases to show where xdsl-opt's time goes, and so what share of it is
 ``relay-defuse`` itself; ``xdsl-opt`` on an empty module gives its
 start-up cost (Python imports, dialect and pass registration).
@@ -35,9 +38,11 @@ start-up cost (Python imports, dialect and pass registration).
 from __future__ import annotations
 
 import re
+import resource
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +54,9 @@ from xdsl.ir import Region
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.exporters.relay_text import relay_chunks
 from relay_xdsl.support.gc_pause import gc_paused
+from relay_xdsl.support.memo import clear_memos
 from relay_xdsl.support.timing import Policy, Steps, Timing, measure
 from relay_xdsl.tools import xdsl_patches
 from relay_xdsl.tools.mlir_text import mlir_text
@@ -57,7 +64,7 @@ from relay_xdsl.transforms.defuse import RelayDefusePass
 
 MLIR_OPT = Path("/usr/bin/mlir-opt-22")
 _OP_LINE = re.compile(
-    r'^\s*(?:%\S+ = )?"?(?:relay\.(?!fn\b|return\b)|builtin\.unrealized_conversion_cast)',
+    r'^\s*(?:%\S+ = )?"?(?:relay\.(?!fn\b|return\b|let\b)|builtin\.unrealized_conversion_cast)',
     re.MULTILINE,
 )
 
@@ -67,10 +74,16 @@ class EndToEnd:
     graph: str
     ops: int
     xdsl_opt: Timing
+    """``xdsl-opt FILE.mlir -p relay-defuse``."""
+    xdsl_opt_relay: Timing
+    """``xdsl-opt FILE.relay -p relay-defuse``."""
     mlir_opt: Timing | None
     startup: Timing
     phases: dict[str, float]
-    """In-process xdsl-opt phases (seconds): parse, verify, relay-defuse, verify, print."""
+    """In-process xdsl-opt phases on the ``.mlir`` file (seconds): parse, verify
+    (twice), relay-defuse, print."""
+    relay_phases: dict[str, float]
+    """The same on the ``.relay`` file."""
     note: str = ""
 
     @property
@@ -121,6 +134,8 @@ def func_call_module(module: ModuleOp) -> ModuleOp:
 
 
 def _count_relay_ops(text: str) -> int:
+    """Operator calls and constants: the Relay text binds values with
+    ``relay.let`` where the fused MLIR has none, so those are not counted."""
     return len(_OP_LINE.findall(text))
 
 
@@ -133,6 +148,31 @@ def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
 
 def _wall(command: list[str], policy: Policy) -> Timing:
     return measure(lambda _: _run(command), policy, children=True)
+
+
+def alternating(commands: list[list[str]], policy: Policy) -> list[Timing]:
+    """Wall and CPU time of each command, run in turns: a round runs each once.
+
+    The first round's slowest command decides how many rounds `policy` allows.
+    """
+    times: list[list[float]] = [[] for _ in commands]
+    cpu_times: list[list[float]] = [[] for _ in commands]
+    rounds = 1
+    while len(times[0]) < rounds:
+        for command, wall, cpu in zip(commands, times, cpu_times, strict=True):
+            cpu_start = _children_cpu_seconds()
+            start = time.perf_counter()
+            _run(command)
+            wall.append(time.perf_counter() - start)
+            cpu.append(_children_cpu_seconds() - cpu_start)
+        if len(times[0]) == 1:
+            rounds = policy.runs_after(max(wall[0] for wall in times), 0.0)
+    return [Timing(wall, cpu) for wall, cpu in zip(times, cpu_times, strict=True)]
+
+
+def _children_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _xdsl_opt() -> str:
@@ -149,6 +189,7 @@ def in_process_phases(path: Path) -> dict[str, float]:
     from xdsl.xdsl_opt_main import xDSLOptMain
 
     xdsl_patches.apply()
+    clear_memos()
     main = xDSLOptMain(args=[str(path), "-p", "relay-defuse"])
     steps = Steps()
 
@@ -173,19 +214,29 @@ def run(name: str, fused: ModuleOp, ops: int, directory: Path, policy: Policy) -
     """Compare both tools on `fused` (our import of TVM's FuseOpsByPattern output)."""
     directory.mkdir(parents=True, exist_ok=True)
     ours = directory / f"{name}.fused.mlir"
+    ours_relay = directory / f"{name}.fused.relay"
     theirs = directory / f"{name}.calls.mlir"
     empty = directory / "empty.mlir"
     ours.write_text(mlir_text(fused))
+    with ours_relay.open("w") as output:
+        output.writelines(relay_chunks(fused))
     theirs.write_text(mlir_text(func_call_module(fused), generic=True))
     empty.write_text("builtin.module {\n}\n")
 
-    xdsl_command = [_xdsl_opt(), str(ours), "-p", "relay-defuse", "-o"]
-    done = _run([*xdsl_command, str(directory / f"{name}.xdsl-opt.out.mlir")])
-    xdsl_ops = _count_relay_ops((directory / f"{name}.xdsl-opt.out.mlir").read_text())
-    xdsl = _wall([*xdsl_command, str(directory / f"{name}.xdsl-opt.out.mlir")], policy)
-    startup = _wall([_xdsl_opt(), str(empty), "-p", "relay-defuse"], policy)
+    def xdsl_command(path: Path) -> list[str]:
+        out = directory / f"{path.name}.xdsl-opt.out.mlir"
+        return [_xdsl_opt(), str(path), "-p", "relay-defuse", "-o", str(out)]
 
-    mlir: Timing | None = None
+    commands = [xdsl_command(ours), xdsl_command(ours_relay)]
+    for command in commands:
+        _run(command)
+    xdsl_ops = _count_relay_ops(Path(commands[0][-1]).read_text())
+    relay_ops = _count_relay_ops(Path(commands[1][-1]).read_text())
+    if relay_ops != xdsl_ops:
+        raise AssertionError(
+            f"{name}: xdsl-opt printed {xdsl_ops} relay ops from MLIR, {relay_ops} from Relay text"
+        )
+
     note = ""
     if MLIR_OPT.exists():
         mlir_out = directory / f"{name}.mlir-opt.out.mlir"
@@ -206,8 +257,19 @@ def run(name: str, fused: ModuleOp, ops: int, directory: Path, policy: Policy) -
             raise AssertionError(
                 f"{name}: xdsl-opt printed {xdsl_ops} relay ops, mlir-opt {mlir_ops}"
             )
-        mlir = _wall(mlir_command, policy)
+        xdsl, xdsl_relay, mlir = alternating([*commands, mlir_command], policy)
     else:
         note = f"{MLIR_OPT} not found"
-    del done
-    return EndToEnd(name, ops, xdsl, mlir, startup, in_process_phases(ours), note)
+        (xdsl, xdsl_relay), mlir = alternating(commands, policy), None
+    startup = _wall([_xdsl_opt(), str(empty), "-p", "relay-defuse"], policy)
+    return EndToEnd(
+        name,
+        ops,
+        xdsl,
+        xdsl_relay,
+        mlir,
+        startup,
+        in_process_phases(ours),
+        in_process_phases(ours_relay),
+        note,
+    )

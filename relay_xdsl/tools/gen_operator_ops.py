@@ -55,6 +55,7 @@ from xdsl.irdl import {irdl_imports}
 from relay_xdsl.dialects.relay.operators import BY_NAME
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.registry import Operator
+from relay_xdsl.dialects.relay.verified import verified_by_key
 '''
 
 
@@ -87,6 +88,7 @@ def op_class(row: Operator, reserved: set[str]) -> str:
         f'"""{summary}"""', width=100, initial_indent="    ", subsequent_indent="    "
     )
     lines = [
+        "@verified_by_key()",
         "@irdl_op_definition",
         f"class {row.class_name}(RegisteredOperatorOp):",
         doc,

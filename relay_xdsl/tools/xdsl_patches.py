@@ -1,4 +1,4 @@
-"""Five changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
+"""Six changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
 
 docs/upstream-xdsl.md proposes the first three upstream: the problem with a
 reproducer, the change to xDSL's code, and why it is correct.
@@ -14,6 +14,12 @@ reproducer, the change to xDSL's code, and why it is correct.
   1.5 ms a literal, a third of parsing a module of weights). The attribute
   parser's ``base`` now keeps the constraints it has built; they are
   immutable.
+* **Every MLIR token goes through a chain of tests in Python.** A module
+  is mostly bare identifiers, ``%`` identifiers and punctuation, about ten
+  tokens an op, and ``MLIRLexer.lex`` spent a third of parsing one on them.
+  `lex_common_tokens` reads those with one regular expression, whitespace
+  and comments included, and hands every other token to xDSL's ``lex``:
+  the same tokens at the same spans.
 * **Pass option values must be quoted unless they are plain words.** The
   ``-p`` pipeline lexer reads ``composite=ccompiler.conv_add_relu`` or
   ``patterns=my_patterns:TABLE`` as an error at the ``.`` or ``:``;
@@ -139,14 +145,77 @@ def print_functional_type(self: Any, printer: Any, state: Any, op: Any) -> None:
 _XDSL_PRINT_FUNCTIONAL_TYPE: list[Any] = []
 
 
+COMMON_TOKEN = re.compile(
+    r"(?:\s|//[^\n]*)*+"
+    r"(?:(?P<bare>[a-zA-Z_][a-zA-Z0-9_$.]*+)"
+    r"|(?P<percent>%(?:[0-9]++|[a-zA-Z$._-][a-zA-Z0-9$._-]*+))"
+    r"|(?P<arrow>->)"
+    r"|(?P<punctuation>[:,()\[\]<>=}]|\{(?!-#)))",
+    re.ASCII,
+)
+"""After whitespace and comments, the tokens a module is mostly made of:
+bare identifiers, ``%`` identifiers, ``->`` and single-character
+punctuation, as xDSL 0.75.0's ``MLIRLexer.lex`` reads them."""
+
+
+@functools.cache
+def _common_token_kinds() -> dict[str, Any]:
+    from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+    return {
+        "bare": MLIRTokenKind.BARE_IDENT,
+        "percent": MLIRTokenKind.PERCENT_IDENT,
+        "arrow": MLIRTokenKind.ARROW,
+        ":": MLIRTokenKind.COLON,
+        ",": MLIRTokenKind.COMMA,
+        "(": MLIRTokenKind.L_PAREN,
+        ")": MLIRTokenKind.R_PAREN,
+        "[": MLIRTokenKind.L_SQUARE,
+        "]": MLIRTokenKind.R_SQUARE,
+        "<": MLIRTokenKind.LESS,
+        ">": MLIRTokenKind.GREATER,
+        "=": MLIRTokenKind.EQUAL,
+        "{": MLIRTokenKind.L_BRACE,
+        "}": MLIRTokenKind.R_BRACE,
+    }
+
+
+def lex_common_tokens(self: Any) -> Any:
+    """xDSL's ``MLIRLexer.lex``, reading `COMMON_TOKEN` with one regular
+    expression; every other token, the end of the input, and the tokens of
+    lexers derived from ``MLIRLexer`` (the assembly format's, which reads
+    identifiers differently), as xDSL does."""
+    from xdsl.utils.lexer import Span, Token
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    match = COMMON_TOKEN.match(self.input.content, self.pos) if type(self) is MLIRLexer else None
+    if match is None:
+        return (_XDSL_LEX[0] if _XDSL_LEX else MLIRLexer.lex)(self)
+    group = match.lastgroup
+    assert group is not None
+    start, end = match.span(group)
+    self.pos = end
+    kinds = _common_token_kinds()
+    kind = kinds[match.group(group)] if group == "punctuation" else kinds[group]
+    return Token(kind, Span(start, end, self.input))
+
+
+_XDSL_LEX: list[Any] = []
+
+
 def apply() -> frozenset[str]:
     """Install the changes that fit the installed xDSL; the names of those in effect."""
     from xdsl.dialects.utils import format as func_format
     from xdsl.irdl import attributes
     from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
+    from xdsl.utils.mlir_lexer import MLIRLexer
 
     if installed_xdsl_version() == XDSL_VERSION:
+        lex = MLIRLexer.lex
+        if lex is not lex_common_tokens and lex.__module__ == MLIRLexer.__module__:
+            _XDSL_LEX[:] = [lex]
+            MLIRLexer.lex = lex_common_tokens  # type: ignore[method-assign]
         if string_literal_regex().pattern == XDSL_STRING_LITERAL:
             set_string_literal_regex(LINEAR_STRING_LITERAL)
         if attribute_parser.base is attributes.base:
@@ -230,9 +299,10 @@ def apply_standard_streams() -> bool:
 
 def applied() -> frozenset[str]:
     """The names of the changes in effect: ``string-literal``, ``dense-literal-type``,
-    ``pipeline-words``, ``function-result``, ``standard-streams``."""
+    ``pipeline-words``, ``function-result``, ``standard-streams``, ``common-tokens``."""
     from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
+    from xdsl.utils.mlir_lexer import MLIRLexer
 
     names = set()
     # xdsl-opt's driver is not imported where it is not running: then it is unchanged.
@@ -248,6 +318,8 @@ def applied() -> frozenset[str]:
         names.add("standard-streams")
     if pipeline_lexer_rules()[2][0] is PIPELINE_WORD:
         names.add("pipeline-words")
+    if MLIRLexer.lex is lex_common_tokens:
+        names.add("common-tokens")
     if string_literal_regex() is LINEAR_STRING_LITERAL:
         names.add("string-literal")
     if attribute_parser.base is cached_base:

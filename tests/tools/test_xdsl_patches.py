@@ -11,6 +11,9 @@ from __future__ import annotations
 import itertools
 import re
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 from xdsl.context import Context
@@ -26,10 +29,12 @@ from xdsl.dialects.func import Func
 from xdsl.dialects.utils import format as func_format
 from xdsl.irdl import attributes
 from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
+from xdsl.irdl.declarative_assembly_format_parser import FormatLexer
 from xdsl.parser import Parser, attribute_parser
 from xdsl.utils import arg_spec
-from xdsl.utils.exceptions import ArgSpecParseError
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.exceptions import ArgSpecParseError, ParseError
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from relay_xdsl.tools import xdsl_patches
 
@@ -42,6 +47,7 @@ XDSL_PIPELINE_RULES = [
     else (rule, kind)
     for rule, kind in arg_spec._lexer_rules
 ]
+LIT_TESTS = Path(__file__).resolve().parents[1] / "filecheck"
 DENSE_LITERAL_TYPE = RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]
 
 
@@ -49,6 +55,8 @@ DENSE_LITERAL_TYPE = RankedStructure[IntegerType | IndexType | AnyFloat | Comple
 def unpatched_xdsl(monkeypatch: pytest.MonkeyPatch):
     """xDSL as it ships, put back as it was after the test."""
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", XDSL_STRING_LITERAL)
+    if MLIRLexer.lex is xdsl_patches.lex_common_tokens:
+        monkeypatch.setattr(MLIRLexer, "lex", xdsl_patches._XDSL_LEX[0])
     monkeypatch.setattr(attribute_parser, "base", attributes.base)
     monkeypatch.setattr(arg_spec, "_lexer_rules", XDSL_PIPELINE_RULES)
     if func_format._print_func_outputs is xdsl_patches.print_func_outputs:
@@ -68,9 +76,19 @@ def test_the_replaced_code_is_xdsls():
 
 def test_apply_installs_them_once(unpatched_xdsl):
     assert xdsl_patches.applied() == frozenset()
-    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type", "function-result"}
+    assert xdsl_patches.apply() == {
+        "common-tokens",
+        "string-literal",
+        "dense-literal-type",
+        "function-result",
+    }
     regex, base = MLIRLexer._unescaped_characters_regex, attribute_parser.base
-    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type", "function-result"}
+    assert xdsl_patches.apply() == {
+        "common-tokens",
+        "string-literal",
+        "dense-literal-type",
+        "function-result",
+    }
     assert (MLIRLexer._unescaped_characters_regex, attribute_parser.base) == (regex, base)
 
 
@@ -86,7 +104,7 @@ def test_code_changed_by_someone_else_is_left_alone(
 ):
     theirs = re.compile(r'"[^"]*"')
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", theirs)
-    assert xdsl_patches.apply() == {"dense-literal-type", "function-result"}
+    assert xdsl_patches.apply() == {"common-tokens", "dense-literal-type", "function-result"}
     assert MLIRLexer._unescaped_characters_regex is theirs
 
 
@@ -126,13 +144,69 @@ def test_an_unhashable_type_expression_is_not_cached():
     assert type(cached.value) is type(direct.value)
 
 
+def _tokens(text: str, lex: Callable[[MLIRLexer], Any]) -> list[tuple[Any, int, int]] | str:
+    """The tokens `lex` reads from `text` up to the end, or the error it raises."""
+    lexer = (FormatLexer if lex is FormatLexer.lex else MLIRLexer)(Input(text, "t"))
+    tokens = []
+    try:
+        while (token := lex(lexer)).kind is not MLIRTokenKind.EOF:
+            tokens.append((token.kind, token.span.start, token.span.end))
+    except ParseError as error:
+        return str(error)
+    return tokens
+
+
+def test_common_tokens_are_read_as_xdsl_reads_them():
+    """Every text of up to 4 characters that start or end a token, and of up
+    to 3 pieces among those and representatives of each kind of token: the
+    same tokens at the same spans, or the same error."""
+    xdsl_lex = xdsl_patches._XDSL_LEX[0] if xdsl_patches._XDSL_LEX else MLIRLexer.lex
+    characters = ["a", "%", "0", "-", ">", "{", "#", "}", ":", "$", ".", "/", " ", "\n"]
+    pieces = [*characters, "_", "//", "é", '"', "@", "!", "x1.b", "%x_1", "%0a", "{-#", "<", "("]
+    texts = itertools.chain(
+        itertools.product(characters, repeat=4),
+        *(itertools.product(pieces, repeat=length) for length in range(4)),
+    )
+    for chosen in texts:
+        text = "".join(chosen)
+        assert _tokens(text, xdsl_patches.lex_common_tokens) == _tokens(text, xdsl_lex), text
+
+
+def test_common_tokens_read_every_lit_test_as_xdsl_does():
+    xdsl_lex = xdsl_patches._XDSL_LEX[0] if xdsl_patches._XDSL_LEX else MLIRLexer.lex
+    for path in sorted(LIT_TESTS.rglob("*.mlir")):
+        text = path.read_text()
+        assert _tokens(text, xdsl_patches.lex_common_tokens) == _tokens(text, xdsl_lex), path
+
+
+def test_the_assembly_format_lexer_keeps_its_own_tokens(unpatched_xdsl):
+    text = "$lhs `,` $rhs attr-dict `:` type($lhs) ^"
+    xdsl_tokens = _tokens(text, FormatLexer.lex)
+    assert "common-tokens" in xdsl_patches.apply()
+    assert _tokens(text, FormatLexer.lex) == xdsl_tokens
+    assert (MLIRTokenKind.BARE_IDENT, 14, 23) in xdsl_tokens  # attr-dict, one identifier
+
+
+def test_the_common_token_regex_is_linear():
+    start = time.process_time()
+    for text in (" " * 100_000 + '"', "// a\n" * 20_000 + "@", "a" * 100_000):
+        xdsl_patches.COMMON_TOKEN.match(text)
+    assert time.process_time() - start < 5
+
+
 # -- pass pipeline words ------------------------------------------------------------
 
 
 def test_pipeline_words_are_applied_on_their_own(unpatched_xdsl):
-    assert xdsl_patches.apply() == {"string-literal", "dense-literal-type", "function-result"}
+    assert xdsl_patches.apply() == {
+        "common-tokens",
+        "string-literal",
+        "dense-literal-type",
+        "function-result",
+    }
     assert xdsl_patches.apply_pipeline_words()
     assert xdsl_patches.applied() == {
+        "common-tokens",
         "string-literal",
         "dense-literal-type",
         "function-result",

@@ -51,6 +51,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.syntax import parse_relay_type
+from relay_xdsl.dialects.relay.verified import verified_by_key
 
 BINDING_BLOCK = "relax.binding_block"
 """On a function or ``relay.fn``: its body is a Relax binding block, not a dataflow block."""
@@ -60,6 +61,7 @@ DATAFLOW = "relax.dataflow"
 BodyKind = Literal["dataflow", "binding"]
 
 
+@verified_by_key()
 @irdl_op_definition
 class LetOp(IRDLOperation):
     """Binds its operand to a variable, the result: ``let %x = e;`` in Relay.
@@ -109,7 +111,9 @@ class LetOp(IRDLOperation):
             attributes["unchecked"] = UnitAttr()
         else:
             declared = value.type
-        super().__init__(operands=[value], result_types=[declared], attributes=attributes)
+        # As ``Operation.create`` builds it: the IRDL builder's generic checks
+        # of the arguments cost more than the op, and these have its shape.
+        Operation.__init__(self, operands=(value,), result_types=(declared,), attributes=attributes)
 
     def verify_(self) -> None:
         if self.unchecked is None and self.result.type != self.value.type:

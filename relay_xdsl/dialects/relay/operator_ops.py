@@ -14,8 +14,10 @@ from xdsl.irdl import irdl_op_definition, operand_def
 from relay_xdsl.dialects.relay.operators import BY_NAME
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.registry import Operator
+from relay_xdsl.dialects.relay.verified import verified_by_key
 
 
+@verified_by_key()
 @irdl_op_definition
 class Conv2DOp(RegisteredOperatorOp):
     """2D convolution of data (N,C,H,W by default) with weight (O, I/groups, KH, KW); padding may
@@ -28,6 +30,7 @@ class Conv2DOp(RegisteredOperatorOp):
     weight = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Conv2DTransposeOp(RegisteredOperatorOp):
     """2D transposed convolution (gradient of conv2d w.r.t. its input); default weight layout IOHW;
@@ -40,6 +43,7 @@ class Conv2DTransposeOp(RegisteredOperatorOp):
     weight = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Conv1DOp(RegisteredOperatorOp):
     """1D convolution of data (N,C,W) with weight (O, I/groups, KW)."""
@@ -51,6 +55,7 @@ class Conv1DOp(RegisteredOperatorOp):
     weight = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Conv1DTransposeOp(RegisteredOperatorOp):
     """1D transposed convolution; default weight layout IOW."""
@@ -62,6 +67,7 @@ class Conv1DTransposeOp(RegisteredOperatorOp):
     weight = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Conv3DOp(RegisteredOperatorOp):
     """3D convolution of data (N,C,D,H,W) with weight (O, I/groups, KD, KH, KW)."""
@@ -73,6 +79,7 @@ class Conv3DOp(RegisteredOperatorOp):
     weight = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Conv3DTransposeOp(RegisteredOperatorOp):
     """3D transposed convolution; default weight layout IODHW."""
@@ -84,6 +91,7 @@ class Conv3DTransposeOp(RegisteredOperatorOp):
     weight = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DenseOp(RegisteredOperatorOp):
     """Fully connected layer: Y = X * W^T, with data (..., K) and weight (units, K)."""
@@ -95,6 +103,7 @@ class DenseOp(RegisteredOperatorOp):
     weight = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MatmulOp(RegisteredOperatorOp):
     """General matrix multiply Y = A * B where either operand may be marked transposed via
@@ -107,6 +116,7 @@ class MatmulOp(RegisteredOperatorOp):
     tensor_b = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BatchMatmulOp(RegisteredOperatorOp):
     """Batched matrix multiply of 3D tensors A (b,M,K) and B (b,K,N) or transposed variants; C++
@@ -120,6 +130,7 @@ class BatchMatmulOp(RegisteredOperatorOp):
     tensor_b = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BiasAddOp(RegisteredOperatorOp):
     """Adds a 1D bias tensor to data along dimension `axis` (broadcast over all other
@@ -132,6 +143,7 @@ class BiasAddOp(RegisteredOperatorOp):
     bias = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ReluOp(RegisteredOperatorOp):
     """Elementwise rectified linear unit max(x, 0)."""
@@ -142,6 +154,7 @@ class ReluOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LeakyReluOp(RegisteredOperatorOp):
     """Elementwise x if x > 0 else alpha * x."""
@@ -152,6 +165,7 @@ class LeakyReluOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class PreluOp(RegisteredOperatorOp):
     """Parametric ReLU: x if x > 0 else alpha[c] * x, with a learned 1D alpha tensor indexed along
@@ -164,6 +178,7 @@ class PreluOp(RegisteredOperatorOp):
     alpha = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SoftmaxOp(RegisteredOperatorOp):
     """Softmax normalization along `axis`: exp(x) / sum(exp(x))."""
@@ -174,6 +189,7 @@ class SoftmaxOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FastSoftmaxOp(RegisteredOperatorOp):
     """Softmax along `axis` using a fast approximate exp."""
@@ -184,6 +200,7 @@ class FastSoftmaxOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LogSoftmaxOp(RegisteredOperatorOp):
     """log(softmax(x)) along `axis`, computed in a numerically stable way."""
@@ -194,6 +211,7 @@ class LogSoftmaxOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MaxPool1DOp(RegisteredOperatorOp):
     """1D max pooling over the W dimension."""
@@ -204,6 +222,7 @@ class MaxPool1DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MaxPool2DOp(RegisteredOperatorOp):
     """2D max pooling over windows of size pool_size with given strides/dilation/padding on the H
@@ -215,6 +234,7 @@ class MaxPool2DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MaxPool3DOp(RegisteredOperatorOp):
     """3D max pooling over D, H and W."""
@@ -225,6 +245,7 @@ class MaxPool3DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AvgPool1DOp(RegisteredOperatorOp):
     """1D average pooling over the W dimension."""
@@ -235,6 +256,7 @@ class AvgPool1DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AvgPool2DOp(RegisteredOperatorOp):
     """2D average pooling; count_include_pad decides whether padded zeros count in the divisor."""
@@ -245,6 +267,7 @@ class AvgPool2DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AvgPool3DOp(RegisteredOperatorOp):
     """3D average pooling over D, H and W."""
@@ -255,6 +278,7 @@ class AvgPool3DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class GlobalAvgPool2DOp(RegisteredOperatorOp):
     """Averages each channel over the whole H x W plane, producing spatial size 1x1."""
@@ -265,6 +289,7 @@ class GlobalAvgPool2DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class GlobalMaxPool2DOp(RegisteredOperatorOp):
     """Takes the maximum of each channel over the whole H x W plane, producing spatial size 1x1."""
@@ -275,6 +300,7 @@ class GlobalMaxPool2DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AdaptiveAvgPool2DOp(RegisteredOperatorOp):
     """Average pooling whose windows are chosen so the output has spatial size output_size (empty
@@ -286,6 +312,7 @@ class AdaptiveAvgPool2DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AdaptiveMaxPool2DOp(RegisteredOperatorOp):
     """Max pooling whose windows are chosen so the output has spatial size output_size."""
@@ -296,6 +323,7 @@ class AdaptiveMaxPool2DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BatchNormOp(RegisteredOperatorOp):
     """Batch normalization with inputs (data, gamma, beta, moving_mean, moving_var); returns a
@@ -312,6 +340,7 @@ class BatchNormOp(RegisteredOperatorOp):
     moving_var = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LayerNormOp(RegisteredOperatorOp):
     """Layer normalization: normalizes data along `axis` with inputs (data, gamma, beta)."""
@@ -324,6 +353,7 @@ class LayerNormOp(RegisteredOperatorOp):
     beta = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class InstanceNormOp(RegisteredOperatorOp):
     """Instance normalization: normalizes each sample and channel over the spatial dims, inputs
@@ -337,6 +367,7 @@ class InstanceNormOp(RegisteredOperatorOp):
     beta = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class GroupNormOp(RegisteredOperatorOp):
     """Group normalization: splits channels (along axis) into num_groups groups and normalizes
@@ -350,6 +381,7 @@ class GroupNormOp(RegisteredOperatorOp):
     beta = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LrnOp(RegisteredOperatorOp):
     """Local response normalization across `size` neighbouring channels along `axis`."""
@@ -360,6 +392,7 @@ class LrnOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class L2NormalizeOp(RegisteredOperatorOp):
     """Divides data by the L2 norm computed over `axis` (with lower bound eps)."""
@@ -370,6 +403,7 @@ class L2NormalizeOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DropoutOp(RegisteredOperatorOp):
     """Dropout; returns a 2-tuple (output, mask). It is an identity at inference and is removed by
@@ -381,6 +415,7 @@ class DropoutOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BatchFlattenOp(RegisteredOperatorOp):
     """Flattens all dimensions except the first: (N, d1, d2, ...) -> (N, d1*d2*...)."""
@@ -391,6 +426,7 @@ class BatchFlattenOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class PadOp(RegisteredOperatorOp):
     """Pads data; 2 inputs (data, pad_value scalar tensor); pad_width is ((before_0, after_0), ...)
@@ -403,6 +439,7 @@ class PadOp(RegisteredOperatorOp):
     pad_val = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MirrorPadOp(RegisteredOperatorOp):
     """Pads data by mirroring (mode SYMMETRIC or REFLECT); one input."""
@@ -413,6 +450,7 @@ class MirrorPadOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class UpsamplingOp(RegisteredOperatorOp):
     """Upsamples H and W by scale_h / scale_w using nearest_neighbor, bilinear or bicubic
@@ -424,6 +462,7 @@ class UpsamplingOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Upsampling3DOp(RegisteredOperatorOp):
     """Upsamples D, H and W by scale_d/scale_h/scale_w."""
@@ -434,6 +473,7 @@ class Upsampling3DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DepthToSpaceOp(RegisteredOperatorOp):
     """Rearranges blocks of channel data into spatial blocks (block_size), DCR or CDR ordering."""
@@ -444,6 +484,7 @@ class DepthToSpaceOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SpaceToDepthOp(RegisteredOperatorOp):
     """Rearranges spatial blocks of size block_size into the channel dimension."""
@@ -454,6 +495,7 @@ class SpaceToDepthOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AddOp(RegisteredOperatorOp):
     """Elementwise addition with NumPy-style broadcasting."""
@@ -465,6 +507,7 @@ class AddOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SubtractOp(RegisteredOperatorOp):
     """Elementwise subtraction with broadcasting."""
@@ -476,6 +519,7 @@ class SubtractOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MultiplyOp(RegisteredOperatorOp):
     """Elementwise multiplication with broadcasting."""
@@ -487,6 +531,7 @@ class MultiplyOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DivideOp(RegisteredOperatorOp):
     """Elementwise division with broadcasting (integer division truncates like C)."""
@@ -498,6 +543,7 @@ class DivideOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FloorDivideOp(RegisteredOperatorOp):
     """Elementwise floor(lhs / rhs) with broadcasting."""
@@ -509,6 +555,7 @@ class FloorDivideOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TruncDivideOp(RegisteredOperatorOp):
     """Elementwise trunc(lhs / rhs) with broadcasting."""
@@ -520,6 +567,7 @@ class TruncDivideOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class PowerOp(RegisteredOperatorOp):
     """Elementwise lhs ** rhs with broadcasting."""
@@ -531,6 +579,7 @@ class PowerOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ModOp(RegisteredOperatorOp):
     """Elementwise remainder (truncated, C semantics) with broadcasting."""
@@ -542,6 +591,7 @@ class ModOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FloorModOp(RegisteredOperatorOp):
     """Elementwise remainder with floor semantics (sign follows divisor) with broadcasting."""
@@ -553,6 +603,7 @@ class FloorModOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TruncModOp(RegisteredOperatorOp):
     """Elementwise truncated remainder with broadcasting."""
@@ -564,6 +615,7 @@ class TruncModOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MaximumOp(RegisteredOperatorOp):
     """Elementwise maximum of two tensors with broadcasting."""
@@ -575,6 +627,7 @@ class MaximumOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MinimumOp(RegisteredOperatorOp):
     """Elementwise minimum of two tensors with broadcasting."""
@@ -586,6 +639,7 @@ class MinimumOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class EqualOp(RegisteredOperatorOp):
     """Elementwise lhs == rhs with broadcasting, bool result."""
@@ -597,6 +651,7 @@ class EqualOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class NotEqualOp(RegisteredOperatorOp):
     """Elementwise lhs != rhs with broadcasting, bool result."""
@@ -608,6 +663,7 @@ class NotEqualOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LessOp(RegisteredOperatorOp):
     """Elementwise lhs < rhs with broadcasting, bool result."""
@@ -619,6 +675,7 @@ class LessOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LessEqualOp(RegisteredOperatorOp):
     """Elementwise lhs <= rhs with broadcasting, bool result."""
@@ -630,6 +687,7 @@ class LessEqualOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class GreaterOp(RegisteredOperatorOp):
     """Elementwise lhs > rhs with broadcasting, bool result."""
@@ -641,6 +699,7 @@ class GreaterOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class GreaterEqualOp(RegisteredOperatorOp):
     """Elementwise lhs >= rhs with broadcasting, bool result."""
@@ -652,6 +711,7 @@ class GreaterEqualOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LogicalAndOp(RegisteredOperatorOp):
     """Elementwise boolean AND with broadcasting."""
@@ -663,6 +723,7 @@ class LogicalAndOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LogicalOrOp(RegisteredOperatorOp):
     """Elementwise boolean OR with broadcasting."""
@@ -674,6 +735,7 @@ class LogicalOrOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LogicalXorOp(RegisteredOperatorOp):
     """Elementwise boolean XOR with broadcasting."""
@@ -685,6 +747,7 @@ class LogicalXorOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BitwiseAndOp(RegisteredOperatorOp):
     """Elementwise bitwise AND with broadcasting."""
@@ -696,6 +759,7 @@ class BitwiseAndOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BitwiseOrOp(RegisteredOperatorOp):
     """Elementwise bitwise OR with broadcasting."""
@@ -707,6 +771,7 @@ class BitwiseOrOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BitwiseXorOp(RegisteredOperatorOp):
     """Elementwise bitwise XOR with broadcasting."""
@@ -718,6 +783,7 @@ class BitwiseXorOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LeftShiftOp(RegisteredOperatorOp):
     """Elementwise lhs << rhs with broadcasting."""
@@ -729,6 +795,7 @@ class LeftShiftOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RightShiftOp(RegisteredOperatorOp):
     """Elementwise lhs >> rhs with broadcasting."""
@@ -740,6 +807,7 @@ class RightShiftOp(RegisteredOperatorOp):
     rhs = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class NegativeOp(RegisteredOperatorOp):
     """Elementwise -x."""
@@ -750,6 +818,7 @@ class NegativeOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ExpOp(RegisteredOperatorOp):
     """Elementwise e**x."""
@@ -760,6 +829,7 @@ class ExpOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FastExpOp(RegisteredOperatorOp):
     """Elementwise approximate e**x."""
@@ -770,6 +840,7 @@ class FastExpOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LogOp(RegisteredOperatorOp):
     """Elementwise natural logarithm."""
@@ -780,6 +851,7 @@ class LogOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Log2Op(RegisteredOperatorOp):
     """Elementwise base-2 logarithm."""
@@ -790,6 +862,7 @@ class Log2Op(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Log10Op(RegisteredOperatorOp):
     """Elementwise base-10 logarithm."""
@@ -800,6 +873,7 @@ class Log10Op(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SqrtOp(RegisteredOperatorOp):
     """Elementwise square root."""
@@ -810,6 +884,7 @@ class SqrtOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RsqrtOp(RegisteredOperatorOp):
     """Elementwise 1/sqrt(x)."""
@@ -820,6 +895,7 @@ class RsqrtOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ErfOp(RegisteredOperatorOp):
     """Elementwise Gauss error function."""
@@ -830,6 +906,7 @@ class ErfOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FastErfOp(RegisteredOperatorOp):
     """Elementwise approximate error function."""
@@ -840,6 +917,7 @@ class FastErfOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TanhOp(RegisteredOperatorOp):
     """Elementwise hyperbolic tangent."""
@@ -850,6 +928,7 @@ class TanhOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FastTanhOp(RegisteredOperatorOp):
     """Elementwise approximate hyperbolic tangent."""
@@ -860,6 +939,7 @@ class FastTanhOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SigmoidOp(RegisteredOperatorOp):
     """Elementwise logistic function 1/(1+exp(-x))."""
@@ -870,6 +950,7 @@ class SigmoidOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class CosOp(RegisteredOperatorOp):
     """Elementwise cosine."""
@@ -880,6 +961,7 @@ class CosOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SinOp(RegisteredOperatorOp):
     """Elementwise sine."""
@@ -890,6 +972,7 @@ class SinOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TanOp(RegisteredOperatorOp):
     """Elementwise tangent."""
@@ -900,6 +983,7 @@ class TanOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class CoshOp(RegisteredOperatorOp):
     """Elementwise hyperbolic cosine."""
@@ -910,6 +994,7 @@ class CoshOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SinhOp(RegisteredOperatorOp):
     """Elementwise hyperbolic sine."""
@@ -920,6 +1005,7 @@ class SinhOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AcosOp(RegisteredOperatorOp):
     """Elementwise arc cosine."""
@@ -930,6 +1016,7 @@ class AcosOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AcoshOp(RegisteredOperatorOp):
     """Elementwise inverse hyperbolic cosine."""
@@ -940,6 +1027,7 @@ class AcoshOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AsinOp(RegisteredOperatorOp):
     """Elementwise arc sine."""
@@ -950,6 +1038,7 @@ class AsinOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AsinhOp(RegisteredOperatorOp):
     """Elementwise inverse hyperbolic sine."""
@@ -960,6 +1049,7 @@ class AsinhOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AtanOp(RegisteredOperatorOp):
     """Elementwise arc tangent."""
@@ -970,6 +1060,7 @@ class AtanOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AtanhOp(RegisteredOperatorOp):
     """Elementwise inverse hyperbolic tangent."""
@@ -980,6 +1071,7 @@ class AtanhOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FloorOp(RegisteredOperatorOp):
     """Elementwise floor."""
@@ -990,6 +1082,7 @@ class FloorOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class CeilOp(RegisteredOperatorOp):
     """Elementwise ceiling."""
@@ -1000,6 +1093,7 @@ class CeilOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RoundOp(RegisteredOperatorOp):
     """Elementwise rounding to nearest integer value."""
@@ -1010,6 +1104,7 @@ class RoundOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TruncOp(RegisteredOperatorOp):
     """Elementwise truncation toward zero."""
@@ -1020,6 +1115,7 @@ class TruncOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AbsOp(RegisteredOperatorOp):
     """Elementwise absolute value."""
@@ -1030,6 +1126,7 @@ class AbsOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SignOp(RegisteredOperatorOp):
     """Elementwise sign (-1, 0 or 1)."""
@@ -1040,6 +1137,7 @@ class SignOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class CopyOp(RegisteredOperatorOp):
     """Returns a copy of the input tensor."""
@@ -1050,6 +1148,7 @@ class CopyOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LogicalNotOp(RegisteredOperatorOp):
     """Elementwise boolean NOT."""
@@ -1060,6 +1159,7 @@ class LogicalNotOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BitwiseNotOp(RegisteredOperatorOp):
     """Elementwise bitwise NOT."""
@@ -1070,6 +1170,7 @@ class BitwiseNotOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class IsnanOp(RegisteredOperatorOp):
     """Elementwise test for NaN, bool result."""
@@ -1080,6 +1181,7 @@ class IsnanOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class IsinfOp(RegisteredOperatorOp):
     """Elementwise test for +/-inf, bool result."""
@@ -1090,6 +1192,7 @@ class IsinfOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class IsfiniteOp(RegisteredOperatorOp):
     """Elementwise test for finite values, bool result."""
@@ -1100,6 +1203,7 @@ class IsfiniteOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ZerosLikeOp(RegisteredOperatorOp):
     """Tensor of zeros with the same shape and dtype as the input."""
@@ -1110,6 +1214,7 @@ class ZerosLikeOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class OnesLikeOp(RegisteredOperatorOp):
     """Tensor of ones with the same shape and dtype as the input."""
@@ -1120,6 +1225,7 @@ class OnesLikeOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ClipOp(RegisteredOperatorOp):
     """Clamps every element to [a_min, a_max] (single tensor input; bounds are attributes)."""
@@ -1130,6 +1236,7 @@ class ClipOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class CastOp(RegisteredOperatorOp):
     """Converts the elements to data type `dtype`."""
@@ -1140,6 +1247,7 @@ class CastOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class CastLikeOp(RegisteredOperatorOp):
     """Converts data to the dtype of the second tensor."""
@@ -1151,6 +1259,7 @@ class CastLikeOp(RegisteredOperatorOp):
     dtype_like = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ReinterpretOp(RegisteredOperatorOp):
     """Bitwise reinterpretation of the elements as `dtype` (same bit width)."""
@@ -1161,6 +1270,7 @@ class ReinterpretOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FullOp(RegisteredOperatorOp):
     """Creates a tensor of `shape` / `dtype` filled with the scalar tensor input fill_value (1
@@ -1172,6 +1282,7 @@ class FullOp(RegisteredOperatorOp):
     fill_value = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class FullLikeOp(RegisteredOperatorOp):
     """Tensor shaped like data filled with the scalar fill_value (2 inputs)."""
@@ -1183,6 +1294,7 @@ class FullLikeOp(RegisteredOperatorOp):
     fill_value = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ZerosOp(RegisteredOperatorOp):
     """Creates a tensor of zeros of given shape and dtype; takes no tensor inputs."""
@@ -1191,6 +1303,7 @@ class ZerosOp(RegisteredOperatorOp):
     OPERATOR: ClassVar[Operator] = BY_NAME["zeros"]
 
 
+@verified_by_key()
 @irdl_op_definition
 class OnesOp(RegisteredOperatorOp):
     """Creates a tensor of ones of given shape and dtype; takes no tensor inputs."""
@@ -1199,6 +1312,7 @@ class OnesOp(RegisteredOperatorOp):
     OPERATOR: ClassVar[Operator] = BY_NAME["ones"]
 
 
+@verified_by_key()
 @irdl_op_definition
 class WhereOp(RegisteredOperatorOp):
     """Elementwise select: condition ? x : y, all three broadcast together."""
@@ -1211,6 +1325,7 @@ class WhereOp(RegisteredOperatorOp):
     y = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SqueezeOp(RegisteredOperatorOp):
     """Removes size-1 dimensions: the listed `axis` entries, or all of them if axis is None."""
@@ -1221,6 +1336,7 @@ class SqueezeOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ExpandDimsOp(RegisteredOperatorOp):
     """Inserts num_newaxis size-1 dimensions at position `axis`."""
@@ -1231,6 +1347,7 @@ class ExpandDimsOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ReshapeOp(RegisteredOperatorOp):
     """Reshapes to newshape; supports the special values 0 (copy dim, unless allowzero), -1 (infer),
@@ -1242,6 +1359,7 @@ class ReshapeOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ReshapeLikeOp(RegisteredOperatorOp):
     """Reshapes data to the shape of the second tensor (optionally only a sub-range of axes)."""
@@ -1253,6 +1371,7 @@ class ReshapeLikeOp(RegisteredOperatorOp):
     shape_like = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TransposeOp(RegisteredOperatorOp):
     """Permutes dimensions by `axes`; reverses the dimension order when axes is None."""
@@ -1263,6 +1382,7 @@ class TransposeOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ConcatenateOp(RegisteredOperatorOp):
     """Joins a tuple of tensors along `axis`; the single Relay argument is a tuple expression."""
@@ -1273,6 +1393,7 @@ class ConcatenateOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class StackOp(RegisteredOperatorOp):
     """Stacks a tuple of equally shaped tensors along a new dimension `axis`."""
@@ -1283,6 +1404,7 @@ class StackOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SplitOp(RegisteredOperatorOp):
     """Splits data along `axis` into equal sections (int) or at the given indices (array); returns a
@@ -1294,6 +1416,7 @@ class SplitOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class StridedSliceOp(RegisteredOperatorOp):
     """NumPy-style slice with begin/end/strides (optionally only along `axes`); slice_mode 'size'
@@ -1305,6 +1428,7 @@ class StridedSliceOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SliceLikeOp(RegisteredOperatorOp):
     """Slices data to the shape of the second tensor along `axes` (all axes if empty/None)."""
@@ -1316,6 +1440,7 @@ class SliceLikeOp(RegisteredOperatorOp):
     shape_like = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TakeOp(RegisteredOperatorOp):
     """Gathers elements of data at `indices` along `axis` (flattened data when axis is None); mode
@@ -1328,6 +1453,7 @@ class TakeOp(RegisteredOperatorOp):
     indices = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class GatherOp(RegisteredOperatorOp):
     """Gathers values along `axis` using an index tensor of the same rank (like torch.gather)."""
@@ -1339,6 +1465,7 @@ class GatherOp(RegisteredOperatorOp):
     indices = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class GatherNdOp(RegisteredOperatorOp):
     """Gathers slices of data addressed by the leading dimension of the indices tensor."""
@@ -1350,6 +1477,7 @@ class GatherNdOp(RegisteredOperatorOp):
     indices = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TileOp(RegisteredOperatorOp):
     """Repeats the whole tensor reps[i] times along each dimension."""
@@ -1360,6 +1488,7 @@ class TileOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RepeatOp(RegisteredOperatorOp):
     """Repeats each element `repeats` times along `axis`."""
@@ -1370,6 +1499,7 @@ class RepeatOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ReverseOp(RegisteredOperatorOp):
     """Reverses the order of elements along `axis`."""
@@ -1380,6 +1510,7 @@ class ReverseOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BroadcastToOp(RegisteredOperatorOp):
     """Broadcasts data to `shape` (uses InitOpAttrs; dtype unused)."""
@@ -1390,6 +1521,7 @@ class BroadcastToOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class BroadcastToLikeOp(RegisteredOperatorOp):
     """Broadcasts data to the shape of the second tensor."""
@@ -1401,6 +1533,7 @@ class BroadcastToLikeOp(RegisteredOperatorOp):
     broadcast_type = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class OneHotOp(RegisteredOperatorOp):
     """One-hot encoding of integer indices with depth `depth` on `axis`; inputs (indices, on_value,
@@ -1414,6 +1547,7 @@ class OneHotOp(RegisteredOperatorOp):
     off_value = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class LayoutTransformOp(RegisteredOperatorOp):
     """Converts a tensor between layouts, e.g. NCHW -> NCHW16c."""
@@ -1424,6 +1558,7 @@ class LayoutTransformOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ShapeOfOp(RegisteredOperatorOp):
     """Returns the shape of the input as a 1D tensor of dtype `dtype`."""
@@ -1434,6 +1569,7 @@ class ShapeOfOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SumOp(RegisteredOperatorOp):
     """Sum over `axis` (all axes when None; the complementary axes if exclude)."""
@@ -1444,6 +1580,7 @@ class SumOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MeanOp(RegisteredOperatorOp):
     """Arithmetic mean over `axis`."""
@@ -1454,6 +1591,7 @@ class MeanOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MaxOp(RegisteredOperatorOp):
     """Maximum over `axis`."""
@@ -1464,6 +1602,7 @@ class MaxOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MinOp(RegisteredOperatorOp):
     """Minimum over `axis`."""
@@ -1474,6 +1613,7 @@ class MinOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ProdOp(RegisteredOperatorOp):
     """Product over `axis`."""
@@ -1484,6 +1624,7 @@ class ProdOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AllOp(RegisteredOperatorOp):
     """Logical AND reduction over `axis`."""
@@ -1494,6 +1635,7 @@ class AllOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class AnyOp(RegisteredOperatorOp):
     """Logical OR reduction over `axis`."""
@@ -1504,6 +1646,7 @@ class AnyOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ArgmaxOp(RegisteredOperatorOp):
     """Index of the maximum along `axis` (first occurrence unless select_last_index)."""
@@ -1514,6 +1657,7 @@ class ArgmaxOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ArgminOp(RegisteredOperatorOp):
     """Index of the minimum along `axis`."""
@@ -1524,6 +1668,7 @@ class ArgminOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class VarianceOp(RegisteredOperatorOp):
     """Variance over `axis`; takes 2 inputs (data, precomputed mean); unbiased divides by N-1."""
@@ -1535,6 +1680,7 @@ class VarianceOp(RegisteredOperatorOp):
     mean = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class CollapseSumLikeOp(RegisteredOperatorOp):
     """Sums the data over the axes along which the second argument broadcasts to it, giving the
@@ -1547,6 +1693,7 @@ class CollapseSumLikeOp(RegisteredOperatorOp):
     collapse_type = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Resize1DOp(RegisteredOperatorOp):
     """Resizes the W dimension to `size` with nearest/linear/cubic interpolation."""
@@ -1557,6 +1704,7 @@ class Resize1DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Resize2DOp(RegisteredOperatorOp):
     """Resizes the H and W dimensions to `size` using nearest_neighbor/linear/cubic interpolation
@@ -1568,6 +1716,7 @@ class Resize2DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class Resize3DOp(RegisteredOperatorOp):
     """Resizes D, H and W to `size`."""
@@ -1578,6 +1727,7 @@ class Resize3DOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class CropAndResizeOp(RegisteredOperatorOp):
     """Crops boxes from the images and resizes each crop to crop_size; inputs (data, boxes,
@@ -1591,6 +1741,7 @@ class CropAndResizeOp(RegisteredOperatorOp):
     box_indices = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class GridSampleOp(RegisteredOperatorOp):
     """Samples data at the locations given by a grid tensor (bilinear/nearest/bicubic)."""
@@ -1602,6 +1753,7 @@ class GridSampleOp(RegisteredOperatorOp):
     grid = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class ArgsortOp(RegisteredOperatorOp):
     """Indices that sort data along `axis`."""
@@ -1612,6 +1764,7 @@ class ArgsortOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class SortOp(RegisteredOperatorOp):
     """Sorts data along `axis`."""
@@ -1622,6 +1775,7 @@ class SortOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class TopkOp(RegisteredOperatorOp):
     """Top-k values/indices along `axis`; result is a 2-tuple (values, indices) when ret_type='both'
@@ -1633,6 +1787,7 @@ class TopkOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class OnDeviceOp(RegisteredOperatorOp):
     """Annotates its argument as placed on `virtual_device`; the value is unchanged."""
@@ -1643,6 +1798,7 @@ class OnDeviceOp(RegisteredOperatorOp):
     body = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DeviceCopyOp(RegisteredOperatorOp):
     """Copies its argument from `src_virtual_device` to `dst_virtual_device`."""
@@ -1653,6 +1809,7 @@ class DeviceCopyOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MemoryAllocStorageOp(RegisteredOperatorOp):
     """Allocates a storage of `size` bytes with `alignment`, for tensors of `dtype`, on
@@ -1666,6 +1823,7 @@ class MemoryAllocStorageOp(RegisteredOperatorOp):
     alignment = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MemoryAllocTensorOp(RegisteredOperatorOp):
     """Allocates a tensor of `dtype` in a storage at an offset; inputs (storage, offset, shape);
@@ -1679,6 +1837,7 @@ class MemoryAllocTensorOp(RegisteredOperatorOp):
     shape = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class MemoryKillOp(RegisteredOperatorOp):
     """Marks its argument for release to the allocator; returns ()."""
@@ -1689,6 +1848,7 @@ class MemoryKillOp(RegisteredOperatorOp):
     to_free = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class VmShapeOfOp(RegisteredOperatorOp):
     """The VM's shape_of instruction: the shape of the input as a 1D tensor of `dtype`."""
@@ -1699,6 +1859,7 @@ class VmShapeOfOp(RegisteredOperatorOp):
     tensor = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class VmReshapeTensorOp(RegisteredOperatorOp):
     """The VM's reshape_tensor instruction: the data reshaped to `newshape`; inputs (data, shape
@@ -1711,6 +1872,7 @@ class VmReshapeTensorOp(RegisteredOperatorOp):
     shape = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynReshapeOp(RegisteredOperatorOp):
     """`reshape` to the shape held by the 1D tensor second input; 0 copies a dimension, -1 is
@@ -1723,6 +1885,7 @@ class DynReshapeOp(RegisteredOperatorOp):
     newshape = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynBroadcastToOp(RegisteredOperatorOp):
     """`broadcast_to` the shape held by the 1D tensor second input."""
@@ -1734,6 +1897,7 @@ class DynBroadcastToOp(RegisteredOperatorOp):
     shape = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynFullOp(RegisteredOperatorOp):
     """`full`: the shape held by the 1D tensor second input, filled with the scalar first input."""
@@ -1745,6 +1909,7 @@ class DynFullOp(RegisteredOperatorOp):
     shape = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynZerosOp(RegisteredOperatorOp):
     """`zeros` of the shape held by the 1D tensor input, of `dtype`."""
@@ -1755,6 +1920,7 @@ class DynZerosOp(RegisteredOperatorOp):
     shape = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynOnesOp(RegisteredOperatorOp):
     """`ones` of the shape held by the 1D tensor input, of `dtype`."""
@@ -1765,6 +1931,7 @@ class DynOnesOp(RegisteredOperatorOp):
     shape = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynTileOp(RegisteredOperatorOp):
     """`tile` by the repetitions held by the 1D tensor second input."""
@@ -1776,6 +1943,7 @@ class DynTileOp(RegisteredOperatorOp):
     reps = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynStridedSliceOp(RegisteredOperatorOp):
     """`strided_slice` of the leading axes by the 1D tensors begin, end and strides (inputs 2 to 4);
@@ -1790,6 +1958,7 @@ class DynStridedSliceOp(RegisteredOperatorOp):
     strides = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynSqueezeOp(RegisteredOperatorOp):
     """`squeeze` of the axes held by the 1D tensor second input."""
@@ -1801,6 +1970,7 @@ class DynSqueezeOp(RegisteredOperatorOp):
     axes = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynExpandDimsOp(RegisteredOperatorOp):
     """`expand_dims`: num_newaxis size-1 dimensions at the position held by the scalar second
@@ -1813,6 +1983,7 @@ class DynExpandDimsOp(RegisteredOperatorOp):
     axis = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynTopkOp(RegisteredOperatorOp):
     """`topk` with k held by the second input (a scalar or a tensor of shape (1,)); a 2-tuple
@@ -1825,6 +1996,7 @@ class DynTopkOp(RegisteredOperatorOp):
     k = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynOneHotOp(RegisteredOperatorOp):
     """`one_hot` with the depth held by the scalar fourth input; inputs (indices, on_value,
@@ -1839,6 +2011,7 @@ class DynOneHotOp(RegisteredOperatorOp):
     depth = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynPadOp(RegisteredOperatorOp):
     """`nn.pad` by the widths held by the 2D tensor second input ((before, after) per axis); inputs
@@ -1852,6 +2025,7 @@ class DynPadOp(RegisteredOperatorOp):
     pad_val = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynUpsamplingOp(RegisteredOperatorOp):
     """`nn.upsampling` by the scalar scales held by inputs 2 (scale_h) and 3 (scale_w)."""
@@ -1864,6 +2038,7 @@ class DynUpsamplingOp(RegisteredOperatorOp):
     scale_w = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynUpsampling3DOp(RegisteredOperatorOp):
     """`nn.upsampling3d` by the scalar scales held by inputs 2 to 4 (scale_d, scale_h, scale_w)."""
@@ -1877,6 +2052,7 @@ class DynUpsampling3DOp(RegisteredOperatorOp):
     scale_w = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynResize2DOp(RegisteredOperatorOp):
     """`image.resize2d` to the size held by the second input (height, width); the third is the
@@ -1890,6 +2066,7 @@ class DynResize2DOp(RegisteredOperatorOp):
     roi = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class DynSparseToDenseOp(RegisteredOperatorOp):
     """A dense tensor of the shape held by the fourth input: the values (second input) at the sparse
@@ -1904,6 +2081,7 @@ class DynSparseToDenseOp(RegisteredOperatorOp):
     output_shape = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxMatmulOp(RegisteredOperatorOp):
     """Relax `matmul`: matrix product with numpy `matmul` semantics. A 1-D lhs is a row vector and a
@@ -1919,6 +2097,7 @@ class RelaxMatmulOp(RegisteredOperatorOp):
     x2 = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxStridedSliceOp(RegisteredOperatorOp):
     """Relax `strided_slice`: slices the listed `axes` only, keeping the others whole; `axes`,
@@ -1933,6 +2112,7 @@ class RelaxStridedSliceOp(RegisteredOperatorOp):
     x = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxGeluOp(RegisteredOperatorOp):
     """Relax `nn.gelu`: x * Phi(x), with Phi the exact standard normal CDF."""
@@ -1943,6 +2123,7 @@ class RelaxGeluOp(RegisteredOperatorOp):
     x = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxGeluTanhOp(RegisteredOperatorOp):
     """Relax `nn.gelu_tanh`: GELU with the tanh approximation 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x
@@ -1954,6 +2135,7 @@ class RelaxGeluTanhOp(RegisteredOperatorOp):
     x = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxSiluOp(RegisteredOperatorOp):
     """Relax `nn.silu`: x * sigmoid(x)."""
@@ -1964,6 +2146,7 @@ class RelaxSiluOp(RegisteredOperatorOp):
     x = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxBatchNormOp(RegisteredOperatorOp):
     """Relax `nn.batch_norm` with the fields Relay's lacks: inputs (data, gamma, beta, moving_mean,
@@ -1983,6 +2166,7 @@ class RelaxBatchNormOp(RegisteredOperatorOp):
     moving_var = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxPadOp(RegisteredOperatorOp):
     """Relax `nn.pad`: pads each axis by its (before, after) pair of the flat `pad_width`, with the
@@ -1995,6 +2179,7 @@ class RelaxPadOp(RegisteredOperatorOp):
     data = operand_def()
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxArangeOp(RegisteredOperatorOp):
     """Relax `arange`: `start`, `start + step`, ... below `end` (above it for a negative step), in
@@ -2005,6 +2190,7 @@ class RelaxArangeOp(RegisteredOperatorOp):
     OPERATOR: ClassVar[Operator] = BY_NAME["relax.arange"]
 
 
+@verified_by_key()
 @irdl_op_definition
 class RelaxSliceScatterOp(RegisteredOperatorOp):
     """Relax `slice_scatter`: the data with the slice `start:end:step` of `axis` replaced by `src`.

@@ -38,6 +38,7 @@ from relay_xdsl.dialects.relay.syntax import (
     verify_relay_type,
 )
 from relay_xdsl.dialects.relay.types import IncompleteType
+from relay_xdsl.dialects.relay.verified import verified_by_key
 
 if TYPE_CHECKING:
     from relay_xdsl.dialects.relay.registry import Operator
@@ -124,11 +125,6 @@ class OperatorOp(IRDLOperation, ABC):
         return cls(args, result_type, attributes)
 
 
-_VERIFIED: set[tuple[object, ...]] = set()
-"""Operator calls (op class, argument and result types, attributes) that verified."""
-_VERIFIED_LIMIT = 100_000
-
-
 class RegisteredOperatorOp(OperatorOp, ABC):
     """A call of an operator that has a registry row: the base of the op
     classes generated from the rows (:mod:`.operator_ops`).
@@ -172,22 +168,6 @@ class RegisteredOperatorOp(OperatorOp, ABC):
             )
 
     def verify_(self) -> None:
-        # What this checks depends only on the key: a graph repeats the same
-        # call thousands of times, and verifies twice around each pass.
-        key = (
-            type(self),
-            tuple(a.type for a in self.operands),
-            self.result.type,
-            tuple(self.attributes.items()),
-        )
-        if key in _VERIFIED:
-            return
-        self._verify_call()
-        if len(_VERIFIED) >= _VERIFIED_LIMIT:
-            _VERIFIED.clear()
-        _VERIFIED.add(key)
-
-    def _verify_call(self) -> None:
         row = self.OPERATOR
         self._verify_arity()
         for index, arg in enumerate(self.operands):
@@ -221,6 +201,7 @@ class RegisteredOperatorOp(OperatorOp, ABC):
                 )
 
 
+@verified_by_key()
 @irdl_op_definition
 class GenericOperatorOp(OperatorOp):
     """A call of a Relay operator that has no op definition of its own.

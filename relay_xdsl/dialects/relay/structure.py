@@ -11,10 +11,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import TypeGuard
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeGuard, cast
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -53,6 +54,7 @@ from relay_xdsl.dialects.relay.syntax import (
     reuse_printed,
 )
 from relay_xdsl.dialects.relay.types import IncompleteType, OrIncomplete
+from relay_xdsl.dialects.relay.verified import verification_key, verified_by_key
 
 BLOB_THRESHOLD = 16
 """Constants with more elements than this print in MLIR's hex form."""
@@ -71,6 +73,72 @@ def _prints_as_blob(value: Attribute) -> TypeGuard[DenseIntOrFPElementsAttr]:
     )
 
 
+class _FloatTexts(Printer):
+    """Keeps what xDSL's float printing writes, a piece of text a value,
+    instead of writing it (a float's text holds no newline)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        self.texts.append(text)
+
+
+def _float_list_text(value: Attribute) -> str | None:
+    """``dense<[[...], ...]>`` as xDSL prints a small float tensor of a static
+    shape, each element spelled by xDSL's ``print_float``; None for other
+    tensors (splats, integers, complex numbers), which xDSL prints itself.
+
+    Going through xDSL's generic list printing costs half the printing of a
+    graph whose bias constants are a few floats each.
+    """
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return None
+    element = value.get_element_type()
+    if (
+        not isinstance(element, AnyFloat)
+        or not value.shape_is_complete
+        or value.is_splat()
+        or len(value) > 100  # printed in hex
+    ):
+        return None
+    shape = value.get_shape()
+    floats = _FloatTexts()
+    texts = []
+    for number in value.get_values():
+        floats.texts.clear()
+        floats.print_float(cast(float, number), element)
+        texts.append("".join(floats.texts))
+    if not texts:
+        return None
+    return f"dense<{_nested_list(texts, shape)}>"
+
+
+def _nested_list(texts: list[str], shape: Sequence[int]) -> str:
+    """`texts` (row-major) nested as ``[[a, b], [c, d]]`` by `shape`."""
+    if len(shape) <= 1:
+        return "[" + ", ".join(texts) + "]"
+    step = len(texts) // shape[0]
+    rows = (_nested_list(texts[i : i + step], shape[1:]) for i in range(0, len(texts), step))
+    return "[" + ", ".join(rows) + "]"
+
+
+def constant_verification_key(op: Operation) -> Hashable:
+    """`verification_key` with the tensor's contents left out: the checks read
+    only its class and type, and the table need not keep weights alive."""
+    return verification_key(
+        op,
+        tuple(
+            (name, (type(value), value.type))
+            if name == "value" and isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr)
+            else (name, value)
+            for name, value in op.attributes.items()
+        ),
+    )
+
+
+@verified_by_key(constant_verification_key)
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A Relay constant tensor.
@@ -105,7 +173,9 @@ class ConstantOp(IRDLOperation):
             attributes["value"] = value
         if meta_index is not None:
             attributes["meta_index"] = IntegerAttr(meta_index, i64)
-        super().__init__(result_types=[result_type], attributes=attributes)
+        # As ``Operation.create`` builds it: the IRDL builder's generic checks
+        # of the arguments cost more than the op, and these have its shape.
+        Operation.__init__(self, result_types=(result_type,), attributes=attributes)
 
     def verify_(self) -> None:
         if (self.value is None) == (self.meta_index is None):
@@ -125,6 +195,10 @@ class ConstantOp(IRDLOperation):
                 # MLIR's hex form: bit-exact (NaN and inf included) and written
                 # straight from the buffer, never element by element.
                 printer.print_string(f'dense<"0x{self.value.data.data.hex().upper()}"> : ')
+                printer.print_attribute(self.value.type)
+            elif (text := _float_list_text(self.value)) is not None:
+                printer.print_string(text)
+                printer.print_string(" : ")
                 printer.print_attribute(self.value.type)
             else:
                 printer.print_attribute(self.value)
@@ -154,6 +228,7 @@ class ConstantOp(IRDLOperation):
         return op
 
 
+@verified_by_key()
 @irdl_op_definition
 class TupleOp(IRDLOperation):
     """Builds a Relay tuple from its operands; the result type lists their types.
@@ -204,6 +279,7 @@ class TupleOp(IRDLOperation):
         return op
 
 
+@verified_by_key()
 @irdl_op_definition
 class TupleGetItemOp(IRDLOperation):
     """Projects field ``index`` out of a Relay tuple (Relay's ``%t.0``).
@@ -341,10 +417,12 @@ class FnOp(IRDLOperation):
         body: Region,
         attributes: Mapping[str, Attribute] | None = None,
     ):
-        super().__init__(
-            operands=[args],
-            result_types=[result_type],
-            regions=[body],
+        # As ``Operation.create`` builds it (see `ConstantOp`).
+        Operation.__init__(
+            self,
+            operands=[SSAValue.get(arg) for arg in args],
+            result_types=(result_type,),
+            regions=(body,),
             attributes=dict(attributes or {}),
         )
 
@@ -459,7 +537,8 @@ class ReturnOp(IRDLOperation):
     traits = traits_def(IsTerminator(), ReturnLike())
 
     def __init__(self, value: SSAValue | Operation):
-        super().__init__(operands=[value])
+        # As ``Operation.create`` builds it (see `ConstantOp`).
+        Operation.__init__(self, operands=(SSAValue.get(value),))
 
     # As the assembly format ``$value attr-dict `:` type($value)`` would read
     # and write it; by hand, because the generic format reader is slow and

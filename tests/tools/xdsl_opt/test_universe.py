@@ -32,6 +32,7 @@ def in_xdsl_opt(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(excepthook, "_installed", False)
     regex = MLIRLexer._unescaped_characters_regex
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", regex)
+    monkeypatch.setattr(MLIRLexer, "lex", MLIRLexer.lex)
     monkeypatch.setattr(attribute_parser, "base", attribute_parser.base)
 
 
@@ -79,4 +80,9 @@ def test_loading_relay_in_xdsl_opt_brings_the_diagnostics_and_the_fixes(in_xdsl_
     assert sys.excepthook is not excepthook
     from relay_xdsl.tools import xdsl_patches
 
-    assert xdsl_patches.applied() == {"string-literal", "dense-literal-type", "function-result"}
+    assert xdsl_patches.applied() == {
+        "common-tokens",
+        "string-literal",
+        "dense-literal-type",
+        "function-result",
+    }
