@@ -124,7 +124,7 @@ def _nested_list(texts: list[str], shape: Sequence[int]) -> str:
     return "[" + ", ".join(rows) + "]"
 
 
-def constant_verification_key(op: Operation) -> Hashable:
+def constant_verification_key(op: Operation) -> Hashable | None:
     """`verification_key` with the tensor's contents left out: the checks read
     only its class and type, and the table need not keep weights alive."""
     return verification_key(
