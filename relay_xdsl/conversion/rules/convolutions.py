@@ -235,6 +235,27 @@ def _grouped(
     return call.emit.concat(parts, len(data_shape) - 1, result)
 
 
+def _summing_into_bias(
+    call: RuleCall, layout: str, kernel_layout: str, build: Callable[..., Tensor]
+) -> Tensor:
+    """`build` 's convolution of `call`, summing into the bias a following add gives
+    (rules/bias.py), if any."""
+    return with_following_bias(
+        call,
+        layout.index("C"),
+        lambda bias: build(
+            call,
+            call.tensor(0),
+            call.tensor(1),
+            layout,
+            kernel_layout,
+            _window(call),
+            call.result_type,
+            bias,
+        ),
+    )
+
+
 def _window(call: RuleCall) -> tuple[list[int], list[int], list[int], int]:
     return (
         call.call.ints("strides"),
@@ -247,20 +268,7 @@ def _window(call: RuleCall) -> tuple[list[int], list[int], list[int], int]:
 @lowering("nn.conv2d", "nn.conv3d")
 def conv(call: RuleCall) -> Tensor:
     layout, kernel_layout = _checked_layouts(call)
-    return with_following_bias(
-        call,
-        layout.index("C"),
-        lambda bias: convolution(
-            call,
-            call.tensor(0),
-            call.tensor(1),
-            layout,
-            kernel_layout,
-            _window(call),
-            call.result_type,
-            bias,
-        ),
-    )
+    return _summing_into_bias(call, layout, kernel_layout, convolution)
 
 
 def _as_2d(
@@ -391,20 +399,7 @@ def _forward_weight(call: RuleCall, w: Tensor, to_io: tuple[int, ...], groups: i
 @lowering("nn.conv2d_transpose", "nn.conv3d_transpose")
 def conv_transpose(call: RuleCall) -> Tensor:
     layout, kernel_layout = _checked_layouts(call)
-    return with_following_bias(
-        call,
-        layout.index("C"),
-        lambda bias: transposed_convolution(
-            call,
-            call.tensor(0),
-            call.tensor(1),
-            layout,
-            kernel_layout,
-            _window(call),
-            call.result_type,
-            bias,
-        ),
-    )
+    return _summing_into_bias(call, layout, kernel_layout, transposed_convolution)
 
 
 @lowering("nn.conv1d_transpose")
