@@ -20,9 +20,9 @@ loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
 keeps a conv's accumulator in registers across its tap and channel loops):
 
 * the heavy ops' rules first tile their outer parallel loops into an
-  ``scf.forall``: convolutions' and pools' batch and output rows (``_rows``:
-  those a tile takes one at a time), matmuls' 32-column panels, or the batches
-  of a batch matmul of several.  OpenMP's threads share these out
+  ``scf.forall``: convolutions' output rows, split into one part per thread;
+  pools' batch and output rows (``_rows``: those a tile takes one at a time),
+  matmuls' 32-column panels, or the batches of a batch matmul of several.  OpenMP's threads share these out
   (``vector_lowering``), and nothing else, so that every output is computed as
   on one thread, where the forall is a plain loop nest.  Elementwise ops,
   transposes and row reductions stay on one thread: they are memory-bound, and
@@ -38,10 +38,15 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
   ``tosa.transpose`` costs nothing, as the two transposes cancel at compile time;
   an OHWI argument is transposed on every call (16x16 blocks, about 1.5x slower
-  on resnet18).  The conv is tiled to one output row, 8 columns, 32 output
+  on resnet18).  The conv is tiled to one output row, 7 columns, 32 output
   channels, one filter tap and 16 input channels (``CONV_TILE``), decomposed to
-  ``conv_1d_nwc_wcf`` and vectorised into outer products on an 8x32 accumulator
-  (16 AVX-512 registers).
+  ``conv_1d_nwc_wcf`` and vectorised into outer products on a 7x32 accumulator
+  (14 AVX-512 registers); 7 divides every width of a 224-pixel CNN.  The tile
+  loops run filter tiles outermost where the reduction is short (a filter
+  slice stays in cache while the pixels pass), and taps and channel steps
+  outermost where it has ``LONG_REDUCTION`` channels or more (each step's
+  filter rows read whole, once from memory; resnet18's last layers went from
+  about 100 to 200 GFLOP/s): see ``CONV_FILTER_OUTER``.
 * ``pooling_nhwc_max``/``_sum``: one row of 8 outputs by 64 channels and one
   filter row, decomposed to 1-D pooling and vectorised (the whole channel axis
   made googlenet's pools vectors of 832 elements, 6 s of clang each).
@@ -325,9 +330,29 @@ def _action(name: str, body: list[str]) -> str:
   }}"""
 
 
-# Tile sizes; the conv's (N, OH, OW, F, KH, KW, C) tile is an 8x32 f32
-# accumulator, 16 AVX-512 registers, updated by 16-element input columns.
-CONV_TILE = [1, 1, 8, 32, 1, 1, 16]
+# Tile sizes; the conv's (N, OH, OW, F, KH, KW, C) tile is a 7x32 f32
+# accumulator, 14 AVX-512 registers, updated by 16-element input columns.
+# Seven divides the widths of a CNN on 224-pixel images (112, 56, 28, 14, 7),
+# so no columns are peeled (with 8, a 7- or 6-wide remainder tile was most of
+# the deep layers' time).
+CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
+# The order of the conv's tile loops (outermost first, by the op's dims).  A
+# reduction of fewer than LONG_REDUCTION input channels: a filter tile's 32
+# columns outermost, so that its slice of the filter stays in cache while
+# every output pixel passes.  A longer one (a large filter of a late, small
+# layer): the taps and the 16-channel steps outermost, then the rows, then
+# the filter tiles and the columns, the partial sums (the small output) kept
+# in cache between steps.  Each step's 16 filter rows, contiguous in HWCF,
+# come from memory once, for the first row, as its filter tiles pass along
+# them, and from L1 for the other rows.  Filter tiles outermost instead read
+# a 3x3x512x512 filter by 32-column slices 2 KiB apart, which few cache sets
+# hold and the prefetchers do not follow (resnet18's last layers ran at about
+# 100 GFLOP/s in the model, 2x slower than in this order).
+CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
+CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
+LONG_REDUCTION = 256
+CONV_PEELED = [2, 3, 6]
+"""The conv dims whose tile may not divide the extent: width, filters, channels."""
 POOL_TILE = [1, 1, 8, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
@@ -380,14 +405,16 @@ def _rows(tile: list[int]) -> list[int]:
     return [1] * count
 
 
-def _parallel(sizes: list[int]) -> tuple[list[str], str]:
+def _parallel(sizes: list[int], split: bool = False) -> tuple[list[str], str]:
     """Tile ``%op`` 's leading dims by `sizes` into an ``scf.forall`` (none: no
-    forall): the lines, and the handle of the op inside (or ``%op``)."""
+    forall), or, with `split`, split each into `sizes` parts (0: not split): the
+    lines, and the handle of the op inside (or ``%op``)."""
     if not sizes:
         return [], "%op"
+    how = "num_threads" if split else "tile_sizes"
     forall = (
         f"%inner, %forall = transform.structured.tile_using_forall %op "
-        f"tile_sizes [{', '.join(map(str, sizes))}] : ({_ANY}) -> ({_ANY}, {_ANY})"
+        f"{how} [{', '.join(map(str, sizes))}] : ({_ANY}) -> ({_ANY}, {_ANY})"
     )
     return [forall], "%inner"
 
@@ -398,14 +425,16 @@ def _tiling_action(
     peel: list[int],
     interchange: list[int] | None = None,
     parallel: list[int] | None = None,
+    split: bool = False,
 ) -> str:
-    """Tile the `parallel` dims into an ``scf.forall`` (if any), then tile what is
-    inside (loops ordered by `interchange`), mark the tile, peel the loops
-    (indices in nesting order) whose tile may not divide the extent.
+    """Tile the `parallel` dims into an ``scf.forall`` (if any; with `split`,
+    split into that many parts), then tile what is inside (loops ordered by
+    `interchange`), mark the tile, peel the loops (indices in nesting order)
+    whose tile may not divide the extent.
 
     Peeling clones the tile, mark included, into the remainder loop.
     """
-    body, inner = _parallel(parallel or [])
+    body, inner = _parallel(parallel or [], split)
     body.append(_tile(inner, tile, interchange))
     body.append(f'transform.annotate %tiled "{MARK}" : {_ANY}')
     for loop in peel:
@@ -436,7 +465,8 @@ def _depthwise_action() -> str:
 
 class _Rule(NamedTuple):
     """Ops `matcher` (``@match_<name>``) matches, tiled by `_tiling_action`
-    (`parallel`: the ``scf.forall`` 's tile sizes; None: no forall)."""
+    (`parallel`: the ``scf.forall`` 's tile sizes, or with `split` its number
+    of parts per dim; None: no forall)."""
 
     name: str
     matcher: str
@@ -444,20 +474,55 @@ class _Rule(NamedTuple):
     peel: list[int]
     interchange: list[int] | None = None
     parallel: list[int] | None = None
+    split: bool = False
 
 
-def _build_schedule() -> str:
+def _conv_matcher(name: str, long_reduction: bool) -> str:
+    """Matches ``linalg.conv_2d_nhwc_hwcf`` whose input channels (its last dim)
+    are at least `LONG_REDUCTION` (or, not `long_reduction`, fewer)."""
+    compare = "ge" if long_reduction else "lt"
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %channels = transform.match.structured.dim %s[6] : ({_ANY}) -> !transform.param<i64>
+        %long = transform.param.constant {LONG_REDUCTION} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi {compare} %channels, %long : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _conv_rule(name: str, long_reduction: bool, threads: int) -> _Rule:
+    """The conv's rule: its output rows split into one part per thread (each
+    part's rows one at a time inside, filter tiles and reductions in the
+    order of `CONV_REDUCTION_OUTER` or `CONV_FILTER_OUTER`); the peeled loops
+    innermost first."""
+    order = CONV_REDUCTION_OUTER if long_reduction else CONV_FILTER_OUTER
+    peel = sorted((order.index(dim) for dim in CONV_PEELED), reverse=True)
+    return _Rule(
+        name,
+        _conv_matcher(f"match_{name}", long_reduction),
+        CONV_TILE,
+        peel,
+        order,
+        [0, threads],
+        split=True,
+    )
+
+
+def _build_schedule(threads: int = 1) -> str:
     rules = [
         # Widths, channel counts and filter counts that a tile does not divide
         # (7, 14, 28; the stem's 3 channels; 1000 classes) leave a remainder
         # tile; peeling it keeps every tile's shape static, as vectorising needs.
-        _Rule(
-            "conv",
-            _name_matcher("match_conv", ["linalg.conv_2d_nhwc_hwcf"]),
-            CONV_TILE,
-            [6, 3, 2],
-            parallel=_rows(CONV_TILE),
-        ),
+        # A conv's output rows are split among the threads, not shared out one
+        # at a time, so that each thread keeps its filter slices in its cache
+        # across its rows.
+        _conv_rule("conv_long", True, threads),
+        _conv_rule("conv", False, threads),
         _Rule(
             "depthwise_hwc",
             _name_matcher("match_depthwise_hwc", ["linalg.depthwise_conv_2d_nhwc_hwc"]),
@@ -527,7 +592,9 @@ def _build_schedule() -> str:
         )
     sequences = "".join(
         rule.matcher
-        + _tiling_action(f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange, rule.parallel)
+        + _tiling_action(
+            f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange, rule.parallel, rule.split
+        )
         for rule in rules
     )
     sequences += (
@@ -606,6 +673,7 @@ def _build_schedule() -> str:
 
 
 TRANSFORM_SCHEDULE = _build_schedule()
+"""The transform library on one thread (``vectorize(threads)`` builds its own)."""
 
 
 def vectorize(threads: int = 1) -> Schedule:
@@ -615,7 +683,7 @@ def vectorize(threads: int = 1) -> Schedule:
         raise ValueError(f"a thread count must be at least 1, not {threads}")
     return Schedule(
         "vectorize",
-        TRANSFORM_SCHEDULE,
+        _build_schedule(threads),
         {
             "schedule": (Stage("schedule", SCHEDULE_STAGE),),
             "bufferize": (Stage("bufferize", BUFFERIZE),),

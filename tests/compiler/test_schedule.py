@@ -2,7 +2,8 @@
 
 Each case is a small TOSA function shaped to reach the schedule's corners: tiles
 the width does not divide (peeled remainders), fewer input channels than the
-channel tile, stride 2, 1x1 and 7x7 filters, filters given HWIO through a
+channel tile, reductions over enough channels for the convolution's other loop
+order, stride 2, 1x1 and 7x7 filters, filters given HWIO through a
 ``tosa.transpose`` (cancelled by the schedule) and OHWI (transposed at run time),
 depthwise convs (TOSA's, and the conversion's linalg form at strides 2 and 3,
 dilated), pooling, dense and elementwise ops, matmuls with long reductions
@@ -27,7 +28,7 @@ from relay_xdsl.compiler.artifact import Signature
 from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
-from relay_xdsl.compiler.schedule import SCHEDULE, vector_lowering, vectorize
+from relay_xdsl.compiler.schedule import LONG_REDUCTION, SCHEDULE, vector_lowering, vectorize
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
 ZP = '%zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>'
@@ -231,6 +232,10 @@ CASES = [
     _conv("conv1x1", 9, 48, 40, 1, 1, (0, 0), hwio=True),
     _conv("conv1x1_s2", 13, 16, 32, 1, 2, (0, 0), hwio=True),
     _conv("stem7x7_s2", 20, 3, 32, 7, 2, (3, 2), hwio=True),
+    # at least 256 channels: the reduction-outer order, with remainders in
+    # width, filters and channels
+    _conv("conv3x3_long", 9, 256, 40, 3, 1, (1, 1), hwio=True),
+    _conv("conv1x1_long_s2", 17, 264, 48, 1, 2, (0, 0), hwio=True),
     _depthwise("depthwise", 1, (1, 1)),
     _depthwise("depthwise_s2", 2, (1, 0)),
     *DEPTHWISE_HWC,
@@ -329,10 +334,10 @@ def test_threads_lower_to_openmp_above_one() -> None:
 
 
 def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
-    """Convolution rows (the batch of one folds away), matmul column panels, and the
-    batches of a batch matmul with several."""
-    conv = _scheduled(_function(*CASES[0]), "schedule")
-    assert re.search(r"scf\.forall \(%\w+\) in \(14\)", conv), conv
+    """Convolution rows split into one part per thread (the batch of one folds away),
+    matmul column panels, and the batches of a batch matmul with several."""
+    conv = _scheduled(_function(*CASES[0]), "schedule", vectorize(2))
+    assert re.search(r"scf\.forall \(%\w+\) in \(2\)", conv), conv
     matmul = _scheduled(_function(*_matmul("f", 1, 24, 64, 70)), "schedule")
     # 70 columns: panels of 32, 32 and 6
     assert re.search(r"scf\.forall \(%\w+\) in \(3\)", matmul), matmul
@@ -384,10 +389,20 @@ def test_depthwise_is_vectorised_at_any_stride() -> None:
         assert "vector.fma" in scheduled
 
 
-def _scheduled(text: str, upto: str) -> str:
-    """`text` through the schedule's stages up to and including `upto`."""
-    names = [stage.name for stage in stages(SCHEDULE)]
-    return build.lower_to_llvm_dialect(text, stages(SCHEDULE)[: names.index(upto) + 1], SCHEDULE)
+def test_convs_are_vectorised_in_either_loop_order() -> None:
+    """Convs of short and of long reductions (the two loop orders), remainders
+    included, leave no linalg op."""
+    convs = [case for case in CASES if case[0].startswith(("conv", "stem"))]
+    assert any(case[1][0][-1] >= LONG_REDUCTION for case in convs)
+    for case in convs:
+        scheduled = _scheduled(_function(*case), "schedule")
+        assert "linalg." not in scheduled, scheduled
+
+
+def _scheduled(text: str, upto: str, schedule: Schedule = SCHEDULE) -> str:
+    """`text` through `schedule` 's stages up to and including `upto`."""
+    names = [stage.name for stage in stages(schedule)]
+    return build.lower_to_llvm_dialect(text, stages(schedule)[: names.index(upto) + 1], schedule)
 
 
 def test_matmul_reduction_stays_a_loop() -> None:
