@@ -1,10 +1,21 @@
 """A relay-dialect module as a `Program`: through the relay → TOSA conversion.
 
 `lower` calls the conversion's ``lower_module``, after TVM's
-``DynamicToStatic`` and, where the function has no groups yet, ``relay-fuse-ops``. With ``random_constants=SEED``, constants known only
+``DynamicToStatic`` and, where the function has no groups yet, TVM's
+inference simplifications and ``relay-fuse-ops``. With ``random_constants=SEED``, constants known only
 as ``meta[relay.Constant][i]`` first get the random values the interpreter
 and the Relax exporter draw for the same seed, so that all three run the
 same program.
+
+The simplifications (`SIMPLIFICATIONS`) are those TVM's ``relay.build`` runs
+before it fuses: batch norms become a multiply and an add
+(``relay-simplify-inference``), and the multiply is folded into the weights
+of the convolution before it (``relay-fold-scale-axis``), each chain of
+constants computed once (``relay-fold-constant``). A batch norm after a
+convolution then costs nothing at run time: its scale is in the weights and
+its shift is the bias the convolution sums into (conversion/rules/bias.py);
+left alone, it was a pass of its own over every activation of a CNN. Only
+the order of rounding changes.
 """
 
 from __future__ import annotations
@@ -19,7 +30,18 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.dynamic_to_static import with_static_shapes
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.random_values import give_random_values
+from relay_xdsl.transforms.fold_constant import RelayFoldConstantPass
+from relay_xdsl.transforms.fold_scale_axis import RelayFoldScaleAxisPass
 from relay_xdsl.transforms.fuse_ops import RelayFuseOpsPass
+from relay_xdsl.transforms.simplify_inference import RelaySimplifyInferencePass
+
+SIMPLIFICATIONS = (
+    RelaySimplifyInferencePass,
+    RelayFoldConstantPass,
+    RelayFoldScaleAxisPass,
+    RelayFoldConstantPass,
+)
+"""The passes run before fusing, in order (see the module docstring)."""
 
 
 def lower(
@@ -34,7 +56,8 @@ def lower(
     only by `random_constants`.
 
     With `fuse` (the default), a function without ``relay.fn`` groups is first
-    grouped by ``relay-fuse-ops`` (on a copy), as TVM fuses before it builds:
+    simplified by `SIMPLIFICATIONS` and grouped by ``relay-fuse-ops`` (on a
+    copy), as TVM simplifies and fuses before it builds:
     each group becomes a function of its own, which keeps LLVM's optimiser fast.
     Dynamic calls are made static before that, as TVM's ``DynamicToStatic`` runs
     before its ``FuseOps``: inside a group, a constant shape argument would be a
@@ -45,6 +68,8 @@ def lower(
     if fuse and not any(isinstance(op, relay.FnOp) for op in module.walk()):
         module = module.clone()
         try:
+            for simplification in SIMPLIFICATIONS:
+                simplification().apply(Context(), module)
             RelayFuseOpsPass().apply(Context(), module)
         except PassFailedException as error:
             raise CompileError(str(error)) from None

@@ -8,9 +8,11 @@ from xdsl.parser import Parser
 
 from relay_xdsl.compiler import frontend
 from relay_xdsl.compiler.errors import CompileError
+from relay_xdsl.compiler.generic import module_text
 from relay_xdsl.dialects import relay
 from relay_xdsl.importers.relay_text import parse_relay
 from relay_xdsl.interpreter import run
+from relay_xdsl.interpreter.arrays import dense_array
 from relay_xdsl.tools.mlir_text import relay_context
 
 PROGRAM = (
@@ -79,3 +81,38 @@ def test_a_dynamic_call_with_a_constant_shape_is_made_static_before_fusion():
     (group, _) = program.module.ops
     assert group.sym_name.data.startswith("fused_reshape")  # type: ignore[attr-defined]
     assert any(isinstance(op, relay.DynReshapeOp) for op in module.walk())  # left unchanged
+
+
+CONV_BATCH_NORM = (
+    '#[version = "0.0.5"]\n'
+    "def @main(%x: Tensor[(1, 4, 6, 6), float32]) {\n"
+    "  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(8, 4, 3, 3), float32] */,"
+    " padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3]);\n"
+    "  %1 = nn.batch_norm(%0, meta[relay.Constant][1] /* ty=Tensor[(8), float32] */,"
+    " meta[relay.Constant][2] /* ty=Tensor[(8), float32] */,"
+    " meta[relay.Constant][3] /* ty=Tensor[(8), float32] */,"
+    " meta[relay.Constant][4] /* ty=Tensor[(8), float32] */);\n"
+    "  nn.relu(%1.0)\n"
+    "}\n"
+)
+
+
+def test_a_batch_norm_after_a_convolution_is_folded_into_it():
+    """Its scale goes into the weights and its shift is the convolution's bias: one
+    group, no multiply, and the weight the program takes is the scaled one."""
+    module = parse_relay(CONV_BATCH_NORM)
+    frontend.fill_random_constants(module, 3)
+    weight, gamma, _, _, variance = (
+        dense_array(op.value) for op in module.walk() if isinstance(op, relay.ConstantOp)
+    )
+    program = frontend.lower(module)
+    (group, _) = program.module.ops
+    assert group.sym_name.data.startswith("fused_nn_conv2d_")  # type: ignore[attr-defined]
+    text = module_text(program.module)
+    assert '"tosa.mul"' not in text and '"tosa.conv2d"' in text
+    assert any(op.name == "relay.nn.batch_norm" for op in module.walk())  # the caller's is kept
+    (hwio,) = [w for w in program.weights if w.ndim == 4]
+    with np.errstate(invalid="ignore"):  # a random variance may be negative
+        scale = gamma / np.sqrt(variance + np.float32(1e-5))
+    expected = (weight * scale[:, None, None, None]).transpose(2, 3, 1, 0)
+    np.testing.assert_allclose(hwio, expected, rtol=1e-6, equal_nan=True)
