@@ -399,6 +399,17 @@ def test_convs_are_vectorised_in_either_loop_order() -> None:
         assert "linalg." not in scheduled, scheduled
 
 
+def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> None:
+    """The clamp after a conv of a short reduction runs on each 7x32 tile in the loop
+    that sums it (no loop nest between them); after a long one, in a pass of its own."""
+    fused = re.compile(r"vector\.contract(?:(?!scf\.for).)*?arith\.maximumf", re.DOTALL)
+    (short,) = [case for case in CASES if case[0] == "conv3x3"]
+    assert fused.search(_scheduled(_function(*short), "schedule"))
+    (long,) = [case for case in CASES if case[0] == "conv3x3_long"]
+    scheduled = _scheduled(_function(*long), "schedule")
+    assert "vector.contract" in scheduled and not fused.search(scheduled)
+
+
 def _scheduled(text: str, upto: str, schedule: Schedule = SCHEDULE) -> str:
     """`text` through `schedule` 's stages up to and including `upto`."""
     names = [stage.name for stage in stages(schedule)]
