@@ -529,26 +529,33 @@ def _conv_rule(name: str, long_reduction: bool, threads: int) -> _Rule:
 
 
 def _conv_epilogue_matcher(name: str, conv: str) -> str:
-    """Matches an all-parallel op of rank 4 (a conv's epilogue: its adds and
-    clamps, made one op by ``linalg-fuse-elementwise-ops``) whose first input
-    is the only use of a conv that ``@<conv>`` matches: yields it and the conv."""
+    """Matches an all-parallel ``linalg.generic`` of rank 4 (a conv's epilogue:
+    its adds and clamps, made one op by ``linalg-fuse-elementwise-ops``) whose
+    first input is the only use of a conv that ``@<conv>`` matches, its loops
+    the conv's output dims (not, say, a transpose to NCHW): yields it and the
+    conv."""
+    dims = f"[0, 1, 2, 3] : ({_ANY}) -> !transform.param<i64>"
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> ({_ANY}, {_ANY}) {{
-    %m, %producer = transform.match.structured failures(propagate) %op : ({_ANY}) -> ({_ANY}, {_ANY}) {{
+    transform.match.operation_name %op ["linalg.generic"] : {_ANY}
+    %m, %producer, %sizes = transform.match.structured failures(propagate) %op : ({_ANY}) -> ({_ANY}, {_ANY}, !transform.param<i64>) {{
       ^bb0(%s: {_ANY}):
         %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
         %want = transform.param.constant 4 : i64 -> !transform.param<i64>
         transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
-        %input = transform.match.structured.input %s[0] : ({_ANY}) -> {_ANY}
-        transform.match.structured.yield %s, %input : {_ANY}, {_ANY}
+        %input = transform.match.structured.input %s[0] {{permutation}} : ({_ANY}) -> {_ANY}
+        %d = transform.match.structured.dim %s{dims}
+        transform.match.structured.yield %s, %input, %d : {_ANY}, {_ANY}, !transform.param<i64>
     }}
     %conv = transform.include @{conv} failures(propagate) (%producer) : ({_ANY}) -> {_ANY}
-    %only = transform.match.structured failures(propagate) %conv : ({_ANY}) -> {_ANY} {{
+    %only, %outputs = transform.match.structured failures(propagate) %conv : ({_ANY}) -> ({_ANY}, !transform.param<i64>) {{
       ^bb0(%c: {_ANY}):
         %user = transform.match.structured.result %c[0] {{single}} : ({_ANY}) -> {_ANY}
-        transform.match.structured.yield %c : {_ANY}
+        %d = transform.match.structured.dim %c{dims}
+        transform.match.structured.yield %c, %d : {_ANY}, !transform.param<i64>
     }}
+    transform.match.param.cmpi eq %sizes, %outputs : !transform.param<i64>
     transform.yield %m, %only : {_ANY}, {_ANY}
   }}"""
 
