@@ -104,11 +104,16 @@ def _depthwise(name: str, stride: int, pads: tuple[int, int]) -> tuple:
 
 
 def _depthwise_hwc(
-    name: str, size: tuple[int, int], channels: int, stride: int, dilation: int
+    name: str,
+    size: tuple[int, int],
+    channels: int,
+    stride: int,
+    dilation: int,
+    clamped: bool = False,
 ) -> tuple:
     """The conversion's depthwise form: ``linalg.depthwise_conv_2d_nhwc_hwc`` of
     (already padded) data by a 3x3 ``[KH, KW, C]`` filter, summing into the
-    broadcast bias."""
+    broadcast bias (then `clamped` to [0, 6], as mobilenet_v2's are)."""
     reach = 2 * dilation + 1
     out = tuple((n - reach) // stride + 1 for n in size)
     args = [(1, *size, channels), (3, 3, channels), (channels,)]
@@ -120,7 +125,7 @@ def _depthwise_hwc(
         '  "linalg.yield"(%bias) : (f32) -> ()',
         f"}}) : ({_ty(args[2])}, {_ty(result)}) -> {_ty(result)}",
         (
-            f'%out = "linalg.depthwise_conv_2d_nhwc_hwc"(%a0, %a1, %init) <{{strides = dense<{stride}> '
+            f'%dw = "linalg.depthwise_conv_2d_nhwc_hwc"(%a0, %a1, %init) <{{strides = dense<{stride}> '
             f": tensor<2xi64>, dilations = dense<{dilation}> : tensor<2xi64>, "
             "operandSegmentSizes = array<i32: 2, 1>}> ({"
         ),
@@ -129,6 +134,12 @@ def _depthwise_hwc(
         '  %sum = "arith.addf"(%acc, %product) : (f32, f32) -> f32',
         '  "linalg.yield"(%sum) : (f32) -> ()',
         f"}}) : ({_ty(args[0])}, {_ty(args[1])}, {_ty(result)}) -> {_ty(result)}",
+        (
+            f'%out = "tosa.clamp"(%dw) {{min_val = 0.0 : f32, max_val = 6.0 : f32}} : '
+            f"({_ty(result)}) -> {_ty(result)}"
+            if clamped
+            else f'%out = "tensor.cast"(%dw) : ({_ty(result)}) -> {_ty(result)}'
+        ),
     ]
     return name, args, result, body
 
@@ -239,6 +250,8 @@ CASES = [
     _depthwise("depthwise", 1, (1, 1)),
     _depthwise("depthwise_s2", 2, (1, 0)),
     *DEPTHWISE_HWC,
+    # its clamp fused into its tiles
+    _depthwise_hwc("depthwise_hwc_clamped", (17, 16), 40, 1, 1, clamped=True),
     _dense(),
     *MATMULS,
     # attention's keys, transposed in 16x16 blocks with remainders
@@ -400,11 +413,13 @@ def test_convs_are_vectorised_in_either_loop_order() -> None:
 
 
 def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> None:
-    """The clamp after a conv of a short reduction runs on each 7x32 tile in the loop
-    that sums it (no loop nest between them); after a long one, in a pass of its own."""
-    fused = re.compile(r"vector\.contract(?:(?!scf\.for).)*?arith\.maximumf", re.DOTALL)
-    (short,) = [case for case in CASES if case[0] == "conv3x3"]
-    assert fused.search(_scheduled(_function(*short), "schedule"))
+    """The clamp after a conv of a short reduction, or after a depthwise conv, runs on
+    each tile in the loop that sums it (no loop nest between them); after a conv of a
+    long reduction, in a pass of its own."""
+    fused = re.compile(r"vector\.(?:contract|fma)(?:(?!scf\.for).)*?arith\.maximumf", re.DOTALL)
+    for name in ("conv3x3", "depthwise_hwc_clamped"):
+        (short,) = [case for case in CASES if case[0] == name]
+        assert fused.search(_scheduled(_function(*short), "schedule")), name
     (long,) = [case for case in CASES if case[0] == "conv3x3_long"]
     scheduled = _scheduled(_function(*long), "schedule")
     assert "vector.contract" in scheduled and not fused.search(scheduled)
