@@ -46,7 +46,8 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   slice stays in cache while the pixels pass), and taps and channel steps
   outermost where it has ``LONG_REDUCTION`` channels or more (each step's
   filter rows read whole, once from memory; resnet18's last layers went from
-  about 100 to 200 GFLOP/s): see ``CONV_FILTER_OUTER``.  A conv of a short
+  about 90 to 145 GFLOP/s in the model, 210 with the filter in cache): see
+  ``CONV_FILTER_OUTER``.  A conv of a short
   reduction followed by elementwise ops (its epilogue: a residual add, a
   clamp, made one op by ``linalg-fuse-elementwise-ops``) is tiled from the
   epilogue, with the conv and its bias broadcast fused into each tile
@@ -349,8 +350,8 @@ def _action(name: str, body: list[str]) -> str:
 # Tile sizes; the conv's (N, OH, OW, F, KH, KW, C) tile is a 7x32 f32
 # accumulator, 14 AVX-512 registers, updated by 16-element input columns.
 # Seven divides the widths of a CNN on 224-pixel images (112, 56, 28, 14, 7),
-# so no columns are peeled (with 8, a 7- or 6-wide remainder tile was most of
-# the deep layers' time).
+# so no columns are peeled (8 columns left 4-, 6- and 7-wide remainder tiles:
+# resnet18's 3x3 convs at 28, 14 and 7 pixels ran 10 to 35% slower).
 CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
 # The order of the conv's tile loops (outermost first, by the op's dims).  A
 # reduction of fewer than LONG_REDUCTION input channels: a filter tile's 32
@@ -363,7 +364,7 @@ CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
 # them, and from L1 for the other rows.  Filter tiles outermost instead read
 # a 3x3x512x512 filter by 32-column slices 2 KiB apart, which few cache sets
 # hold and the prefetchers do not follow (resnet18's last layers ran at about
-# 100 GFLOP/s in the model, 2x slower than in this order).
+# 90 GFLOP/s in the model, against 145 in this order).
 CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
