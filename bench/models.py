@@ -41,6 +41,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -123,13 +124,11 @@ def untyped_weights(name: str, workdir: Path) -> Path | None:
     path = workdir / f"{name.replace('/', '_')}.params.npz"
     if not path.exists():
         rng = np.random.default_rng(0)
-        np.savez(
-            path,
-            **{
-                f"meta[relay.Constant][{index}]": (rng.standard_normal(shape) * 0.02).astype(dtype)
-                for index, (shape, dtype) in constants.items()
-            },
-        )
+        arrays: dict[str, Any] = {
+            f"meta[relay.Constant][{index}]": (rng.standard_normal(shape) * 0.02).astype(dtype)
+            for index, (shape, dtype) in constants.items()
+        }
+        np.savez(path, **arrays)
     return path
 
 
