@@ -291,16 +291,18 @@ class TypeSolver:
 
     def solve(self) -> None:
         """Run the relations, forwards and backwards through the program,
-        until none of them learns anything more."""
+        until none of them learns anything more (those still open stay, for
+        a later `solve` after more is known)."""
         pending = self.relations
         while pending:
             progress = self.bindings
             remaining = [relation for relation in pending if not relation()]
-            if self.bindings == progress and len(remaining) == len(pending):
-                break
+            stalled = self.bindings == progress and len(remaining) == len(pending)
             remaining.reverse()  # alternate directions: backward chains resolve too
             pending = remaining
-        self.relations = []
+            if stalled:
+                break
+        self.relations = pending
 
     def write_back(self, ops: Iterable[Operation]) -> None:
         """Give every value the type the solver found for it."""
@@ -323,7 +325,11 @@ class TypeSolver:
                 op.function_type = FunctionType.from_lists([a.type for a in block.args], outputs)
 
 
-def infer_types(module: ModuleOp, strict: bool = True) -> None:
+Assumptions = Callable[[Callable[[SSAValue], Attribute]], Mapping[SSAValue, Attribute]]
+"""Types to assume for values the solver left unknown, given what it knows of each value's type."""
+
+
+def infer_types(module: ModuleOp, strict: bool = True, assume: Assumptions | None = None) -> None:
     """Solve the types of `module` in place (see the module docstring).
 
     Without `strict`, what TVM's parser leaves unchecked stays so: the
@@ -332,6 +338,9 @@ def infer_types(module: ModuleOp, strict: bool = True) -> None:
     (``relay.expression``) a call whose operator's relation rejects its
     arguments keeps its incomplete result. The importer solves so;
     ``relay-infer-type`` is strict.
+
+    Where solving stops short, `assume` (if given) names types to assume;
+    solving goes on from them, a round at a time, until it assumes nothing.
     """
     solver = TypeSolver(strict)
     for op in module.ops:
@@ -342,6 +351,10 @@ def infer_types(module: ModuleOp, strict: bool = True) -> None:
             solver.functions[op.sym_name.data] = (inputs, output)
     solver.add_ops(module.ops)
     solver.solve()
+    while assume is not None and (assumed := assume(solver.type_of)):
+        for value, type_ in assumed.items():
+            solver.unify(solver.term(value), type_)
+        solver.solve()
     solver.write_back(module.ops)
 
 
