@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import is_ as operator_is
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, FunctionType, ModuleOp, TensorType
@@ -503,8 +504,13 @@ def _operator_rule(op: RegisteredOperatorOp, solver: TypeSolver) -> None:
     name = op.OPERATOR.name
 
     operator, attributes = op.OPERATOR, op.attributes
+    values = [*op.args, op.result]
+    unchanged: list[Term] = []  # the terms of `values` when the relation last could not finish
 
     def relation() -> bool:
+        terms = [solver.resolve(solver.term(v)) for v in values]
+        if len(terms) == len(unchanged) and all(map(operator_is, terms, unchanged)):
+            return False  # nothing is known that was not when it last ran
         args = [solver.type_of(a) for a in op.args]
         result = solver.type_of(op.result)
         try:
@@ -523,6 +529,9 @@ def _operator_rule(op: RegisteredOperatorOp, solver: TypeSolver) -> None:
                 )
         args = [solver.type_of(a) for a in op.args]
         if not all(is_complete(a) for a in args):
+            terms = [solver.resolve(solver.term(v)) for v in values]
+            # A partly known tuple can learn a field without its term changing.
+            unchanged[:] = [] if any(isinstance(t, _Tuple) for t in terms) else terms
             return False
         inferred = infer_type(operator, args, attributes)
         if isinstance(inferred, IncompleteType):
