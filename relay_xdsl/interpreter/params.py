@@ -29,6 +29,9 @@ file holds, and against the machine's memory.
   frontends return a model's weights as such parameters, with these names);
 * ``meta[relay.Constant][i]``: the constant known only by that reference
   (a text printed without its ``#[metadata]`` section), which gets the value.
+  A constant whose type nothing in the text determines (TVM's frontends print
+  some without a type, e.g. an embedding table read only by ``take``) takes
+  the array's, and the module's types are solved again.
 
 A name that names neither, an array of another shape or dtype than its
 parameter or constant, and an array too large for the machine are
@@ -49,10 +52,12 @@ import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument
+from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.names import relay_name
+from relay_xdsl.dialects.relay.type_solver import infer_types
 from relay_xdsl.interpreter.arrays import (
     check_memory,
     dense_value,
@@ -169,12 +174,7 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
                     available = info.file_size - member.tell()
                 if dtype.hasobject:
                     raise InterpreterError(f"{path}: array {name} holds Python objects")
-                try:
-                    type_ = TensorType(dtypes.element_type(dtype.name), shape)
-                except (dtypes.UnknownDTypeError, ValueError):
-                    raise InterpreterError(
-                        f"{path}: array {name} has dtype {dtype}, which Relay has not"
-                    ) from None
+                type_ = _tensor_type(f"{path}: array {name}", dtype, shape)
                 size = math.prod(shape) * dtype.itemsize
                 if size > available:
                     raise InterpreterError(
@@ -195,6 +195,7 @@ def bind_params(module: ModuleOp, arrays: Mapping[str, np.ndarray], function: st
     func = function_named(module, function)
     parameters = {relay_name(arg) or f"arg{arg.index}": arg for arg in func.body.block.args}
     constants = constants_without_values(module)
+    untyped = _untyped_constants(module)
     targets: list[tuple[str, np.ndarray, TensorType, BlockArgument | int]] = []
     unknown = []
     for name, array in arrays.items():
@@ -203,6 +204,9 @@ def bind_params(module: ModuleOp, arrays: Mapping[str, np.ndarray], function: st
         type_: Attribute | None
         if match:
             target, what = int(match[1]), name
+            if target in untyped:
+                type_ = _tensor_type(name, array.dtype, array.shape)
+                constants[target] = type_
             type_ = constants.get(target)
         else:
             target = parameters.get(name.removeprefix("%"))
@@ -225,15 +229,20 @@ def bind_params(module: ModuleOp, arrays: Mapping[str, np.ndarray], function: st
         raise InterpreterError(
             f"{', '.join(unknown)}: not a parameter of @{function} (its parameters: {names}) "
             f"nor a constant meta[relay.Constant][i] without a value "
-            f"({_indices_text(constants) or 'there are none'})"
+            f"({_indices_text(sorted(constants.keys() | untyped)) or 'there are none'})"
         )
     check_memory(((name, type_) for name, _, type_, _ in targets), "the params")
     given = {target: array for _, array, _, target in targets if isinstance(target, int)}
     for op in list(module.walk()):
         if isinstance(op, relay.ConstantOp) and op.meta_index is not None:
-            value = given.get(op.meta_index.value.data)
+            index = op.meta_index.value.data
+            value = given.get(index)
             if value is not None:
+                if index in untyped:
+                    Rewriter.replace_value_with_new_type(op.result, constants[index])
                 give_value(op, value)
+    if untyped & given.keys():
+        infer_types(module, strict=False)
     for _, array, type_, target in targets:
         if isinstance(target, BlockArgument):
             constant = relay.ConstantOp(type_, value=dense_value(array, type_))
@@ -269,9 +278,27 @@ def constants_without_values(module: ModuleOp) -> dict[int, TensorType]:
     return dict(sorted(constants.items()))
 
 
-def _indices_text(constants: Mapping[int, object]) -> str:
+def _untyped_constants(module: ModuleOp) -> set[int]:
+    """The indices of the ``meta[relay.Constant][i]`` of `module` whose type is unknown."""
+    return {
+        op.meta_index.value.data
+        for op in module.walk()
+        if isinstance(op, relay.ConstantOp)
+        and op.meta_index is not None
+        and not isinstance(op.result.type, TensorType)
+    }
+
+
+def _tensor_type(what: str, dtype: np.dtype, shape: tuple[int, ...]) -> TensorType:
+    """The tensor type of an array of `dtype` and `shape` (`what` names it in errors)."""
+    try:
+        return TensorType(dtypes.element_type(dtype.name), shape)
+    except (dtypes.UnknownDTypeError, ValueError):
+        raise InterpreterError(f"{what} has dtype {dtype}, which Relay has not") from None
+
+
+def _indices_text(indices: list[int]) -> str:
     """``meta[relay.Constant][0] to [52]``, or the indices one by one if they have gaps."""
-    indices = list(constants)
     if not indices:
         return ""
     if indices == list(range(indices[0], indices[-1] + 1)) and len(indices) > 2:

@@ -1,12 +1,27 @@
-"""bench.models: errors against the interpreter, dtype tolerances, the table and --update."""
+"""bench.models: errors against the interpreter, dtype tolerances, the table and --update,
+and the weights it draws for what a text leaves untyped."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from bench.models import Run, compare, previous_report, rows, table
+from bench.models import (
+    MODELS,
+    UNTYPED_WEIGHTS,
+    Run,
+    compare,
+    previous_report,
+    rows,
+    table,
+    untyped_weights,
+)
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.assumed_types import assume_constant_types
+from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.interpreter.params import bind_params, read_params
 
 
 def _run(*outputs: np.ndarray) -> Run:
@@ -45,3 +60,16 @@ def test_update_keeps_the_rows_of_models_not_run(tmp_path: Path):
     lines = table(kept | new, backends).splitlines()
     assert lines[2] == "| mnist | pass, 1 s | pass 0 (0), 1 s |"
     assert lines[3].startswith("| resnet50 | **fail**: timed out after 9 s, 2 s |")
+
+
+@pytest.mark.parametrize("name", sorted(UNTYPED_WEIGHTS))
+def test_the_drawn_weights_complete_the_types_their_text_leaves_open(name: str, tmp_path: Path):
+    module = parse_relay(MODELS[name].read_text(), MODELS[name].name)
+    params = untyped_weights(name, tmp_path)
+    assert params is not None
+    bind_params(module, read_params(params))
+    assume_constant_types(module)  # what --random-constants then draws
+    module.verify()
+    for op in module.walk():
+        for result in op.results:
+            assert not isinstance(result.type, relay.IncompleteType), op.name

@@ -89,6 +89,25 @@ def test_names_may_carry_the_percent_sign_and_bind_only_some_parameters():
     assert sorted(constants_without_values(module)) == [0, 1, 2]
 
 
+def test_a_constant_of_unknown_type_takes_its_arrays_and_the_types_are_solved_again():
+    # TVM's frontends print an embedding table read only by take without a type.
+    text = """#[version = "0.0.5"]
+def @main(%ids: Tensor[(3), int64]) {
+  %0 = take(meta[relay.Constant][0], %ids, axis=0);
+  add(%0, meta[relay.Constant][1])
+}
+"""
+    table = np.arange(12, dtype=np.float32).reshape(6, 2)
+    bias = np.array([0.5, -1], np.float32)
+    module = parse_relay(text, "embedding.relay")
+    assert constants_without_values(module) == {}  # neither type is known yet
+    bind_params(module, {"meta[relay.Constant][0]": table, "meta[relay.Constant][1]": bias})
+    module.verify()
+    ids = np.array([5, 0, 2])
+    (output,) = run(module, {"ids": ids})
+    np.testing.assert_array_equal(output, table[ids] + bias)
+
+
 @pytest.mark.tvm
 def test_the_reader_reads_what_tvm_writes_for_every_dtype():
     tvm = pytest.importorskip("tvm")

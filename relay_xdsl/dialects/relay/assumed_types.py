@@ -22,17 +22,19 @@ writes all through real models, so everything after them stays untyped:
   it), where the data and the result are typed: ``(units, K)`` from the
   result's last axis and the data's.
 
-`assume_constant_types` assumes them a round at a time, inferring types
-after each, until no unknown constant is left that a rule can type. Only
+`assume_constant_types` assumes them a round at a time, solving types on
+from each (one solver throughout: a deep chain of layers takes a round per
+layer), until no unknown constant is left that a rule can type. Only
 values chosen for such constants (``--random-constants``) can rely on the
 assumption: real weights come with their own shapes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, OpResult, SSAValue
-from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects.relay import backward
 from relay_xdsl.dialects.relay.inference import Call
@@ -52,24 +54,34 @@ def assume_constant_types(module: ModuleOp) -> None:
     """Type `module`'s untyped ``meta[relay.Constant][i]`` operands of grouped
     convolutions and broadcasting operators as assumed (see the module
     docstring), inferring the types that follow from them."""
-    while assumed := _assumptions(module):
-        for value, type_ in assumed.items():
-            Rewriter.replace_value_with_new_type(value, type_)
-        infer_types(module, strict=False)
+    candidates = [
+        op
+        for op in module.walk()
+        if isinstance(op, RegisteredOperatorOp)
+        and len(op.args) == 2
+        and any(_untyped_constant(arg, _type) for arg in op.args)
+    ]
+    if candidates:
+        infer_types(module, strict=False, assume=lambda type_of: _assumptions(candidates, type_of))
 
 
-def _assumptions(module: ModuleOp) -> dict[SSAValue, TensorType]:
-    """The type assumed for each untyped constant a rule can type now."""
-    assumed: dict[SSAValue, TensorType] = {}
-    for op in module.walk():
-        if not isinstance(op, RegisteredOperatorOp) or len(op.args) != 2:
-            continue
-        unknown = [i for i, arg in enumerate(op.args) if _untyped_constant(arg)]
+def _type(value: SSAValue) -> Attribute:
+    return value.type
+
+
+def _assumptions(
+    candidates: list[RegisteredOperatorOp], type_of: Callable[[SSAValue], Attribute]
+) -> dict[SSAValue, Attribute]:
+    """The type assumed for each untyped constant operand of `candidates` that
+    a rule can type now, the types known being `type_of`'s."""
+    assumed: dict[SSAValue, Attribute] = {}
+    for op in candidates:
+        unknown = [i for i, arg in enumerate(op.args) if _untyped_constant(arg, type_of)]
         if len(unknown) != 1:
             continue
         position = unknown[0]
         other_value = op.args[1 - position]
-        other, result = other_value.type, op.results[0].type
+        other, result = type_of(other_value), type_of(op.results[0])
         broadcasting = op.OPERATOR.backward is backward.broadcast
         if broadcasting and not isinstance(other, TensorType) and isinstance(result, TensorType):
             assumed.setdefault(other_value, result)
@@ -82,7 +94,7 @@ def _assumptions(module: ModuleOp) -> dict[SSAValue, TensorType]:
             units, reduced = result.get_shape()[-1], other.get_shape()[-1]
             type_ = TensorType(other.get_element_type(), (units, reduced))
         elif relation is not None and position == 1:
-            call = Call(op.OPERATOR.schema, [a.type for a in op.args], op.attributes)
+            call = Call(op.OPERATOR.schema, [type_of(a) for a in op.args], op.attributes)
             type_ = relation(call, None)[1]
         elif broadcasting:
             type_ = _per_channel(other)
@@ -91,12 +103,12 @@ def _assumptions(module: ModuleOp) -> dict[SSAValue, TensorType]:
     return assumed
 
 
-def _untyped_constant(value: SSAValue) -> bool:
+def _untyped_constant(value: SSAValue, type_of: Callable[[SSAValue], Attribute]) -> bool:
     return (
         isinstance(value, OpResult)
         and isinstance(value.op, ConstantOp)
         and value.op.meta_index is not None
-        and not isinstance(value.type, TensorType)
+        and not isinstance(type_of(value), TensorType)
     )
 
 

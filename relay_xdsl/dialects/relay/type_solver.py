@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import is_ as operator_is
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, FunctionType, ModuleOp, TensorType
@@ -291,16 +292,18 @@ class TypeSolver:
 
     def solve(self) -> None:
         """Run the relations, forwards and backwards through the program,
-        until none of them learns anything more."""
+        until none of them learns anything more (those still open stay, for
+        a later `solve` after more is known)."""
         pending = self.relations
         while pending:
             progress = self.bindings
             remaining = [relation for relation in pending if not relation()]
-            if self.bindings == progress and len(remaining) == len(pending):
-                break
+            stalled = self.bindings == progress and len(remaining) == len(pending)
             remaining.reverse()  # alternate directions: backward chains resolve too
             pending = remaining
-        self.relations = []
+            if stalled:
+                break
+        self.relations = pending
 
     def write_back(self, ops: Iterable[Operation]) -> None:
         """Give every value the type the solver found for it."""
@@ -323,7 +326,11 @@ class TypeSolver:
                 op.function_type = FunctionType.from_lists([a.type for a in block.args], outputs)
 
 
-def infer_types(module: ModuleOp, strict: bool = True) -> None:
+Assumptions = Callable[[Callable[[SSAValue], Attribute]], Mapping[SSAValue, Attribute]]
+"""Types to assume for values the solver left unknown, given what it knows of each value's type."""
+
+
+def infer_types(module: ModuleOp, strict: bool = True, assume: Assumptions | None = None) -> None:
     """Solve the types of `module` in place (see the module docstring).
 
     Without `strict`, what TVM's parser leaves unchecked stays so: the
@@ -332,6 +339,9 @@ def infer_types(module: ModuleOp, strict: bool = True) -> None:
     (``relay.expression``) a call whose operator's relation rejects its
     arguments keeps its incomplete result. The importer solves so;
     ``relay-infer-type`` is strict.
+
+    Where solving stops short, `assume` (if given) names types to assume;
+    solving goes on from them, a round at a time, until it assumes nothing.
     """
     solver = TypeSolver(strict)
     for op in module.ops:
@@ -342,6 +352,10 @@ def infer_types(module: ModuleOp, strict: bool = True) -> None:
             solver.functions[op.sym_name.data] = (inputs, output)
     solver.add_ops(module.ops)
     solver.solve()
+    while assume is not None and (assumed := assume(solver.type_of)):
+        for value, type_ in assumed.items():
+            solver.unify(solver.term(value), type_)
+        solver.solve()
     solver.write_back(module.ops)
 
 
@@ -490,8 +504,13 @@ def _operator_rule(op: RegisteredOperatorOp, solver: TypeSolver) -> None:
     name = op.OPERATOR.name
 
     operator, attributes = op.OPERATOR, op.attributes
+    values = [*op.args, op.result]
+    unchanged: list[Term] = []  # the terms of `values` when the relation last could not finish
 
     def relation() -> bool:
+        terms = [solver.resolve(solver.term(v)) for v in values]
+        if len(terms) == len(unchanged) and all(map(operator_is, terms, unchanged)):
+            return False  # nothing is known that was not when it last ran
         args = [solver.type_of(a) for a in op.args]
         result = solver.type_of(op.result)
         try:
@@ -510,6 +529,9 @@ def _operator_rule(op: RegisteredOperatorOp, solver: TypeSolver) -> None:
                 )
         args = [solver.type_of(a) for a in op.args]
         if not all(is_complete(a) for a in args):
+            terms = [solver.resolve(solver.term(v)) for v in values]
+            # A partly known tuple can learn a field without its term changing.
+            unchanged[:] = [] if any(isinstance(t, _Tuple) for t in terms) else terms
             return False
         inferred = infer_type(operator, args, attributes)
         if isinstance(inferred, IncompleteType):
