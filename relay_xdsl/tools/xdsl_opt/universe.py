@@ -350,7 +350,8 @@ def reads_relay(argv: list[str]) -> bool:
 def _loading() -> None:
     """xdsl-opt checks ``-p`` and opens the input before it loads any pass or
     frontend: a command line that names relay, or a pipeline run on relay ops,
-    needs the diagnostics and relay's pass option words from the start."""
+    needs the diagnostics and relay's pass option words from the start, and
+    runs with the collector paused (`_run_with_collector_paused`)."""
     from relay_xdsl.tools import xdsl_patches
     from relay_xdsl.tools.xdsl_opt.command_line import is_xdsl_opt
     from relay_xdsl.tools.xdsl_opt.excepthook import install_xdsl_opt_excepthook
@@ -359,6 +360,24 @@ def _loading() -> None:
         xdsl_patches.apply_pipeline_words()
         xdsl_patches.apply_standard_streams()
         install_xdsl_opt_excepthook()
+        _run_with_collector_paused()
+
+
+def _run_with_collector_paused() -> None:
+    """xdsl-opt's run (parse, verify, passes, print) with the cyclic garbage
+    collector paused, as ``relay-xdsl`` runs its commands (support/gc_pause.py):
+    parsing an MLIR file of relay ops builds a module of O(N) long-lived
+    objects, and with the collector on a tenth of the run went to full
+    collections over it. xdsl-opt loads this plugin while it is constructed,
+    before it runs."""
+    from xdsl.xdsl_opt_main import xDSLOptMain
+
+    from relay_xdsl.support.gc_pause import with_gc_paused
+
+    run = xDSLOptMain.run
+    # xDSL's own, not yet wrapped (`with_gc_paused` keeps its name and module).
+    if run.__module__ == xDSLOptMain.__module__ and not hasattr(run, "__wrapped__"):
+        xDSLOptMain.run = with_gc_paused(run)  # type: ignore[method-assign]
 
 
 _loading()
