@@ -68,24 +68,36 @@ class Token(NamedTuple):
 def int_literal(token: Token) -> tuple[int, int]:
     """The value and bit width of an INT token."""
     literal = token.value
-    if isinstance(literal, tuple) and isinstance(number := literal[0], int):
-        return number, literal[1]
+    if (
+        isinstance(literal, tuple)
+        and isinstance(number := literal[0], int)
+        and isinstance(width := literal[1], int)
+    ):
+        return number, width
     raise ValueError(f"not an integer literal: {token.text!r}")
 
 
 def float_literal(token: Token) -> tuple[float, int]:
     """The value and bit width of a FLOAT token."""
     literal = token.value
-    if isinstance(literal, tuple) and isinstance(number := literal[0], float):
-        return number, literal[1]
+    if (
+        isinstance(literal, tuple)
+        and isinstance(number := literal[0], float)
+        and isinstance(width := literal[1], int)
+    ):
+        return number, width
     raise ValueError(f"not a float literal: {token.text!r}")
 
 
 def meta_reference(token: Token) -> tuple[str, int]:
     """The key and index of a META token (``meta[key][index]``)."""
     reference = token.value
-    if isinstance(reference, tuple) and isinstance(key := reference[0], str):
-        return key, reference[1]
+    if (
+        isinstance(reference, tuple)
+        and isinstance(key := reference[0], str)
+        and isinstance(index := reference[1], int)
+    ):
+        return key, index
     raise ValueError(f"not a meta reference: {token.text!r}")
 
 
@@ -158,8 +170,8 @@ def tokenize(
                         shape = tuple(map(int, dims.split(","))) if dims else ()
                         pos = tensor.end()
                         spelling = tensor.group(0)
-                        value = (shape, tensor.group(2))
-                        append(new(Token, (Kind.TENSOR, spelling, start, pos, value)))
+                        shape_dtype = (shape, tensor.group(2))
+                        append(new(Token, (Kind.TENSOR, spelling, start, pos, shape_dtype)))
                         continue
                 if word == "True" or word == "False":
                     append(new(Token, (Kind.BOOL, word, start, end, word == "True")))

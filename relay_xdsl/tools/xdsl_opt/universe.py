@@ -23,9 +23,10 @@ involve relay:
   runs ``-p`` on an MLIR file with relay ops, the diagnostics are set up
   and pass option values may be bare words with dots and colons
   (``relay-defuse{composite=ccompiler.conv_add_relu}``, as mlir-opt reads
-  them), ``-`` is stdin and ``-o -`` stdout, and ``-f`` reads a file of
-  any name (xdsl_patches.py) as the plugin loads. That is all loading ever
-  does, and only in xdsl-opt with such a command line.
+  them), ``-`` is stdin and ``-o -`` stdout, ``-f`` reads a file of
+  any name (xdsl_patches.py), and the run (parse, verify, passes, print)
+  goes with the collector paused, as the plugin loads. That is all loading
+  ever does, and only in xdsl-opt with such a command line.
 
 The frontends and targets build and print modules with Python's cyclic
 garbage collector paused, and so do relay passes run by xdsl-opt
