@@ -49,6 +49,19 @@ def test_a_small_float_constant_prints_as_xdsl_prints_it(element, shape):
     assert printed == "%0 = relay.constant " + _xdsl_printed(value)
 
 
+@pytest.mark.parametrize("element", [Float32Type(), Float64Type()])
+def test_floats_that_need_every_digit_print_as_xdsl_prints_them(element):
+    """Values whose short spelling does not read back, or that sit at the ends
+    of the type's range, among ordinary ones."""
+    rng = random.Random(str(element))
+    edges = [3.4028234663852886e38, 1.17549435e-38, 1e-45, -0.0, 16777217.0, 0.1, 1 / 3]
+    samples = [rng.uniform(-1e6, 1e6) for _ in range(5)] + [rng.random() * 1e-30 for _ in range(2)]
+    for chunk in (edges, samples):
+        value = DenseIntOrFPElementsAttr.from_list(TensorType(element, [len(chunk)]), chunk)
+        printed = _printed(relay.ConstantOp(value.type, value))
+        assert printed == "%0 = relay.constant " + _xdsl_printed(value)
+
+
 def test_other_constants_are_printed_by_xdsl():
     ints = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [2, 2]), [1, -2, 3, 4])
     splat = DenseIntOrFPElementsAttr.from_list(TensorType(Float32Type(), [2, 2]), [0.5] * 4)
