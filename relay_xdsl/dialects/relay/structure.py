@@ -413,6 +413,32 @@ def verify_call_attrs(op: Operation) -> None:
         )
 
 
+class _IsolatedBody(IsolatedFromAbove):
+    """xDSL's ``IsolatedFromAbove``, which walks up from the owner of every
+    operand in the body, with a shortcut for the usual ``relay.fn`` body: one
+    block of ops without regions whose operands are all the block's
+    arguments or results of its ops passes without the walk. Any other body,
+    or one that fails, goes through xDSL's check, which names the culprit."""
+
+    def verify(self, op: Operation) -> None:
+        regions = op.regions
+        if len(regions) == 1 and len(regions[0].blocks) == 1:
+            block = regions[0].block
+            for child in block.ops:
+                if child.regions:
+                    break
+                for operand in child.operands:
+                    owner = operand.owner
+                    if owner is not block and owner.parent is not block:
+                        break
+                else:
+                    continue
+                break
+            else:
+                return
+        super().verify(op)
+
+
 @irdl_op_definition
 class FnOp(IRDLOperation):
     """A Relay function literal called in place: a fused or composite function.
@@ -442,7 +468,7 @@ class FnOp(IRDLOperation):
     result = result_def()
     body = region_def("single_block")
 
-    traits = traits_def(IsolatedFromAbove())
+    traits = traits_def(_IsolatedBody())
 
     def __init__(
         self,
@@ -555,6 +581,15 @@ class FnOp(IRDLOperation):
         return cls(args, result_type, body, attributes.data if attributes else None)
 
 
+def return_verification_key(op: Operation) -> Hashable | None:
+    """`verification_key` and the name of the op `op` ends a body of: what
+    ``relay.return``'s checks read."""
+    key = verification_key(op)
+    parent = op.parent_op()
+    return None if key is None else (key, None if parent is None else parent.name)
+
+
+@verified_by_key(return_verification_key)
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
     """Terminates a ``relay.fn`` or ``relay.function`` body, or a ``relay.if``
@@ -582,7 +617,7 @@ class ReturnOp(IRDLOperation):
         printer.print_operand(self.value)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
+        print_type(printer, self.value.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> ReturnOp:

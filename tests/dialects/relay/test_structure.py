@@ -13,10 +13,14 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    ModuleOp,
     TensorType,
     i32,
 )
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Block, Region
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects import relay
 
@@ -69,3 +73,40 @@ def test_other_constants_are_printed_by_xdsl():
     for value in (ints, splat, resource):
         printed = _printed(relay.ConstantOp(value.type, value))
         assert printed == "%0 = relay.constant " + _xdsl_printed(value)
+
+
+def _fn_module(use_outer: bool, nested: bool = False) -> ModuleOp:
+    """``func.func`` of one ``relay.fn`` whose body adds its parameter to
+    itself, or (`use_outer`) to the function's argument; (`nested`) inside a
+    ``relay.fn`` of its own."""
+    t = TensorType(Float32Type(), [2])
+    func = FuncOp("f", ((t,), (t,)))
+    outer = func.body.block.args[0]
+    inner = Block(arg_types=(t,))
+    other = outer if use_outer else inner.args[0]
+    add = relay.AddOp([inner.args[0], other], t)
+    inner.add_ops([add, relay.ReturnOp(add.results[0])])
+    if nested:
+        wrapper = Block(arg_types=(t,))
+        fn = relay.FnOp([wrapper.args[0]], t, Region(inner))
+        wrapper.add_ops([fn, relay.ReturnOp(fn.result)])
+        inner = wrapper
+    fn = relay.FnOp([outer], t, Region(inner))
+    func.body.block.add_ops([fn, ReturnOp(fn.result)])
+    return ModuleOp([func])
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_fn_body_that_uses_an_outer_value_does_not_verify(nested: bool):
+    _fn_module(use_outer=False, nested=nested).verify()
+    with pytest.raises(VerifyException, match="IsolatedFromAbove parent"):
+        _fn_module(use_outer=True, nested=nested).verify()
+
+
+def test_a_return_is_checked_where_it_stands_each_time():
+    t = TensorType(Float32Type(), [2])
+    _fn_module(use_outer=False).verify()  # a relay.return of this type in a relay.fn
+    func = FuncOp("g", ((t,), (t,)))
+    func.body.block.add_ops([relay.ReturnOp(func.body.block.args[0])])
+    with pytest.raises(VerifyException, match="expects parent op 'relay.fn'"):
+        ModuleOp([func]).verify()
