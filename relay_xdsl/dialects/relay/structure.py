@@ -513,7 +513,8 @@ class FnOp(IRDLOperation):
                 f"{len(block.args)} parameter(s)"
             )
         for index, (arg, param) in enumerate(zip(self.args, block.args)):
-            if arg.type != param.type:
+            # Mostly the same object: comparing types by value walks them.
+            if arg.type is not param.type and arg.type != param.type:
                 raise VerifyException(
                     f"argument #{index} has type {arg.type} but parameter "
                     f"#{index} has type {param.type}"
@@ -521,7 +522,10 @@ class FnOp(IRDLOperation):
         terminator = block.last_op
         if not isinstance(terminator, ReturnOp):
             raise VerifyException("'relay.fn' body must end with 'relay.return'")
-        if terminator.value.type != self.result.type:
+        if (
+            terminator.value.type is not self.result.type
+            and terminator.value.type != self.result.type
+        ):
             raise VerifyException(
                 f"returned type {terminator.value.type} does not match result "
                 f"type {self.result.type}"
