@@ -586,11 +586,16 @@ class FnOp(IRDLOperation):
 
 
 def return_verification_key(op: Operation) -> Hashable | None:
-    """`verification_key` and the name of the op `op` ends a body of: what
-    ``relay.return``'s checks read."""
+    """`verification_key`, the name of the op whose body `op` is in and
+    whether `op` ends its block: what ``relay.return``'s checks read (its
+    own, and its ``IsTerminator`` trait's)."""
     key = verification_key(op)
+    if key is None:
+        return None
     parent = op.parent_op()
-    return None if key is None else (key, None if parent is None else parent.name)
+    block = op.parent
+    ends_block = block is None or block.last_op is op
+    return (key, None if parent is None else parent.name, ends_block)
 
 
 @verified_by_key(return_verification_key)

@@ -7,8 +7,9 @@ read only its operand and result types, attributes and properties, the
 outcome of its ``verify_`` (its definition's constraints, then its own
 checks) is a function of those: `verified_by_key` runs them once per
 distinct key and skips them for an op whose key has verified before.
-The checks that depend on where an op sits (a terminator ending its block)
-are xDSL's ``Operation.verify``, which still runs for every op.
+xDSL's ``Operation.verify`` still runs for every op; the definition's
+trait checks are part of ``verify_``, so a key for an op whose traits
+read where it sits (a terminator ending its block) must hold that too.
 
 With the default key, an op is first looked up by the identities of what
 the key holds: a parsed graph shares its types and attributes, and hashing

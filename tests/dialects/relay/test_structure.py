@@ -110,3 +110,13 @@ def test_a_return_is_checked_where_it_stands_each_time():
     func.body.block.add_ops([relay.ReturnOp(func.body.block.args[0])])
     with pytest.raises(VerifyException, match="expects parent op 'relay.fn'"):
         ModuleOp([func]).verify()
+
+
+def test_a_return_that_does_not_end_its_block_is_an_error_each_time():
+    module = _fn_module(use_outer=False)
+    module.verify()  # a relay.return of this type ending a relay.fn body
+    fn = next(op for op in module.walk() if isinstance(op, relay.FnOp))
+    block = fn.body.block
+    block.add_op(relay.NegativeOp([block.args[0]], block.args[0].type))
+    with pytest.raises(VerifyException, match="must be the last operation in its parent block"):
+        module.verify()
