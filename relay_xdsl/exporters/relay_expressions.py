@@ -91,6 +91,31 @@ class ModuleState:
         # An operator call's name and attributes in Relay text, by what decides
         # them: a graph repeats the same calls thousands of times.
         self.call_texts: dict[tuple[object, ...], tuple[str, str]] = {}
+        # The calls whose types were checked (`_check_call`), by the same key plus types.
+        self.checked_calls: set[tuple[object, ...]] = set()
+        # Texts by the identities of what decides them (a graph shares its
+        # types, locations and scalar values): each entry keeps its object
+        # alive, so an identity is not reused while the module prints.
+        self.type_texts: dict[int, tuple[str, Attribute]] = {}
+        self.spans: dict[int, tuple[str, Attribute]] = {}
+        self.literals: dict[int, tuple[str, Attribute]] = {}
+
+    def type_comment(self, op: Operation) -> str:
+        """`_type_comment(op)`: a tensor type's text and a location's span are
+        spelled once each."""
+        for result in op.results:  # the first (xDSL's indexing is a Python call)
+            type_ = result.type
+            if type(type_) is not TensorType:
+                break
+            type_entry = self.type_texts.get(id(type_))
+            if type_entry is None:
+                type_entry = self.type_texts[id(type_)] = ("ty=" + relay_type(type_), type_)
+            location = op.location
+            span_entry = self.spans.get(id(location))
+            if span_entry is None:
+                span_entry = self.spans[id(location)] = (_span(location), location)
+            return _comment(type_entry[0], span_entry[0])
+        return _type_comment(op)
 
     def constant(self, op: relay.ConstantOp) -> str:
         """`op` as a literal or a ``meta[relay.Constant][i]`` reference, whose
@@ -103,8 +128,11 @@ class ModuleState:
             raise RelayExportError(
                 f"constant value {type(value).__name__} is not supported in Relay text"
             )
-        literal = scalar_literal(value)
-        if literal is not None:
+        entry = self.literals.get(id(value))
+        if entry is None:
+            entry = self.literals[id(value)] = (scalar_literal(value) or "", value)
+        literal = entry[0]
+        if literal:
             return literal
         index = self.meta_values.setdefault(value, len(self.meta_values))
         return f"meta[relay.Constant][{index}]"
@@ -248,7 +276,7 @@ class RelayExpressionPrinter:
         """An op printed where it is used (`_is_atom`): a constant, a global
         function, an operator or a constructor as a value."""
         if isinstance(op, relay.ConstantOp):
-            return self.module_state.constant(op) + _type_comment(op)
+            return self.module_state.constant(op) + self.module_state.type_comment(op)
         if isinstance(op, relay.GlobalOp):
             return "@" + checked_name(op.callee.root_reference.data, "function name")
         if isinstance(op, relay.OperatorRefOp):
@@ -267,25 +295,32 @@ class RelayExpressionPrinter:
         return name
 
     def expression(self, op: Operation, lines: list[str], indent: str) -> str:
-        comment = _type_comment(op)
+        module_state = self.module_state
+        comment = module_state.type_comment(op)
         if _is_operator(type(op)):
             args = op.operands
-            arguments = ", ".join([self.ref(a) for a in args])
+            names = self.names
+            try:
+                arguments = ", ".join([names[a] for a in args])
+            except KeyError:
+                arguments = ", ".join([self.ref(a) for a in args])
             # By identity: the module keeps these attributes alive while it prints,
             # and hashing them by value walks their whole structure every time.
             attributes = op.attributes
-            key = (
-                type(op),
-                *attributes,
-                *map(id, attributes.values()),
-                *[id(a.type) for a in args],
-                id(op.results[0].type),
-            )
-            call_texts = self.module_state.call_texts
+            key = (type(op), *attributes, *map(id, attributes.values()))
+            call_texts = module_state.call_texts
             call = call_texts.get(key)
+            operator_op = cast(relay.OperatorOp, op)
             if call is None:
-                call = call_texts[key] = _call_text(cast(relay.OperatorOp, op))
+                call = call_texts[key] = _call_text(operator_op)
             name, attributes_text = call
+            if isinstance(op, relay.RegisteredOperatorOp):
+                # What decides the verdict: a call like one that passed passes.
+                checked = (*key, *[id(a.type) for a in args], id(op.results[0].type))
+                if checked not in module_state.checked_calls:
+                    if not agrees(op):
+                        _check_call(operator_op)
+                    module_state.checked_calls.add(checked)
             separator = ", " if arguments and attributes_text else ""
             return f"{name}({arguments}{separator}{attributes_text}){comment}"
         if isinstance(op, relay.TupleOp):
@@ -341,44 +376,49 @@ def _is_operator(op_class: type[Operation]) -> bool:
 
 
 def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
-    """The operator name of a call and its attributes as Relay keyword
-    arguments: those that differ from TVM's defaults, the builder's default of
-    those left unset that have one, and the other required ones as ``None``,
-    in the schema's order."""
-    if isinstance(op, relay.GenericOperatorOp):
-        attributes = op.relay_attributes()
-    else:
-        attributes = op.non_default_attributes()
-        given = {name for name, _ in attributes}
-        attributes += [
-            (a.name, stored(a.builder_default))
-            for a in op.schema.values()
-            if a.builder_default is not None and a.name not in given
-        ]
-        attributes += [
-            (a.name, UnitAttr())
-            for a in op.schema.values()
-            if a.required and a.builder_default is None and a.name not in op.attributes
-        ]
-        order = {name: i for i, name in enumerate(op.schema)}
-        attributes.sort(key=lambda item: order[item[0]])
-    if isinstance(op, relay.RegisteredOperatorOp) and not agrees(op):
-        _check_inferable(op, attributes)
-    parts = [f"{checked_name(k, 'attribute name')}={attribute_value(v)}" for k, v in attributes]
+    """The operator name of a call and its attributes as Relay keyword arguments
+    (`_printed_attributes`)."""
+    parts = [
+        f"{checked_name(k, 'attribute name')}={attribute_value(v)}"
+        for k, v in _printed_attributes(op)
+    ]
     return checked_name(op.operator_name, "operator name", dotted=True), ", ".join(parts)
 
 
-def _check_inferable(
-    op: relay.RegisteredOperatorOp, attributes: list[tuple[str, Attribute]]
-) -> None:
+def _printed_attributes(op: relay.OperatorOp) -> list[tuple[str, Attribute]]:
+    """The attributes a call prints: those that differ from TVM's defaults,
+    the builder's default of those left unset that have one, and the other
+    required ones as ``None``, in the schema's order."""
+    if isinstance(op, relay.GenericOperatorOp):
+        return op.relay_attributes()
+    attributes = op.non_default_attributes()
+    given = {name for name, _ in attributes}
+    attributes += [
+        (a.name, stored(a.builder_default))
+        for a in op.schema.values()
+        if a.builder_default is not None and a.name not in given
+    ]
+    attributes += [
+        (a.name, UnitAttr())
+        for a in op.schema.values()
+        if a.required and a.builder_default is None and a.name not in op.attributes
+    ]
+    order = {name: i for i, name in enumerate(op.schema)}
+    attributes.sort(key=lambda item: order[item[0]])
+    return attributes
+
+
+def _check_call(op: relay.OperatorOp) -> None:
     """Refuse to print a call whose type its arguments and attributes contradict.
 
     The dialect's verifier does not infer types, so valid IR may claim a
     result type that TVM's type rules (which the importer applies to every
     ``ty=`` annotation) reject; the printout would not import back. A call
     the importer checked and nothing changed since is not inferred again
-    (type_agreement.py).
+    (type_agreement.py), nor one like a call checked before in the module.
     """
+    assert isinstance(op, relay.RegisteredOperatorOp)
+    attributes = _printed_attributes(op)
     schema = op.OPERATOR.schema
     given = {
         key: value

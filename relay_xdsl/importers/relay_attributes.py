@@ -94,7 +94,10 @@ class RelayAttributeParser(RelayTypeParser):
             type_ = self.annotation_types.get(type_text)
         if type_ is None and ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             sub = RelayTypeParser(
-                self.source, tokenize(self.source, body_start + ty_at + 3, body_start + type_end)
+                self.source,
+                tokenize(
+                    self.source, body_start + ty_at + 3, body_start + type_end, tensor_types=True
+                ),
             )
             sub.tensor_types = self.tensor_types
             sub.type_vars = self.type_vars

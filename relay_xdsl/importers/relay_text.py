@@ -99,7 +99,7 @@ class RelayParser(RelayAdtParser):
     bare expression."""
 
     def __init__(self, source: SourceFile):
-        super().__init__(source, tokenize(source))
+        super().__init__(source, tokenize(source, tensor_types=True))
 
     def parse_module(self) -> ModuleOp:
         if len(self.tokens) > 1 and self.tokens[-2].kind is Kind.METADATA:

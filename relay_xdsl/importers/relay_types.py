@@ -21,6 +21,8 @@ type grammar of TVM v0.19's parser
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -53,6 +55,9 @@ class RelayTypeParser(RelayBaseParser):
 
     def parse_type(self) -> TypeAttribute:
         token = self.peek()
+        if token.kind is Kind.TENSOR:
+            self.next()
+            return self.tensor_token_type(token)
         if token.kind is Kind.IDENT and token.text == "Tensor":
             return self.spelled_tensor_type(token)
         if token.kind is Kind.PUNCT and token.text == "(":
@@ -129,6 +134,21 @@ class RelayTypeParser(RelayBaseParser):
         type_ = self.tensor_type(element, shape)
         if key is not None and self.pos == end + 1:
             self.spelled_types[key] = type_
+        return type_
+
+    def tensor_token_type(self, token: Token) -> TensorType:
+        """The type of a TENSOR token (a tensor type as TVM prints it): the
+        same as its spelling read a token at a time (`spelled_tensor_type`)."""
+        type_ = self.spelled_types.get(token.text)
+        if type_ is None:
+            shape, dtype = cast(tuple[tuple[int, ...], str], token.value)
+            try:
+                element = dtypes.element_type(dtype)
+            except dtypes.UnknownDTypeError as error:
+                dtype_end = token.end - 1
+                dtype_token = Token(Kind.IDENT, dtype, dtype_end - len(dtype), dtype_end, dtype)
+                self.error(dtype_token, str(error))
+            type_ = self.spelled_types[token.text] = self.tensor_type(element, list(shape))
         return type_
 
     def adt_type(self) -> AdtType:

@@ -6,6 +6,11 @@ The token rules follow TVM v0.19's tokenizer: identifiers are
 numbers take an ``f``/``i`` width suffix (``1f``, ``2i64``, ``1e-05f``), and
 ``meta[key][index]`` is a single token. Block comments are kept as tokens
 because ``/* ty=... span=... */`` carries the types of calls.
+
+The importer also reads a tensor type spelled as TVM prints it,
+``Tensor[(1, 8, 8, 8), float32]``, as one token (``tensor_types=True``):
+declared types repeat on every binding of a dump and are most of its
+tokens otherwise. Its value is the shape's dimensions and the dtype's word.
 """
 
 from __future__ import annotations
@@ -30,15 +35,26 @@ class Kind(Enum):
     COMMENT = auto()  # /* ... */
     VERSION = auto()  # #[version = "0.0.5"]
     METADATA = auto()  # #[metadata] ... to the end of the file
+    TENSOR = auto()  # Tensor[(1, 8), float32], as TVM prints it (tensor_types=True)
     PUNCT = auto()
     EOF = auto()
 
 
-TokenValue = str | bool | int | tuple[int, int] | tuple[float, int] | tuple[str, int] | None
+TokenValue = (
+    str
+    | bool
+    | int
+    | tuple[int, int]
+    | tuple[float, int]
+    | tuple[str, int]
+    | tuple[tuple[int, ...], str]
+    | None
+)
 """What a token stands for, by kind: the name without its sigil (LOCAL, GRAPH,
 GLOBAL), the word (IDENT), ``(value, width)`` (INT, FLOAT), True or False
 (BOOL), the unquoted contents (STRING), ``(key, index)`` (META), the quoted
-version (VERSION), the offset of the section's text (METADATA); None for the rest."""
+version (VERSION), the offset of the section's text (METADATA), ``(shape,
+dtype)`` (TENSOR); None for the rest."""
 
 
 class Token(NamedTuple):
@@ -52,24 +68,36 @@ class Token(NamedTuple):
 def int_literal(token: Token) -> tuple[int, int]:
     """The value and bit width of an INT token."""
     literal = token.value
-    if isinstance(literal, tuple) and isinstance(number := literal[0], int):
-        return number, literal[1]
+    if (
+        isinstance(literal, tuple)
+        and isinstance(number := literal[0], int)
+        and isinstance(width := literal[1], int)
+    ):
+        return number, width
     raise ValueError(f"not an integer literal: {token.text!r}")
 
 
 def float_literal(token: Token) -> tuple[float, int]:
     """The value and bit width of a FLOAT token."""
     literal = token.value
-    if isinstance(literal, tuple) and isinstance(number := literal[0], float):
-        return number, literal[1]
+    if (
+        isinstance(literal, tuple)
+        and isinstance(number := literal[0], float)
+        and isinstance(width := literal[1], int)
+    ):
+        return number, width
     raise ValueError(f"not a float literal: {token.text!r}")
 
 
 def meta_reference(token: Token) -> tuple[str, int]:
     """The key and index of a META token (``meta[key][index]``)."""
     reference = token.value
-    if isinstance(reference, tuple) and isinstance(key := reference[0], str):
-        return key, reference[1]
+    if (
+        isinstance(reference, tuple)
+        and isinstance(key := reference[0], str)
+        and isinstance(index := reference[1], int)
+    ):
+        return key, index
     raise ValueError(f"not a meta reference: {token.text!r}")
 
 
@@ -96,14 +124,23 @@ rest, and anything this would read differently (``%1`` followed by a
 non-ASCII digit), take the general path. The kinds start with different
 characters, so their order only decides how soon a token is found: the
 commonest first; a comment's runs of plain characters match as one."""
+_TENSOR = re.compile(
+    r"Tensor\[\(((?:[0-9]+(?:, [0-9]+)*,?)?)\), (?!(?:True|False)\])([A-Za-z_][A-Za-z0-9_]*)\]"
+)
+"""A tensor type as TVM prints it: the same tokens as ``Tensor``, ``[``,
+``(``, the dimensions and commas, ``)``, ``,``, the dtype and ``]``, read
+by the general rules (a dimension is a plain decimal integer)."""
 _IDENT_KIND, _PUNCT_KIND, _COMMENT_KIND = Kind.IDENT, Kind.PUNCT, Kind.COMMENT
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
-def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list[Token]:
+def tokenize(
+    source: SourceFile, start: int = 0, end: int | None = None, tensor_types: bool = False
+) -> list[Token]:
     """Split Relay text (or its part from `start` to `end`) into tokens.
 
     Whitespace and line comments are dropped; offsets are into the whole text.
+    With `tensor_types`, a tensor type as TVM prints it is one TENSOR token.
     """
     text = source.text
     tokens: list[Token] = []
@@ -126,6 +163,16 @@ def tokenize(source: SourceFile, start: int = 0, end: int | None = None) -> list
                 pos = end
                 continue
             if group == "ident":
+                if word == "Tensor" and tensor_types:
+                    tensor = _TENSOR.match(text, start, length)
+                    if tensor is not None:
+                        dims = tensor.group(1).rstrip(",")
+                        shape = tuple(map(int, dims.split(","))) if dims else ()
+                        pos = tensor.end()
+                        spelling = tensor.group(0)
+                        shape_dtype = (shape, tensor.group(2))
+                        append(new(Token, (Kind.TENSOR, spelling, start, pos, shape_dtype)))
+                        continue
                 if word == "True" or word == "False":
                     append(new(Token, (Kind.BOOL, word, start, end, word == "True")))
                 else:

@@ -197,7 +197,21 @@ def lex_common_tokens(self: Any) -> Any:
     self.pos = end
     kinds = _common_token_kinds()
     kind = kinds[match.group(group)] if group == "punctuation" else kinds[group]
-    return Token(kind, Span(start, end, self.input))
+    # ``Token(kind, Span(start, end, self.input))`` with the fields set
+    # directly: a frozen dataclass's constructor sets each through
+    # ``object.__setattr__``, two thirds of making a token.
+    span = _new(Span)
+    fields = span.__dict__
+    fields["start"] = start
+    fields["end"] = end
+    fields["input"] = self.input
+    token = _new(Token)
+    token.kind = kind
+    token.span = span
+    return token
+
+
+_new = object.__new__
 
 
 _XDSL_LEX: list[Any] = []

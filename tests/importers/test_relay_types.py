@@ -8,7 +8,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, TensorType, Tuple
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.types import IncompleteType
 from relay_xdsl.importers.relay_types import RelayTypeParser
-from relay_xdsl.relay_text.lexer import tokenize
+from relay_xdsl.relay_text.lexer import Kind, tokenize
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 
 
@@ -33,6 +33,47 @@ def parse(text: str):
 )
 def test_types(text: str, expected):
     assert parse(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tensor[(1, 3), float32]",
+        "Tensor[(5,), int64]",
+        "Tensor[(), bool]",
+        "Tensor[(2147483648), uint8]",
+        "Tensor[(1,3), float32]",  # not TVM's spelling: read a token at a time
+        "Tensor[(1, 3) , float32]",
+        "(Tensor[(1, 3), float32], Tensor[(2), int8])",
+    ],
+)
+def test_tensor_types_read_whole_are_those_read_a_token_at_a_time(text: str):
+    source = SourceFile(text, "t.relay")
+    whole = RelayTypeParser(source, tokenize(source, tensor_types=True))
+    assert whole.parse_type() == parse(text)
+
+
+def test_a_tensor_type_as_tvm_prints_it_is_one_token():
+    source = SourceFile("Tensor[(1, 8, 8), float32] Tensor[(1,8), float32]", "t.relay")
+    first, *rest = tokenize(source, tensor_types=True)
+    assert (first.kind, first.text, first.value) == (
+        Kind.TENSOR,
+        "Tensor[(1, 8, 8), float32]",
+        ((1, 8, 8), "float32"),
+    )
+    assert rest[0].kind is Kind.IDENT and rest[0].text == "Tensor"  # not TVM's spelling
+    assert [t.kind for t in tokenize(source)][:2] == [Kind.IDENT, Kind.PUNCT]  # by default
+
+
+def test_an_unknown_dtype_in_a_whole_tensor_type_is_named_where_it_is():
+    source = SourceFile("Tensor[(1, 3), floot32]", "t.relay")
+    parser = RelayTypeParser(source, tokenize(source, tensor_types=True))
+    with pytest.raises(SourceError) as whole:
+        parser.parse_type()
+    with pytest.raises(SourceError) as by_token:
+        parse("Tensor[(1, 3), floot32]")
+    assert str(whole.value) == str(by_token.value)
+    assert "t.relay:1:16" in str(whole.value)
 
 
 def test_function_type():

@@ -50,7 +50,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from relay_xdsl.dialects.relay.syntax import parse_relay_type
+from relay_xdsl.dialects.relay.syntax import parse_relay_type, print_type
 from relay_xdsl.dialects.relay.verified import verified_by_key
 
 BINDING_BLOCK = "relax.binding_block"
@@ -132,10 +132,10 @@ class LetOp(IRDLOperation):
             {k: v for k, v in self.attributes.items() if k not in ("dataflow", "unchecked")}
         )
         printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
+        print_type(printer, self.value.type)
         if self.unchecked is not None:
             printer.print_string(" to ")
-            printer.print_attribute(self.result.type)
+            print_type(printer, self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> LetOp:

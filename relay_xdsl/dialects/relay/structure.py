@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeGuard, cast
 
@@ -20,6 +21,8 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     DictionaryAttr,
+    Float32Type,
+    Float64Type,
     IntegerAttr,
     IntegerType,
     StringAttr,
@@ -50,6 +53,7 @@ from relay_xdsl.dialects.relay.syntax import (
     parse_dense_literal,
     parse_extra_attributes,
     parse_relay_type,
+    print_type,
     reuse_line_tail,
     reuse_printed,
 )
@@ -106,13 +110,43 @@ def _float_list_text(value: Attribute) -> str | None:
     shape = value.get_shape()
     floats = _FloatTexts()
     texts = []
+    packing = _PACKINGS.get(type(element))
     for number in value.get_values():
-        floats.texts.clear()
-        floats.print_float(cast(float, number), element)
-        texts.append("".join(floats.texts))
+        text = _float_text(cast(float, number), packing) if packing is not None else None
+        if text is None:
+            floats.texts.clear()
+            floats.print_float(cast(float, number), element)
+            text = "".join(floats.texts)
+        texts.append(text)
     if not texts:
         return None
     return f"dense<{_nested_list(texts, shape)}>"
+
+
+_PACKINGS = {Float32Type: (struct.Struct("<f"), "{:.9g}"), Float64Type: (None, "{:.17g}")}
+"""How xDSL's ``print_float`` checks a spelling of an f32 and f64 (the
+packing that rounds it to the type, if any) and its longer spelling."""
+
+
+def _float_text(number: float, packing: tuple[struct.Struct | None, str]) -> str | None:
+    """A finite `number` as xDSL's ``print_float`` spells it: six significant
+    digits in scientific notation where they read back as the same value of
+    the type, else the type's full precision; None where that has no ``.``
+    (xDSL then writes the bits in hex)."""
+    text = f"{number:.5e}"
+    exponent = text.find("e")
+    text = text[:exponent] + "0" + text[exponent:]
+    rounding, full = packing
+    parsed = float(text)
+    if rounding is not None:
+        try:
+            parsed = rounding.unpack(rounding.pack(parsed))[0]
+        except OverflowError:  # rounded past the type's largest value: xDSL's to tell
+            return None
+    if parsed == number:
+        return text
+    text = full.format(number)
+    return text if "." in text else None
 
 
 def _nested_list(texts: list[str], shape: Sequence[int]) -> str:
@@ -195,18 +229,18 @@ class ConstantOp(IRDLOperation):
                 # MLIR's hex form: bit-exact (NaN and inf included) and written
                 # straight from the buffer, never element by element.
                 printer.print_string(f'dense<"0x{self.value.data.data.hex().upper()}"> : ')
-                printer.print_attribute(self.value.type)
+                print_type(printer, self.value.type)
             elif (text := _float_list_text(self.value)) is not None:
                 printer.print_string(text)
                 printer.print_string(" : ")
-                printer.print_attribute(self.value.type)
+                print_type(printer, self.value.type)
             else:
                 printer.print_attribute(self.value)
             extra = {k: v for k, v in self.attributes.items() if k != "value"}
         else:
             assert self.meta_index is not None
             printer.print_string(f"meta[{self.meta_index.value.data}] : ")
-            printer.print_attribute(self.result.type)
+            print_type(printer, self.result.type)
             extra = {k: v for k, v in self.attributes.items() if k != "meta_index"}
         printer.print_op_attributes(extra)
 
@@ -379,6 +413,32 @@ def verify_call_attrs(op: Operation) -> None:
         )
 
 
+class _IsolatedBody(IsolatedFromAbove):
+    """xDSL's ``IsolatedFromAbove``, which walks up from the owner of every
+    operand in the body, with a shortcut for the usual ``relay.fn`` body: one
+    block of ops without regions whose operands are all the block's
+    arguments or results of its ops passes without the walk. Any other body,
+    or one that fails, goes through xDSL's check, which names the culprit."""
+
+    def verify(self, op: Operation) -> None:
+        regions = op.regions
+        if len(regions) == 1 and len(regions[0].blocks) == 1:
+            block = regions[0].block
+            for child in block.ops:
+                if child.regions:
+                    break
+                for operand in child.operands:
+                    owner = operand.owner
+                    if owner is not block and owner.parent is not block:
+                        break
+                else:
+                    continue
+                break
+            else:
+                return
+        super().verify(op)
+
+
 @irdl_op_definition
 class FnOp(IRDLOperation):
     """A Relay function literal called in place: a fused or composite function.
@@ -408,7 +468,7 @@ class FnOp(IRDLOperation):
     result = result_def()
     body = region_def("single_block")
 
-    traits = traits_def(IsolatedFromAbove())
+    traits = traits_def(_IsolatedBody())
 
     def __init__(
         self,
@@ -453,7 +513,8 @@ class FnOp(IRDLOperation):
                 f"{len(block.args)} parameter(s)"
             )
         for index, (arg, param) in enumerate(zip(self.args, block.args)):
-            if arg.type != param.type:
+            # Mostly the same object: comparing types by value walks them.
+            if arg.type is not param.type and arg.type != param.type:
                 raise VerifyException(
                     f"argument #{index} has type {arg.type} but parameter "
                     f"#{index} has type {param.type}"
@@ -461,7 +522,10 @@ class FnOp(IRDLOperation):
         terminator = block.last_op
         if not isinstance(terminator, ReturnOp):
             raise VerifyException("'relay.fn' body must end with 'relay.return'")
-        if terminator.value.type != self.result.type:
+        if (
+            terminator.value.type is not self.result.type
+            and terminator.value.type != self.result.type
+        ):
             raise VerifyException(
                 f"returned type {terminator.value.type} does not match result "
                 f"type {self.result.type}"
@@ -521,6 +585,20 @@ class FnOp(IRDLOperation):
         return cls(args, result_type, body, attributes.data if attributes else None)
 
 
+def return_verification_key(op: Operation) -> Hashable | None:
+    """`verification_key`, the name of the op whose body `op` is in and
+    whether `op` ends its block: what ``relay.return``'s checks read (its
+    own, and its ``IsTerminator`` trait's)."""
+    key = verification_key(op)
+    if key is None:
+        return None
+    parent = op.parent_op()
+    block = op.parent
+    ends_block = block is None or block.last_op is op
+    return (key, None if parent is None else parent.name, ends_block)
+
+
+@verified_by_key(return_verification_key)
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
     """Terminates a ``relay.fn`` or ``relay.function`` body, or a ``relay.if``
@@ -548,7 +626,7 @@ class ReturnOp(IRDLOperation):
         printer.print_operand(self.value)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
+        print_type(printer, self.value.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> ReturnOp:

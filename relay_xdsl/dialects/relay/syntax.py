@@ -268,6 +268,27 @@ def reuse_printed(printer: Printer, key: Hashable, print_text: Callable[[], None
     if text is not None:
         printer.print_string(text)
         return
+    text = _printed(printer, print_text)
+    if "\n" not in text:
+        cache[key] = text
+
+
+def print_type(printer: Printer, type_: Attribute) -> None:
+    """``printer.print_attribute(type_)``, spelled once per type object: the
+    types of a graph's values are a few shared objects (`reuse_printed`)."""
+    # By identity, each entry keeping its type alive: hashing a type walks it.
+    cache: dict[int, tuple[Attribute, str]] = printer.__dict__.setdefault("relay_type_texts", {})
+    entry = cache.get(id(type_))
+    if entry is not None:
+        printer.print_string(entry[1])
+        return
+    text = _printed(printer, lambda: printer.print_attribute(type_))
+    if "\n" not in text:
+        cache[id(type_)] = (type_, text)
+
+
+def _printed(printer: Printer, print_text: Callable[[], None]) -> str:
+    """The text `print_text()` prints through `printer`, written to its stream."""
     stream = printer.stream
     buffer = io.StringIO()
     printer.stream = buffer
@@ -277,8 +298,7 @@ def reuse_printed(printer: Printer, key: Hashable, print_text: Callable[[], None
         printer.stream = stream
     text = buffer.getvalue()
     write_accounted(printer, text)
-    if "\n" not in text:
-        cache[key] = text
+    return text
 
 
 def print_signature(printer: Printer, args: Sequence[SSAValue], result: Attribute) -> None:

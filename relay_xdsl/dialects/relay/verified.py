@@ -7,8 +7,13 @@ read only its operand and result types, attributes and properties, the
 outcome of its ``verify_`` (its definition's constraints, then its own
 checks) is a function of those: `verified_by_key` runs them once per
 distinct key and skips them for an op whose key has verified before.
-The checks that depend on where an op sits (a terminator ending its block)
-are xDSL's ``Operation.verify``, which still runs for every op.
+xDSL's ``Operation.verify`` still runs for every op; the definition's
+trait checks are part of ``verify_``, so a key for an op whose traits
+read where it sits (a terminator ending its block) must hold that too.
+
+With the default key, an op is first looked up by the identities of what
+the key holds: a parsed graph shares its types and attributes, and hashing
+those by value walks them all.
 """
 
 from __future__ import annotations
@@ -28,6 +33,32 @@ _VERIFIED: set[Hashable] = set()
 """Keys of ops whose ``verify_`` passed."""
 _VERIFIED_LIMIT = 100_000
 register(_VERIFIED.clear)
+_VERIFIED_IDENTITIES: dict[tuple[object, ...], tuple[object, ...]] = {}
+"""Identity keys (`_identity_key`) of ops whose ``verify_`` passed, each
+with the objects whose identities it holds: kept alive, so an identity is
+not reused while the entry stands."""
+register(_VERIFIED_IDENTITIES.clear)
+
+
+def _identity_key(op: Operation) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """`verification_key`'s contents by identity, and the objects identified."""
+    operand_types = [operand.type for operand in op.operands]
+    result_types = [result.type for result in op.results]
+    attributes = op.attributes
+    properties = op.properties
+    objects = (*operand_types, *result_types, *attributes.values(), *properties.values())
+    key = (
+        type(op),
+        len(operand_types),
+        len(result_types),
+        *attributes,
+        None,  # the attribute names end here
+        *properties,
+        len(op.regions),
+        len(op.successors),
+        *map(id, objects),
+    )
+    return key, objects
 
 
 def verification_key(op: Operation, attributes: Hashable | None = None) -> Hashable | None:
@@ -61,17 +92,25 @@ def verified_by_key(
     def decorate(cls: Op) -> Op:
         verify_fully = cls.verify_
 
+        by_identity = key is verification_key
+
         def verify_(self: Operation) -> None:
+            if by_identity:
+                identity, objects = _identity_key(self)
+                if identity in _VERIFIED_IDENTITIES:
+                    return
             op_key = key(self)
             if op_key is None:
                 verify_fully(self)
-                return
-            if op_key in _VERIFIED:
-                return
-            verify_fully(self)
-            if len(_VERIFIED) >= _VERIFIED_LIMIT:
-                _VERIFIED.clear()
-            _VERIFIED.add(op_key)
+            elif op_key not in _VERIFIED:
+                verify_fully(self)
+                if len(_VERIFIED) >= _VERIFIED_LIMIT:
+                    _VERIFIED.clear()
+                _VERIFIED.add(op_key)
+            if by_identity:
+                if len(_VERIFIED_IDENTITIES) >= _VERIFIED_LIMIT:
+                    _VERIFIED_IDENTITIES.clear()
+                _VERIFIED_IDENTITIES[identity] = objects
 
         verify_.__doc__ = verify_fully.__doc__
         cls.verify_ = verify_  # type: ignore[method-assign]

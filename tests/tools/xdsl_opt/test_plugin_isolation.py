@@ -247,6 +247,40 @@ def test_runs_that_involve_relay_get_the_diagnostics_and_the_fixes(tmp_path: Pat
     )
 
 
+@pytest.mark.parametrize(
+    ("passes", "paused"), [(["-p", "relay-defuse"], True), ([], False)], ids=["relay-pass", "none"]
+)
+def test_a_run_with_relay_passes_has_the_collector_paused(
+    passes: list[str], paused: bool, tmp_path: Path
+):
+    """As relay-xdsl's commands run: parsing, verifying and printing a module of
+    relay ops with the collector off. A run without ``-p`` loads relay while it
+    parses, too late to pause it."""
+    path = tmp_path / "input.mlir"
+    path.write_text(
+        "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "  %0 = relay.nn.relu(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+        "  func.return %0 : tensor<2xf32>\n}\n"
+    )
+    argv = [str(XDSL_OPT), str(path), *passes, "-o", str(tmp_path / "out.mlir")]
+    facts = _state_after(
+        f"sys.argv = {argv!r}\n"
+        "before = state()\n"
+        "from xdsl.tools.xdsl_opt import main\n"
+        "from xdsl.xdsl_opt_main import xDSLOptMain\n"
+        "output = xDSLOptMain.output_resulting_program\n"
+        "collector = []\n"
+        "def recorded(self, module):\n"
+        "    collector.append(gc.isenabled())\n"
+        "    return output(self, module)\n"
+        "xDSLOptMain.output_resulting_program = recorded\n"
+        "main()\n"
+        "report(before, collector_in_run=collector)\n"
+    )
+    assert facts["collector_in_run"] == [not paused]
+    assert facts["after"]["gc"] == facts["before"]["gc"]
+
+
 def test_a_command_line_that_names_relay_gets_the_diagnostics_hook_as_the_plugin_loads():
     """The one thing loading does: xdsl-opt checks ``-p`` before it loads any pass, so
     ``-p relay-...`` needs the hook from the start. Nothing else changes."""
