@@ -127,7 +127,7 @@ def vector_lowering(threads: int = 1) -> tuple[str, ...]:
         "convert-scf-to-cf",
         "expand-strided-metadata",
         "lower-affine",
-        "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16}",
+        "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16 reassociate-fp-reductions}",
         "convert-to-llvm",
         "convert-math-to-libm",
         "convert-to-llvm",
@@ -201,11 +201,11 @@ def _peel(loop: str) -> list[str]:
     """Peel the partial last iteration off ``loop`` (a handle to a tile loop)."""
     # A loop with a single iteration, or none partial, has nothing to peel;
     # that failure is suppressed.
-    n = loop.rsplit("#", 1)[1]
+    name = "%for_" + loop.lstrip("%").replace("#", "_")
     for_op = '!transform.op<"scf.for">'
     return [
-        f"%for{n} = transform.cast {loop} : {_ANY} to {for_op}",
-        f"transform.sequence %for{n} : {for_op} failures(suppress) {{",
+        f"{name} = transform.cast {loop} : {_ANY} to {for_op}",
+        f"transform.sequence {name} : {for_op} failures(suppress) {{",
         f"^bb0(%loop: {for_op}):",
         f"  %main, %rest = transform.loop.peel %loop : ({for_op}) -> ({_ANY}, {_ANY})",
         "}",
@@ -344,6 +344,8 @@ BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 MATMUL_PARALLEL = [0, 32]
 BATCH_MATMUL_PARALLEL = [1, *MATMUL_PARALLEL]
 BATCHES_PARALLEL = [1]
+# The copy of a panel of the right operand (K rows of 32 columns): 8 rows at a time.
+PANEL_COPY_TILE = [8, 32]
 # linalg.depthwise_conv_2d_nhwc_hwcm (N, OH, OW, C, M, KH, KW): the vectoriser
 # has no 2-D depthwise conv and decompose no HWCM form, but a tile of one tap is,
 # once its unit dims are dropped, an elementwise multiply-add on 8x32 pixels by
@@ -363,7 +365,7 @@ TRANSPOSE_TILES = {4: [1, 1, 16, 16], 3: [1, 16, 16], 2: [16, 16]}
 # Elementwise ops (and fills, copies) by rank: one row of 8 pixels by
 # 64 channels (untiled channels made vectors of up to 8x3072 elements on vit_b_16,
 # whose unrolled code took clang minutes).
-ELEMENTWISE_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64], 1: [64]}
+ELEMENTWISE_TILES = {4: [1, 1, 1, 64], 3: [1, 1, 64], 2: [1, 64], 1: [64]}
 # Reductions along the innermost axis, by rank: 8 rows, 64 columns at a time.
 ROW_REDUCTION_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64]}
 
@@ -392,20 +394,46 @@ def _parallel(sizes: list[int]) -> tuple[list[str], str]:
     return [forall], "%inner"
 
 
+def _packed_panel(inner: str, columns: int) -> tuple[list[str], str]:
+    """Copy the right operand's panel that the matmul ``inner`` reads into a
+    contiguous buffer (a ``tensor.pad`` of nothing, ``nofold``, padding the
+    loop `columns` to the panel's static width), the copy tiled by
+    ``PANEL_COPY_TILE`` and marked: the lines, and the handle of the matmul
+    that reads the copy."""
+    rank = columns + 1  # the panel's: (batch,) K, N, as the matmul's loops (batch,) M, N
+    copy_tile = [1] * (rank - 2) + PANEL_COPY_TILE
+    zeros = ", ".join(["0.0 : f32"] * 3)
+    return [
+        f"%padded, %pads, %copy_back = transform.structured.pad {inner} {{"
+        f"padding_values = [{zeros}], padding_dimensions = [{columns}], "
+        f'nofold_flags = [0, 1, 0], copy_back_op = "none"}} : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})',
+        f"%panel_pad = transform.get_producer_of_operand %padded[1] : ({_ANY}) -> {_ANY}",
+        f"%panel = transform.structured.rewrite_in_destination_passing_style %panel_pad : ({_ANY}) -> {_ANY}",
+        _tile("%panel", copy_tile, result="%panel_tile", loops="%panel_loops"),
+        f'transform.annotate %panel_tile "{MARK}" : {_ANY}',
+        *_peel(f"%panel_loops#{rank - 2}"),
+    ], "%padded"
+
+
 def _tiling_action(
     name: str,
     tile: list[int],
     peel: list[int],
     interchange: list[int] | None = None,
     parallel: list[int] | None = None,
+    packed: int | None = None,
 ) -> str:
-    """Tile the `parallel` dims into an ``scf.forall`` (if any), then tile what is
-    inside (loops ordered by `interchange`), mark the tile, peel the loops
-    (indices in nesting order) whose tile may not divide the extent.
+    """Tile the `parallel` dims into an ``scf.forall`` (if any), copy the right
+    operand's panel (if `packed`, the loop of its columns; `_packed_panel`), then
+    tile what is inside (loops ordered by `interchange`), mark the tile, peel the
+    loops (indices in nesting order) whose tile may not divide the extent.
 
     Peeling clones the tile, mark included, into the remainder loop.
     """
     body, inner = _parallel(parallel or [])
+    if packed is not None:
+        panel, inner = _packed_panel(inner, packed)
+        body += panel
     body.append(_tile(inner, tile, interchange))
     body.append(f'transform.annotate %tiled "{MARK}" : {_ANY}')
     for loop in peel:
@@ -444,6 +472,8 @@ class _Rule(NamedTuple):
     peel: list[int]
     interchange: list[int] | None = None
     parallel: list[int] | None = None
+    packed: int | None = None
+    """The loop of the columns whose right-operand panel is copied (`_packed_panel`)."""
 
 
 def _build_schedule() -> str:
@@ -487,6 +517,7 @@ def _build_schedule() -> str:
             [3, 2, 1],
             BATCH_MATMUL_INTERCHANGE,
             BATCH_MATMUL_PARALLEL,
+            packed=2,
         ),
         _Rule(
             "matmul",
@@ -495,6 +526,7 @@ def _build_schedule() -> str:
             [2, 1, 0],
             MATMUL_INTERCHANGE,
             MATMUL_PARALLEL,
+            packed=1,
         ),
     ]
     for rank, tile in TRANSPOSE_TILES.items():
@@ -527,7 +559,14 @@ def _build_schedule() -> str:
         )
     sequences = "".join(
         rule.matcher
-        + _tiling_action(f"tile_{rule.name}", rule.tile, rule.peel, rule.interchange, rule.parallel)
+        + _tiling_action(
+            f"tile_{rule.name}",
+            rule.tile,
+            rule.peel,
+            rule.interchange,
+            rule.parallel,
+            rule.packed,
+        )
         for rule in rules
     )
     sequences += (
