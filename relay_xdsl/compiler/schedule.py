@@ -164,6 +164,7 @@ def keep_freed_buffers() -> bool:
 
 
 SCHEDULE_STAGE = (
+    "func.func(test-linalg-elementwise-fusion-patterns{fuse-generic-ops})",
     f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
     "transform-interpreter",
     "canonicalize",
@@ -403,12 +404,20 @@ def _packed_panel(inner: str, columns: int) -> tuple[list[str], str]:
     rank = columns + 1  # the panel's: (batch,) K, N, as the matmul's loops (batch,) M, N
     copy_tile = [1] * (rank - 2) + PANEL_COPY_TILE
     zeros = ", ".join(["0.0 : f32"] * 3)
-    return [
+    pad = (
         f"%padded, %pads, %copy_back = transform.structured.pad {inner} {{"
         f"padding_values = [{zeros}], padding_dimensions = [{columns}], "
-        f'nofold_flags = [0, 1, 0], copy_back_op = "none"}} : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})',
+        f'nofold_flags = [0, 1, 0], copy_back_op = "none"}} : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})'
+    )
+    return [
+        pad,
         f"%panel_pad = transform.get_producer_of_operand %padded[1] : ({_ANY}) -> {_ANY}",
-        f"%panel = transform.structured.rewrite_in_destination_passing_style %panel_pad : ({_ANY}) -> {_ANY}",
+        f"%panel_dps = transform.structured.rewrite_in_destination_passing_style %panel_pad : ({_ANY}) -> {_ANY}",
+        # A panel narrower than the tile (1000 classes: the last is 8 wide) is
+        # padded: a fill, then the panel inserted, which becomes a copy too.
+        f'%panel_insert = transform.structured.match ops{{["tensor.insert_slice"]}} in %forall : ({_ANY}) -> {_ANY}',
+        f"%panel_insert_copy = transform.structured.insert_slice_to_copy %panel_insert : ({_ANY}) -> {_ANY}",
+        f'%panel = transform.structured.match ops{{["linalg.copy"]}} in %forall : ({_ANY}) -> {_ANY}',
         _tile("%panel", copy_tile, result="%panel_tile", loops="%panel_loops"),
         f'transform.annotate %panel_tile "{MARK}" : {_ANY}',
         *_peel(f"%panel_loops#{rank - 2}"),
