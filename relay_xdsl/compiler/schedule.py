@@ -19,6 +19,13 @@ What the schedule does (all on tensors, before bufferization, so that the tiled
 loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
 keeps a conv's accumulator in registers across its tap and channel loops):
 
+* first, chains of elementwise generics fuse into one (MLIR's elementwise
+  fusion patterns, without its reshape propagation, which made softmax's
+  reductions generics of rank 5, left to loops): layer_norm's ten ops become
+  four passes over the rows, gelu's five one, and a bool intermediate
+  (``equal``, ``logical_not``, ``cast`` of an attention mask) no longer keeps
+  its chain from being vectorised.
+
 * the heavy ops' rules first tile their outer parallel loops into an
   ``scf.forall``: convolutions' and pools' batch and output rows (``_rows``:
   those a tile takes one at a time), matmuls' 32-column panels, or the batches
@@ -55,16 +62,34 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   minutes; 2.7 MB now).  The
   loop over output columns is outermost: a 32-column panel of the right
   operand (the weights of a dense layer) stays in cache while every row of
-  the left one passes.
+  the left one passes.  **Packed panel:** a single matmul first copies its
+  panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
+  contiguous buffer, which the row tiles then read.  Read in place, the
+  panel's rows lie N floats apart; at N = 3072 (12 KiB, a multiple of 4 KiB)
+  all of them fall in the same two sets of the L1 and in a few of the L2,
+  so each row tile fetched its panel from L3 again: BERT's dense layers ran
+  at about 90 GFLOP/s, about 180 with the copy (bert-base, 64 tokens: 108 to
+  71 ms on one thread).  The copy, strided reads of 128 bytes from DRAM, is
+  now about a third of such a layer's time: what remains against ONNX
+  Runtime, which packs its weights once, when the session is made.  Several
+  batches (attention's heads, 64 or 197 keys) are small enough to stay in
+  cache, and read in place.
 * ``linalg.transpose`` of rank 2 to 4 (filters given OHWI, attention's keys):
   16x16 blocks (``TRANSPOSE_TILES``), transposed with shuffles.
 * other all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies):
-  one row of 8 pixels by 64 channels (``ELEMENTWISE_TILES``), so that a vector
-  is a slice of a row, not the tensor.
+  64 channels (or columns) of one pixel (row) (``ELEMENTWISE_TILES``), so
+  that a vector is a slice of a row, not the tensor.  One row, not 8: an
+  operand broadcast along the row (softmax's maxima, layer_norm's means) is
+  then one scalar, read and splatted; in an 8x64 tile it was a read of 8x1
+  broadcast along its minor dimension, which ``convert-vector-to-scf`` fills
+  element by element, through the stack (BERT's layer_norm took 0.8 ms of its
+  64x768 elements).
 * ``linalg.reduce`` along the innermost axis only (softmax's maxima and sums,
   layer_norm's means and variances): 8 rows by 64 columns
   (``ROW_REDUCTION_TILES``), in a rolled loop over the columns carrying the 8
-  running results in registers, each tile a horizontal reduction of each row.
+  running results in registers, each tile a horizontal reduction of each row,
+  reassociated (``reassociate-fp-reductions``: in order, a 64-long chain of
+  dependent scalar adds).
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
 * ``linalg.depthwise_conv_2d_nhwc_hwc`` (the conversion's form of one output per
@@ -127,6 +152,8 @@ def vector_lowering(threads: int = 1) -> tuple[str, ...]:
         "convert-scf-to-cf",
         "expand-strided-metadata",
         "lower-affine",
+        # reassociate-fp-reductions: a row's horizontal sum as a tree of vector
+        # adds, not 64 dependent scalar ones in order.
         "convert-vector-to-llvm{vector-contract-lowering=outerproduct vector-transpose-lowering=shuffle16x16 reassociate-fp-reductions}",
         "convert-to-llvm",
         "convert-math-to-libm",
@@ -164,6 +191,9 @@ def keep_freed_buffers() -> bool:
 
 
 SCHEDULE_STAGE = (
+    # Elementwise chains as one generic each.  mlir-opt-22 offers the patterns
+    # without reshape propagation only as this pass; linalg-fuse-elementwise-ops
+    # also moves reshapes through reductions, making softmax's generics of rank 5.
     "func.func(test-linalg-elementwise-fusion-patterns{fuse-generic-ops})",
     f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
     "transform-interpreter",
@@ -363,9 +393,10 @@ DEPTHWISE_HWC_TILE = [1, 1, 8, 32, 1, 0]
 # blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
 # transpose became 512 element extracts and inserts).
 TRANSPOSE_TILES = {4: [1, 1, 16, 16], 3: [1, 16, 16], 2: [16, 16]}
-# Elementwise ops (and fills, copies) by rank: one row of 8 pixels by
-# 64 channels (untiled channels made vectors of up to 8x3072 elements on vit_b_16,
-# whose unrolled code took clang minutes).
+# Elementwise ops (and fills, copies) by rank: 64 channels of one pixel, or
+# 64 columns of one row (untiled channels made vectors of up to 8x3072
+# elements on vit_b_16, whose unrolled code took clang minutes; 8 rows made an
+# operand broadcast along the row a read filled element by element).
 ELEMENTWISE_TILES = {4: [1, 1, 1, 64], 3: [1, 1, 64], 2: [1, 64], 1: [64]}
 # Reductions along the innermost axis, by rank: 8 rows, 64 columns at a time.
 ROW_REDUCTION_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64]}

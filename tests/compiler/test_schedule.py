@@ -224,6 +224,23 @@ def _softmax_concat() -> tuple:
     return "softmax_concat", args, out, body
 
 
+def _gelu() -> tuple:
+    """gelu as the conversion writes it: five elementwise ops, one of them erf."""
+    shape = (1, 10, 200)
+    body = [
+        '%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>',
+        '%c = "tosa.const"() {values = dense<0.707106769> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>',
+        '%one = "tosa.const"() {values = dense<1.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>',
+        '%half = "tosa.const"() {values = dense<0.5> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>',
+        f'%s = "tosa.mul"(%a0, %c, %shift) : ({_ty(shape)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(shape)}',
+        f'%e = "tosa.erf"(%s) : ({_ty(shape)}) -> {_ty(shape)}',
+        f'%p = "tosa.add"(%e, %one) : ({_ty(shape)}, tensor<1x1x1xf32>) -> {_ty(shape)}',
+        f'%h = "tosa.mul"(%a0, %half, %shift) : ({_ty(shape)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(shape)}',
+        f'%out = "tosa.mul"(%h, %p, %shift) : ({_ty(shape)}, {_ty(shape)}, tensor<1xi8>) -> {_ty(shape)}',
+    ]
+    return "gelu", [shape], shape, body
+
+
 CASES = [
     _conv("conv3x3", 14, 32, 64, 3, 1, (1, 1), hwio=True),
     _conv("conv3x3_ohwi", 10, 16, 32, 3, 1, (1, 1), hwio=False),
@@ -246,6 +263,7 @@ CASES = [
     _reduction("column_sums3", "reduce_sum", (2, 30, 20), 1),
     _pools(),
     _softmax_concat(),
+    _gelu(),
 ]
 
 
@@ -400,6 +418,35 @@ def test_matmul_reduction_stays_a_loop() -> None:
     )
     assert loop is not None, scheduled
     assert "vector.contract" in scheduled[loop.end() :]
+
+
+def test_matmul_reads_a_contiguous_copy_of_its_panel() -> None:
+    """Each 32-column panel of the right operand is copied, in 8x32 vectors,
+    into a buffer of its own, which the contractions read."""
+    scheduled = _scheduled(_function(*_matmul("f", 1, 16, 300, 64)), "schedule")
+    panel = re.search(r"(%\w+) = bufferization.alloc_tensor\(\) : tensor<1x300x32xf32>", scheduled)
+    assert panel is not None, scheduled
+    copy = scheduled[panel.end() :]
+    assert re.search(
+        r"vector.transfer_write %\w+, %\w+.* : vector<8x32xf32>, tensor<1x8x32xf32>", copy
+    )
+    assert re.search(r"tensor.extract_slice %\w+\[0, %\w+, 0\] \[1, 8, 32\]", copy)
+
+
+def test_row_broadcasts_are_splatted_scalars() -> None:
+    """Softmax's maxima and sums reach each row's tile as one scalar, broadcast:
+    no read broadcasts along a vector's minor dimension (which the lowering of
+    transfers fills element by element)."""
+    scheduled = _scheduled(_function(*_softmax_concat()), "schedule")
+    assert "vector.broadcast" in scheduled
+    assert "permutation_map" not in scheduled, scheduled
+
+
+def test_elementwise_chains_fuse_into_one_loop_nest() -> None:
+    """gelu's five ops read the input once and write the output once."""
+    scheduled = _scheduled(_function(*_gelu()), "schedule")
+    assert scheduled.count("math.erf") == scheduled.count("vector.transfer_write")
+    assert "linalg." not in scheduled
 
 
 def test_matmul_code_does_not_grow_with_k() -> None:
