@@ -19,12 +19,13 @@ What the schedule does (all on tensors, before bufferization, so that the tiled
 loops carry their accumulators as values, and ``loop-invariant-subset-hoisting``
 keeps a conv's accumulator in registers across its tap and channel loops):
 
-* first, chains of elementwise generics fuse into one (MLIR's elementwise
-  fusion patterns, without its reshape propagation, which made softmax's
-  reductions generics of rank 5, left to loops): layer_norm's ten ops become
-  four passes over the rows, gelu's five one, and a bool intermediate
-  (``equal``, ``logical_not``, ``cast`` of an attention mask) no longer keeps
-  its chain from being vectorised.
+* elementwise ops are not fused: each is a pass over its tensor (layer_norm's
+  ten, gelu's five).  mlir-opt-22 offers elementwise fusion as
+  ``linalg-fuse-elementwise-ops``, which also moves reshapes through
+  reductions (softmax's and layer_norm's become generics no rule tiles: loops),
+  and as a test pass without that, which fuses producers of several uses,
+  copying them (the unrolled squaring of an integer power grew past 2 GB in
+  mlir-opt).
 
 * the heavy ops' rules first tile their outer parallel loops into an
   ``scf.forall``: convolutions' and pools' batch and output rows (``_rows``:
@@ -62,7 +63,7 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   minutes; 2.7 MB now).  The
   loop over output columns is outermost: a 32-column panel of the right
   operand (the weights of a dense layer) stays in cache while every row of
-  the left one passes.  **Packed panel:** a single matmul first copies its
+  the left one passes.  **Packed panel:** a single float32 matmul first copies its
   panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
   contiguous buffer, which the row tiles then read.  Read in place, the
   panel's rows lie N floats apart; at N = 3072 (12 KiB, a multiple of 4 KiB)
@@ -191,10 +192,6 @@ def keep_freed_buffers() -> bool:
 
 
 SCHEDULE_STAGE = (
-    # Elementwise chains as one generic each.  mlir-opt-22 offers the patterns
-    # without reshape propagation only as this pass; linalg-fuse-elementwise-ops
-    # also moves reshapes through reductions, making softmax's generics of rank 5.
-    "func.func(test-linalg-elementwise-fusion-patterns{fuse-generic-ops})",
     f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
     "transform-interpreter",
     "canonicalize",
@@ -328,6 +325,24 @@ def _name_matcher(name: str, ops: list[str], rank: int | None = None) -> str:
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op [{names}] : {_ANY}{ranked}
     transform.yield %op : {_ANY}
+  }}"""
+
+
+def _f32_matcher(name: str, op: str) -> str:
+    """Matches the ops named `op` whose right operand has 32-bit elements (of a
+    matmul: float32; TOSA's integer ones take 8 or 16 bits)."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["{op}"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %v = transform.match.structured.input %s[1] : ({_ANY}) -> !transform.any_value
+        %bits = transform.match.structured.elemental_bitwidth %v : (!transform.any_value) -> !transform.param<i64>
+        %want = transform.param.constant 32 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %bits, %want : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
   }}"""
 
 
@@ -550,6 +565,17 @@ def _build_schedule() -> str:
             BATCH_MATMUL_INTERCHANGE,
             BATCHES_PARALLEL,
         ),
+        # float32 matmuls read a packed copy of their panel (its zero padding
+        # is a float32), others their operand in place.
+        _Rule(
+            "batch_matmul_f32",
+            _f32_matcher("match_batch_matmul_f32", "linalg.batch_matmul"),
+            BATCH_MATMUL_TILE,
+            [3, 2, 1],
+            BATCH_MATMUL_INTERCHANGE,
+            BATCH_MATMUL_PARALLEL,
+            packed=2,
+        ),
         _Rule(
             "batch_matmul",
             _name_matcher("match_batch_matmul", ["linalg.batch_matmul"]),
@@ -557,7 +583,15 @@ def _build_schedule() -> str:
             [3, 2, 1],
             BATCH_MATMUL_INTERCHANGE,
             BATCH_MATMUL_PARALLEL,
-            packed=2,
+        ),
+        _Rule(
+            "matmul_f32",
+            _f32_matcher("match_matmul_f32", "linalg.matmul"),
+            MATMUL_TILE,
+            [2, 1, 0],
+            MATMUL_INTERCHANGE,
+            MATMUL_PARALLEL,
+            packed=1,
         ),
         _Rule(
             "matmul",
@@ -566,7 +600,6 @@ def _build_schedule() -> str:
             [2, 1, 0],
             MATMUL_INTERCHANGE,
             MATMUL_PARALLEL,
-            packed=1,
         ),
     ]
     for rank, tile in TRANSPOSE_TILES.items():
