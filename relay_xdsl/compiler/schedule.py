@@ -69,8 +69,9 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   panel's rows lie N floats apart; at N = 3072 (12 KiB, a multiple of 4 KiB)
   all of them fall in the same two sets of the L1 and in a few of the L2,
   so each row tile fetched its panel from L3 again: BERT's dense layers ran
-  at about 90 GFLOP/s, about 180 with the copy (bert-base, 64 tokens: 108 to
-  71 ms on one thread).  The copy, strided reads of 128 bytes from DRAM, is
+  at about 90 GFLOP/s, about 180 with the copy (bert-base, 64 tokens: about
+  100 ms, then 70 to 77, on one thread, against 64 to 70 for ONNX Runtime).
+  A last panel narrower than 32 is padded with zeros by its copy.  The copy, strided reads of 128 bytes from DRAM, is
   now about a third of such a layer's time: what remains against ONNX
   Runtime, which packs its weights once, when the session is made.  Several
   batches (attention's heads, 64 or 197 keys) are small enough to stay in
@@ -383,8 +384,9 @@ MATMUL_INTERCHANGE = [1, 0, 2]
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
 BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # In parallel: column panels, each thread's panel of the right operand staying in
-# its cache; a last panel narrower than 32 has a dynamic width, and goes to
-# loops (1000 classes: 8 columns).  Several batches (attention's heads) are
+# its cache; a last panel narrower than 32 (1000 classes: 8 columns) is padded
+# to 32 by its copy (float32), or has a dynamic width and goes to loops (other
+# types).  Several batches (attention's heads) are
 # shared out instead, their tiles as static as on one thread (197 keys: a
 # 5-column panel on loops made the product 1.6x slower).
 MATMUL_PARALLEL = [0, 32]
