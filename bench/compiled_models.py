@@ -53,6 +53,16 @@ class Model:
 
     def export_onnx(self, path: Path) -> None:
         """The network as an ONNX file at `path`, its input named ``input``."""
+        fastpath = torch.backends.mha.get_fastpath_enabled()
+        # nn.MultiheadAttention's fast path (vit_b_16 in eval mode) is one fused
+        # operator that the exporter cannot write; the plain path exports.
+        torch.backends.mha.set_fastpath_enabled(False)
+        try:
+            self._export_onnx(path)
+        finally:
+            torch.backends.mha.set_fastpath_enabled(fastpath)
+
+    def _export_onnx(self, path: Path) -> None:
         with torch.no_grad(), warnings.catch_warnings():
             # The TorchScript exporter is deprecated, but needs no onnxscript.
             warnings.simplefilter("ignore", DeprecationWarning)

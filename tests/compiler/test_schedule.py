@@ -236,6 +236,23 @@ def _softmax_concat() -> tuple:
     return "softmax_concat", args, out, body
 
 
+def _gelu() -> tuple:
+    """gelu as the conversion writes it: five elementwise ops, one of them erf."""
+    shape = (1, 10, 200)
+    body = [
+        '%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>',
+        '%c = "tosa.const"() {values = dense<0.707106769> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>',
+        '%one = "tosa.const"() {values = dense<1.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>',
+        '%half = "tosa.const"() {values = dense<0.5> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>',
+        f'%s = "tosa.mul"(%a0, %c, %shift) : ({_ty(shape)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(shape)}',
+        f'%e = "tosa.erf"(%s) : ({_ty(shape)}) -> {_ty(shape)}',
+        f'%p = "tosa.add"(%e, %one) : ({_ty(shape)}, tensor<1x1x1xf32>) -> {_ty(shape)}',
+        f'%h = "tosa.mul"(%a0, %half, %shift) : ({_ty(shape)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(shape)}',
+        f'%out = "tosa.mul"(%h, %p, %shift) : ({_ty(shape)}, {_ty(shape)}, tensor<1xi8>) -> {_ty(shape)}',
+    ]
+    return "gelu", [shape], shape, body
+
+
 CASES = [
     _conv("conv3x3", 14, 32, 64, 3, 1, (1, 1), hwio=True),
     _conv("conv3x3_ohwi", 10, 16, 32, 3, 1, (1, 1), hwio=False),
@@ -264,6 +281,7 @@ CASES = [
     _reduction("column_sums3", "reduce_sum", (2, 30, 20), 1),
     _pools(),
     _softmax_concat(),
+    _gelu(),
 ]
 
 
@@ -412,17 +430,28 @@ def test_convs_are_vectorised_in_either_loop_order() -> None:
         assert "linalg." not in scheduled, scheduled
 
 
+def _epilogue_in_tile(scheduled: str) -> bool:
+    """Whether a clamp follows the conv's sums before any loop yields the whole
+    output: in the loops of the tile that sums it, not in a pass of its own."""
+    whole = re.search(r"\) -> (tensor<[^>]*>) attributes", scheduled)
+    assert whole is not None, scheduled
+    between = rf"(?:(?!scf\.yield [^\n]*: {re.escape(whole[1])}).)*?"
+    return (
+        re.search(rf"vector\.(?:contract|fma){between}arith\.maximumf", scheduled, re.DOTALL)
+        is not None
+    )
+
+
 def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> None:
     """The clamp after a conv of a short reduction, or after a depthwise conv, runs on
-    each tile in the loop that sums it (no loop nest between them); after a conv of a
-    long reduction, in a pass of its own."""
-    fused = re.compile(r"vector\.(?:contract|fma)(?:(?!scf\.for).)*?arith\.maximumf", re.DOTALL)
+    each tile in the loops that sum it; after a conv of a long reduction, in a pass
+    of its own."""
     for name in ("conv3x3", "depthwise_hwc_clamped"):
         (short,) = [case for case in CASES if case[0] == name]
-        assert fused.search(_scheduled(_function(*short), "schedule")), name
+        assert _epilogue_in_tile(_scheduled(_function(*short), "schedule")), name
     (long,) = [case for case in CASES if case[0] == "conv3x3_long"]
     scheduled = _scheduled(_function(*long), "schedule")
-    assert "vector.contract" in scheduled and not fused.search(scheduled)
+    assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
 
 
 def _scheduled(text: str, upto: str, schedule: Schedule = SCHEDULE) -> str:
@@ -441,6 +470,28 @@ def test_matmul_reduction_stays_a_loop() -> None:
     )
     assert loop is not None, scheduled
     assert "vector.contract" in scheduled[loop.end() :]
+
+
+def test_matmul_reads_a_contiguous_copy_of_its_panel() -> None:
+    """Each 32-column panel of the right operand is copied, in 8x32 vectors,
+    into a buffer of its own, which the contractions read."""
+    scheduled = _scheduled(_function(*_matmul("f", 1, 16, 300, 64)), "schedule")
+    panel = re.search(r"(%\w+) = bufferization.alloc_tensor\(\) : tensor<1x300x32xf32>", scheduled)
+    assert panel is not None, scheduled
+    copy = scheduled[panel.end() :]
+    assert re.search(
+        r"vector.transfer_write %\w+, %\w+.* : vector<8x32xf32>, tensor<1x8x32xf32>", copy
+    )
+    assert re.search(r"tensor.extract_slice %\w+\[0, %\w+, 0\] \[1, 8, 32\]", copy)
+
+
+def test_row_broadcasts_are_splatted_scalars() -> None:
+    """Softmax's maxima and sums reach each row's tile as one scalar, broadcast:
+    no read broadcasts along a vector's minor dimension (which the lowering of
+    transfers fills element by element)."""
+    scheduled = _scheduled(_function(*_softmax_concat()), "schedule")
+    assert "vector.broadcast" in scheduled
+    assert "permutation_map" not in scheduled, scheduled
 
 
 def test_matmul_code_does_not_grow_with_k() -> None:
