@@ -304,20 +304,27 @@ per element, so a vectorised producer or consumer of a bool tensor would
 disagree with the scalar code on the other side."""
 
 
-def _bool_matcher(kind: str, index: int) -> str:
-    """Matches a structured op whose `kind` operand `index` has ``i1`` elements."""
+def _bitwidth_matcher(name: str, kind: str, index: int, bits: int, op: str | None = None) -> str:
+    """Matches a structured op (named `op`, if given) whose `kind` operand
+    `index` has elements of `bits` bits."""
+    named = f'\n    transform.match.operation_name %op ["{op}"] : {_ANY}' if op else ""
     return f"""
-  transform.named_sequence @match_bool_{kind}{index}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{{named}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
         %v = transform.match.structured.{kind} %s[{index}] : ({_ANY}) -> !transform.any_value
         %bits = transform.match.structured.elemental_bitwidth %v : (!transform.any_value) -> !transform.param<i64>
-        %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %bits, %one : !transform.param<i64>
+        %want = transform.param.constant {bits} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %bits, %want : !transform.param<i64>
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
   }}"""
+
+
+def _bool_matcher(kind: str, index: int) -> str:
+    """Matches a structured op whose `kind` operand `index` has ``i1`` elements."""
+    return _bitwidth_matcher(f"match_bool_{kind}{index}", kind, index, 1)
 
 
 LEAVE_ALONE = f"""
@@ -354,15 +361,20 @@ def _name_matcher(name: str, ops: list[str], rank: int | None = None) -> str:
 def _f32_matcher(name: str, op: str) -> str:
     """Matches the ops named `op` whose right operand has 32-bit elements (of a
     matmul: float32; TOSA's integer ones take 8 or 16 bits)."""
+    return _bitwidth_matcher(name, "input", 1, 32, op)
+
+
+def _dim_matcher(name: str, op: str, dim: int, predicate: str, bound: int) -> str:
+    """Matches the ops named `op` whose loop `dim` compares with `bound` by
+    `predicate` (``transform.match.param.cmpi``'s: ``gt``, ``ge``, ...)."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["{op}"] : {_ANY}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
-        %v = transform.match.structured.input %s[1] : ({_ANY}) -> !transform.any_value
-        %bits = transform.match.structured.elemental_bitwidth %v : (!transform.any_value) -> !transform.param<i64>
-        %want = transform.param.constant 32 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %bits, %want : !transform.param<i64>
+        %size = transform.match.structured.dim %s[{dim}] : ({_ANY}) -> !transform.param<i64>
+        %bound = transform.param.constant {bound} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi {predicate} %size, %bound : !transform.param<i64>
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -371,18 +383,7 @@ def _f32_matcher(name: str, op: str) -> str:
 
 def _batches_matcher(name: str, op: str) -> str:
     """Matches the ops named `op` whose first loop (the batch) runs more than once."""
-    return f"""
-  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
-    transform.match.operation_name %op ["{op}"] : {_ANY}
-    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
-      ^bb0(%s: {_ANY}):
-        %batch = transform.match.structured.dim %s[0] : ({_ANY}) -> !transform.param<i64>
-        %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi gt %batch, %one : !transform.param<i64>
-        transform.match.structured.yield %s : {_ANY}
-    }}
-    transform.yield %m : {_ANY}
-  }}"""
+    return _dim_matcher(name, op, 0, "gt", 1)
 
 
 def _action(name: str, body: list[str]) -> str:
@@ -589,18 +590,7 @@ def _conv_matcher(name: str, long_reduction: bool) -> str:
     place after the long one in a ``foreach_match``)."""
     if not long_reduction:
         return _name_matcher(name, ["linalg.conv_2d_nhwc_hwcf"])
-    return f"""
-  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
-    transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : {_ANY}
-    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
-      ^bb0(%s: {_ANY}):
-        %channels = transform.match.structured.dim %s[6] : ({_ANY}) -> !transform.param<i64>
-        %long = transform.param.constant {LONG_REDUCTION} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi ge %channels, %long : !transform.param<i64>
-        transform.match.structured.yield %s : {_ANY}
-    }}
-    transform.yield %m : {_ANY}
-  }}"""
+    return _dim_matcher(name, "linalg.conv_2d_nhwc_hwcf", 6, "ge", LONG_REDUCTION)
 
 
 def _conv_rule(name: str, long_reduction: bool, threads: int) -> _Rule:
