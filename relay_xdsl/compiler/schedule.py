@@ -417,9 +417,16 @@ CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
 CONV_PEELED = [2, 3, 6]
+"""The conv dims whose tile may not divide the extent: width, filters, channels."""
 CONV_EPILOGUE_ORDER = [dim for dim in CONV_FILTER_OUTER if dim < 4]
 """`CONV_FILTER_OUTER` on the output dims alone: an epilogue's loops."""
-"""The conv dims whose tile may not divide the extent: width, filters, channels."""
+# A conv of fewer than NARROW_FILTERS filters (mobilenet_v2's 1x1 convs to 24
+# channels) takes 14 columns by 16 filters: its last filter tile is then 16 or
+# 8 wide, where in CONV_TILE it is as wide as the filters, 24, a vector that
+# LLVM splits into a 16- and an 8-lane half with shuffles between (those convs
+# ran 1.7x slower, about 60 GFLOP/s).
+NARROW_FILTERS = 32
+NARROW_CONV_TILE = [1, 1, 14, 16, 1, 1, 16]
 POOL_TILE = [1, 1, 8, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
@@ -584,26 +591,31 @@ class _Rule(NamedTuple):
     """The loop of the columns whose right-operand panel is copied (`_packed_panel`)."""
 
 
-def _conv_matcher(name: str, long_reduction: bool) -> str:
-    """Matches ``linalg.conv_2d_nhwc_hwcf`` of a long reduction, over at least
-    `LONG_REDUCTION` input channels (or, not `long_reduction`, any, for the
-    place after the long one in a ``foreach_match``)."""
-    if not long_reduction:
-        return _name_matcher(name, ["linalg.conv_2d_nhwc_hwcf"])
-    return _dim_matcher(name, "linalg.conv_2d_nhwc_hwcf", 6, "ge", LONG_REDUCTION)
+def _conv_matcher(name: str, kind: str) -> str:
+    """Matches the ``linalg.conv_2d_nhwc_hwcf`` of `kind`: ``long``, a
+    reduction over at least `LONG_REDUCTION` input channels; ``narrow``, fewer
+    than `NARROW_FILTERS` filters; ``any`` (for the place after the others in
+    a ``foreach_match``)."""
+    op = "linalg.conv_2d_nhwc_hwcf"
+    if kind == "long":
+        return _dim_matcher(name, op, 6, "ge", LONG_REDUCTION)
+    if kind == "narrow":
+        return _dim_matcher(name, op, 3, "lt", NARROW_FILTERS)
+    return _name_matcher(name, [op])
 
 
-def _conv_rule(name: str, long_reduction: bool, threads: int) -> _Rule:
+def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     """The conv's rule: its output rows split into one part per thread (each
     part's rows one at a time inside, filter tiles and reductions in the
-    order of `CONV_REDUCTION_OUTER` or `CONV_FILTER_OUTER`); the peeled loops
-    innermost first."""
-    order = CONV_REDUCTION_OUTER if long_reduction else CONV_FILTER_OUTER
+    order of `CONV_REDUCTION_OUTER` for a long reduction, else of
+    `CONV_FILTER_OUTER`), tiled by `NARROW_CONV_TILE` if narrow, else by
+    `CONV_TILE`; the peeled loops innermost first."""
+    order = CONV_REDUCTION_OUTER if kind == "long" else CONV_FILTER_OUTER
     peel = sorted((order.index(dim) for dim in CONV_PEELED), reverse=True)
     return _Rule(
         name,
-        _conv_matcher(f"match_{name}", long_reduction),
-        CONV_TILE,
+        _conv_matcher(f"match_{name}", kind),
+        NARROW_CONV_TILE if kind == "narrow" else CONV_TILE,
         peel,
         order,
         [0, threads],
@@ -689,8 +701,9 @@ def _build_schedule(threads: int = 1) -> str:
         # A conv's output rows are split among the threads, not shared out one
         # at a time, so that each thread keeps its filter slices in its cache
         # across its rows.
-        _conv_rule("conv_long", True, threads),
-        _conv_rule("conv", False, threads),
+        _conv_rule("conv_long", "long", threads),
+        _conv_rule("conv_narrow", "narrow", threads),
+        _conv_rule("conv", "any", threads),
         _Rule(
             "depthwise_hwc",
             _name_matcher("match_depthwise_hwc", ["linalg.depthwise_conv_2d_nhwc_hwc"]),
@@ -797,6 +810,10 @@ def _build_schedule(threads: int = 1) -> str:
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
         + LEAVE_ALONE
         + _conv_epilogue_matcher("match_conv_long_epilogue", "match_conv_long")
+        + _conv_epilogue_matcher("match_conv_narrow_epilogue", "match_conv_narrow")
+        + _epilogue_action(
+            "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1]
+        )
         + _conv_epilogue_matcher("match_conv_epilogue", "match_conv")
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1])
         + _conv_epilogue_matcher("match_depthwise_hwc_epilogue", "match_depthwise_hwc")
@@ -833,6 +850,7 @@ def _build_schedule(threads: int = 1) -> str:
     // into one pixel's channels: the loop stays inside the conv's tile).
     %fused = transform.foreach_match in %func
         @match_conv_long_epilogue -> @leave_both_alone,
+        @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %fused

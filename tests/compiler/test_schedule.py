@@ -259,6 +259,9 @@ CASES = [
     _conv("conv3x3_s2", 14, 16, 32, 3, 2, (1, 0), hwio=True),
     _conv("conv1x1", 9, 48, 40, 1, 1, (0, 0), hwio=True),
     _conv("conv1x1_s2", 13, 16, 32, 1, 2, (0, 0), hwio=True),
+    # fewer than 32 filters: 14 columns by 16 filters, with remainders (1
+    # column, 8 filters)
+    _conv("conv1x1_narrow", 15, 40, 24, 1, 1, (0, 0), hwio=True),
     _conv("stem7x7_s2", 20, 3, 32, 7, 2, (3, 2), hwio=True),
     # at least 256 channels: the reduction-outer order, with remainders in
     # width, filters and channels
@@ -452,6 +455,16 @@ def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> Non
     (long,) = [case for case in CASES if case[0] == "conv3x3_long"]
     scheduled = _scheduled(_function(*long), "schedule")
     assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
+
+
+def test_a_narrow_conv_sums_14_columns_by_16_filters() -> None:
+    """A conv of fewer than 32 filters (24) sums 14x16 tiles and an 8-wide
+    remainder, never a 24-wide vector, and clamps each tile as it is summed."""
+    (narrow,) = [case for case in CASES if case[0] == "conv1x1_narrow"]
+    scheduled = _scheduled(_function(*narrow), "schedule")
+    assert "vector<14x16xf32>" in scheduled and "vector<14x8xf32>" in scheduled, scheduled
+    assert not re.search(r"vector<\d+x24xf32>", scheduled), scheduled
+    assert _epilogue_in_tile(scheduled)
 
 
 def _scheduled(text: str, upto: str, schedule: Schedule = SCHEDULE) -> str:
