@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from relay_xdsl.conversion import lower_module
+from relay_xdsl.conversion.rules.convolutions import ALIASED_FILTERS, PADDED_FILTERS
+from relay_xdsl.tools.mlir_text import relay_context
 
 RNG = np.random.default_rng(3)
 
@@ -196,3 +202,37 @@ CASES["conv2d_transpose_known_weight"] = (
 @pytest.mark.parametrize("name", CASES)
 def test_lowering(lowered_cases, name: str):
     lowered_cases.check(name)
+
+
+def _known_weight_conv(filters: int) -> str:
+    """A 1x1 conv of 4 channels to `filters`, its weight a known OIHW constant."""
+    weight = random(filters, 4, 1, 1)
+    return f"""
+    func.func @main(%x: tensor<1x4x5x3xf32>) -> tensor<1x{filters}x5x3xf32> {{
+      %w = relay.constant dense<"0x{weight.tobytes().hex().upper()}"> : tensor<{filters}x4x1x1xf32>
+      %r = relay.nn.conv2d(%x, %w) {{channels = {filters} : i32, kernel_size = array<i32: 1, 1>}}
+        : (tensor<1x4x5x3xf32>, tensor<{filters}x4x1x1xf32>) -> tensor<1x{filters}x5x3xf32>
+      func.return %r : tensor<1x{filters}x5x3xf32>
+    }}
+    """
+
+
+# 256 filters: the weight argument has 16 more, unused (ALIASED_FILTERS).
+CASES["conv2d_256_known_filters"] = (_known_weight_conv(256), {"x": random(1, 4, 5, 3)})
+
+
+def _parsed(text: str) -> ModuleOp:
+    return Parser(relay_context(), text).parse_module()
+
+
+def test_a_multiple_of_256_filters_is_passed_with_16_more() -> None:
+    """Its HWIO weight argument is 16 filters wider, zeros, sliced off before the
+    conv; a filter count of no such multiple is passed as it is."""
+    assert (ALIASED_FILTERS, PADDED_FILTERS) == (256, 16)
+    program = lower_module(_parsed(_known_weight_conv(256)))
+    (weight,) = program.weights
+    assert weight.shape == (1, 1, 4, 272)
+    assert not weight[..., 256:].any()
+    assert '"tosa.slice"' in str(program.module)
+    (weight,) = lower_module(_parsed(_known_weight_conv(160))).weights
+    assert weight.shape == (1, 1, 4, 160)
