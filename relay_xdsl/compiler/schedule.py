@@ -49,7 +49,11 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   on resnet18).  The conv is tiled to one output row, 7 columns, 32 output
   channels, one filter tap and 16 input channels (``CONV_TILE``), decomposed to
   ``conv_1d_nwc_wcf`` and vectorised into outer products on a 7x32 accumulator
-  (14 AVX-512 registers); 7 divides every width of a 224-pixel CNN.  The tile
+  (14 AVX-512 registers); 7 divides every width of a 224-pixel CNN.  A conv
+  of fewer than 32 filters takes 14 columns by 16 filters instead
+  (``NARROW_CONV_TILE``: no 24-wide vectors).  A known filter of a multiple of
+  128 filters arrives 16 filters wider, sliced (conversion/rules/
+  convolutions.py: its rows then do not all fall in a few cache sets).  The tile
   loops run filter tiles outermost where the reduction is short (a filter
   slice stays in cache while the pixels pass), and taps and channel steps
   outermost where it has ``LONG_REDUCTION`` channels or more (each step's
