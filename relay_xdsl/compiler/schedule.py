@@ -130,6 +130,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, Stage
+from relay_xdsl.conversion.packed_matmul import PANEL
 
 # Identity layouts at the function boundary: the arguments' strides are then
 # constants, not descriptor fields, and the unrolled vector code's address
@@ -208,11 +209,19 @@ def keep_freed_buffers() -> bool:
     return all(mallopt(option, value) == 1 for option, value in MALLOPT_SETTINGS.items())
 
 
+PACKED_ENTRY = "__transform_packed"
+"""The library's entry point that tiles the products on packed panels
+(packed_matmul.py), before ``linalg-fuse-elementwise-ops``: that pass moves
+reshapes through a generic, which would split the product's rows (or its
+reduction) into several loops; tiled, the product reads slices, which it
+leaves alone."""
+
 SCHEDULE_STAGE = (
+    f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
+    f"transform-interpreter{{entry-point={PACKED_ENTRY}}}",
     # A conv's epilogue (the residual add and the clamp after it) as one op,
     # which the schedule fuses into the conv's tiles.
     "func.func(linalg-fuse-elementwise-ops)",
-    f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
     "transform-interpreter",
     "canonicalize",
     "loop-invariant-subset-hoisting",
@@ -424,7 +433,7 @@ POOL_TILE = [1, 1, 8, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
 # tile.  The interchanges put the column loop outermost.
-MATMUL_TILE = [8, 32, 8]
+MATMUL_TILE = [8, PANEL, 8]
 MATMUL_INTERCHANGE = [1, 0, 2]
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
 BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
@@ -545,6 +554,53 @@ def _tiling_action(
     for loop in peel:
         body += _peel(f"%loops#{loop}")
     return _action(name, body)
+
+
+def _packed_matmul_matcher(name: str) -> str:
+    """Matches the ``linalg.generic`` of packed_matmul.py: loops ``(p, m, j,
+    k)``, the last a reduction, a multiply-add body, ``j`` a panel's width."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.generic"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        transform.match.structured.dim %s[0, 1, 2] {{parallel}} : {_ANY}
+        transform.match.structured.dim %s[3] {{reduction}} : {_ANY}
+        transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
+        %width = transform.match.structured.dim %s[2] : ({_ANY}) -> !transform.param<i64>
+        %panel = transform.param.constant {PANEL} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _packed_matmul_action() -> str:
+    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1),
+    inside each the rows and the reduction tiled by ``MATMUL_TILE`` (rows
+    outer), the tile's unit panel dim dropped (inside the reduction loop only:
+    a plain (M, N, K) product, vectorised as the named matmul's tiles are),
+    marked, both loops peeled."""
+    rows, _, steps = MATMUL_TILE
+    parallel, inner = _parallel([1])
+    return _action(
+        "tile_packed_matmul",
+        [
+            *parallel,
+            _tile(inner, [0, rows, 0, steps]),
+            "transform.apply_patterns to %loops#1 {",
+            "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
+            f"}} : {_ANY}",
+            f'%folded = transform.structured.match ops{{["linalg.generic"]}} in %loops#1 : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %folded "{MARK}" : {_ANY}',
+            *_peel("%loops#1"),
+            *_peel("%loops#0"),
+        ],
+    )
 
 
 def _depthwise_action() -> str:
@@ -794,6 +850,8 @@ def _build_schedule(threads: int = 1) -> str:
     sequences += (
         _name_matcher("match_depthwise", ["linalg.depthwise_conv_2d_nhwc_hwcm"])
         + _depthwise_action()
+        + _packed_matmul_matcher("match_packed_matmul")
+        + _packed_matmul_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
         + LEAVE_ALONE
         + _conv_epilogue_matcher("match_conv_long_epilogue", "match_conv_long")
@@ -812,14 +870,21 @@ def _build_schedule(threads: int = 1) -> str:
         ]
     )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
-  transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
+  transform.named_sequence @{PACKED_ENTRY}(%root: {_ANY} {{transform.readonly}}) {{
     // Pads become a fill and a linalg.copy into the padded tensor, which are
-    // tiled and vectorised like any elementwise op (left alone, the pad's
+    // tiled and vectorised later like any elementwise op (left alone, the pad's
     // strided copy calls memrefCopy of MLIR's runner library, element by element).
     %pads = transform.structured.match ops{{["tensor.pad"]}} in %root : ({_ANY}) -> {_ANY}
     %padded = transform.structured.rewrite_in_destination_passing_style %pads : ({_ANY}) -> {_ANY}
     %inserts = transform.structured.match ops{{["tensor.insert_slice"]}} in %root : ({_ANY}) -> {_ANY}
     %copies = transform.structured.insert_slice_to_copy %inserts : ({_ANY}) -> {_ANY}
+    // before the products are tiled: the slices of their tiles stay slices.
+    %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
+    %after = transform.foreach_match in %func
+        @match_packed_matmul -> @tile_packed_matmul : ({_ANY}) -> {_ANY}
+    transform.yield
+  }}
+  transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
     %fhwc = transform.structured.match ops{{["linalg.conv_2d_nhwc_fhwc"]}} in %root : ({_ANY}) -> {_ANY}
     %hwcf = transform.structured.transpose_conv2d %fhwc : ({_ANY}) -> {_ANY}
     // A filter that arrives HWIO and goes through tosa.transpose to OHWI now
