@@ -589,18 +589,22 @@ def _packed_matmul_matcher(name: str) -> str:
 
 
 def _packed_matmul_action() -> str:
-    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1),
-    inside each the rows and the reduction tiled by ``MATMUL_TILE`` (rows
+    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1,
+    the zeros the product starts from filled in each panel's iteration, not
+    in a pass of one thread before), inside each the rows and the reduction tiled by ``MATMUL_TILE`` (rows
     outer), the tile's unit panel dim dropped (inside the reduction loop only:
     a plain (M, N, K) product, vectorised as the named matmul's tiles are),
     marked, both loops peeled."""
     rows, _, steps = MATMUL_TILE
     parallel, inner = _parallel([1])
+    fuse = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
     return _action(
         "tile_packed_matmul",
         [
+            f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
             *parallel,
             _tile(inner, [0, rows, 0, steps]),
+            f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : {fuse}",
             "transform.apply_patterns to %loops#1 {",
             "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
             f"}} : {_ANY}",
