@@ -6,8 +6,8 @@ code.  This module holds the schedule and nothing else:
 
 * ``vectorize(threads)``: the `~relay_xdsl.compiler.pipeline.Schedule` the build
   runs, its parallel loops on `threads` threads (``SCHEDULE``: on one): the
-  transform-dialect library ``TRANSFORM_SCHEDULE`` (``@__transform_main``), run
-  by ``transform-interpreter`` on the linalg-on-tensors form that
+  transform-dialect library ``TRANSFORM_SCHEDULE`` (``@__transform_main``,
+  after ``PACKED_ENTRY``), run by ``transform-interpreter`` on the linalg-on-tensors form that
   ``tosa-to-linalg(-named)`` leaves (``mlir-opt-22`` reads a library only from a
   path: ``transform-preload-library{transform-library-paths=...}``), and the
   stages that replace the baseline's bufferization and loops (``vector_lowering``);
@@ -92,10 +92,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   so each row tile fetched its panel from L3 again: BERT's dense layers ran
   at about 90 GFLOP/s, about 180 with the copy (bert-base, 64 tokens: about
   100 ms, then 70 to 77, on one thread, against 64 to 70 for ONNX Runtime).
-  A last panel narrower than 32 is padded with zeros by its copy.  The copy, strided reads of 128 bytes from DRAM, is
-  now about a third of such a layer's time: what remains against ONNX
-  Runtime, which packs its weights once, when the session is made (as
-  the conversion now does for known weights).  Several
+  A last panel narrower than 32 is padded with zeros by its copy.  The copy,
+  strided reads of 128 bytes from DRAM, was about a third of such a layer's
+  time: hence the packed weights above (ONNX Runtime packs its weights
+  once too, when the session is made).  Several
   batches (attention's heads, 64 or 197 keys) are small enough to stay in
   cache, and read in place.
 * ``linalg.transpose`` of rank 2 to 4 (filters given OHWI, attention's keys):
@@ -591,10 +591,10 @@ def _packed_matmul_matcher(name: str) -> str:
 def _packed_matmul_action() -> str:
     """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1,
     the zeros the product starts from filled in each panel's iteration, not
-    in a pass of one thread before), inside each the rows and the reduction tiled by ``MATMUL_TILE`` (rows
-    outer), the tile's unit panel dim dropped (inside the reduction loop only:
-    a plain (M, N, K) product, vectorised as the named matmul's tiles are),
-    marked, both loops peeled."""
+    in a pass of one thread before); inside each, the rows and the reduction
+    tiled by ``MATMUL_TILE`` (rows outer), the tile's unit panel dim dropped
+    (inside the reduction loop only: a plain (M, N, K) product, vectorised as
+    the named matmul's tiles are), marked, both loops peeled."""
     rows, _, steps = MATMUL_TILE
     parallel, inner = _parallel([1])
     fuse = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
