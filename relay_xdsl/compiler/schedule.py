@@ -6,8 +6,8 @@ code.  This module holds the schedule and nothing else:
 
 * ``vectorize(threads)``: the `~relay_xdsl.compiler.pipeline.Schedule` the build
   runs, its parallel loops on `threads` threads (``SCHEDULE``: on one): the
-  transform-dialect library ``TRANSFORM_SCHEDULE`` (``@__transform_main``), run
-  by ``transform-interpreter`` on the linalg-on-tensors form that
+  transform-dialect library ``TRANSFORM_SCHEDULE`` (``@__transform_main``,
+  after ``PACKED_ENTRY``), run by ``transform-interpreter`` on the linalg-on-tensors form that
   ``tosa-to-linalg(-named)`` leaves (``mlir-opt-22`` reads a library only from a
   path: ``transform-preload-library{transform-library-paths=...}``), and the
   stages that replace the baseline's bufferization and loops (``vector_lowering``);
@@ -80,7 +80,15 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   minutes; 2.7 MB now).  The
   loop over output columns is outermost: a 32-column panel of the right
   operand (the weights of a dense layer) stays in cache while every row of
-  the left one passes.  **Packed panel:** a single float32 matmul first copies its
+  the left one passes.  **Packed weights:** a product by a known float32
+  matrix comes from the conversion on the matrix packed when compiling
+  (relay_xdsl/conversion/packed_matmul.py: ``[N/32][K][32]``, the last panel
+  zero-padded), a ``linalg.generic`` of loops (p, m, j, k); ``PACKED_ENTRY``
+  tiles it before ``linalg-fuse-elementwise-ops`` (see there): the panels
+  into a forall, then 8x32 tiles of a panel, read in place, the same
+  vectorised tile as a matmul's (``_packed_matmul_action``): no copy per
+  call (BERT's 768 to 3072 layer: 2.0 to 1.55 ms).  **Packed panel:** any
+  other single float32 matmul first copies its
   panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
   contiguous buffer, which the row tiles then read.  Read in place, the
   panel's rows lie N floats apart; at N = 3072 (12 KiB, a multiple of 4 KiB)
@@ -88,9 +96,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   so each row tile fetched its panel from L3 again: BERT's dense layers ran
   at about 90 GFLOP/s, about 180 with the copy (bert-base, 64 tokens: about
   100 ms, then 70 to 77, on one thread, against 64 to 70 for ONNX Runtime).
-  A last panel narrower than 32 is padded with zeros by its copy.  The copy, strided reads of 128 bytes from DRAM, is
-  now about a third of such a layer's time: what remains against ONNX
-  Runtime, which packs its weights once, when the session is made.  Several
+  A last panel narrower than 32 is padded with zeros by its copy.  The copy,
+  strided reads of 128 bytes from DRAM, was about a third of such a layer's
+  time: hence the packed weights above (ONNX Runtime packs its weights
+  once too, when the session is made).  Several
   batches (attention's heads, 64 or 197 keys) are small enough to stay in
   cache, and read in place.
 * ``linalg.transpose`` of rank 2 to 4 (filters given OHWI, attention's keys):
@@ -134,6 +143,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, Stage
+from relay_xdsl.conversion.packed_matmul import PANEL
 
 # Identity layouts at the function boundary: the arguments' strides are then
 # constants, not descriptor fields, and the unrolled vector code's address
@@ -212,11 +222,19 @@ def keep_freed_buffers() -> bool:
     return all(mallopt(option, value) == 1 for option, value in MALLOPT_SETTINGS.items())
 
 
+PACKED_ENTRY = "__transform_packed"
+"""The library's entry point that tiles the products on packed panels
+(packed_matmul.py), before ``linalg-fuse-elementwise-ops``: that pass moves
+reshapes through a generic, which would split the product's rows (or its
+reduction) into several loops; tiled, the product reads slices, which it
+leaves alone."""
+
 SCHEDULE_STAGE = (
+    f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
+    f"transform-interpreter{{entry-point={PACKED_ENTRY}}}",
     # A conv's epilogue (the residual add and the clamp after it) as one op,
     # which the schedule fuses into the conv's tiles.
     "func.func(linalg-fuse-elementwise-ops)",
-    f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
     "transform-interpreter",
     "canonicalize",
     "loop-invariant-subset-hoisting",
@@ -435,7 +453,7 @@ POOL_TILE = [1, 1, 8, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
 # tile.  The interchanges put the column loop outermost.
-MATMUL_TILE = [8, 32, 8]
+MATMUL_TILE = [8, PANEL, 8]
 MATMUL_INTERCHANGE = [1, 0, 2]
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
 BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
@@ -556,6 +574,57 @@ def _tiling_action(
     for loop in peel:
         body += _peel(f"%loops#{loop}")
     return _action(name, body)
+
+
+def _packed_matmul_matcher(name: str) -> str:
+    """Matches the ``linalg.generic`` of packed_matmul.py: loops ``(p, m, j,
+    k)``, the last a reduction, a multiply-add body, ``j`` a panel's width."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.generic"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        transform.match.structured.dim %s[0, 1, 2] {{parallel}} : {_ANY}
+        transform.match.structured.dim %s[3] {{reduction}} : {_ANY}
+        transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
+        %width = transform.match.structured.dim %s[2] : ({_ANY}) -> !transform.param<i64>
+        %panel = transform.param.constant {PANEL} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _packed_matmul_action() -> str:
+    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1,
+    the zeros the product starts from filled in each panel's iteration, not
+    in a pass of one thread before); inside each, the rows and the reduction
+    tiled by ``MATMUL_TILE`` (rows outer), the tile's unit panel dim dropped
+    (inside the reduction loop only: a plain (M, N, K) product, vectorised as
+    the named matmul's tiles are), marked, both loops peeled."""
+    rows, _, steps = MATMUL_TILE
+    parallel, inner = _parallel([1])
+    fuse = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
+    return _action(
+        "tile_packed_matmul",
+        [
+            f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
+            *parallel,
+            _tile(inner, [0, rows, 0, steps]),
+            f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : {fuse}",
+            "transform.apply_patterns to %loops#1 {",
+            "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
+            f"}} : {_ANY}",
+            f'%folded = transform.structured.match ops{{["linalg.generic"]}} in %loops#1 : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %folded "{MARK}" : {_ANY}',
+            *_peel("%loops#1"),
+            *_peel("%loops#0"),
+        ],
+    )
 
 
 def _depthwise_action() -> str:
@@ -811,6 +880,8 @@ def _build_schedule(threads: int = 1) -> str:
     sequences += (
         _name_matcher("match_depthwise", ["linalg.depthwise_conv_2d_nhwc_hwcm"])
         + _depthwise_action()
+        + _packed_matmul_matcher("match_packed_matmul")
+        + _packed_matmul_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
         + LEAVE_ALONE
         + _conv_epilogue_matcher("match_conv_long_epilogue", "match_conv_long")
@@ -833,14 +904,22 @@ def _build_schedule(threads: int = 1) -> str:
         ]
     )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
-  transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
+  transform.named_sequence @{PACKED_ENTRY}(%root: {_ANY} {{transform.readonly}}) {{
     // Pads become a fill and a linalg.copy into the padded tensor, which are
-    // tiled and vectorised like any elementwise op (left alone, the pad's
-    // strided copy calls memrefCopy of MLIR's runner library, element by element).
+    // tiled and vectorised later like any elementwise op (left alone, the pad's
+    // strided copy calls memrefCopy of MLIR's runner library, element by element);
+    // here, before the products on packed panels are tiled, so that their
+    // tiles' inserts stay inserts.
     %pads = transform.structured.match ops{{["tensor.pad"]}} in %root : ({_ANY}) -> {_ANY}
     %padded = transform.structured.rewrite_in_destination_passing_style %pads : ({_ANY}) -> {_ANY}
     %inserts = transform.structured.match ops{{["tensor.insert_slice"]}} in %root : ({_ANY}) -> {_ANY}
     %copies = transform.structured.insert_slice_to_copy %inserts : ({_ANY}) -> {_ANY}
+    %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
+    %after = transform.foreach_match in %func
+        @match_packed_matmul -> @tile_packed_matmul : ({_ANY}) -> {_ANY}
+    transform.yield
+  }}
+  transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
     %fhwc = transform.structured.match ops{{["linalg.conv_2d_nhwc_fhwc"]}} in %root : ({_ANY}) -> {_ANY}
     %hwcf = transform.structured.transpose_conv2d %fhwc : ({_ANY}) -> {_ANY}
     // A filter that arrives HWIO and goes through tosa.transpose to OHWI now

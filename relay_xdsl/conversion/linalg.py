@@ -159,7 +159,7 @@ def elementwise(
     return generic.results[0]
 
 
-def _multiply_accumulate(element: Attribute) -> Region:
+def multiply_accumulate(element: Attribute) -> Region:
     """The body ``out + a * b`` of a product summed into its output, the sum
     in upstream's operand order (IREE vectorises the reversed order ~2x slower)."""
     body = Block(arg_types=[element, element, element])
@@ -225,7 +225,7 @@ def grouped_conv2d(
     generic = GenericOp(
         [grouped, weight],
         [init],
-        _multiply_accumulate(element),
+        multiply_accumulate(element),
         [AffineMapAttr(m) for m in maps],
         iterators,
         [init.type],
@@ -244,7 +244,7 @@ class DepthwiseConv2DNhwcHwcOp(ConvOperation):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-        return _multiply_accumulate(outputs[0].type.get_element_type())  # type: ignore[attr-defined]
+        return multiply_accumulate(outputs[0].type.get_element_type())  # type: ignore[attr-defined]
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         n, oh, ow, c, kh, kw = (AffineExpr.dimension(i) for i in range(6))

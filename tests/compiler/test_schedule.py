@@ -201,6 +201,60 @@ def _reduction(name: str, op: str, shape: tuple[int, ...], axis: int) -> tuple:
 MATMULS = [_matmul("matmul_long_k", 1, 9, 1000, 70), _matmul("batch_matmul", 3, 13, 197, 45)]
 
 
+def _packed_matmul(name: str, batch: int, m: int, k: int, n: int) -> tuple:
+    """The product of relay_xdsl/conversion/packed_matmul.py: (batch, m, k),
+    its rows collapsed (a reshape next to the product, which
+    ``linalg-fuse-elementwise-ops`` would move through it), by a weight of
+    `n` columns packed into panels (n, if not a multiple of 32, padded)."""
+    panels = -(-n // 32)
+    rows = batch * m
+    args = [(batch, m, k), (panels, k, 32)]
+    result = (batch, m, n)
+    flat, packed, out = _ty((rows, k)), _ty((rows, panels, 32)), _ty((rows, n))
+    maps = (
+        "(d0, d1, d2, d3) -> (d1, d3)",
+        "(d0, d1, d2, d3) -> (d0, d3, d2)",
+        "(d0, d1, d2, d3) -> (d1, d0, d2)",
+    )
+    parallel = "#linalg.iterator_type<parallel>"
+    body = [
+        f'%rows = "tensor.collapse_shape"(%a0) <{{reassociation = [[0, 1], [2]]}}> : ({_ty(args[0])}) -> {flat}',
+        '%zero = "arith.constant"() <{value = 0.0 : f32}> : () -> f32',
+        f'%empty = "tensor.empty"() : () -> {packed}',
+        (
+            '%init = "linalg.fill"(%zero, %empty) <{operandSegmentSizes = array<i32: 1, 1>}> ({\n'
+            '    ^bb0(%e: f32, %o: f32):\n      "linalg.yield"(%e) : (f32) -> ()\n'
+            f"    }}) : (f32, {packed}) -> {packed}"
+        ),
+        (
+            '%product = "linalg.generic"(%rows, %a1, %init) <{indexing_maps = ['
+            + ", ".join(f"affine_map<{m}>" for m in maps)
+            + f"], iterator_types = [{parallel}, {parallel}, {parallel}, "
+            "#linalg.iterator_type<reduction>], operandSegmentSizes = array<i32: 2, 1>}> ({\n"
+            "    ^bb0(%x: f32, %w: f32, %acc: f32):\n"
+            '      %xw = "arith.mulf"(%x, %w) : (f32, f32) -> f32\n'
+            '      %sum = "arith.addf"(%acc, %xw) : (f32, f32) -> f32\n'
+            '      "linalg.yield"(%sum) : (f32) -> ()\n'
+            f"    }}) : ({flat}, {_ty(args[1])}, {packed}) -> {packed}"
+        ),
+        f'%whole = "tensor.collapse_shape"(%product) <{{reassociation = [[0], [1, 2]]}}> : ({packed}) -> {_ty((rows, panels * 32))}',
+        (
+            '%cut = "tensor.extract_slice"(%whole) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, '
+            f"static_offsets = array<i64: 0, 0>, static_sizes = array<i64: {rows}, {n}>, "
+            f"static_strides = array<i64: 1, 1>}}> : ({_ty((rows, panels * 32))}) -> {out}"
+        ),
+        (
+            '%out = "tensor.expand_shape"(%cut) <{reassociation = [[0, 1], [2]], '
+            f"static_output_shape = array<i64: {batch}, {m}, {n}>}}> : ({out}) -> {_ty(result)}"
+        ),
+    ]
+    return name, args, result, body
+
+
+# 70 columns: a last panel of 6 columns and 26 of zeros; 26 rows: a remainder of 2.
+PACKED_MATMULS = [_packed_matmul("packed_matmul", 2, 13, 40, 70)]
+
+
 def _pools() -> tuple:
     args = [(1, 14, 14, 24), (1, 7, 7, 24)]
     result = (1, 1, 1, 24)
@@ -274,6 +328,7 @@ CASES = [
     _depthwise_hwc("depthwise_hwc_clamped", (17, 16), 40, 1, 1, clamped=True),
     _dense(),
     *MATMULS,
+    *PACKED_MATMULS,
     # attention's keys, transposed in 16x16 blocks with remainders
     _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
     _transpose("transpose2", (19, 40), (1, 0)),
@@ -396,6 +451,34 @@ def test_scheduled_matmul_matches_numpy(case: tuple, libraries: tuple[Compiled, 
     a, b = (rng.standard_normal(shape, dtype=np.float32) for shape in args)
     expected = np.matmul(a.astype(np.float64), b.astype(np.float64))
     np.testing.assert_allclose(libraries[1][name](a, b)[0], expected, rtol=0, atol=1e-4)
+
+
+@pytest.mark.parametrize("case", PACKED_MATMULS, ids=[case[0] for case in PACKED_MATMULS])
+def test_scheduled_packed_matmul_matches_numpy(
+    case: tuple, libraries: tuple[Compiled, Compiled]
+) -> None:
+    name, args, result, _ = case
+    rng = np.random.default_rng(3)
+    a, packed = (rng.standard_normal(shape, dtype=np.float32) for shape in args)
+    k, n = args[0][2], result[2]
+    weight = packed.transpose(1, 0, 2).reshape(k, -1)[:, :n]
+    expected = np.matmul(a.astype(np.float64), weight.astype(np.float64))
+    np.testing.assert_allclose(libraries[1][name](a, packed)[0], expected, rtol=0, atol=1e-4)
+
+
+def test_packed_matmul_reads_its_panels_in_place() -> None:
+    """A product on packed panels is one forall over its panels, whose tiles
+    read the packed weight's slices with no copy, in a loop of 8x8 by 8x32
+    contractions carrying the accumulator; the reshape of its rows stays
+    outside it."""
+    scheduled = _scheduled(_function(*PACKED_MATMULS[0]), "schedule")
+    assert re.search(r"scf\.forall \(%\w+\) in \(3\)", scheduled), scheduled
+    assert "alloc_tensor" not in scheduled
+    assert re.search(r"tensor.extract_slice %arg1\[%\w+, 0, 0\] \[1, 40, 32\]", scheduled)
+    loop = re.search(r"scf\.for .* step %c8 iter_args\(.*\) -> \(vector<8x32xf32>\)", scheduled)
+    assert loop is not None, scheduled
+    assert "vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>" in scheduled[loop.end() :]
+    assert "tensor.collapse_shape %arg0 [[0, 1], [2]]" in scheduled
 
 
 @pytest.mark.parametrize("shape", DEPTHWISE_HWC_SHAPES, ids=[s[0] for s in DEPTHWISE_HWC_SHAPES])

@@ -2,7 +2,9 @@
 
 ``nn.batch_norm`` with known parameters is one multiply and one add by
 per-channel constants computed when compiling. Dense products become
-``tosa.matmul`` on rank-3 operands, batch dimensions broadcast as numpy's.
+``tosa.matmul`` on rank-3 operands, batch dimensions broadcast as numpy's;
+a product by a known float32 matrix, where linalg is preferred, reads it
+packed into panels when compiling (packed_matmul.py).
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import TensorType, f32
 from xdsl.ir import SSAValue
 
 from relay_xdsl.conversion.layout import aligned
 from relay_xdsl.conversion.lowering import RuleCall
+from relay_xdsl.conversion.packed_matmul import pack_panels, packed_matmul
 from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
@@ -188,6 +191,17 @@ def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_
         # every batch and row of `a` against one matrix: one (1, rows, K) product
         rows = math.prod(a.shape[:-1])
         k = a.shape[-1]
+        if _packable(call, a, b):
+            assert b.array is not None
+            weight = b.array.T if transpose_b else b.array
+            packed = pack_panels(weight)
+            product = packed_matmul(
+                call.emit,
+                call.emit.reshape(call.value(a), (rows, k)),
+                call.lowering.materialize(Tensor(TensorType(f32, packed.shape), array=packed)),
+                weight.shape[1],
+            )
+            return call.result(call.emit.reshape(product, call.result_type.get_shape()))
         left = call.emit.reshape(call.value(a), (1, rows, k))
         right = _as_matrix(call, b, transpose_b, (1,))
     else:
@@ -201,6 +215,18 @@ def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_
         right = _as_matrix(call, _batch_broadcast(call, b, batch), transpose_b, batch)
     product = matmul3(call, left, right)
     return call.result(call.emit.reshape(product, call.result_type.get_shape()))
+
+
+def _packable(call: RuleCall, a: Tensor, b: Tensor) -> bool:
+    """Whether ``a @ b`` reads `b` from panels packed when compiling
+    (relay_xdsl/conversion/packed_matmul.py): a known float32 matrix, where
+    linalg is preferred."""
+    return (
+        call.prefer_linalg
+        and b.array is not None
+        and b.rank == 2
+        and a.element_type == b.element_type == call.result_type.get_element_type() == f32
+    )
 
 
 @lowering("nn.matmul", "relax.matmul")

@@ -53,6 +53,36 @@ for a_shape, b_shape, c_shape in [
         },
     )
 
+
+def _known(array: np.ndarray) -> str:
+    """`array` as a ``relay.constant``'s ``dense<...>`` value."""
+    return (
+        f"dense<{np.array2string(array, separator=', ', threshold=array.size, floatmode='unique')}>"
+    )
+
+
+def _type(shape: tuple[int, ...]) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}xf32>"
+
+
+# Products by known float32 matrices read them packed into 32-column panels
+# (packed_matmul.py): 70 columns leave a last panel of 6 padded with zeros,
+# 13 and 11 rows a remainder of the 8-row tile; 64 columns fill two panels.
+for name, x_shape, w_shape, r_shape, op in [
+    ("dense_known_weight", (2, 13, 40), (70, 40), (2, 13, 70), "relay.nn.dense"),
+    ("matmul_known_weight", (11, 24), (24, 64), (11, 64), "relay.relax.matmul"),
+]:
+    CASES[name] = (
+        f"""
+        func.func @main(%x: {_type(x_shape)}) -> {_type(r_shape)} {{
+          %w = relay.constant {_known(random(*w_shape))} : {_type(w_shape)}
+          %r = {op}(%x, %w) : ({_type(x_shape)}, {_type(w_shape)}) -> {_type(r_shape)}
+          func.return %r : {_type(r_shape)}
+        }}
+        """,
+        {"x": random(*x_shape)},
+    )
+
 # float16 programs: products and batch norm in half precision.
 CASES["dense_float16"] = (
     "def @main(%x: Tensor[(3, 8), float16], %w: Tensor[(5, 8), float16]) { nn.dense(%x, %w) }",

@@ -1,0 +1,64 @@
+"""A product by a known float32 matrix, read from panels packed when compiling.
+
+``rows @ weight`` with `weight` ``[K, N]`` known is written as one
+``linalg.generic`` on the weight packed into ``[P, K, PANEL]`` (`pack_panels`):
+panel ``p`` holds columns ``p * PANEL`` to ``p * PANEL + PANEL - 1``, row by
+row, the last one padded with zero columns to the full width. Its loops are
+``(p, m, j, k)``: ``out[m, p, j] += rows[m, k] * packed[p, k, j]``, its result
+``[M, P, PANEL]`` seen as ``[M, P * PANEL]`` by a reshape (no data moves) and
+cut to the ``N`` columns by a slice.
+
+The compiled schedule (relay_xdsl/compiler/schedule.py) reads a panel of the
+right operand ``K`` rows of ``PANEL`` contiguous floats at a time; a panel
+read in place from a ``[K, N]`` matrix has its rows ``N`` floats apart, and
+copying it into that form on every call was about a third of a dense layer's
+time. Packed here, the weight argument already is that form, once, when the
+model is compiled.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import AffineMapAttr, TensorType, f32
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from relay_xdsl.conversion.linalg import multiply_accumulate, zeros
+from relay_xdsl.conversion.tosa import TosaBuilder
+
+PANEL = 32
+"""The columns of a packed panel: the width of the compiled matmul's register tile."""
+
+
+def pack_panels(weight: np.ndarray) -> np.ndarray:
+    """`weight` ``[K, N]`` as ``[ceil(N / PANEL), K, PANEL]``: panel ``p`` is
+    columns ``p * PANEL ...`` of every row, the last panel's missing columns zeros."""
+    k, n = weight.shape
+    panels = -(-n // PANEL)
+    padded = np.zeros((k, panels * PANEL), dtype=weight.dtype)
+    padded[:, :n] = weight
+    return np.ascontiguousarray(padded.reshape(k, panels, PANEL).transpose(1, 0, 2))
+
+
+def packed_matmul(emit: TosaBuilder, rows: SSAValue, packed: SSAValue, columns: int) -> SSAValue:
+    """``rows @ weight`` (``[M, columns]``), `rows` ``[M, K]`` float32 and
+    `packed` the weight's `pack_panels` (see the module docstring)."""
+    m, _ = rows.type.get_shape()  # type: ignore[attr-defined]
+    panels = packed.type.get_shape()[0]  # type: ignore[attr-defined]
+    init = zeros(emit, TensorType(f32, [m, panels, PANEL]))
+    p, i, j, k = (AffineExpr.dimension(d) for d in range(4))
+    maps = [AffineMap(4, 0, (i, k)), AffineMap(4, 0, (p, k, j)), AffineMap(4, 0, (i, p, j))]
+    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+    generic = GenericOp(
+        [rows, packed],
+        [init],
+        multiply_accumulate(f32),
+        [AffineMapAttr(a) for a in maps],
+        [parallel, parallel, parallel, reduction],
+        [init.type],
+    )
+    emit.block.add_op(generic)
+    flat = emit.reshape(generic.results[0], [m, panels * PANEL])
+    return emit.slice(flat, [0, 0], [m, columns])
