@@ -25,6 +25,7 @@ def test_the_model_comes_first_on_buffers_declaring_the_groups_it_calls(tosa: Si
     assert "tensor<" not in model.text
     assert "bufferization" not in model.text
     assert model.text.count("func.call") == 3
+    assert model.calls_only and not groups.calls_only  # clang -O1 for the calls alone
     assert '"tosa.add"' not in model.text
     called = set(re.findall(r"callee = @(\w+)", model.text))
     assert called == set(groups.defines)
@@ -53,6 +54,7 @@ def test_a_model_whose_ops_need_a_call_in_between_keeps_them(tosa: SimpleNamespa
     model, _ = units_of(cycle, 1)
     assert '"tosa.abs"' in model.text and '"tosa.add"' in model.text
     assert model.text.count('bufferization.access = "read"') == 3  # on tensors still
+    assert not model.calls_only
 
 
 def test_a_group_is_named_by_its_content_and_never_writes_its_arguments(tosa: SimpleNamespace):
