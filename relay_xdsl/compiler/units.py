@@ -9,15 +9,14 @@ function calls (``func.call``). `split_units` makes of them
   operands and writes none of them, and copies nothing before it. A model's
   function that only calls groups (a transformer's, every op in a group) is
   given on buffers instead (`on_buffers`), memrefs where it had tensors, as
-  bufferization would have made it: its analysis takes each result of a call
-  of a body it cannot see as an alias of each operand, so that every value
-  aliases every earlier one, and bert's 341 calls took mlir-opt 9 s
-  (``eliminate-empty-tensors`` and ``one-shot-bufferize`` half each) where
-  the function on buffers takes 0.1 s, to the same LLVM dialect, byte for byte.
-  Ops of the model's function outside any group (gpt2's reshapes and
-  transposes of attention's heads after a split, which fusion leaves alone)
-  are first made groups of their own (`outline_ops`), each set of ops
-  connected by their values one group, so that the function only calls;
+  bufferization would have made it: bufferization's analysis takes each
+  result of a call of a body it cannot see as an alias of each operand, so
+  that every value aliases every earlier one, and its time grows with the
+  square of the calls (docs/compiler.md has the figures). Ops of the model's
+  function outside any group (gpt2's reshapes and transposes of attention's
+  heads after a split, which fusion leaves alone) are first made groups of
+  their own (`outline_ops`), each set of ops that their values connect one
+  group, so that the function only calls;
 * `parts` units of groups, each group public, under a name that its content
   determines (``fused_nn_conv2d_3`` becomes ``fused_nn_conv2d_<digest>``),
   its arguments ``bufferization.writable = false`` as the model's are, so that
@@ -72,10 +71,9 @@ class Unit:
     `language` says), defining the functions `defines`, which other units call.
 
     `calls_only` marks a model's function of calls only, whose own code takes no time
-    to run (it passes buffers along and frees them): clang takes it at -O1 (build.py,
-    `CALLS_ONLY_FLAGS`), where its hundreds of live buffer descriptors took -O3 a
-    third longer (gpt2: 0.95 s of CPU against 0.63; at -O0, 0.19 s, mobilenet_v2 ran 3 %
-    slower).
+    to run (it passes buffers along and frees them): clang compiles it at -O1
+    (build.py, `CALLS_ONLY_FLAGS`), not -O3, which takes a third longer on its
+    hundreds of live buffer descriptors.
     """
 
     text: str
