@@ -71,6 +71,9 @@ ProgressStep = Callable[[str], AbstractContextManager[object]]
 # for no measurable speed.
 COMPILE_FLAGS = ("-O3", "-fno-unroll-loops", "-fPIC", "-Wno-override-module")
 """clang's flags for an object file (from LLVM IR or C)."""
+CALLS_ONLY_FLAGS = ("-O1", *COMPILE_FLAGS[1:])
+"""clang's flags for the object file of a model's function of calls only (units.py,
+``Unit.calls_only``)."""
 LINK_FLAGS = ("-shared", "-lm")
 """clang's flags that link the objects into the library."""
 CLANG_FLAGS = (*COMPILE_FLAGS, "-shared")
@@ -165,7 +168,7 @@ def build(
     kept = default_cache() if cache is True else cache or None
     with tempfile.TemporaryDirectory(prefix="relay-xdsl-") as directory:
         compiler = _UnitCompiler(Path(directory), pipeline, schedule, native, kept)
-        compiler.log_commands(log)
+        compiler.log_commands(log, units)
         tools = _names("mlir-opt", "mlir-translate", "clang")
         with step(f"compiling {len(units)} unit{'s' * (len(units) != 1)} with {tools}"):
             objects = compiler.compile_all([*units, MEMREF_COPY_UNIT], jobs)
@@ -200,13 +203,18 @@ class _UnitCompiler:
             script_path.write_text(self.schedule.script)
         script = str(script_path) if script_path is not None else None
         self.mlir_opt = [f"--pass-pipeline={pass_pipeline(self.pipeline, script)}"]
-        self.clang = [*COMPILE_FLAGS, *(["-march=native"] if self.native else []), "-c"]
+        target = ["-march=native"] if self.native else []
+        self.clang = [*COMPILE_FLAGS, *target, "-c"]
+        self.clang_calls_only = [*CALLS_ONLY_FLAGS, *target, "-c"]
 
-    def log_commands(self, log: Callable[[str], None] | None) -> None:
-        """State the tools' command lines, as each unit runs them."""
+    def log_commands(self, log: Callable[[str], None] | None, units: Sequence[Unit]) -> None:
+        """State the tools' command lines, as `units` run them."""
         _log_command(log, "mlir-opt", self.mlir_opt, " (each unit)")
         _log_command(log, "mlir-translate", TRANSLATE_ARGUMENTS, " (each unit)")
         _log_command(log, "clang", [*self.clang, "-x", "ir", "-", "-o", "UNIT.o"], " (each unit)")
+        if any(unit.calls_only for unit in units):
+            arguments = [*self.clang_calls_only, "-x", "ir", "-", "-o", "UNIT.o"]
+            _log_command(log, "clang", arguments, " (instead, the model's function of calls only)")
 
     def compile_all(self, units: Sequence[Unit], jobs: int) -> list[Path]:
         """Each of `units` 's object files, `jobs` units compiling at once, the largest first."""
@@ -225,15 +233,20 @@ class _UnitCompiler:
         if self.cache is not None and (kept := self.cache.get(key)) is not None:
             return kept
         object_file = self.directory / f"unit{index}.o"
+        clang = self._clang(unit)
         if unit.language == "c":
             source = self.directory / f"unit{index}.c"
             source.write_text(unit.text)
-            run_tool("clang", [*self.clang, "-x", "c", str(source), "-o", str(object_file)])
+            run_tool("clang", [*clang, "-x", "c", str(source), "-o", str(object_file)])
         else:
             llvm_dialect = run_tool("mlir-opt", self.mlir_opt, unit.text).decode()
             llvm_ir = internalized(translate_to_llvm_ir(llvm_dialect), unit.defines)
-            run_tool("clang", [*self.clang, "-x", "ir", "-", "-o", str(object_file)], llvm_ir)
+            run_tool("clang", [*clang, "-x", "ir", "-", "-o", str(object_file)], llvm_ir)
         return object_file if self.cache is None else self.cache.put(key, object_file)
+
+    def _clang(self, unit: Unit) -> list[str]:
+        """clang's arguments for `unit` 's object file, but its input and output."""
+        return self.clang_calls_only if unit.calls_only else self.clang
 
     def key(self, unit: Unit) -> str:
         """`unit` 's key in the cache: all that its object depends on (cache.py)."""
@@ -246,7 +259,7 @@ class _UnitCompiler:
                 pass_pipeline(self.pipeline, SCRIPT if script else None),
                 script,
                 " ".join(TRANSLATE_ARGUMENTS),
-                " ".join(self.clang),
+                " ".join(self._clang(unit)),
                 native_target() if self.native else "",
                 *(tool_identity(name) for name in ("mlir-opt", "mlir-translate", "clang")),
             ]

@@ -6,7 +6,17 @@ function calls (``func.call``). `split_units` makes of them
 * one unit of the model's function, its calls renamed, with a declaration of
   each group it calls whose arguments are ``bufferization.access = "read"``:
   bufferization then knows, without the group's body, that a call reads its
-  operands and writes none of them, and copies nothing before it;
+  operands and writes none of them, and copies nothing before it. A model's
+  function that only calls groups (a transformer's, every op in a group) is
+  given on buffers instead (`on_buffers`), memrefs where it had tensors, as
+  bufferization would have made it: bufferization's analysis takes each
+  result of a call of a body it cannot see as an alias of each operand, so
+  that every value aliases every earlier one: seconds of analysis for a
+  transformer's hundreds of calls (docs/compiler.md has the figures). Where
+  there are groups, the ops of the model's function outside them (gpt2's
+  reshapes and transposes of attention's heads after a split, which fusion
+  leaves alone) are first made groups of their own (`outline_ops`), each set
+  of ops that their values connect one group, so that the function only calls;
 * `parts` units of groups, each group public, under a name that its content
   determines (``fused_nn_conv2d_3`` becomes ``fused_nn_conv2d_<digest>``),
   its arguments ``bufferization.writable = false`` as the model's are, so that
@@ -26,19 +36,25 @@ that calls another, a global of some other kind) stays whole: one unit.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IntegerAttr,
+    MemRefType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
+    UnregisteredOp,
     i1,
 )
-from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.generic import module_text
@@ -52,11 +68,18 @@ ANONYMOUS = "group"
 @dataclass(frozen=True)
 class Unit:
     """Source compiled on its own into one object file: `text`, generic MLIR (or C, as
-    `language` says), defining the functions `defines`, which other units call."""
+    `language` says), defining the functions `defines`, which other units call.
+
+    `calls_only` marks a model's function of calls only, whose own code takes no time
+    to run (it passes buffers along and frees them): clang compiles it at -O1
+    (build.py, `CALLS_ONLY_FLAGS`), not -O3, which takes a third longer on its
+    hundreds of live buffer descriptors.
+    """
 
     text: str
     defines: tuple[str, ...]
     language: str = "mlir"
+    calls_only: bool = False
 
 
 def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
@@ -66,6 +89,9 @@ def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
     if split is None:
         return [Unit(module_text(module), _defined(module))]
     entry, groups = split
+    model = entry.clone()
+    if groups:  # else the model's function is the one unit, and stays so
+        groups = {**groups, **outline_ops(model, set(groups))}
     renamed: dict[str, FuncOp] = {}
     by_symbol: dict[str, FuncOp] = {}
     buckets: dict[int, list[FuncOp]] = {}
@@ -81,13 +107,14 @@ def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
             by_symbol[symbol] = unit_function
             buckets.setdefault(int(digest, 16) % max(1, parts), []).append(unit_function)
         renamed[name] = by_symbol[symbol]
-    model = entry.clone()
     for call in model.walk():
         if isinstance(call, CallOp) and call.callee.root_reference.data in renamed:
             call.callee = SymbolRefAttr(renamed[call.callee.root_reference.data].sym_name)
     called = {call.callee.root_reference.data for call in model.walk() if isinstance(call, CallOp)}
     declarations = [_declaration(group) for symbol, group in by_symbol.items() if symbol in called]
-    units = [Unit(module_text(ModuleOp([*declarations, model])), (function,))]
+    buffered = on_buffers(model, declarations)
+    entry_unit = buffered or [*declarations, model]
+    units = [Unit(module_text(ModuleOp(entry_unit)), (function,), calls_only=buffered is not None)]
     for _, members in sorted(buckets.items()):
         members.sort(key=lambda group: group.sym_name.data)
         defines = tuple(group.sym_name.data for group in members)
@@ -130,6 +157,182 @@ def _declaration(unit_function: FuncOp) -> FuncOp:
         declaration, "bufferization.access", StringAttr("read")
     )
     return declaration
+
+
+def outline_ops(function: FuncOp, taken: set[str]) -> dict[str, FuncOp]:
+    """Each set of `function` 's ops (but calls and its return) that their values connect,
+    replaced in `function` by a call of a new private function of these ops: the new
+    functions by name (``fused_<ops>_<n>``, as the conversion names its groups; none of
+    the names `taken`).
+
+    An op without operands (a constant shape) is copied into each set that uses it and
+    connects none. A set whose call would have to come both before one of its outside
+    users and after one of its operands' producers stays in place."""
+    if len(function.body.blocks) != 1:
+        return {}
+    ops = list(function.body.block.ops)
+    position = {op: index for index, op in enumerate(ops)}
+    movable = [
+        op
+        for op in ops
+        if not isinstance(op, CallOp | ReturnOp) and op.operands and _self_contained(op)
+    ]
+    leader: dict[Operation, Operation] = {op: op for op in movable}
+
+    def root(op: Operation) -> Operation:
+        while leader[op] is not op:
+            op = leader[op]
+        return op
+
+    for op in movable:
+        for operand in op.operands:
+            producer = operand.owner
+            if isinstance(producer, Operation) and producer in leader:
+                leader[root(producer)] = root(op)
+    sets: dict[Operation, list[Operation]] = {}
+    for op in movable:
+        sets.setdefault(root(op), []).append(op)
+    outlined: dict[str, FuncOp] = {}
+    for members in sets.values():
+        name = "fused_" + "_".join(_short_name(op) for op in members)[:48]
+        name = next(f"{name}_{n}" for n in itertools.count() if f"{name}_{n}" not in taken)
+        group = _outlined_group(members, position, name)
+        if group is not None:
+            outlined[name] = group
+            taken.add(name)
+    for op in reversed(ops):  # constants that only the sets used
+        unused = op.results and not any(result.uses for result in op.results)
+        if unused and not op.operands and not isinstance(op, CallOp):
+            function.body.block.erase_op(op)
+    return outlined
+
+
+def _outlined_group(
+    members: list[Operation], position: dict[Operation, int], name: str
+) -> FuncOp | None:
+    """`members` (ops of one block, in order, at `position`) as the private function
+    @`name`, replaced in their block by its call; None, and nothing changed, where no
+    place suits the call."""
+    inside = set(members)
+    inputs: list[SSAValue] = []
+    constants: list[Operation] = []
+    for op in members:
+        for operand in op.operands:
+            producer = operand.owner
+            if producer in inside or producer in constants or operand in inputs:
+                continue
+            if isinstance(producer, Operation) and not producer.operands and not producer.regions:
+                constants.append(producer)
+                continue
+            inputs.append(operand)
+    outputs = [
+        result
+        for op in members
+        for result in op.results
+        if any(use.operation not in inside for use in result.uses)
+    ]
+    first, last = position[members[0]], position[members[-1]]
+    users = [
+        position[use.operation]
+        for result in outputs
+        for use in result.uses
+        if use.operation not in inside
+    ]
+    producers = [position[value.owner] for value in inputs if isinstance(value.owner, Operation)]
+    if all(user > last for user in users):
+        anchor = members[-1]
+    elif all(producer < first for producer in producers):
+        anchor = members[0]
+    else:
+        return None
+    body = Block(arg_types=[value.type for value in inputs])
+    values: dict[SSAValue, SSAValue] = dict(zip(inputs, body.args, strict=True))
+    for op in [*sorted(constants, key=position.__getitem__), *members]:
+        copy = op.clone(values)
+        body.add_op(copy)
+        values.update(zip(op.results, copy.results, strict=True))
+    body.add_op(ReturnOp(*(values[value] for value in outputs)))
+    group = FuncOp(
+        name,
+        ([value.type for value in inputs], [value.type for value in outputs]),
+        Region(body),
+        "private",
+    )
+    call = CallOp(name, inputs, [value.type for value in outputs])
+    block = anchor.parent_block()
+    assert block is not None
+    block.insert_op_before(call, anchor)
+    for value, result in zip(outputs, call.results, strict=True):
+        value.replace_all_uses_with(result)
+    for op in reversed(members):
+        block.erase_op(op)
+    return group
+
+
+def _self_contained(op: Operation) -> bool:
+    """Whether the ops in `op` 's regions use only values defined in `op`."""
+    return all(
+        op.is_ancestor(value.owner)
+        for inner in op.walk()
+        if inner is not op
+        for value in inner.operands
+    )
+
+
+def _short_name(op: Operation) -> str:
+    """`op` 's name without its dialect (``tosa.reshape``: ``reshape``)."""
+    name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+    return name.split(".")[-1]
+
+
+def on_buffers(model: FuncOp, declarations: Sequence[FuncOp]) -> list[FuncOp] | None:
+    """The `declarations` and `model`, which calls them, with a memref of the same shape
+    and element type in place of each tensor, and without the bufferization attributes
+    (bufferization has nothing left to do); None unless `model` is one block of calls
+    and a return on static tensors."""
+    functions = [*declarations, model]
+    types = [t for f in functions for t in (*f.function_type.inputs, *f.function_type.outputs)]
+    ops = list(model.body.ops)
+    if len(model.body.blocks) != 1 or not all(isinstance(op, CallOp | ReturnOp) for op in ops):
+        return None
+    if not all(isinstance(t, TensorType) and t.has_static_shape() for t in types):
+        return None
+    buffered = [_function_on_buffers(declaration) for declaration in declarations]
+    result = _function_on_buffers(model)
+    values: dict[SSAValue, SSAValue] = dict(zip(model.args, result.args, strict=True))
+    for op in ops:
+        operands = [values[operand] for operand in op.operands]
+        if isinstance(op, CallOp):
+            call = CallOp(op.callee, operands, [_buffer(t) for t in op.result_types])
+            values.update(zip(op.results, call.results, strict=True))
+            result.body.block.add_op(call)
+        else:
+            result.body.block.add_op(ReturnOp(*operands))
+    return [*buffered, result]
+
+
+def _function_on_buffers(function: FuncOp) -> FuncOp:
+    """`function` 's signature and attributes on memrefs, without bufferization's; a
+    definition's body an empty block of its arguments, a declaration's none."""
+    inputs = [_buffer(t) for t in function.function_type.inputs]
+    outputs = [_buffer(t) for t in function.function_type.outputs]
+    region = Region(Block(arg_types=inputs)) if not function.is_declaration else Region()
+    result = FuncOp(function.sym_name.data, (inputs, outputs), region, function.sym_visibility)
+    result.attributes.update(function.attributes)
+    result.res_attrs = function.res_attrs
+    kept = [
+        {name: value for name, value in attrs.data.items() if not name.startswith("bufferization.")}
+        for attrs in (function.arg_attrs.data if function.arg_attrs is not None else ())
+    ]
+    if any(kept):
+        result.arg_attrs = ArrayAttr(DictionaryAttr(attrs) for attrs in kept)
+    return result
+
+
+def _buffer(tensor: Attribute) -> MemRefType:
+    """The memref of `tensor` 's shape and element type (a static `TensorType`)."""
+    assert isinstance(tensor, TensorType)
+    return MemRefType(tensor.get_element_type(), tensor.get_shape())
 
 
 def with_argument_attribute(

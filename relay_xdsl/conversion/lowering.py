@@ -42,7 +42,7 @@ from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.inference import Call
 from relay_xdsl.dialects.relay.ops import RegisteredOperatorOp
 from relay_xdsl.dialects.relay.registry import NoLowering, Operator
-from relay_xdsl.interpreter.arrays import dense_array
+from relay_xdsl.interpreter.arrays import dense_view
 from relay_xdsl.interpreter.dispatch import run_operator
 from relay_xdsl.interpreter.errors import InterpreterError
 from relay_xdsl.interpreter.registry import KERNELS
@@ -383,9 +383,7 @@ def _tensor_type(op: Operation) -> TensorType:
 
 def _constant_array(op: relay.ConstantOp) -> np.ndarray:
     if isinstance(op.value, DenseIntOrFPElementsAttr):
-        array = dense_array(op.value)
-        array.flags.writeable = False
-        return array
+        return dense_view(op.value)
     index = op.meta_index.value.data if op.meta_index is not None else "?"
     raise LoweringError(
         f"constant meta[relay.Constant][{index}] has no value (the Relay text had no "

@@ -62,6 +62,16 @@ def fits(array: np.ndarray, type_: TensorType) -> bool:
 
 def dense_array(value: DenseIntOrFPElementsAttr) -> np.ndarray:
     """The contents of a dense attribute, shaped like its type (a splat is broadcast)."""
+    array = dense_view(value)
+    if array.flags.owndata:
+        array.flags.writeable = True
+        return array
+    return array.copy()
+
+
+def dense_view(value: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """`dense_array` 's contents, read-only, and without a copy where the attribute's
+    bytes are them (a model's weights: hundreds of megabytes)."""
     type_ = value.get_type()
     if not isinstance(type_, TensorType):
         raise InterpreterError(f"a dense value of type {type_} is not a tensor")
@@ -71,8 +81,11 @@ def dense_array(value: DenseIntOrFPElementsAttr) -> np.ndarray:
     if dtype == np.bool_:
         array = array != 0  # MLIR text parses `true` as 0xff
     if array.size == 1 and int(np.prod(shape)) != 1:
-        return np.full(shape, array[0], dtype=dtype)
-    return array.reshape(shape).copy()
+        array = np.full(shape, array[0], dtype=dtype)
+    elif array.shape != shape:
+        array = array.reshape(shape)
+    array.flags.writeable = False
+    return array
 
 
 def dense_value(array: np.ndarray, type_: TensorType[Any]) -> DenseIntOrFPElementsAttr:

@@ -136,3 +136,19 @@ def test_units_compute_what_the_whole_module_computes(tmp_path: Path):
     assert cold.std() > 0.01
     np.testing.assert_array_equal(cold, one_piece)
     np.testing.assert_array_equal(warm, one_piece)
+
+
+def test_ops_outside_groups_compute_in_groups_of_their_own(tmp_path: Path, tosa: SimpleNamespace):
+    """Ops of the model's function outlined into groups (units.py): what numpy and the
+    module in one piece compute."""
+    program = program_from_mlir(tosa.OUTSIDE_GROUPS, function="model")
+    build(program, tmp_path / "units.so", schedule=SCHEDULE, cache=False)
+    llvm = build_module.lower_to_llvm_dialect(generic_text(program), stages(SCHEDULE), SCHEDULE)
+    compile_library(translate_to_llvm_ir(llvm), tmp_path / "whole.so")
+    (tmp_path / "whole.json").write_text((tmp_path / "units.json").read_text())
+    x, w = np.arange(6, dtype=np.float32).reshape(2, 3) - 3, np.ones((2, 3), np.float32)
+    units = CompiledModel.load(tmp_path / "units.so")(x, w)
+    whole = CompiledModel.load(tmp_path / "whole.so")(x, w)
+    for output, one_piece, expected in zip(units, whole, tosa.outside_groups(x, w), strict=True):
+        np.testing.assert_array_equal(output, expected)
+        np.testing.assert_array_equal(output, one_piece)

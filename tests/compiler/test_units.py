@@ -18,14 +18,43 @@ def units_of(text: str, parts: int) -> list[Unit]:
     return split_units(program.module, "model", parts)
 
 
-def test_the_model_comes_first_declaring_the_groups_it_calls_as_read_only(tosa: SimpleNamespace):
+def test_the_model_comes_first_on_buffers_declaring_the_groups_it_calls(tosa: SimpleNamespace):
     model, groups = units_of(tosa.GROUPS, 1)
     assert model.defines == ("model",)
     assert len(re.findall(r'sym_name = "fused_\w+", function_type', model.text)) == 2
-    assert model.text.count('bufferization.access = "read"') == 3  # two adds, one clamp
+    assert "tensor<" not in model.text
+    assert "bufferization" not in model.text
+    assert model.text.count("func.call") == 3
+    assert model.calls_only and not groups.calls_only  # clang -O1 for the calls alone
     assert '"tosa.add"' not in model.text
     called = set(re.findall(r"callee = @(\w+)", model.text))
     assert called == set(groups.defines)
+
+
+def test_ops_outside_groups_become_groups_of_their_own(tosa: SimpleNamespace):
+    model, groups = units_of(tosa.OUTSIDE_GROUPS, 1)
+    assert "tensor<" not in model.text  # the model's function only calls
+    assert model.text.count("func.call") == 5
+    outlined = [name for name in groups.defines if not name.startswith(("fused_add", "fused_relu"))]
+    assert [re.sub("_[0-9a-f]{16}$", "", name) for name in sorted(outlined)] == [
+        "fused_abs",
+        "fused_reshape_transpose",
+    ]
+    assert groups.text.count('"tosa.const_shape"') == 1
+
+
+def test_a_model_whose_ops_need_a_call_in_between_keeps_them(tosa: SimpleNamespace):
+    # the add needs the clamp's call, which needs the abs: no one call fits
+    cycle = tosa.GROUPS.replace(
+        "%1 = func.call @fused_relu_1(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>",
+        '%n = "tosa.abs"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>\n'
+        "  %c = func.call @fused_relu_1(%n) : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+        '  %1 = "tosa.add"(%n, %c) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>',
+    )
+    model, _ = units_of(cycle, 1)
+    assert '"tosa.abs"' in model.text and '"tosa.add"' in model.text
+    assert model.text.count('bufferization.access = "read"') == 3  # on tensors still
+    assert not model.calls_only
 
 
 def test_a_group_is_named_by_its_content_and_never_writes_its_arguments(tosa: SimpleNamespace):
