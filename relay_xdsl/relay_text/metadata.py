@@ -125,7 +125,7 @@ def read_metadata(text: str) -> tuple[list[DenseIntOrFPElementsAttr], list[str]]
             if name == "relay.Constant":
                 constants_array = node(value, "'relay.Constant'")
             else:
-                others.append(name)
+                others.append(str(name))
     if constants_array is None:
         return [], others
     values = []
