@@ -603,12 +603,12 @@ def _tuple_depth(type_: Attribute) -> int:
 
 
 def _span(location: Attribute) -> str:
-    if type(location) is not FileLineColLoc and isinstance(location, NameLoc):
-        # A Relay name recorded as a location (see names.py) wraps the span.
-        return _span(location.location)
-    if isinstance(location, FileLineColLoc):
+    if type(location) is FileLineColLoc or isinstance(location, FileLineColLoc):
         prefix = _span_prefix(location.filename.data)
         return f"{prefix}{location.line.data}:{location.column.data}" if prefix else ""
+    if isinstance(location, NameLoc):
+        # A Relay name recorded as a location (see names.py) wraps the span.
+        return _span(location.location)
     return ""
 
 
@@ -617,7 +617,7 @@ _UNPRINTABLE_FILE_NAME = re.compile(r"\s|/\*|\*/")
 `str.isspace`'s white space)."""
 
 
-@memoised(maxsize=64)
+@memoised(maxsize=4096)  # a graph's ops name a few hundred files, one per layer
 def _span_prefix(name: str) -> str:
     """``span=NAME:`` before a span's line and column, or nothing where a
     comment could not hold the name (spans are only presentation)."""
