@@ -59,6 +59,7 @@ from relay_xdsl.dialects.relay.syntax import (
 )
 from relay_xdsl.dialects.relay.types import IncompleteType, OrIncomplete
 from relay_xdsl.dialects.relay.verified import verification_key, verified_by_key
+from relay_xdsl.support.memo import memoised
 
 BLOB_THRESHOLD = 16
 """Constants with more elements than this print in MLIR's hex form."""
@@ -313,6 +314,13 @@ class TupleOp(IRDLOperation):
         return op
 
 
+@memoised(maxsize=256)
+def _index_attr(index: int) -> IntegerAttr:
+    """The ``index`` of a projection: one attribute per index, as a module has
+    thousands of projections of a few fields."""
+    return IntegerAttr(index, i64)
+
+
 @verified_by_key()
 @irdl_op_definition
 class TupleGetItemOp(IRDLOperation):
@@ -338,10 +346,12 @@ class TupleGetItemOp(IRDLOperation):
         if isinstance(value.type, TupleType):
             types = value.type.types.data
             result_type = types[index] if 0 <= index < len(types) else value.type
-        super().__init__(
-            operands=[value],
-            result_types=[result_type],
-            attributes={"index": IntegerAttr(index, i64)},
+        # As ``Operation.create`` builds it (see `ConstantOp`).
+        Operation.__init__(
+            self,
+            operands=(value,),
+            result_types=(result_type,),
+            attributes={"index": _index_attr(index)},
         )
 
     def verify_(self) -> None:
