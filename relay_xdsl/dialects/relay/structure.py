@@ -151,11 +151,11 @@ def _float_text(number: float, packing: tuple[struct.Struct | None, str]) -> str
 
 
 def _nested_list(texts: list[str], shape: Sequence[int]) -> str:
-    """`texts` (row-major) nested as ``[[a, b], [c, d]]`` by `shape`."""
-    if len(shape) <= 1:
-        return "[" + ", ".join(texts) + "]"
-    step = len(texts) // shape[0]
-    rows = (_nested_list(texts[i : i + step], shape[1:]) for i in range(0, len(texts), step))
+    """`texts` (row-major, at least one) nested as ``[[a, b], [c, d]]`` by `shape`."""
+    # Innermost dimension first, each a pass grouping the rows of the one before.
+    rows = texts
+    for size in reversed(shape[1:]):
+        rows = ["[" + ", ".join(rows[i : i + size]) + "]" for i in range(0, len(rows), size)]
     return "[" + ", ".join(rows) + "]"
 
 
