@@ -314,7 +314,7 @@ class RelayExpressionPrinter:
             if call is None:
                 call = call_texts[key] = _call_text(operator_op)
             name, attributes_text = call
-            if isinstance(op, relay.RegisteredOperatorOp):
+            if _is_registered(type(op)):
                 # What decides the verdict: a call like one that passed passes.
                 checked = (*key, *[id(a.type) for a in args], id(op.results[0].type))
                 if checked not in module_state.checked_calls:
@@ -373,6 +373,12 @@ def _is_operator(op_class: type[Operation]) -> bool:
     """Whether `op_class` is an operator call's (by class: ``isinstance`` of an
     xDSL class is a Python call)."""
     return issubclass(op_class, relay.OperatorOp)
+
+
+@functools.cache
+def _is_registered(op_class: type[Operation]) -> bool:
+    """Whether `op_class` is a call of an operator with a registry row (see `_is_operator`)."""
+    return issubclass(op_class, relay.RegisteredOperatorOp)
 
 
 def _call_text(op: relay.OperatorOp) -> tuple[str, str]:

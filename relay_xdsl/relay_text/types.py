@@ -10,20 +10,14 @@ from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
-from relay_xdsl.support.memo import memoised, register
+from relay_xdsl.support.memo import memoised, memoised_by_identity
 
 
 class RelayExportError(ValueError):
     """The module holds something Relay text cannot express."""
 
 
-_BY_IDENTITY: dict[int, tuple[Attribute, str]] = {}
-"""Recent spellings by the identity of the type, each entry keeping its type
-alive (so an identity is not reused while the entry is held)."""
-_BY_IDENTITY_LIMIT = 4096
-register(_BY_IDENTITY.clear)
-
-
+@memoised_by_identity(maxsize=4096)
 def relay_type(type_: Attribute) -> str:
     """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``,
     ``fn (T1) -> R``, ``_`` (unknown), ``A`` (a type parameter), ``ref(T)``, ``List[A]``.
@@ -33,14 +27,7 @@ def relay_type(type_: Attribute) -> str:
     are looked up by identity before hashing their structure; a tensor type
     is spelled outright then, which costs less than hashing it.
     """
-    entry = _BY_IDENTITY.get(id(type_))
-    if entry is not None and entry[0] is type_:
-        return entry[1]
-    text = _tensor_type(type_) if type(type_) is TensorType else _relay_type(type_)
-    if len(_BY_IDENTITY) >= _BY_IDENTITY_LIMIT:
-        _BY_IDENTITY.clear()
-    _BY_IDENTITY[id(type_)] = (type_, text)
-    return text
+    return _tensor_type(type_) if type(type_) is TensorType else _relay_type(type_)
 
 
 def _tensor_type(type_: TensorType) -> str:
