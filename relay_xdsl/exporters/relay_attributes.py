@@ -30,9 +30,10 @@ from xdsl.ir import Attribute
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.relay_text.types import RelayExportError
-from relay_xdsl.support.memo import memoised
+from relay_xdsl.support.memo import memoised, memoised_by_identity
 
 
+@memoised_by_identity(maxsize=4096)  # a module shares its attribute values
 def attribute_value(attr: Attribute) -> str:
     """An attribute value in Relay syntax."""
     if isinstance(attr, IntegerAttr):

@@ -314,7 +314,7 @@ class RelayExpressionPrinter:
             if call is None:
                 call = call_texts[key] = _call_text(operator_op)
             name, attributes_text = call
-            if isinstance(op, relay.RegisteredOperatorOp):
+            if _is_registered(type(op)):
                 # What decides the verdict: a call like one that passed passes.
                 checked = (*key, *[id(a.type) for a in args], id(op.results[0].type))
                 if checked not in module_state.checked_calls:
@@ -373,6 +373,12 @@ def _is_operator(op_class: type[Operation]) -> bool:
     """Whether `op_class` is an operator call's (by class: ``isinstance`` of an
     xDSL class is a Python call)."""
     return issubclass(op_class, relay.OperatorOp)
+
+
+@functools.cache
+def _is_registered(op_class: type[Operation]) -> bool:
+    """Whether `op_class` is a call of an operator with a registry row (see `_is_operator`)."""
+    return issubclass(op_class, relay.RegisteredOperatorOp)
 
 
 def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
@@ -603,12 +609,12 @@ def _tuple_depth(type_: Attribute) -> int:
 
 
 def _span(location: Attribute) -> str:
-    if type(location) is not FileLineColLoc and isinstance(location, NameLoc):
-        # A Relay name recorded as a location (see names.py) wraps the span.
-        return _span(location.location)
-    if isinstance(location, FileLineColLoc):
+    if type(location) is FileLineColLoc or isinstance(location, FileLineColLoc):
         prefix = _span_prefix(location.filename.data)
         return f"{prefix}{location.line.data}:{location.column.data}" if prefix else ""
+    if isinstance(location, NameLoc):
+        # A Relay name recorded as a location (see names.py) wraps the span.
+        return _span(location.location)
     return ""
 
 
@@ -617,7 +623,7 @@ _UNPRINTABLE_FILE_NAME = re.compile(r"\s|/\*|\*/")
 `str.isspace`'s white space)."""
 
 
-@memoised(maxsize=64)
+@memoised(maxsize=4096)  # a graph's ops name a few hundred files, one per layer
 def _span_prefix(name: str) -> str:
     """``span=NAME:`` before a span's line and column, or nothing where a
     comment could not hold the name (spans are only presentation)."""

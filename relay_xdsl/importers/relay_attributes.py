@@ -61,6 +61,8 @@ class RelayAttributeParser(RelayTypeParser):
         super().__init__(source, tokens)
         # Dumps repeat the same few types thousands of times; parse each once.
         self.annotation_types: dict[str, Attribute] = {}
+        # And the same whole comments (a type and a layer's span): read each once.
+        self.annotations: dict[str, tuple[Attribute | None, LocationAttr | None]] = {}
         self.span_locations: dict[str, LocationAttr | None] = {}
         # The file names and the line and column numbers of spans (span_location).
         self.span_files: dict[str, StringAttr] = {}
@@ -75,6 +77,9 @@ class RelayAttributeParser(RelayTypeParser):
             return None, None
         self.pos += 1
         body = token.text
+        known = self.annotations.get(body)
+        if known is not None:
+            return known
         body_start = token.start + 2
         type_: Attribute | None = None
         location: LocationAttr | None = None
@@ -109,6 +114,7 @@ class RelayAttributeParser(RelayTypeParser):
                     f"unexpected {describe(sub.peek())} after the type in a ty= annotation",
                 )
             self.annotation_types[type_text] = type_
+        self.annotations[body] = type_, location
         return type_, location
 
     def span_location(self, span: str) -> FileLineColLoc | None:

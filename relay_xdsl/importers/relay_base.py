@@ -19,6 +19,8 @@ What names and expressions stand for while they are read is in relay_scope.py.
 
 from __future__ import annotations
 
+from itertools import compress, count
+from operator import itemgetter
 from typing import NoReturn
 
 from relay_xdsl.relay_text.lexer import Kind, Token
@@ -44,9 +46,9 @@ class RelayBaseParser:
         ``type`` or ``extern`` (of any kind): the passes that match braces and
         find definitions look at nothing else."""
         if self._structural is None:
-            self._structural = [
-                index for index, token in enumerate(self.tokens) if token.text in _STRUCTURAL
-            ]
+            # In C throughout: each token's text, tested, selects its index.
+            texts = map(itemgetter(1), self.tokens)  # Token.text
+            self._structural = list(compress(count(), map(_STRUCTURAL.__contains__, texts)))
         return self._structural
 
     def error(self, token: Token, message: str) -> NoReturn:

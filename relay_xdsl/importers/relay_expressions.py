@@ -286,13 +286,7 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         kind = token.kind
         if kind in (Kind.LOCAL, Kind.GRAPH):
             self.next()
-            binding, crossed = scope.lookup(token.text)
-            if binding is None:
-                self.error(token, f"unknown variable {token.text}")
-            if crossed and isinstance(binding, SSAValue | LetFunction):
-                # A relay.fn body is isolated: the literal is a closure (relay_functions.py).
-                raise CaptureError
-            return binding
+            return self.variable(token, scope)
         if kind is Kind.GLOBAL:
             self.next()
             return GlobalRef(token.text[1:], token)
@@ -348,13 +342,28 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
 
     def parse_item(self, scope: Scope) -> ExpressionValue:
         """A call argument or tuple field: `parse_sequence`, straight to the
-        variable where it is one alone (``%3`` before ``,`` or ``)``), as most are."""
+        variable's binding where it is one alone (``%3`` before ``,`` or ``)``),
+        as most are."""
         token = self.peek()
         if token.kind is Kind.GRAPH or token.kind is Kind.LOCAL:
             after = self.peek(1)
             if after.kind is Kind.PUNCT and (after.text == "," or after.text == ")"):
-                return self.parse_postfix(scope)
+                # A level of nesting, as `parse_postfix` enters one for it.
+                self.nest(token, "expression", MAX_NESTING + 1)
+                self.depth -= 1
+                self.next()
+                return self.variable(token, scope)
         return self.parse_sequence(scope)
+
+    def variable(self, token: Token, scope: Scope) -> ExpressionValue:
+        """What the variable `token` (just read) is bound to in `scope`."""
+        binding, crossed = scope.lookup(token.text)
+        if binding is None:
+            self.error(token, f"unknown variable {token.text}")
+        if crossed and isinstance(binding, SSAValue | LetFunction):
+            # A relay.fn body is isolated: the literal is a closure (relay_functions.py).
+            raise CaptureError
+        return binding
 
     def value_of(self, value: ExpressionValue, token: Token) -> SSAValue:
         """`value` as an SSA value: an operator used as a value is a

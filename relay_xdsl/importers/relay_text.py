@@ -55,7 +55,7 @@ from relay_xdsl.importers.relay_adts import RelayAdtParser
 from relay_xdsl.importers.relay_base import describe
 from relay_xdsl.importers.relay_scope import Scope
 from relay_xdsl.relay_text.lexer import Kind, Token, tokenize
-from relay_xdsl.relay_text.metadata import MetadataError, decode_metadata, other_node_kinds
+from relay_xdsl.relay_text.metadata import MetadataError, read_metadata
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 from relay_xdsl.support.depth import MAX_NESTING, NestingTooDeepError, in_run_deep
 
@@ -100,6 +100,7 @@ class RelayParser(RelayAdtParser):
 
     def __init__(self, source: SourceFile):
         super().__init__(source, tokenize(source, tensor_types=True))
+        self.other_metadata: list[str] = []
 
     def parse_module(self) -> ModuleOp:
         if len(self.tokens) > 1 and self.tokens[-2].kind is Kind.METADATA:
@@ -166,10 +167,12 @@ class RelayParser(RelayAdtParser):
             self.error(token, error.message)
 
     def decode_metadata(self, token: Token) -> list[DenseIntOrFPElementsAttr]:
+        """The section's constants; whether it holds other nodes is kept for `keep_metadata`."""
         section_start = token.value
         assert isinstance(section_start, int)  # the value of a METADATA token
         try:
-            return decode_metadata(self.source.text[section_start:])
+            constants, self.other_metadata = read_metadata(self.source.text[section_start:])
+            return constants
         except MetadataError as error:
             offset = section_start + (error.offset or 0)
             raise RelayTextError(
@@ -250,6 +253,5 @@ class RelayParser(RelayAdtParser):
         `module` (``relay.metadata``), so that its other nodes print back."""
         start = token.value
         assert isinstance(start, int)  # the value of a METADATA token
-        text = self.source.text[start:].strip()
-        if other_node_kinds(text):
-            module.attributes[relay.METADATA] = StringAttr(text)
+        if self.other_metadata:
+            module.attributes[relay.METADATA] = StringAttr(self.source.text[start:].strip())

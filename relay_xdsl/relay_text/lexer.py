@@ -111,19 +111,24 @@ _BRACKET_ATTR = re.compile(r"#\[\s*([^\]]*?)\s*\]")
 _SPACE = re.compile(r"[ \t\r\n]+")
 _COMMON = re.compile(
     r"[ \t\r\n]*(?:"
-    r"(?P<punct>[()\[\]{},;=:.?*+<>!])"
+    r"(?P<punct>[()\[\]{},;=:.?*+<>!]|->)"
     r"|(?P<ident>(?!meta\[|inff)[A-Za-z_][A-Za-z0-9_/]*)"
     r"|(?P<graph>%[0-9]+)"
     r"|(?P<local>%[A-Za-z_][A-Za-z0-9_/]*)"
     r"|(?P<int>[0-9]+)(?![\d.eEfi])"
     r"|(?P<comment>/\*[^*/]*(?:(?:\*(?!/)|/(?!\*))[^*/]*)*\*/)"
+    r"|(?P<string>\"[^\"]*\")"
+    r"|(?P<meta>meta\[(?P<meta_key>[A-Za-z_.]+)\]\[(?P<meta_index>[0-9]+)\])"
+    r"|(?P<number>-?[0-9]|-inf|inff)"
     r")"
 )
 """The common tokens in one match (a block comment if it nests none). The
 rest, and anything this would read differently (``%1`` followed by a
 non-ASCII digit), take the general path. The kinds start with different
 characters, so their order only decides how soon a token is found: the
-commonest first; a comment's runs of plain characters match as one."""
+commonest first; a comment's runs of plain characters match as one. A
+``number`` match is only where a number starts (read by `_number`); the
+other kinds are whole tokens, read as the general path reads them."""
 _TENSOR = re.compile(
     r"Tensor\[\(((?:[0-9]+(?:, [0-9]+)*,?)?)\), (?!(?:True|False)\])([A-Za-z_][A-Za-z0-9_]*)\]"
 )
@@ -186,6 +191,20 @@ def tokenize(
             if group == "local":
                 append(new(Token, (Kind.LOCAL, word, start, end, word[1:])))
                 pos = end
+                continue
+            if group == "string":
+                append(new(Token, (Kind.STRING, word, start, end, word[1:-1])))
+                pos = end
+                continue
+            if group == "meta":
+                reference = (match.group("meta_key"), int(match.group("meta_index")))
+                append(new(Token, (Kind.META, word, start, end, reference)))
+                pos = end
+                continue
+            if group == "number":
+                number = _number(source, start)
+                append(number)
+                pos = number.end
                 continue
             if group == "int":
                 value = int(word)

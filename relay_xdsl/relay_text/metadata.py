@@ -61,24 +61,19 @@ class MetadataError(ValueError):
         self.offset = offset
 
 
-def other_node_kinds(text: str) -> list[str]:
-    """The arrays of a (valid) metadata section besides ``relay.Constant``
-    (``VirtualDevice``, ...), by their keys in the root map."""
-    document = json.loads(text)
-    nodes = document["nodes"]
-    root = nodes[document["root"]]
-    keys = root.get("keys") or [
-        nodes[k].get("repr_str") for k in root.get("data", [])[::2] if isinstance(k, int)
-    ]
-    return [k for k in keys if k != "relay.Constant"]
-
-
 def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
     """The ``relay.Constant`` values of a metadata section, in index order.
 
     Every structural problem is a `MetadataError` naming what was expected
     and what was found, and for a constant, its index.
     """
+    return read_metadata(text)[0]
+
+
+def read_metadata(text: str) -> tuple[list[DenseIntOrFPElementsAttr], list[str]]:
+    """`decode_metadata`'s constants, and the arrays of the section besides
+    ``relay.Constant`` (``VirtualDevice``, ...) by their keys in the root map:
+    the section's JSON, most of a large text, is read once for both."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
@@ -117,18 +112,22 @@ def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
     root_node = node(root, "root")
     keys = field(root_node, "keys", list, [], "the root map")
     data = field(root_node, "data", list, [], "the root map")
+    others: list[str] = []
     if keys:
         for key, value in zip(keys, data):
             if key == "relay.Constant":
                 constants_array = node(value, "'relay.Constant'")
+        others = [key for key in keys if key != "relay.Constant"]
     else:
         # Maps with non-string keys list key and value nodes alternately.
         for key, value in zip(data[::2], data[1::2]):
-            key_node = node(key, "a map key")
-            if key_node.get("repr_str") == "relay.Constant":
+            name = node(key, "a map key").get("repr_str")
+            if name == "relay.Constant":
                 constants_array = node(value, "'relay.Constant'")
+            else:
+                others.append(str(name))
     if constants_array is None:
-        return []
+        return [], others
     values = []
     entries = field(constants_array, "data", list, [], "the relay.Constant array")
     for position, index in enumerate(entries):
@@ -167,7 +166,7 @@ def decode_metadata(text: str) -> list[DenseIntOrFPElementsAttr]:
                 f"NDArray holds {_type_text(value.type)}"
             )
         values.append(value)
-    return values
+    return values, others
 
 
 def _declared_type(nodes: list, reference: object) -> TensorType | None:

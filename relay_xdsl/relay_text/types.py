@@ -10,50 +10,42 @@ from xdsl.ir import Attribute
 
 from relay_xdsl.dialects.relay import dtypes
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
-from relay_xdsl.support.memo import memoised, register
+from relay_xdsl.support.memo import memoised, memoised_by_identity
 
 
 class RelayExportError(ValueError):
     """The module holds something Relay text cannot express."""
 
 
-_BY_IDENTITY: dict[int, tuple[Attribute, str]] = {}
-"""Recent spellings by the identity of the type, each entry keeping its type
-alive (so an identity is not reused while the entry is held)."""
-_BY_IDENTITY_LIMIT = 4096
-register(_BY_IDENTITY.clear)
-
-
+@memoised_by_identity(maxsize=4096)
 def relay_type(type_: Attribute) -> str:
     """A type in Relay syntax: ``Tensor[(1, 3), float32]``, ``float32``, ``(T1, T2)``,
     ``fn (T1) -> R``, ``_`` (unknown), ``A`` (a type parameter), ``ref(T)``, ``List[A]``.
 
     Memoised: a module spells the same few types thousands of times, mostly
     as the very same objects (the importer makes one per spelling), which
-    are looked up by identity before hashing their structure.
+    are looked up by identity before hashing their structure; a tensor type
+    is spelled outright then, which costs less than hashing it.
     """
-    entry = _BY_IDENTITY.get(id(type_))
-    if entry is not None and entry[0] is type_:
-        return entry[1]
-    text = _relay_type(type_)
-    if len(_BY_IDENTITY) >= _BY_IDENTITY_LIMIT:
-        _BY_IDENTITY.clear()
-    _BY_IDENTITY[id(type_)] = (type_, text)
-    return text
+    return _tensor_type(type_) if type(type_) is TensorType else _relay_type(type_)
+
+
+def _tensor_type(type_: TensorType) -> str:
+    shape = type_.get_shape()
+    try:
+        dtype = dtypes.dtype_name(type_.element_type)
+    except dtypes.UnknownDTypeError as error:
+        raise RelayExportError(str(error)) from None
+    if not shape:
+        return dtype
+    dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape)
+    return f"Tensor[({dims}), {dtype}]"
 
 
 @memoised(maxsize=1024)
 def _relay_type(type_: Attribute) -> str:
     if isinstance(type_, TensorType):
-        shape = type_.get_shape()
-        try:
-            dtype = dtypes.dtype_name(type_.element_type)
-        except dtypes.UnknownDTypeError as error:
-            raise RelayExportError(str(error)) from None
-        if not shape:
-            return dtype
-        dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape)
-        return f"Tensor[({dims}), {dtype}]"
+        return _tensor_type(type_)
     if isinstance(type_, TupleType):
         fields = [relay_type(t) for t in type_.types.data]
         return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")"

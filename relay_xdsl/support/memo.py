@@ -33,6 +33,37 @@ def memoised(maxsize: int) -> Callable[[F], F]:
     return wrap
 
 
+def memoised_by_identity(maxsize: int) -> Callable[[F], F]:
+    """A memo of a one-argument function keyed by the identity of its argument,
+    emptied by `clear_memos` and when it holds `maxsize` entries.
+
+    For functions of immutable xDSL attributes that a module shares (the
+    importer makes one object per spelling): looking one up by identity
+    costs a dictionary lookup where hashing it by value walks its whole
+    structure. Each entry keeps its argument alive, so an identity is not
+    reused while the entry stands.
+    """
+
+    def wrap(function: F) -> F:
+        table: dict[int, tuple[object, object]] = {}
+        _CLEARERS.append(table.clear)
+
+        @functools.wraps(function)
+        def memo(argument: object) -> object:
+            entry = table.get(id(argument))
+            if entry is not None and entry[0] is argument:
+                return entry[1]
+            result = function(argument)
+            if len(table) >= maxsize:
+                table.clear()
+            table[id(argument)] = (argument, result)
+            return result
+
+        return memo  # type: ignore[return-value]
+
+    return wrap
+
+
 def register(clear: Callable[[], None]) -> None:
     """Have `clear_memos` call `clear` (for a table that is not an ``lru_cache``)."""
     _CLEARERS.append(clear)

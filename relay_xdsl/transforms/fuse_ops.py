@@ -109,8 +109,6 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from relay_xdsl.dialects import relay
@@ -559,13 +557,18 @@ def _is_outlined(root: Operation, graph: _ForwardGraph, roots: Sequence[int]) ->
     return False
 
 
-def _outline(
-    rewriter: PatternRewriter, members: list[Operation], graph: _ForwardGraph
-) -> tuple[SSAValue, SSAValue]:
+_FLAGS = (IntegerAttr(0, i32), IntegerAttr(1, i32))
+"""``Primitive`` and ``relay.reshape_only`` values, 0 and 1: attributes are
+immutable, so every group shares them."""
+
+
+def _outline(members: list[Operation], graph: _ForwardGraph) -> tuple[SSAValue, SSAValue]:
     """Move the group `members` (block order, output last) into a ``relay.fn``.
 
     Returns the group's output and the ``relay.fn`` result that replaces it;
     the caller rewires the uses (in one pass, so wide ops are rebuilt once).
+    The ops move by xDSL's block operations: nothing observes the pass's
+    changes, so a rewriter would only add its bookkeeping.
     """
     root = members[-1]
     inside = set(members)
@@ -590,30 +593,31 @@ def _outline(
     for number, param in enumerate(body.args):
         set_relay_name(param, f"p{number}")
     calls = [op for op in members if isinstance(op, relay.OperatorOp)]
-    attributes: dict[str, Attribute] = {"Primitive": IntegerAttr(int(bool(calls)), i32)}
+    attributes: dict[str, Attribute] = {"Primitive": _FLAGS[bool(calls)]}
     if (
         calls
         and all(op.operator_name in RESHAPE_OPERATORS for op in calls)
         and all(_is_tensor(a.type) for a in arguments)
     ):
-        attributes["relay.reshape_only"] = IntegerAttr(1, i32)
+        attributes["relay.reshape_only"] = _FLAGS[True]
 
     output = root.results[0]
     fn = relay.FnOp(arguments, output.type, Region(body), attributes)
-    rewriter.insert(fn, InsertPoint.before(root))
+    block = root.parent
+    assert block is not None  # a group's ops are in the block being fused
+    block.insert_op_before(fn, root)
     # Names are cosmetic: the call shows the name its output had.
     fn.result.name_hint, output.name_hint = output.name_hint, None
     # xDSL's rewriter has no move: an op moves by being detached and inserted
     # again (as xDSL's own loop-invariant code motion does).
     for op in members:
         op.detach()
-    rewriter.insert(members, InsertPoint.at_end(body))
+    body.add_ops(members)
     params = body.args
     for op in members:
         if any(operand in positions for operand in op.operands):
             op.operands = [params[positions[v]] if v in positions else v for v in op.operands]
-            rewriter.notify_op_modified(op)
-    rewriter.insert(relay.ReturnOp(output), InsertPoint.at_end(body))
+    body.add_op(relay.ReturnOp(output))
     return output, fn.result
 
 
@@ -629,12 +633,11 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
         node = graph.index.get(op)
         if node is not None:
             groups.setdefault(roots[node], []).append(op)
-    rewriter = PatternRewriter(InsertPoint.at_end(block))
     replaced: dict[SSAValue, SSAValue] = {}
     for root, members in groups.items():
         if _is_outlined(graph.ops[root], graph, roots):
             assert members[-1] is graph.ops[root], "a group ends with its output"
-            output, result = _outline(rewriter, members, graph)
+            output, result = _outline(members, graph)
             replaced[output] = result
     users: dict[Operation, None] = {}
     for output, result in replaced.items():
@@ -647,7 +650,6 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
     # Each user is rewired in one step, so that a wide op is rebuilt once, not once per operand.
     for user in users:
         user.operands = [replaced.get(v, v) for v in user.operands]
-        rewriter.notify_op_modified(user)
 
 
 def _fuse_function_body(block: Block, fuse_opt_level: int, max_depth: int) -> None:

@@ -44,6 +44,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from relay_xdsl.support.memo import memoised_by_identity
+
 
 class AttrKind(Enum):
     """What values a Relay attribute accepts."""
@@ -149,6 +151,7 @@ class OpPattern(Enum):
     OPAQUE = 8
 
 
+@memoised_by_identity(maxsize=4096)  # a module shares its attribute values
 def attr_value(attr: Attribute) -> Any:
     """The Python value of a stored Relay attribute (``None`` for ``unit``)."""
     if isinstance(attr, IntegerAttr):

@@ -59,6 +59,7 @@ from relay_xdsl.dialects.relay.syntax import (
 )
 from relay_xdsl.dialects.relay.types import IncompleteType, OrIncomplete
 from relay_xdsl.dialects.relay.verified import verification_key, verified_by_key
+from relay_xdsl.support.memo import memoised
 
 BLOB_THRESHOLD = 16
 """Constants with more elements than this print in MLIR's hex form."""
@@ -150,11 +151,11 @@ def _float_text(number: float, packing: tuple[struct.Struct | None, str]) -> str
 
 
 def _nested_list(texts: list[str], shape: Sequence[int]) -> str:
-    """`texts` (row-major) nested as ``[[a, b], [c, d]]`` by `shape`."""
-    if len(shape) <= 1:
-        return "[" + ", ".join(texts) + "]"
-    step = len(texts) // shape[0]
-    rows = (_nested_list(texts[i : i + step], shape[1:]) for i in range(0, len(texts), step))
+    """`texts` (row-major, at least one) nested as ``[[a, b], [c, d]]`` by `shape`."""
+    # Innermost dimension first, each a pass grouping the rows of the one before.
+    rows = texts
+    for size in reversed(shape[1:]):
+        rows = ["[" + ", ".join(rows[i : i + size]) + "]" for i in range(0, len(rows), size)]
     return "[" + ", ".join(rows) + "]"
 
 
@@ -313,6 +314,13 @@ class TupleOp(IRDLOperation):
         return op
 
 
+@memoised(maxsize=256)
+def _index_attr(index: int) -> IntegerAttr:
+    """The ``index`` of a projection: one attribute per index, as a module has
+    thousands of projections of a few fields."""
+    return IntegerAttr(index, i64)
+
+
 @verified_by_key()
 @irdl_op_definition
 class TupleGetItemOp(IRDLOperation):
@@ -338,10 +346,12 @@ class TupleGetItemOp(IRDLOperation):
         if isinstance(value.type, TupleType):
             types = value.type.types.data
             result_type = types[index] if 0 <= index < len(types) else value.type
-        super().__init__(
-            operands=[value],
-            result_types=[result_type],
-            attributes={"index": IntegerAttr(index, i64)},
+        # As ``Operation.create`` builds it (see `ConstantOp`).
+        Operation.__init__(
+            self,
+            operands=(value,),
+            result_types=(result_type,),
+            attributes={"index": _index_attr(index)},
         )
 
     def verify_(self) -> None:
