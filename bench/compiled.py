@@ -151,12 +151,19 @@ def thread_counts() -> tuple[int, ...]:
 
 
 def use_threads(threads: int) -> None:
-    """PyTorch and TVM on `threads` threads (the others fix theirs per session or model)."""
+    """PyTorch and TVM on `threads` threads (the others fix theirs per session or model).
+
+    TVM's ``config_threadpool`` pins the calling thread to one core, and every
+    thread it then starts (OpenMP's, ONNX Runtime's) inherits that mask: all
+    of them would share one core. So the calling thread gets its cores back.
+    """
     import torch
     import tvm
 
+    cores = os.sched_getaffinity(0)
     torch.set_num_threads(threads)
     tvm.get_global_func("runtime.config_threadpool")(1, threads)
+    os.sched_setaffinity(0, cores)
 
 
 def relative_error(output: np.ndarray, expected: np.ndarray) -> float:
