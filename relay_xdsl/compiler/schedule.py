@@ -152,6 +152,7 @@ from relay_xdsl.conversion.packed_matmul import PANEL
 BUFFERIZE = (
     "eliminate-empty-tensors",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
+    "func.func(buffer-loop-hoisting)",
     "buffer-deallocation-pipeline",
     "convert-bufferization-to-memref",
 )
@@ -748,6 +749,9 @@ def _epilogue_action(
         _tile("%inner", outputs, order, "%epilogue", "%loops"),
         f"%conv_t, %pixels_1 = transform.structured.fuse_into_containing_op %conv_p into %loops#3 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
         f"%init_t, %pixels_2 = transform.structured.fuse_into_containing_op %init_p into %pixels_1 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
+        "transform.apply_patterns to %forall_2 {",
+        "  transform.apply_patterns.tensor.fold_tensor_empty",
+        f"}} : {_ANY}",
         _tile("%conv_t", reduction, None, "%tiled", "%steps"),
         # 1-D before the rules run, which would tile a 2-D window again
         f"%one_d = transform.structured.decompose %tiled : ({_ANY}) -> {_ANY}",
