@@ -56,9 +56,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   convolutions.py: its rows then do not all fall in a few cache sets).  The tile
   loops run filter tiles outermost where the reduction is short (a filter
   slice stays in cache while the pixels pass), and taps and channel steps
-  outermost where it has ``LONG_REDUCTION`` channels or more (each step's
-  filter rows read whole, once from memory; resnet18's last layers went from
-  about 90 to 145 GFLOP/s in the model, 210 with the filter in cache): see
+  outermost where it has ``LONG_REDUCTION`` channels or more into at most
+  ``LONG_REDUCTION_ROWS`` output rows (each step's filter rows read whole,
+  once from memory; resnet18's last layers went from about 90 to 145
+  GFLOP/s in the model, 210 with the filter in cache): see
   ``CONV_FILTER_OUTER``.  A conv of a short
   reduction followed by elementwise ops (its epilogue: a residual add, a
   clamp, made one op by ``linalg-fuse-elementwise-ops``) is tiled from the
@@ -66,7 +67,9 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   (``_epilogue_action``): a tile starts from the bias, sums every tap
   and channel in registers and is clamped before it is stored, once, where
   the bias broadcast, the conv and the epilogue were each a pass over the
-  output (resnet50's 1x1 convs at 56x56 to 256 channels: 1.5 to 1.0 ms).
+  output (resnet50's 1x1 convs at 56x56 to 256 channels: 1.5 to 1.0 ms); the
+  sums of a tile go through a tile-sized buffer, allocated once, not a
+  second output-sized one (0.9 to 0.5 ms).
 * ``pooling_nhwc_max``/``_sum``: one row of 8 outputs by 64 channels and one
   filter row, decomposed to 1-D pooling and vectorised (the whole channel axis
   made googlenet's pools vectors of 832 elements, 6 s of clang each).
@@ -152,6 +155,9 @@ from relay_xdsl.conversion.packed_matmul import PANEL
 BUFFERIZE = (
     "eliminate-empty-tensors",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
+    # A fused conv tile's sums (_epilogue_action) take a buffer of the tile's
+    # size: allocated once, out of the tile loops, not a malloc per tile
+    # (an scf.forall keeps its own: one per thread).
     "func.func(buffer-loop-hoisting)",
     "buffer-deallocation-pipeline",
     "convert-bufferization-to-memref",
@@ -390,14 +396,24 @@ def _f32_matcher(name: str, op: str) -> str:
 def _dim_matcher(name: str, op: str, dim: int, predicate: str, bound: int) -> str:
     """Matches the ops named `op` whose loop `dim` compares with `bound` by
     `predicate` (``transform.match.param.cmpi``'s: ``gt``, ``ge``, ...)."""
+    return _dims_matcher(name, op, [(dim, predicate, bound)])
+
+
+def _dims_matcher(name: str, op: str, conditions: list[tuple[int, str, int]]) -> str:
+    """Matches the ops named `op` whose loops meet every ``(dim, predicate,
+    bound)`` of `conditions` (as `_dim_matcher`)."""
+    checks = "".join(
+        f"""
+        %size{i} = transform.match.structured.dim %s[{dim}] : ({_ANY}) -> !transform.param<i64>
+        %bound{i} = transform.param.constant {bound} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi {predicate} %size{i}, %bound{i} : !transform.param<i64>"""
+        for i, (dim, predicate, bound) in enumerate(conditions)
+    )
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["{op}"] : {_ANY}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
-      ^bb0(%s: {_ANY}):
-        %size = transform.match.structured.dim %s[{dim}] : ({_ANY}) -> !transform.param<i64>
-        %bound = transform.param.constant {bound} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi {predicate} %size, %bound : !transform.param<i64>
+      ^bb0(%s: {_ANY}):{checks}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -425,10 +441,14 @@ def _action(name: str, body: list[str]) -> str:
 # resnet18's 3x3 convs at 28, 14 and 7 pixels ran 10 to 35% slower).
 CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
 # The order of the conv's tile loops (outermost first, by the op's dims).  A
-# reduction of fewer than LONG_REDUCTION input channels: a filter tile's 32
-# columns outermost, so that its slice of the filter stays in cache while
-# every output pixel passes.  A longer one (a large filter of a late, small
-# layer): the taps and the 16-channel steps outermost, then the rows, then
+# reduction of fewer than LONG_REDUCTION input channels, or an output of
+# more than LONG_REDUCTION_ROWS rows: a filter tile's 32 columns outermost,
+# so that its slice of the filter stays in cache while every output pixel
+# passes (resnet50's 1x1 convs of 256 to 1024 channels at 14 pixels: 175 to
+# 190-250 GFLOP/s in this order, each tile summed in registers and its
+# epilogue applied before it is stored).  A longer one on a small output
+# (a large filter of a late, 7-pixel layer, whose slices 7 rows only share):
+# the taps and the 16-channel steps outermost, then the rows, then
 # the filter tiles and the columns, the partial sums (the small output) kept
 # in cache between steps.  Each step's 16 filter rows, contiguous in HWCF,
 # come from memory once, for the first row, as its filter tiles pass along
@@ -439,6 +459,7 @@ CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
 CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
+LONG_REDUCTION_ROWS = 7
 CONV_PEELED = [2, 3, 6]
 """The conv dims whose tile may not divide the extent: width, filters, channels."""
 CONV_EPILOGUE_ORDER = [dim for dim in CONV_FILTER_OUTER if dim < 4]
@@ -667,12 +688,12 @@ class _Rule(NamedTuple):
 
 def _conv_matcher(name: str, kind: str) -> str:
     """Matches the ``linalg.conv_2d_nhwc_hwcf`` of `kind`: ``long``, a
-    reduction over at least `LONG_REDUCTION` input channels; ``narrow``, fewer
-    than `NARROW_FILTERS` filters; ``any`` (for the place after the others in
-    a ``foreach_match``)."""
+    reduction over at least `LONG_REDUCTION` input channels into at most
+    `LONG_REDUCTION_ROWS` output rows; ``narrow``, fewer than `NARROW_FILTERS`
+    filters; ``any`` (for the place after the others in a ``foreach_match``)."""
     op = "linalg.conv_2d_nhwc_hwcf"
     if kind == "long":
-        return _dim_matcher(name, op, 6, "ge", LONG_REDUCTION)
+        return _dims_matcher(name, op, [(6, "ge", LONG_REDUCTION), (1, "le", LONG_REDUCTION_ROWS)])
     if kind == "narrow":
         return _dim_matcher(name, op, 3, "lt", NARROW_FILTERS)
     return _name_matcher(name, [op])
@@ -749,6 +770,11 @@ def _epilogue_action(
         _tile("%inner", outputs, order, "%epilogue", "%loops"),
         f"%conv_t, %pixels_1 = transform.structured.fuse_into_containing_op %conv_p into %loops#3 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
         f"%init_t, %pixels_2 = transform.structured.fuse_into_containing_op %init_p into %pixels_1 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
+        # The tile's sums start from a tile-sized empty tensor, not a slice of
+        # a full-size one: a buffer the size of the tile (hoisted out of the
+        # loops, see BUFFERIZE), where a second output-sized buffer took every
+        # tile's sums on their way to the epilogue (resnet50's 1x1 convs at
+        # 56x56 to 256 channels with a residual add: 0.9 to 0.5 ms).
         "transform.apply_patterns to %forall_2 {",
         "  transform.apply_patterns.tensor.fold_tensor_empty",
         f"}} : {_ANY}",

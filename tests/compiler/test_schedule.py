@@ -317,10 +317,12 @@ CASES = [
     # column, 8 filters)
     _conv("conv1x1_narrow", 15, 40, 24, 1, 1, (0, 0), hwio=True),
     _conv("stem7x7_s2", 20, 3, 32, 7, 2, (3, 2), hwio=True),
-    # at least 256 channels: the reduction-outer order, with remainders in
-    # width, filters and channels
-    _conv("conv3x3_long", 9, 256, 40, 3, 1, (1, 1), hwio=True),
-    _conv("conv1x1_long_s2", 17, 264, 48, 1, 2, (0, 0), hwio=True),
+    # at least 256 channels into at most 7 rows: the reduction-outer order,
+    # with remainders in filters and channels
+    _conv("conv3x3_long", 7, 256, 40, 3, 1, (1, 1), hwio=True),
+    _conv("conv1x1_long_s2", 13, 264, 48, 1, 2, (0, 0), hwio=True),
+    # into more rows: filter tiles outer, the clamp fused, remainders in width
+    _conv("conv3x3_long_rows", 9, 256, 40, 3, 1, (1, 1), hwio=True),
     _depthwise("depthwise", 1, (1, 1)),
     _depthwise("depthwise_s2", 2, (1, 0)),
     *DEPTHWISE_HWC,
@@ -529,15 +531,35 @@ def _epilogue_in_tile(scheduled: str) -> bool:
 
 
 def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> None:
-    """The clamp after a conv of a short reduction, or after a depthwise conv, runs on
-    each tile in the loops that sum it; after a conv of a long reduction, in a pass
-    of its own."""
-    for name in ("conv3x3", "depthwise_hwc_clamped"):
+    """The clamp after a conv of a short reduction (or of a long one into more
+    than 7 rows), or after a depthwise conv, runs on each tile in the loops
+    that sum it; after a conv of a long reduction into 7 rows, in a pass of
+    its own."""
+    for name in ("conv3x3", "conv3x3_long_rows", "depthwise_hwc_clamped"):
         (short,) = [case for case in CASES if case[0] == name]
         assert _epilogue_in_tile(_scheduled(_function(*short), "schedule")), name
     (long,) = [case for case in CASES if case[0] == "conv3x3_long"]
     scheduled = _scheduled(_function(*long), "schedule")
     assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
+
+
+def test_a_fused_epilogue_sums_in_one_tile_buffer_outside_the_loops() -> None:
+    """A conv whose epilogue is fused sums each tile in a buffer of the tile's
+    size, allocated once before the tile loops, and writes the output, the
+    one buffer of the output's size (not the conv's sums, then the output)."""
+    (conv,) = [case for case in CASES if case[0] == "conv3x3"]
+    bufferized = _scheduled(_function(*conv), "bufferize")
+    output = _ty(conv[2]).replace("tensor", "memref")
+    allocs = re.findall(r"memref\.alloc\(\) [^\n]*: (memref<[^>]*>)", bufferized)
+    assert allocs.count(output) == 1, bufferized
+    # after the pad's loops, which come first: the tile buffer, then the conv's loops
+    conv_loops = re.search(
+        rf"memref\.alloc\(\) [^\n]*: {re.escape(output)}(?:(?!scf\.for).)*"
+        r"memref\.alloc\(\) [^\n]*: memref<1x1x7x32xf32>\n\s*scf\.for",
+        bufferized,
+        re.DOTALL,
+    )
+    assert conv_loops is not None, bufferized
 
 
 def test_a_narrow_conv_sums_14_columns_by_16_filters() -> None:
