@@ -562,6 +562,20 @@ def test_a_fused_epilogue_sums_in_one_tile_buffer_outside_the_loops() -> None:
     assert conv_loops is not None, bufferized
 
 
+def test_each_thread_sums_in_a_tile_buffer_of_its_own() -> None:
+    """On two threads, the tile buffer is allocated inside the forall that
+    shares out the rows (one per thread), not hoisted out of it."""
+    (conv,) = [case for case in CASES if case[0] == "conv3x3"]
+    bufferized = _scheduled(_function(*conv), "bufferize", vectorize(2))
+    inside = re.search(
+        r"scf\.forall \(%\w+\) in \(2\)(?:(?!scf\.for).)*"
+        r"memref\.alloc\(\) [^\n]*: memref<1x1x7x32xf32>",
+        bufferized,
+        re.DOTALL,
+    )
+    assert inside is not None, bufferized
+
+
 def test_a_narrow_conv_sums_14_columns_by_16_filters() -> None:
     """A conv of fewer than 32 filters (24) sums 14x16 tiles and an 8-wide
     remainder, never a 24-wide vector, and clamps each tile as it is summed."""
