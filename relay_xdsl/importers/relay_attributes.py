@@ -46,6 +46,7 @@ from relay_xdsl.relay_text.lexer import (
     Kind,
     Token,
     float_literal,
+    int_array_value,
     int_literal,
     meta_reference,
     tokenize,
@@ -140,7 +141,7 @@ class RelayAttributeParser(RelayTypeParser):
         """An attribute value; equal spellings give the same (shared) attribute.
 
         Every value returned is owned by ``attribute_values``, so an array's
-        key can be its elements' identities.
+        key can be its elements' identities (or, read whole, its spelling).
         """
         token = self.next()
         kind = token.kind
@@ -157,6 +158,16 @@ class RelayAttributeParser(RelayTypeParser):
             value = self.attribute_values.get(key)
             if value is None:
                 value = self.attribute_values[key] = _array_attr(elements)
+            return value
+        if kind is Kind.INTS:
+            # A flat int32 array read whole by the lexer: its level of nesting too.
+            self.nest(token, "attribute array")
+            self.depth -= 1
+            value = self.attribute_values.get(token.text)
+            if value is None:
+                value = self.attribute_values[token.text] = DenseArrayBase.from_list(
+                    _I32, int_array_value(token)
+                )
             return value
         # A token's spelling determines its kind (and enum members hash slowly).
         value = self.attribute_values.get(token.text)
@@ -200,6 +211,7 @@ class RelayAttributeParser(RelayTypeParser):
         return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
 
+_I32 = IntegerType(32)
 _FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}
 """The element type of each float literal width."""
 
