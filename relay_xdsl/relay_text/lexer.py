@@ -126,10 +126,11 @@ _COMMON = re.compile(
     r"[ \t\r\n]*(?:"
     r"(?P<punct>[()\[\]{},;=:.?*+<>!]|->)"
     r"|(?P<ident>(?!meta\[|inff)[A-Za-z_][A-Za-z0-9_/]*)"
+    r"|(?P<binding>%[0-9]+ =)"
     r"|(?P<graph>%[0-9]+)"
     r"|(?P<local>%[A-Za-z_][A-Za-z0-9_/]*)"
     r"|(?P<int>[0-9]+)(?![\d.eEfi])"
-    r"|(?P<comment>/\*[^*/]*(?:(?:\*(?!/)|/(?!\*))[^*/]*)*\*/)"
+    r"|(?P<comment>/\*[^*/]*(?:(?:\*(?!/)|/(?!\*))[^*/]*)*\*/)(?P<comment_punct>[;,)])?"
     r"|(?P<string>\"[^\"]*\")"
     r"|(?P<meta>meta\[(?P<meta_key>[A-Za-z_.]+)\]\[(?P<meta_index>[0-9]+)\])"
     r"|(?P<number>-?[0-9]|-inf|inff)"
@@ -141,7 +142,10 @@ non-ASCII digit), take the general path. The kinds start with different
 characters, so their order only decides how soon a token is found: the
 commonest first; a comment's runs of plain characters match as one. A
 ``number`` match is only where a number starts (read by `_number`); the
-other kinds are whole tokens, read as the general path reads them."""
+other kinds are whole tokens, read as the general path reads them. Two
+pairs that follow each other in nearly every binding are read in one match,
+as two tokens: ``%12 =`` (``binding``) and a comment and the ``;``, ``,`` or
+``)`` right after it (``comment_punct``)."""
 _TENSOR = re.compile(
     r"Tensor\[\(((?:[0-9]+(?:, [0-9]+)*,?)?)\), (?!(?:True|False)\])([A-Za-z_][A-Za-z0-9_]*)\]"
 )
@@ -153,7 +157,12 @@ _INT_ARRAY = re.compile(r"\[((?:-?[0-9]+(?:, -?[0-9]+)*)?)\]")
 same tokens as ``[``, the integers and commas, and ``]``, each an int32 when
 in its range (`int_array`)."""
 _INT32_MIN, _INT32_END = -(2**31), 2**31
-_IDENT_KIND, _PUNCT_KIND, _COMMENT_KIND = Kind.IDENT, Kind.PUNCT, Kind.COMMENT
+_IDENT_KIND, _PUNCT_KIND, _COMMENT_KIND, _GRAPH_KIND = (
+    Kind.IDENT,
+    Kind.PUNCT,
+    Kind.COMMENT,
+    Kind.GRAPH,
+)
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
@@ -197,7 +206,12 @@ def tokenize(
                 append(new(Token, (_PUNCT_KIND, word, start, end, None)))
                 pos = end
                 continue
-            if group == "ident":
+            if group == "graph":
+                if end >= length or not text[end].isdigit():
+                    append(new(Token, (_GRAPH_KIND, word, start, end, word[1:])))
+                    pos = end
+                    continue
+            elif group == "ident":
                 if word == "Tensor" and tensor_types:
                     tensor = _TENSOR.match(text, start, length)
                     if tensor is not None:
@@ -214,7 +228,33 @@ def tokenize(
                     append(new(Token, (_IDENT_KIND, word, start, end, word)))
                 pos = end
                 continue
-            if group == "comment":
+            elif group == "binding":
+                equals = end - 1
+                variable = word[:-2]
+                append(
+                    new(Token, (_GRAPH_KIND, variable, start, start + len(variable), variable[1:]))
+                )
+                append(new(Token, (_PUNCT_KIND, "=", equals, end, None)))
+                pos = end
+                continue
+            elif group == "comment_punct":
+                start, comment_end = match.span("comment")
+                append(
+                    new(
+                        Token,
+                        (
+                            _COMMENT_KIND,
+                            text[start + 2 : comment_end - 2],
+                            start,
+                            comment_end,
+                            None,
+                        ),
+                    )
+                )
+                append(new(Token, (_PUNCT_KIND, word, end - 1, end, None)))
+                pos = end
+                continue
+            elif group == "comment":
                 append(new(Token, (_COMMENT_KIND, word[2:-2], start, end, None)))
                 pos = end
                 continue
@@ -242,10 +282,6 @@ def tokenize(
                     append(new(Token, (Kind.INT, word, start, end, (value, 32))))
                     pos = end
                     continue
-            elif end >= length or not text[end].isdigit():
-                append(new(Token, (Kind.GRAPH, word, start, end, word[1:])))
-                pos = end
-                continue
             pos = start
         char = text[pos]
         if char in " \t\r\n":
