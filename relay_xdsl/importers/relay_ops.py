@@ -15,7 +15,6 @@ goes through that constructor.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
 from typing import Any, TypeVar
 
 from xdsl.dialects.builtin import (
@@ -27,13 +26,14 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.core import OpResult, SSAValues, Use
+from xdsl.ir.core import OpResult, SSAValues
 from xdsl.irdl import IRDLOperation, OptionalDef
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.type_solver import infer_checked
 from relay_xdsl.support.prebuilt import prebuilt
+from relay_xdsl.support.xdsl_internals import set_first_operands
 
 
 def operator_op(
@@ -95,16 +95,7 @@ def created(
     generically; an import makes thousands of ops of this one shape.
     """
     op = op_class.__new__(op_class)
-    uses = tuple(map(Use, repeat(op, len(operands)), range(len(operands))))
-    for operand, use in zip(operands, uses):
-        # SSAValue.add_use: the new use heads the operand's list.
-        first = operand.first_use
-        use._next_use = first
-        if first is not None:
-            first._prev_use = use
-        operand.first_use = use
-    op._operands = SSAValues(operands)
-    op._operand_uses = uses
+    set_first_operands(op, operands)
     op.results = SSAValues((OpResult(result_type, op, 0),))
     properties, defaults = _defaults(op_class)
     op.properties = dict(properties)

@@ -13,7 +13,9 @@ xDSL's public API has no way to do a few things relay-xdsl needs:
   the module to their errors (interpreter/runner.py);
 * the pass pipeline: reading and converting option values
   (tools/pass_pipeline.py);
-* the three attributes that tools/xdsl_patches.py replaces.
+* the three attributes that tools/xdsl_patches.py replaces;
+* operations: setting the operands of one just made, without the generic
+  setter's steps (importers/relay_ops.py).
 
 Private names may change in any xDSL release, so they are written against
 one version, `XDSL_VERSION`, the one pyproject.toml pins. Importing this
@@ -32,10 +34,13 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from xdsl.ir import SSAValue
+from xdsl.ir.core import SSAValues, Use
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Span
@@ -122,6 +127,25 @@ class IndentCappedPrinter(Printer):
     def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
         indent = self._indent if indent is None else indent
         super()._print_new_line(min(indent, self.MAX_INDENT_LEVELS), print_message)
+
+
+# -- operations ---------------------------------------------------------------------
+
+
+def set_first_operands(op: Operation, operands: Sequence[SSAValue]) -> None:
+    """Give `op`, made without operands (``__new__``), `operands` and a use of
+    each: what ``Operation.operands``'s setter does, less its generic steps
+    (a copy of the sequence, dropping the uses of previous operands)."""
+    uses = tuple(map(Use, repeat(op, len(operands)), range(len(operands))))
+    for operand, use in zip(operands, uses):
+        # IRWithUses.add_use: the new use heads the operand's list.
+        first = operand.first_use
+        use._next_use = first
+        if first is not None:
+            first._prev_use = use
+        operand.first_use = use
+    op._operands = SSAValues(operands)
+    op._operand_uses = uses
 
 
 # -- the interpreter ----------------------------------------------------------------
