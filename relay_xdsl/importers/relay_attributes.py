@@ -52,7 +52,7 @@ from relay_xdsl.relay_text.lexer import (
     tokenize,
 )
 from relay_xdsl.relay_text.source import SourceFile
-from relay_xdsl.support.prebuilt import prebuilt
+from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
 
 
 class RelayAttributeParser(RelayTypeParser):
@@ -127,14 +127,14 @@ class RelayAttributeParser(RelayTypeParser):
         # A text names a few files, and its columns repeat: one attribute each.
         file_name = self.span_files.get(file)
         if file_name is None:
-            file_name = self.span_files[file] = StringAttr(file)
+            file_name = self.span_files[file] = prebuilt_data(StringAttr, file)
         numbers = self.span_numbers
         line_number = numbers.get(line)
         if line_number is None:
-            line_number = numbers[line] = IntAttr(int(line))
+            line_number = numbers[line] = prebuilt_data(IntAttr, int(line))
         column = numbers.get(rest)
         if column is None:
-            column = numbers[rest] = IntAttr(int(rest))
+            column = numbers[rest] = prebuilt_data(IntAttr, int(rest))
         return prebuilt(FileLineColLoc, file_name, line_number, column)
 
     def parse_attr_value(self) -> Attribute:

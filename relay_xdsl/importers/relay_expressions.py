@@ -28,12 +28,12 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     LocationAttr,
     StringAttr,
     TensorType,
     TupleType,
     UnitAttr,
+    i32,
 )
 from xdsl.dialects.func import CallOp
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
@@ -254,9 +254,12 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         try:
             value = self.parse_primary(scope)
             while True:
-                if self.at("("):
+                token = self.peek()
+                if token.kind is not Kind.PUNCT:
+                    return value
+                if token.text == "(":
                     value = self.parse_call(value, scope)
-                elif self.at("."):
+                elif token.text == ".":
                     dot = self.next()
                     token = self.expect_kind(Kind.INT, "a tuple index after '.'")
                     if not isinstance(value, SSAValue) or not isinstance(
@@ -368,7 +371,8 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
     def value_of(self, value: ExpressionValue, token: Token) -> SSAValue:
         """`value` as an SSA value: an operator used as a value is a
         ``relay.operator_ref``, a function see `function_value`."""
-        if isinstance(value, SSAValue):
+        # An op's result mostly: tested by class first, as SSAValue is an ABC (slow to test).
+        if value.__class__ is OpResult or isinstance(value, SSAValue):
             return value
         if isinstance(value, OperatorRef):
             ref = relay.OperatorRefOp(value.name)
@@ -417,18 +421,21 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
     # -- calls --------------------------------------------------------------
 
     def parse_call(self, callee: ExpressionValue, scope: Scope) -> SSAValue:
-        open_token = self.expect("(")
+        """The call of `callee` whose ``(`` is the next token."""
+        open_token = self.next()
         args: list[SSAValue] = []
         attributes: dict[str, Attribute] = {}
         attribute_tokens: dict[str, Token] = {}
-        while not self.at(")"):
+        while True:
             token = self.peek()
+            if token.kind is Kind.PUNCT and token.text == ")":
+                break
             if (
                 token.kind is Kind.IDENT
-                and self.peek(1).text == "="
-                and self.peek(1).kind is Kind.PUNCT
+                and (after := self.peek(1)).text == "="
+                and after.kind is Kind.PUNCT
             ):
-                self.next()
+                self.pos += 1  # past the name; `next` skips any comment before '='
                 self.next()
                 if token.text in attributes:
                     self.error(token, f"duplicate attribute '{token.text}'")
@@ -490,7 +497,9 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
                         (attribute_tokens or {}).get(key, callee.token),
                         f"'{callee.name}' has no attribute '{key}'{hint} (valid: {', '.join(schema) or 'none'})",
                     )
-                if isinstance(attributes[key], UnitAttr):
+                if (
+                    attributes[key].__class__ is UnitAttr
+                ):  # `None`: parse_attr_value's only UnitAttr
                     if spec.default is None:
                         del attributes[key]
                     elif not spec.required:
@@ -609,4 +618,4 @@ def _fill_split_points(
         assert isinstance(field_type, TensorType)
         end += field_type.get_shape()[axis]
         ends.append(end)
-    attributes["indices_or_sections"] = DenseArrayBase.from_list(IntegerType(32), ends)
+    attributes["indices_or_sections"] = DenseArrayBase.from_list(i32, ends)

@@ -32,7 +32,7 @@ from xdsl.irdl import IRDLOperation, OptionalDef
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.type_solver import infer_checked
-from relay_xdsl.support.prebuilt import prebuilt
+from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
 from relay_xdsl.support.xdsl_internals import set_first_operands
 
 
@@ -69,7 +69,7 @@ def constant_op(
     if meta_index is not None:
         # A meta index is a non-negative literal: an i64 if below 2**63.
         attributes["meta_index"] = (
-            prebuilt(IntegerAttr, IntAttr(meta_index), i64)
+            prebuilt(IntegerAttr, prebuilt_data(IntAttr, meta_index), i64)
             if 0 <= meta_index < 2**63
             else IntegerAttr(meta_index, i64)
         )
