@@ -293,14 +293,9 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         if kind is Kind.GLOBAL:
             self.next()
             return GlobalRef(token.text[1:], token)
-        if kind in (Kind.INT, Kind.FLOAT, Kind.BOOL):
+        if kind in _CONSTANTS:
             self.next()
-            op = self.scalar_constant(token)
-            self.annotate(op, token)
-            return op.result
-        if kind is Kind.META:
-            self.next()
-            return self.meta_constant(token)
+            return self.constant(token)
         if kind is Kind.PUNCT and token.text == "(":
             return self.parse_tuple(scope)
         if kind is Kind.PUNCT and token.text == "-":
@@ -345,17 +340,21 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
 
     def parse_item(self, scope: Scope) -> ExpressionValue:
         """A call argument or tuple field: `parse_sequence`, straight to the
-        variable's binding where it is one alone (``%3`` before ``,`` or ``)``),
-        as most are."""
+        variable's binding or the constant where it is one alone (``%3`` or
+        ``meta[relay.Constant][0] /* ty=... */`` before ``,`` or ``)``), as
+        most are."""
         token = self.peek()
-        if token.kind is Kind.GRAPH or token.kind is Kind.LOCAL:
+        kind = token.kind
+        if kind in _ATOMS:
             after = self.peek(1)
             if after.kind is Kind.PUNCT and (after.text == "," or after.text == ")"):
                 # A level of nesting, as `parse_postfix` enters one for it.
                 self.nest(token, "expression", MAX_NESTING + 1)
                 self.depth -= 1
                 self.next()
-                return self.variable(token, scope)
+                if kind is Kind.GRAPH or kind is Kind.LOCAL:
+                    return self.variable(token, scope)
+                return self.constant(token)
         return self.parse_sequence(scope)
 
     def variable(self, token: Token, scope: Scope) -> ExpressionValue:
@@ -382,6 +381,15 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         return self.function_value(value, token)
 
     # -- constants ----------------------------------------------------------
+
+    def constant(self, token: Token) -> SSAValue:
+        """The constant that the literal or ``meta[...]`` `token` (just read)
+        stands for, with the annotation that follows it."""
+        if token.kind is Kind.META:
+            return self.meta_constant(token)
+        op = self.scalar_constant(token)
+        self.annotate(op, token)
+        return op.result
 
     def scalar_constant(self, token: Token) -> relay.ConstantOp:
         # A literal's spelling determines its value and type: build each once.
@@ -556,6 +564,13 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         self.op_tokens[op] = callee.token
         self.insert(op, location)
         return op.results[0]
+
+
+# Tuples: membership tests identity first, and enum members hash slowly.
+_CONSTANTS = (Kind.META, Kind.INT, Kind.FLOAT, Kind.BOOL)
+"""The kinds of token that are a constant by themselves."""
+_ATOMS = (Kind.GRAPH, Kind.LOCAL, *_CONSTANTS)
+"""The kinds of token that are an expression by themselves."""
 
 
 def clash(left: Attribute, right: Attribute) -> bool:
