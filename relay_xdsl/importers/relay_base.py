@@ -94,16 +94,19 @@ class RelayBaseParser:
         return token.text == text and (token.kind is _PUNCT or token.kind is _IDENT)
 
     def accept(self, text: str) -> Token | None:
-        if self.at(text):
-            return self.next()
+        token = self.peek()
+        if token.text == text and (token.kind is _PUNCT or token.kind is _IDENT):
+            self.pos += 1  # `peek` has moved past any comment: `next`
+            return token
         return None
 
     def expect(self, text: str, context: str = "") -> Token:
         token = self.peek()
-        if not self.at(text):
+        if token.text != text or not (token.kind is _PUNCT or token.kind is _IDENT):
             where = f" {context}" if context else ""
             self.error(token, f"expected '{text}'{where}, found {describe(token)}")
-        return self.next()
+        self.pos += 1  # `peek` has moved past any comment: `next`
+        return token
 
     def expect_kind(self, kind: Kind, what: str) -> Token:
         token = self.peek()

@@ -62,6 +62,7 @@ from relay_xdsl.relay_text.lexer import Kind, Token, int_literal, meta_reference
 from relay_xdsl.relay_text.source import SourceFile
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import MAX_NESTING
+from relay_xdsl.support.xdsl_internals import append_new_op
 
 _BINARY_OPERATORS = {
     "==": ("equal", 0),
@@ -136,7 +137,10 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
     def insert(self, op: Operation, location: LocationAttr | None = None) -> None:
         if location is not None:
             op.location = location
-        self.block.add_op(op)
+        if op.regions or op.parent is not None:
+            self.block.add_op(op)  # with its checks
+        else:  # most ops: one just made, that cannot hold the block
+            append_new_op(self.block, op)
 
     def type_text(self, type_: Attribute) -> str:
         """`type_` in Relay syntax, for messages."""

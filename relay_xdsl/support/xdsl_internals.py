@@ -14,8 +14,9 @@ xDSL's public API has no way to do a few things relay-xdsl needs:
 * the pass pipeline: reading and converting option values
   (tools/pass_pipeline.py);
 * the three attributes that tools/xdsl_patches.py replaces;
-* operations: setting the operands of one just made, without the generic
-  setter's steps (importers/relay_ops.py).
+* operations: setting the operands of one just made, and appending it to a
+  block, without the generic steps and checks (importers/relay_ops.py,
+  importers/relay_expressions.py).
 
 Private names may change in any xDSL release, so they are written against
 one version, `XDSL_VERSION`, the one pyproject.toml pins. Importing this
@@ -39,7 +40,7 @@ from importlib.metadata import PackageNotFoundError, version
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.core import SSAValues, Use
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -48,7 +49,6 @@ from xdsl.utils.lexer import Span
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.interpreter import Interpreter
-    from xdsl.ir import Operation
     from xdsl.utils.arg_spec import PipelineLexer
 
 XDSL_VERSION = "0.75.0"
@@ -146,6 +146,19 @@ def set_first_operands(op: Operation, operands: Sequence[SSAValue]) -> None:
         operand.first_use = use
     op._operands = SSAValues(operands)
     op._operand_uses = uses
+
+
+def append_new_op(block: Block, op: Operation) -> None:
+    """``block.add_op(op)`` for an `op` just made, without regions: what it
+    checks (that `op` has no parent and does not contain `block`) holds."""
+    last = block._last_op
+    op.parent = block
+    if last is None:
+        block._first_op = op
+    else:
+        last._next_op = op
+        op._prev_op = last
+    block._last_op = op
 
 
 # -- the interpreter ----------------------------------------------------------------

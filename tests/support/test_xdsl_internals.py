@@ -23,6 +23,7 @@ from relay_xdsl.support.xdsl_internals import (
     XDSL_VERSION,
     IndentCappedPrinter,
     XDSLVersionWarning,
+    append_new_op,
     check_xdsl_version,
     convert_pass_option,
     current_token_span,
@@ -226,3 +227,19 @@ def test_set_first_operands_makes_the_operands_and_uses_the_setter_makes():
     assert [(u.operation, u.index) for u in b.uses] == [(made, 1), (by_setter, 1)]
     made.operands = (b,)  # the generic setter drops the uses set_first_operands made
     assert [u.operation for u in a.uses] == [by_setter, by_setter, before, before]
+
+
+def test_append_new_op_links_as_add_op_does():
+    from xdsl.ir import Block
+
+    by_add_op, appended = Block(), Block()
+    for block, add in ((by_add_op, Block.add_op), (appended, append_new_op)):
+        made = [ConstantOp(IntegerAttr(value, i32)) for value in (1, 2, 3)]
+        for op in made:
+            add(block, op)
+        ops = list(block.ops)
+        assert ops == made
+        assert [op.parent for op in ops] == [block] * 3
+        assert [op.prev_op for op in ops] == [None, ops[0], ops[1]]
+        assert [op.next_op for op in ops] == [ops[1], ops[2], None]
+        assert (block.first_op, block.last_op) == (ops[0], ops[2])
