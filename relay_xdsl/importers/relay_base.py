@@ -73,8 +73,11 @@ class RelayBaseParser:
                 token = tokens[self.pos]
         if not offset:
             return token
-        index = self.pos
-        for _ in range(offset):
+        index = self.pos + 1
+        while tokens[index].kind is _COMMENT:
+            index += 1
+        while offset > 1:  # beyond the token after the next, rarely
+            offset -= 1
             index += 1
             while tokens[index].kind is _COMMENT:
                 index += 1
