@@ -46,12 +46,13 @@ from relay_xdsl.relay_text.lexer import (
     Kind,
     Token,
     float_literal,
+    int_array_value,
     int_literal,
     meta_reference,
     tokenize,
 )
 from relay_xdsl.relay_text.source import SourceFile
-from relay_xdsl.support.prebuilt import prebuilt
+from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
 
 
 class RelayAttributeParser(RelayTypeParser):
@@ -126,21 +127,21 @@ class RelayAttributeParser(RelayTypeParser):
         # A text names a few files, and its columns repeat: one attribute each.
         file_name = self.span_files.get(file)
         if file_name is None:
-            file_name = self.span_files[file] = StringAttr(file)
+            file_name = self.span_files[file] = prebuilt_data(StringAttr, file)
         numbers = self.span_numbers
         line_number = numbers.get(line)
         if line_number is None:
-            line_number = numbers[line] = IntAttr(int(line))
+            line_number = numbers[line] = prebuilt_data(IntAttr, int(line))
         column = numbers.get(rest)
         if column is None:
-            column = numbers[rest] = IntAttr(int(rest))
+            column = numbers[rest] = prebuilt_data(IntAttr, int(rest))
         return prebuilt(FileLineColLoc, file_name, line_number, column)
 
     def parse_attr_value(self) -> Attribute:
         """An attribute value; equal spellings give the same (shared) attribute.
 
         Every value returned is owned by ``attribute_values``, so an array's
-        key can be its elements' identities.
+        key can be its elements' identities (or, read whole, its spelling).
         """
         token = self.next()
         kind = token.kind
@@ -157,6 +158,16 @@ class RelayAttributeParser(RelayTypeParser):
             value = self.attribute_values.get(key)
             if value is None:
                 value = self.attribute_values[key] = _array_attr(elements)
+            return value
+        if kind is Kind.INTS:
+            # A flat int32 array read whole by the lexer: its level of nesting too.
+            self.nest(token, "attribute array")
+            self.depth -= 1
+            value = self.attribute_values.get(token.text)
+            if value is None:
+                value = self.attribute_values[token.text] = DenseArrayBase.from_list(
+                    _I32, int_array_value(token)
+                )
             return value
         # A token's spelling determines its kind (and enum members hash slowly).
         value = self.attribute_values.get(token.text)
@@ -200,6 +211,7 @@ class RelayAttributeParser(RelayTypeParser):
         return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
 
+_I32 = IntegerType(32)
 _FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}
 """The element type of each float literal width."""
 

@@ -73,8 +73,11 @@ class RelayBaseParser:
                 token = tokens[self.pos]
         if not offset:
             return token
-        index = self.pos
-        for _ in range(offset):
+        index = self.pos + 1
+        while tokens[index].kind is _COMMENT:
+            index += 1
+        while offset > 1:  # beyond the token after the next, rarely
+            offset -= 1
             index += 1
             while tokens[index].kind is _COMMENT:
                 index += 1
@@ -94,16 +97,19 @@ class RelayBaseParser:
         return token.text == text and (token.kind is _PUNCT or token.kind is _IDENT)
 
     def accept(self, text: str) -> Token | None:
-        if self.at(text):
-            return self.next()
+        token = self.peek()
+        if token.text == text and (token.kind is _PUNCT or token.kind is _IDENT):
+            self.pos += 1  # `peek` has moved past any comment: `next`
+            return token
         return None
 
     def expect(self, text: str, context: str = "") -> Token:
         token = self.peek()
-        if not self.at(text):
+        if token.text != text or not (token.kind is _PUNCT or token.kind is _IDENT):
             where = f" {context}" if context else ""
             self.error(token, f"expected '{text}'{where}, found {describe(token)}")
-        return self.next()
+        self.pos += 1  # `peek` has moved past any comment: `next`
+        return token
 
     def expect_kind(self, kind: Kind, what: str) -> Token:
         token = self.peek()
@@ -117,4 +123,6 @@ def describe(token: Token) -> str:
         return "the end of the input"
     if token.kind is Kind.METADATA:
         return "the #[metadata] section"
+    if token.kind is Kind.INTS:
+        return "'['"  # the array read whole: where it is not an attribute value
     return f"'{token.text}'"

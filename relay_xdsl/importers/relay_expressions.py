@@ -28,12 +28,12 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     LocationAttr,
     StringAttr,
     TensorType,
     TupleType,
     UnitAttr,
+    i32,
 )
 from xdsl.dialects.func import CallOp
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
@@ -62,6 +62,7 @@ from relay_xdsl.relay_text.lexer import Kind, Token, int_literal, meta_reference
 from relay_xdsl.relay_text.source import SourceFile
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
 from relay_xdsl.support.depth import MAX_NESTING
+from relay_xdsl.support.xdsl_internals import append_new_op
 
 _BINARY_OPERATORS = {
     "==": ("equal", 0),
@@ -136,7 +137,10 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
     def insert(self, op: Operation, location: LocationAttr | None = None) -> None:
         if location is not None:
             op.location = location
-        self.block.add_op(op)
+        if op.regions or op.parent is not None:
+            self.block.add_op(op)  # with its checks
+        else:  # most ops: one just made, that cannot hold the block
+            append_new_op(self.block, op)
 
     def type_text(self, type_: Attribute) -> str:
         """`type_` in Relay syntax, for messages."""
@@ -254,9 +258,12 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         try:
             value = self.parse_primary(scope)
             while True:
-                if self.at("("):
+                token = self.peek()
+                if token.kind is not Kind.PUNCT:
+                    return value
+                if token.text == "(":
                     value = self.parse_call(value, scope)
-                elif self.at("."):
+                elif token.text == ".":
                     dot = self.next()
                     token = self.expect_kind(Kind.INT, "a tuple index after '.'")
                     if not isinstance(value, SSAValue) or not isinstance(
@@ -290,14 +297,9 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         if kind is Kind.GLOBAL:
             self.next()
             return GlobalRef(token.text[1:], token)
-        if kind in (Kind.INT, Kind.FLOAT, Kind.BOOL):
+        if kind in _CONSTANTS:
             self.next()
-            op = self.scalar_constant(token)
-            self.annotate(op, token)
-            return op.result
-        if kind is Kind.META:
-            self.next()
-            return self.meta_constant(token)
+            return self.constant(token)
         if kind is Kind.PUNCT and token.text == "(":
             return self.parse_tuple(scope)
         if kind is Kind.PUNCT and token.text == "-":
@@ -342,17 +344,21 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
 
     def parse_item(self, scope: Scope) -> ExpressionValue:
         """A call argument or tuple field: `parse_sequence`, straight to the
-        variable's binding where it is one alone (``%3`` before ``,`` or ``)``),
-        as most are."""
+        variable's binding or the constant where it is one alone (``%3`` or
+        ``meta[relay.Constant][0] /* ty=... */`` before ``,`` or ``)``), as
+        most are."""
         token = self.peek()
-        if token.kind is Kind.GRAPH or token.kind is Kind.LOCAL:
+        kind = token.kind
+        if kind in _ATOMS:
             after = self.peek(1)
             if after.kind is Kind.PUNCT and (after.text == "," or after.text == ")"):
                 # A level of nesting, as `parse_postfix` enters one for it.
                 self.nest(token, "expression", MAX_NESTING + 1)
                 self.depth -= 1
                 self.next()
-                return self.variable(token, scope)
+                if kind is Kind.GRAPH or kind is Kind.LOCAL:
+                    return self.variable(token, scope)
+                return self.constant(token)
         return self.parse_sequence(scope)
 
     def variable(self, token: Token, scope: Scope) -> ExpressionValue:
@@ -368,7 +374,8 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
     def value_of(self, value: ExpressionValue, token: Token) -> SSAValue:
         """`value` as an SSA value: an operator used as a value is a
         ``relay.operator_ref``, a function see `function_value`."""
-        if isinstance(value, SSAValue):
+        # An op's result mostly: tested by class first, as SSAValue is an ABC (slow to test).
+        if value.__class__ is OpResult or isinstance(value, SSAValue):
             return value
         if isinstance(value, OperatorRef):
             ref = relay.OperatorRefOp(value.name)
@@ -378,6 +385,15 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         return self.function_value(value, token)
 
     # -- constants ----------------------------------------------------------
+
+    def constant(self, token: Token) -> SSAValue:
+        """The constant that the literal or ``meta[...]`` `token` (just read)
+        stands for, with the annotation that follows it."""
+        if token.kind is Kind.META:
+            return self.meta_constant(token)
+        op = self.scalar_constant(token)
+        self.annotate(op, token)
+        return op.result
 
     def scalar_constant(self, token: Token) -> relay.ConstantOp:
         # A literal's spelling determines its value and type: build each once.
@@ -417,18 +433,21 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
     # -- calls --------------------------------------------------------------
 
     def parse_call(self, callee: ExpressionValue, scope: Scope) -> SSAValue:
-        open_token = self.expect("(")
+        """The call of `callee` whose ``(`` is the next token."""
+        open_token = self.next()
         args: list[SSAValue] = []
         attributes: dict[str, Attribute] = {}
         attribute_tokens: dict[str, Token] = {}
-        while not self.at(")"):
+        while True:
             token = self.peek()
+            if token.kind is Kind.PUNCT and token.text == ")":
+                break
             if (
                 token.kind is Kind.IDENT
-                and self.peek(1).text == "="
-                and self.peek(1).kind is Kind.PUNCT
+                and (after := self.peek(1)).text == "="
+                and after.kind is Kind.PUNCT
             ):
-                self.next()
+                self.pos += 1  # past the name; `next` skips any comment before '='
                 self.next()
                 if token.text in attributes:
                     self.error(token, f"duplicate attribute '{token.text}'")
@@ -490,7 +509,9 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
                         (attribute_tokens or {}).get(key, callee.token),
                         f"'{callee.name}' has no attribute '{key}'{hint} (valid: {', '.join(schema) or 'none'})",
                     )
-                if isinstance(attributes[key], UnitAttr):
+                if (
+                    attributes[key].__class__ is UnitAttr
+                ):  # `None`: parse_attr_value's only UnitAttr
                     if spec.default is None:
                         del attributes[key]
                     elif not spec.required:
@@ -547,6 +568,13 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         self.op_tokens[op] = callee.token
         self.insert(op, location)
         return op.results[0]
+
+
+# Tuples: membership tests identity first, and enum members hash slowly.
+_CONSTANTS = (Kind.META, Kind.INT, Kind.FLOAT, Kind.BOOL)
+"""The kinds of token that are a constant by themselves."""
+_ATOMS = (Kind.GRAPH, Kind.LOCAL, *_CONSTANTS)
+"""The kinds of token that are an expression by themselves."""
 
 
 def clash(left: Attribute, right: Attribute) -> bool:
@@ -609,4 +637,4 @@ def _fill_split_points(
         assert isinstance(field_type, TensorType)
         end += field_type.get_shape()[axis]
         ends.append(end)
-    attributes["indices_or_sections"] = DenseArrayBase.from_list(IntegerType(32), ends)
+    attributes["indices_or_sections"] = DenseArrayBase.from_list(i32, ends)

@@ -99,7 +99,7 @@ class RelayParser(RelayAdtParser):
     bare expression."""
 
     def __init__(self, source: SourceFile):
-        super().__init__(source, tokenize(source, tensor_types=True))
+        super().__init__(source, tokenize(source, tensor_types=True, int_arrays=True))
         self.other_metadata: list[str] = []
 
     def parse_module(self) -> ModuleOp:

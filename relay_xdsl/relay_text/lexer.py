@@ -11,6 +11,9 @@ The importer also reads a tensor type spelled as TVM prints it,
 ``Tensor[(1, 8, 8, 8), float32]``, as one token (``tensor_types=True``):
 declared types repeat on every binding of a dump and are most of its
 tokens otherwise. Its value is the shape's dimensions and the dtype's word.
+Likewise an attribute value that is a flat array of plain int32 literals as
+TVM prints it, ``newshape=[1, -1, 768]``, is one token (``int_arrays=True``),
+whose value is the integers.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class Kind(Enum):
     VERSION = auto()  # #[version = "0.0.5"]
     METADATA = auto()  # #[metadata] ... to the end of the file
     TENSOR = auto()  # Tensor[(1, 8), float32], as TVM prints it (tensor_types=True)
+    INTS = auto()  # [1, -1, 768] after '=', as TVM prints it (int_arrays=True)
     PUNCT = auto()
     EOF = auto()
 
@@ -48,13 +52,14 @@ TokenValue = (
     | tuple[float, int]
     | tuple[str, int]
     | tuple[tuple[int, ...], str]
+    | tuple[int, ...]
     | None
 )
 """What a token stands for, by kind: the name without its sigil (LOCAL, GRAPH,
 GLOBAL), the word (IDENT), ``(value, width)`` (INT, FLOAT), True or False
 (BOOL), the unquoted contents (STRING), ``(key, index)`` (META), the quoted
 version (VERSION), the offset of the section's text (METADATA), ``(shape,
-dtype)`` (TENSOR); None for the rest."""
+dtype)`` (TENSOR), the integers (INTS); None for the rest."""
 
 
 class Token(NamedTuple):
@@ -89,6 +94,14 @@ def float_literal(token: Token) -> tuple[float, int]:
     raise ValueError(f"not a float literal: {token.text!r}")
 
 
+def int_array_value(token: Token) -> tuple[int, ...]:
+    """The integers of an INTS token."""
+    array = token.value
+    if isinstance(array, tuple) and all(isinstance(number, int) for number in array):
+        return array  # type: ignore[return-value]  # the elements are checked
+    raise ValueError(f"not an int array: {token.text!r}")
+
+
 def meta_reference(token: Token) -> tuple[str, int]:
     """The key and index of a META token (``meta[key][index]``)."""
     reference = token.value
@@ -113,10 +126,11 @@ _COMMON = re.compile(
     r"[ \t\r\n]*(?:"
     r"(?P<punct>[()\[\]{},;=:.?*+<>!]|->)"
     r"|(?P<ident>(?!meta\[|inff)[A-Za-z_][A-Za-z0-9_/]*)"
+    r"|(?P<binding>%[0-9]+ =)"
     r"|(?P<graph>%[0-9]+)"
     r"|(?P<local>%[A-Za-z_][A-Za-z0-9_/]*)"
     r"|(?P<int>[0-9]+)(?![\d.eEfi])"
-    r"|(?P<comment>/\*[^*/]*(?:(?:\*(?!/)|/(?!\*))[^*/]*)*\*/)"
+    r"|(?P<comment>/\*[^*/]*(?:(?:\*(?!/)|/(?!\*))[^*/]*)*\*/)(?P<comment_punct>[;,)])?"
     r"|(?P<string>\"[^\"]*\")"
     r"|(?P<meta>meta\[(?P<meta_key>[A-Za-z_.]+)\]\[(?P<meta_index>[0-9]+)\])"
     r"|(?P<number>-?[0-9]|-inf|inff)"
@@ -128,24 +142,43 @@ non-ASCII digit), take the general path. The kinds start with different
 characters, so their order only decides how soon a token is found: the
 commonest first; a comment's runs of plain characters match as one. A
 ``number`` match is only where a number starts (read by `_number`); the
-other kinds are whole tokens, read as the general path reads them."""
+other kinds are whole tokens, read as the general path reads them. Two
+pairs that follow each other in nearly every binding are read in one match,
+as two tokens: ``%12 =`` (``binding``) and a comment and the ``;``, ``,`` or
+``)`` right after it (``comment_punct``)."""
 _TENSOR = re.compile(
     r"Tensor\[\(((?:[0-9]+(?:, [0-9]+)*,?)?)\), (?!(?:True|False)\])([A-Za-z_][A-Za-z0-9_]*)\]"
 )
 """A tensor type as TVM prints it: the same tokens as ``Tensor``, ``[``,
 ``(``, the dimensions and commas, ``)``, ``,``, the dtype and ``]``, read
 by the general rules (a dimension is a plain decimal integer)."""
-_IDENT_KIND, _PUNCT_KIND, _COMMENT_KIND = Kind.IDENT, Kind.PUNCT, Kind.COMMENT
+_INT_ARRAY = re.compile(r"\[((?:-?[0-9]+(?:, -?[0-9]+)*)?)\]")
+"""A flat array of integers without width suffixes, as TVM prints it: the
+same tokens as ``[``, the integers and commas, and ``]``, each an int32 when
+in its range (`int_array`)."""
+_INT32_MIN, _INT32_END = -(2**31), 2**31
+_IDENT_KIND, _PUNCT_KIND, _COMMENT_KIND, _GRAPH_KIND = (
+    Kind.IDENT,
+    Kind.PUNCT,
+    Kind.COMMENT,
+    Kind.GRAPH,
+)
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
 def tokenize(
-    source: SourceFile, start: int = 0, end: int | None = None, tensor_types: bool = False
+    source: SourceFile,
+    start: int = 0,
+    end: int | None = None,
+    tensor_types: bool = False,
+    int_arrays: bool = False,
 ) -> list[Token]:
     """Split Relay text (or its part from `start` to `end`) into tokens.
 
     Whitespace and line comments are dropped; offsets are into the whole text.
-    With `tensor_types`, a tensor type as TVM prints it is one TENSOR token.
+    With `tensor_types`, a tensor type as TVM prints it is one TENSOR token;
+    with `int_arrays`, a flat array of int32 literals right after ``=`` (an
+    attribute value) is one INTS token.
     """
     text = source.text
     tokens: list[Token] = []
@@ -164,10 +197,21 @@ def tokenize(
             end = match.end()  # the token ends the match
             start = end - len(word)
             if group == "punct":
+                if word == "[" and int_arrays and tokens and tokens[-1][1] == "=":
+                    array = int_array(text, start, length) if tokens[-1][0] is _PUNCT_KIND else None
+                    if array is not None:
+                        pos = start + len(array[0])
+                        append(new(Token, (Kind.INTS, array[0], start, pos, array[1])))
+                        continue
                 append(new(Token, (_PUNCT_KIND, word, start, end, None)))
                 pos = end
                 continue
-            if group == "ident":
+            if group == "graph":
+                if end >= length or not text[end].isdigit():
+                    append(new(Token, (_GRAPH_KIND, word, start, end, word[1:])))
+                    pos = end
+                    continue
+            elif group == "ident":
                 if word == "Tensor" and tensor_types:
                     tensor = _TENSOR.match(text, start, length)
                     if tensor is not None:
@@ -184,7 +228,33 @@ def tokenize(
                     append(new(Token, (_IDENT_KIND, word, start, end, word)))
                 pos = end
                 continue
-            if group == "comment":
+            elif group == "binding":
+                equals = end - 1
+                variable = word[:-2]
+                append(
+                    new(Token, (_GRAPH_KIND, variable, start, start + len(variable), variable[1:]))
+                )
+                append(new(Token, (_PUNCT_KIND, "=", equals, end, None)))
+                pos = end
+                continue
+            elif group == "comment_punct":
+                start, comment_end = match.span("comment")
+                append(
+                    new(
+                        Token,
+                        (
+                            _COMMENT_KIND,
+                            text[start + 2 : comment_end - 2],
+                            start,
+                            comment_end,
+                            None,
+                        ),
+                    )
+                )
+                append(new(Token, (_PUNCT_KIND, word, end - 1, end, None)))
+                pos = end
+                continue
+            elif group == "comment":
                 append(new(Token, (_COMMENT_KIND, word[2:-2], start, end, None)))
                 pos = end
                 continue
@@ -212,10 +282,6 @@ def tokenize(
                     append(new(Token, (Kind.INT, word, start, end, (value, 32))))
                     pos = end
                     continue
-            elif end >= length or not text[end].isdigit():
-                append(new(Token, (Kind.GRAPH, word, start, end, word[1:])))
-                pos = end
-                continue
             pos = start
         char = text[pos]
         if char in " \t\r\n":
@@ -337,6 +403,19 @@ def tokenize(
         raise SourceError(source, pos, f"unexpected character {char!r}")
     tokens.append(Token(Kind.EOF, "", length, length))
     return tokens
+
+
+def int_array(text: str, start: int, end: int) -> tuple[str, tuple[int, ...]] | None:
+    """The spelling and the integers of the flat array of int32 literals at
+    `start` in `text` (before `end`), or None where there is none."""
+    match = _INT_ARRAY.match(text, start, end)
+    if match is None:
+        return None
+    body = match.group(1)
+    values = tuple(map(int, body.split(","))) if body else ()
+    if values and not (_INT32_MIN <= min(values) and max(values) < _INT32_END):
+        return None
+    return match.group(0), values
 
 
 def _block_comment_end(source: SourceFile, start: int) -> int:

@@ -7,16 +7,19 @@ one per op. Where the caller has made the parameters itself, of the kinds the
 definition checks (a ``StringAttr`` and a location, ``IntAttr`` line and
 column), `prebuilt` makes the same attribute, equal and hashing alike,
 without checking them again. Anything from outside goes through the
-constructor.
+constructor. `prebuilt_data` does the same for a ``Data`` attribute (a
+``StringAttr`` of a str, an ``IntAttr`` of an int), whose constructor
+checks its value's kind.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute, Data, ParametrizedAttribute
 
 A = TypeVar("A", bound=ParametrizedAttribute)
+D = TypeVar("D", bound=Data[Any])
 
 
 def prebuilt(cls: type[A], *parameters: Attribute) -> A:
@@ -33,3 +36,10 @@ def prebuilt(cls: type[A], *parameters: Attribute) -> A:
 
 _NAMES: dict[type[ParametrizedAttribute], tuple[str, ...]] = {}
 """Each class's parameter names, in definition order."""
+
+
+def prebuilt_data(cls: type[D], data: object) -> D:
+    """``cls(data)`` without the verifier: `data` must be valid for `cls`."""
+    attribute = cls.__new__(cls)
+    object.__setattr__(attribute, "data", data)
+    return attribute

@@ -13,7 +13,10 @@ xDSL's public API has no way to do a few things relay-xdsl needs:
   the module to their errors (interpreter/runner.py);
 * the pass pipeline: reading and converting option values
   (tools/pass_pipeline.py);
-* the three attributes that tools/xdsl_patches.py replaces.
+* the three attributes that tools/xdsl_patches.py replaces;
+* operations: setting the operands of one just made, and appending it to a
+  block, without the generic steps and checks (importers/relay_ops.py,
+  importers/relay_expressions.py).
 
 Private names may change in any xDSL release, so they are written against
 one version, `XDSL_VERSION`, the one pyproject.toml pins. Importing this
@@ -32,10 +35,13 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.core import SSAValues, Use
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Span
@@ -43,7 +49,6 @@ from xdsl.utils.lexer import Span
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.interpreter import Interpreter
-    from xdsl.ir import Operation
     from xdsl.utils.arg_spec import PipelineLexer
 
 XDSL_VERSION = "0.75.0"
@@ -122,6 +127,38 @@ class IndentCappedPrinter(Printer):
     def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
         indent = self._indent if indent is None else indent
         super()._print_new_line(min(indent, self.MAX_INDENT_LEVELS), print_message)
+
+
+# -- operations ---------------------------------------------------------------------
+
+
+def set_first_operands(op: Operation, operands: Sequence[SSAValue]) -> None:
+    """Give `op`, made without operands (``__new__``), `operands` and a use of
+    each: what ``Operation.operands``'s setter does, less its generic steps
+    (a copy of the sequence, dropping the uses of previous operands)."""
+    uses = tuple(map(Use, repeat(op, len(operands)), range(len(operands))))
+    for operand, use in zip(operands, uses):
+        # IRWithUses.add_use: the new use heads the operand's list.
+        first = operand.first_use
+        use._next_use = first
+        if first is not None:
+            first._prev_use = use
+        operand.first_use = use
+    op._operands = SSAValues(operands)
+    op._operand_uses = uses
+
+
+def append_new_op(block: Block, op: Operation) -> None:
+    """``block.add_op(op)`` for an `op` just made, without regions: what it
+    checks (that `op` has no parent and does not contain `block`) holds."""
+    last = block._last_op
+    op.parent = block
+    if last is None:
+        block._first_op = op
+    else:
+        last._next_op = op
+        op._prev_op = last
+    block._last_op = op
 
 
 # -- the interpreter ----------------------------------------------------------------

@@ -509,3 +509,28 @@ def test_split_points_without_their_metadata_come_from_the_annotated_result():
     )
     (split,) = [op for op in module.walk() if getattr(op, "operator_name", "") == "split"]
     assert split.attributes["indices_or_sections"].get_values() == (2, 5)
+
+
+@pytest.mark.parametrize(
+    ("whole", "by_token"),
+    [
+        ("newshape=[1, -1, 6]", "newshape=[1,-1,6]"),
+        ("newshape=[-2147483648, 2147483647]", "newshape=[ -2147483648, 2147483647 ]"),
+        ("newshape=[]", "newshape=[ ]"),
+    ],
+)
+def test_an_int_array_read_whole_is_the_attribute_read_a_token_at_a_time(whole: str, by_token: str):
+    def call(attribute: str) -> relay.OperatorOp:
+        text = f"fn (%x: float32) {{ my_op(%x, {attribute}) /* ty=float32 */ }}"
+        (op,) = [o for o in parse_relay(text).walk() if isinstance(o, relay.OperatorOp)]
+        return op
+
+    assert call(whole).attributes == call(by_token).attributes
+    assert "newshape" in call(whole).attributes
+
+
+def test_an_int_array_where_an_expression_is_expected_is_named_by_its_bracket():
+    with pytest.raises(
+        RelayTextError, match=r"<input>:1:25: error: expected an expression, found '\['"
+    ):
+        parse_relay("fn (%x: float32) { %0 = [1, 2]; %0 }")

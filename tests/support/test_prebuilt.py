@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, ParametrizedAttribute
 
-from relay_xdsl.support.prebuilt import prebuilt
+from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
 
 
 def test_prebuilt_attributes_equal_and_hash_as_constructed():
@@ -35,3 +35,14 @@ def test_prebuilt_attributes_equal_and_hash_as_constructed():
 def test_prebuilt_name_location_wraps_a_location():
     inner = FileLineColLoc(StringAttr("f"), IntAttr(1), IntAttr(2))
     assert prebuilt(NameLoc, StringAttr("x"), inner) == NameLoc(StringAttr("x"), inner)
+
+
+def test_prebuilt_data_equals_and_hashes_as_constructed():
+    for built, constructed in [
+        (prebuilt_data(StringAttr, "/blocks.0/Add"), StringAttr("/blocks.0/Add")),
+        (prebuilt_data(IntAttr, 7), IntAttr(7)),
+    ]:
+        assert type(built) is type(constructed)
+        assert built == constructed
+        assert hash(built) == hash(constructed)
+        assert str(built) == str(constructed)

@@ -23,6 +23,7 @@ from relay_xdsl.support.xdsl_internals import (
     XDSL_VERSION,
     IndentCappedPrinter,
     XDSLVersionWarning,
+    append_new_op,
     check_xdsl_version,
     convert_pass_option,
     current_token_span,
@@ -34,6 +35,7 @@ from relay_xdsl.support.xdsl_internals import (
     parser_input_cache,
     pipeline_lexer_rules,
     resume_parser_at,
+    set_first_operands,
     set_func_outputs_printer,
     set_pipeline_lexer_rules,
     set_string_literal_regex,
@@ -202,3 +204,42 @@ def test_each_replaceable_attribute_reads_back_what_is_set(get, set_, replacemen
     finally:
         set_(original)
     assert get() is original
+
+
+def test_set_first_operands_makes_the_operands_and_uses_the_setter_makes():
+    one = ConstantOp(IntegerAttr(1, i32))
+    two = ConstantOp(IntegerAttr(2, i32))
+    before = AddiOp(one, one)  # `one` has a use already
+    a, b = one.result, two.result
+    by_setter = AddiOp.__new__(AddiOp)
+    by_setter.operands = (a, b, a)
+    made = AddiOp.__new__(AddiOp)
+    set_first_operands(made, (a, b, a))
+    assert tuple(made.operands) == tuple(by_setter.operands) == (a, b, a)
+    assert [(u.operation, u.index) for u in made.operands[0].uses] == [
+        (made, 2),
+        (made, 0),
+        (by_setter, 2),
+        (by_setter, 0),
+        (before, 1),
+        (before, 0),
+    ]
+    assert [(u.operation, u.index) for u in b.uses] == [(made, 1), (by_setter, 1)]
+    made.operands = (b,)  # the generic setter drops the uses set_first_operands made
+    assert [u.operation for u in a.uses] == [by_setter, by_setter, before, before]
+
+
+def test_append_new_op_links_as_add_op_does():
+    from xdsl.ir import Block
+
+    by_add_op, appended = Block(), Block()
+    for block, add in ((by_add_op, Block.add_op), (appended, append_new_op)):
+        made = [ConstantOp(IntegerAttr(value, i32)) for value in (1, 2, 3)]
+        for op in made:
+            add(block, op)
+        ops = list(block.ops)
+        assert ops == made
+        assert [op.parent for op in ops] == [block] * 3
+        assert [op.prev_op for op in ops] == [None, ops[0], ops[1]]
+        assert [op.next_op for op in ops] == [ops[1], ops[2], None]
+        assert (block.first_op, block.last_op) == (ops[0], ops[2])
