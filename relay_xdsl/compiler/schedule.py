@@ -41,6 +41,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
 * ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
   tiled and vectorised below (left alone, the pad bufferizes to a strided
   ``memref.copy``, a call into MLIR's runner library, element by element).
+  On several threads each of the two is split by rows among them
+  (``_parallel_pads``), unlike other elementwise ops: a pad is a whole pass
+  over a tensor before its conv (mobilenet_v2's ten depthwise convs' pads were
+  about a tenth of its time on two threads, all of it on one).
 * ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``): its filter is transposed to HWCF
   (``transpose_conv2d``), putting the output channels innermost.  **Weight
   layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
@@ -771,6 +775,43 @@ def _epilogue_action(
   }}"""
 
 
+PAD_ROWS = {3: 0, 4: 1}
+"""The rows' dim of a padded tensor by its rank: ``tosa.pad`` 's (an NHWC tensor
+of one image padded as HWC), and a conv's pad (NHWC)."""
+
+
+def _parallel_pads(threads: int) -> tuple[str, list[str]]:
+    """The sequences and the lines (after ``%pad_copies``) that split the rows
+    of each pad's fill and copy among `threads` threads (none on one): a
+    pad is a pass over a tensor, the copy as long as a depthwise conv's own
+    pass (mobilenet_v2's pads before its depthwise convs took about a tenth of
+    its time on two threads, all on one of them)."""
+    if threads < 2:
+        return "", []
+    sequences = ""
+    rules = []
+    for rank, dim in PAD_ROWS.items():
+        parts = [0] * dim + [threads]
+        sequences += _rank_matcher(f"match_pad_rows{rank}", rank, parallel_only=True)
+        sequences += f"""
+  transform.named_sequence @split_pad_rows{rank}(%op: {_ANY} {{transform.consumed}}) {{
+    {_parallel(parts, split=True)[0][0]}
+    transform.yield
+  }}"""
+        rules.append(f"@match_pad_rows{rank} -> @split_pad_rows{rank}")
+    lines = [
+        f"%pad_slices = transform.get_producer_of_operand %pad_copies[1] : ({_ANY}) -> {_ANY}",
+        f"%pad_fills = transform.get_producer_of_operand %pad_slices[0] : ({_ANY}) -> {_ANY}",
+        f"%pad_ops = transform.merge_handles %pad_copies, %pad_fills : {_ANY}",
+        f"transform.foreach %pad_ops : {_ANY} {{",
+        f"^bb0(%one: {_ANY}):",
+        "  %split = transform.foreach_match restrict_root in %one",
+        f"      {', '.join(rules)} : ({_ANY}) -> {_ANY}",
+        "}",
+    ]
+    return sequences, lines
+
+
 def _build_schedule(threads: int = 1) -> str:
     rules = [
         # Widths, channel counts and filter counts that a tile does not divide
@@ -908,6 +949,9 @@ def _build_schedule(threads: int = 1) -> str:
             for name in [*(rule.name for rule in rules), "depthwise"]
         ]
     )
+    pad_sequences, pad_lines_list = _parallel_pads(threads)
+    sequences += pad_sequences
+    pad_lines = "\n    ".join(pad_lines_list)
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @{PACKED_ENTRY}(%root: {_ANY} {{transform.readonly}}) {{
     // Pads become a fill and a linalg.copy into the padded tensor, which are
@@ -917,8 +961,10 @@ def _build_schedule(threads: int = 1) -> str:
     // tiles' inserts stay inserts.
     %pads = transform.structured.match ops{{["tensor.pad"]}} in %root : ({_ANY}) -> {_ANY}
     %padded = transform.structured.rewrite_in_destination_passing_style %pads : ({_ANY}) -> {_ANY}
+    %pad_copies = transform.structured.insert_slice_to_copy %padded : ({_ANY}) -> {_ANY}
     %inserts = transform.structured.match ops{{["tensor.insert_slice"]}} in %root : ({_ANY}) -> {_ANY}
     %copies = transform.structured.insert_slice_to_copy %inserts : ({_ANY}) -> {_ANY}
+    {pad_lines}
     %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %func
         @match_packed_matmul -> @tile_packed_matmul : ({_ANY}) -> {_ANY}

@@ -152,6 +152,27 @@ DEPTHWISE_HWC_SHAPES = [
 DEPTHWISE_HWC = [_depthwise_hwc(*shape) for shape in DEPTHWISE_HWC_SHAPES]
 
 
+def _pad(name: str, shape: tuple[int, ...], pads: tuple[int, ...]) -> tuple:
+    """``tosa.pad`` with zeros by `pads` ((before, after) per axis): of HWC, as
+    the conversion pads an NHWC image, or of NHWC, as a conv's pad."""
+    result = tuple(n + pads[2 * i] + pads[2 * i + 1] for i, n in enumerate(shape))
+    widths = ", ".join(map(str, pads))
+    body = [
+        (
+            f'%widths = "tosa.const_shape"() {{values = dense<[{widths}]> : tensor<{len(pads)}xindex>}} '
+            f": () -> !tosa.shape<{len(pads)}>"
+        ),
+        f'%out = "tosa.pad"(%a0, %widths, %zp) : ({_ty(shape)}, !tosa.shape<{len(pads)}>, tensor<1xf32>) -> {_ty(result)}',
+    ]
+    return name, [shape], result, body
+
+
+PADS = [
+    _pad("pad_hwc", (13, 11, 40), (1, 1, 1, 0, 0, 0)),
+    _pad("pad_nhwc", (1, 9, 12, 24), (0, 0, 2, 1, 1, 2, 0, 0)),
+]
+
+
 def _dense() -> tuple:
     args = [(1, 3, 96), (1, 96, 100), (1, 1, 100)]
     result = (1, 3, 100)
@@ -326,6 +347,7 @@ CASES = [
     *DEPTHWISE_HWC,
     # its clamp fused into its tiles
     _depthwise_hwc("depthwise_hwc_clamped", (17, 16), 40, 1, 1, clamped=True),
+    *PADS,
     _dense(),
     *MATMULS,
     *PACKED_MATMULS,
@@ -432,6 +454,48 @@ def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
     assert re.search(r"scf\.forall \(%\w+\) in \(3\)", matmul), matmul
     batches = _scheduled(_function(*_matmul("f", 5, 24, 64, 70)), "schedule")
     assert re.search(r"scf\.forall \(%\w+\) in \(5\)", batches), batches
+
+
+def test_pads_split_their_rows_among_threads() -> None:
+    """On two threads a pad's fill and copy each run in a loop of two parts
+    (its rows split); on one, in none."""
+    for case in PADS:
+        two = _scheduled(_function(*case), "schedule", vectorize(2))
+        assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == 2, two
+        assert "scf.forall" not in _scheduled(_function(*case), "schedule"), case[0]
+
+
+@pytest.mark.parametrize("case", PADS, ids=[case[0] for case in PADS])
+def test_scheduled_pad_matches_numpy(case: tuple, two_threads: Compiled) -> None:
+    name, args, _, body = case
+    widths = [int(w) for w in re.findall(r"-?\d+", body[0].split("[")[1].split("]")[0])]
+    x = np.random.default_rng(5).standard_normal(args[0], dtype=np.float32)
+    expected = np.pad(x, list(zip(widths[::2], widths[1::2])))
+    np.testing.assert_array_equal(two_threads[name](x)[0], expected)
+
+
+def _allocs_in_loops(bufferized: str) -> list[str]:
+    """The ``memref.alloc`` lines of `bufferized` nested in an ``scf.for``."""
+    found, open_ops = [], []
+    for line in bufferized.splitlines():
+        indent = len(line) - len(line.lstrip())
+        while open_ops and open_ops[-1][0] >= indent:
+            open_ops.pop()
+        if "memref.alloc" in line and any("scf.for " in op for _, op in open_ops):
+            found.append(line.strip())
+        if line.rstrip().endswith("{"):
+            open_ops.append((indent, line))
+    return found
+
+
+def test_tile_scratch_buffers_are_allocated_once_per_thread() -> None:
+    """A fused conv's tile sums into a scratch buffer before its epilogue: one
+    buffer per thread's share of the rows, allocated outside the tile loops."""
+    for name in ("depthwise_hwc_clamped", "conv3x3"):
+        (case,) = [case for case in CASES if case[0] == name]
+        bufferized = _scheduled(_function(*case), "bufferize", vectorize(2))
+        assert "memref.alloc" in bufferized and "scf.forall" in bufferized, name
+        assert _allocs_in_loops(bufferized) == [], name
 
 
 def test_scheduled_conv_matches_numpy(libraries: tuple[Compiled, Compiled]) -> None:
