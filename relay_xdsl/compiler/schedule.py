@@ -38,6 +38,11 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   core (resnet18's 65 elementwise loops on two threads took it from 82 to 110 ms,
   against 85 ms with its 13 heavy ones alone, at a load of 11 on 2 cores).
 
+* a tile's scratch buffer (a fused conv's sums before its epilogue) is
+  allocated once per thread's share of the rows, out of the tile loops
+  (``buffer-loop-hoisting`` in ``BUFFERIZE``, before deallocation is placed):
+  allocated per tile, on two threads, glibc's arena locks took a tenth of
+  mobilenet_v2's time.
 * ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
   tiled and vectorised below (left alone, the pad bufferizes to a strided
   ``memref.copy``, a call into MLIR's runner library, element by element).
@@ -156,10 +161,6 @@ from relay_xdsl.conversion.packed_matmul import PANEL
 BUFFERIZE = (
     "eliminate-empty-tensors",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
-    # A tile's scratch buffer (a fused conv's sums before its epilogue) out of
-    # the tile loops, to the parallel loop's body: one malloc per thread's
-    # share, not per tile (on two threads, glibc's arena locks took a tenth of
-    # mobilenet_v2's time).  Before deallocation is placed, which frees it there.
     "func.func(buffer-loop-hoisting)",
     "buffer-deallocation-pipeline",
     "convert-bufferization-to-memref",
