@@ -49,7 +49,12 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   On several threads each of the two is split by rows among them
   (``_parallel_pads``), unlike other elementwise ops: a pad is a whole pass
   over a tensor before its conv (mobilenet_v2's ten depthwise convs' pads were
-  about a tenth of its time on two threads, all of it on one).
+  about a tenth of its time on two threads, all of it on one); so is a
+  depthwise conv's padded input, which the conversion writes in one pass
+  (conversion/linalg.py's ``zero_padded``: no fill of the whole tensor).
+  Fused into the conv's tiles instead, each tile padding the window it reads,
+  it was slower (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread):
+  the windows overlap, and each is a loop of small copies.
 * ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``): its filter is transposed to HWCF
   (``transpose_conv2d``), putting the output channels innermost.  **Weight
   layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
@@ -781,12 +786,33 @@ PAD_ROWS = {3: 0, 4: 1}
 of one image padded as HWC), and a conv's pad (NHWC)."""
 
 
+def _generated_matcher(name: str) -> str:
+    """Matches an all-parallel op of rank 4 and no inputs (a depthwise conv's
+    padded input, conversion/linalg.py's ``zero_padded``)."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
+        %inputs = transform.match.structured.num_inputs %s : ({_ANY}) -> !transform.param<i64>
+        %none = transform.param.constant 0 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %inputs, %none : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
 def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     """The sequences and the lines (after ``%pad_copies``) that split the rows
-    of each pad's fill and copy among `threads` threads (none on one): a
-    pad is a pass over a tensor, the copy as long as a depthwise conv's own
-    pass (mobilenet_v2's pads before its depthwise convs took about a tenth of
-    its time on two threads, all on one of them)."""
+    of each pad's fill and copy, and of each op that writes a padded tensor
+    of rank 4 from nothing (`_generated_matcher`), among `threads` threads
+    (none on one): a pad is a whole pass over a tensor, as long as the
+    conv's own after it (mobilenet_v2's pads before its depthwise convs took
+    about a tenth of its time on two threads, all on one of them)."""
     if threads < 2:
         return "", []
     sequences = ""
@@ -800,6 +826,7 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     transform.yield
   }}"""
         rules.append(f"@match_pad_rows{rank} -> @split_pad_rows{rank}")
+    sequences += _generated_matcher("match_generated_rows4")
     lines = [
         f"%pad_slices = transform.get_producer_of_operand %pad_copies[1] : ({_ANY}) -> {_ANY}",
         f"%pad_fills = transform.get_producer_of_operand %pad_slices[0] : ({_ANY}) -> {_ANY}",
@@ -809,6 +836,11 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
         "  %split = transform.foreach_match restrict_root in %one",
         f"      {', '.join(rules)} : ({_ANY}) -> {_ANY}",
         "}",
+        # after the foreach: matching in the functions invalidates the handles
+        # to ops in them
+        f'%pad_funcs = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}',
+        "%generated = transform.foreach_match in %pad_funcs",
+        f"    @match_generated_rows4 -> @split_pad_rows4 : ({_ANY}) -> {_ANY}",
     ]
     return sequences, lines
 

@@ -22,6 +22,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, UnitAttr, f32
+from xdsl.ir import Block, Region
 
 from relay_xdsl.compiler import build
 from relay_xdsl.compiler.artifact import Signature
@@ -29,6 +32,8 @@ from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.schedule import LONG_REDUCTION, SCHEDULE, vector_lowering, vectorize
+from relay_xdsl.conversion.linalg import zero_padded
+from relay_xdsl.conversion.tosa import TosaBuilder
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
 ZP = '%zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>'
@@ -698,3 +703,31 @@ def test_polynomial_approximations_within_3_ulp(tmp_path: Path) -> None:
             atol=float(np.finfo(np.float32).smallest_normal),
             err_msg=op,
         )
+
+
+def _zero_padded_module(shape: tuple[int, ...], pads: list[int]) -> str:
+    """A function returning its argument through conversion/linalg.py's ``zero_padded``."""
+    argument = TensorType(f32, shape)
+    block = Block(arg_types=[argument])
+    padded = zero_padded(TosaBuilder(block), block.args[0], pads)
+    block.add_op(func.ReturnOp(padded))
+    function = func.FuncOp("padded", ([argument], [padded.type]), Region([block]))
+    function.attributes["llvm.emit_c_interface"] = UnitAttr()
+    return build.module_text(ModuleOp([function]))
+
+
+def test_a_depthwise_convs_padded_input_is_split_among_threads(tmp_path: Path) -> None:
+    """The padded input of a depthwise conv (one op writing every element once) runs
+    in a loop of two parts on two threads, in none on one, and pads as numpy does."""
+    pads = [0, 0, 1, 1, 1, 0, 0, 0]
+    text = _zero_padded_module((1, 9, 14, 40), pads)
+    two = _scheduled(text, "schedule", vectorize(2))
+    assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == 1, two
+    assert "scf.forall" not in _scheduled(text, "schedule")
+    library = tmp_path / "padded.so"
+    llvm = build.lower_to_llvm_dialect(text, stages(vectorize(2)), vectorize(2))
+    build.compile_library(build.translate_to_llvm_ir(llvm), library, openmp=True)
+    padded = CompiledModel(library, Signature.of(program_from_mlir(text, function="padded")), [])
+    x = np.random.default_rng(7).standard_normal((1, 9, 14, 40), dtype=np.float32)
+    expected = np.pad(x, list(zip(pads[::2], pads[1::2])))
+    np.testing.assert_array_equal(padded(x)[0], expected)
