@@ -786,20 +786,32 @@ PAD_ROWS = {3: 0, 4: 1}
 of one image padded as HWC), and a conv's pad (NHWC)."""
 
 
-def _generated_matcher(name: str) -> str:
-    """Matches an all-parallel op of rank 4 and no inputs (a depthwise conv's
-    padded input, conversion/linalg.py's ``zero_padded``)."""
+PARALLEL_PAD_ROWS = 48
+"""A pad of fewer padded rows stays on one thread: its pass is short against
+a fork and a join, which on a busy machine wait for a core (mobilenet_v2's
+pads of 57 to 114 rows are three quarters of its padding's bytes, those of 9 to
+30 rows the other quarter)."""
+
+
+def _pad_rows_matcher(name: str, rank: int, generated: bool) -> str:
+    """Matches an all-parallel op of `rank` loops, of at least
+    `PARALLEL_PAD_ROWS` rows (`PAD_ROWS`), and, if `generated`, of no inputs (a
+    depthwise conv's padded input, conversion/linalg.py's ``zero_padded``)."""
+    no_inputs = f"""
+        %inputs = transform.match.structured.num_inputs %s : ({_ANY}) -> !transform.param<i64>
+        %none = transform.param.constant 0 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %inputs, %none : !transform.param<i64>"""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
         %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
-        %inputs = transform.match.structured.num_inputs %s : ({_ANY}) -> !transform.param<i64>
-        %none = transform.param.constant 0 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %inputs, %none : !transform.param<i64>
+        %rows = transform.match.structured.dim %s[{PAD_ROWS[rank]}] : ({_ANY}) -> !transform.param<i64>
+        %enough = transform.param.constant {PARALLEL_PAD_ROWS} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>{no_inputs if generated else ""}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -809,8 +821,8 @@ def _generated_matcher(name: str) -> str:
 def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     """The sequences and the lines (after ``%pad_copies``) that split the rows
     of each pad's fill and copy, and of each op that writes a padded tensor
-    of rank 4 from nothing (`_generated_matcher`), among `threads` threads
-    (none on one): a pad is a whole pass over a tensor, as long as the
+    of rank 4 from nothing, of `PARALLEL_PAD_ROWS` rows or more, among
+    `threads` threads (none on one): a pad is a whole pass over a tensor, as long as the
     conv's own after it (mobilenet_v2's pads before its depthwise convs took
     about a tenth of its time on two threads, all on one of them)."""
     if threads < 2:
@@ -819,14 +831,14 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     rules = []
     for rank, dim in PAD_ROWS.items():
         parts = [0] * dim + [threads]
-        sequences += _rank_matcher(f"match_pad_rows{rank}", rank, parallel_only=True)
+        sequences += _pad_rows_matcher(f"match_pad_rows{rank}", rank, generated=False)
         sequences += f"""
   transform.named_sequence @split_pad_rows{rank}(%op: {_ANY} {{transform.consumed}}) {{
     {_parallel(parts, split=True)[0][0]}
     transform.yield
   }}"""
         rules.append(f"@match_pad_rows{rank} -> @split_pad_rows{rank}")
-    sequences += _generated_matcher("match_generated_rows4")
+    sequences += _pad_rows_matcher("match_generated_rows4", 4, generated=True)
     lines = [
         f"%pad_slices = transform.get_producer_of_operand %pad_copies[1] : ({_ANY}) -> {_ANY}",
         f"%pad_fills = transform.get_producer_of_operand %pad_slices[0] : ({_ANY}) -> {_ANY}",

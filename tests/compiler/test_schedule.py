@@ -31,7 +31,14 @@ from relay_xdsl.compiler.artifact import Signature
 from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
-from relay_xdsl.compiler.schedule import LONG_REDUCTION, SCHEDULE, vector_lowering, vectorize
+from relay_xdsl.compiler.schedule import (
+    LONG_REDUCTION,
+    PAD_ROWS,
+    PARALLEL_PAD_ROWS,
+    SCHEDULE,
+    vector_lowering,
+    vectorize,
+)
 from relay_xdsl.conversion.linalg import zero_padded
 from relay_xdsl.conversion.tosa import TosaBuilder
 
@@ -173,8 +180,11 @@ def _pad(name: str, shape: tuple[int, ...], pads: tuple[int, ...]) -> tuple:
 
 
 PADS = [
-    _pad("pad_hwc", (13, 11, 40), (1, 1, 1, 0, 0, 0)),
-    _pad("pad_nhwc", (1, 9, 12, 24), (0, 0, 2, 1, 1, 2, 0, 0)),
+    # at least PARALLEL_PAD_ROWS rows (the copy's too): split among threads
+    _pad("pad_hwc", (49, 11, 40), (1, 1, 1, 0, 0, 0)),
+    _pad("pad_nhwc", (1, 48, 6, 24), (0, 0, 2, 1, 1, 2, 0, 0)),
+    # fewer: on one thread
+    _pad("pad_hwc_short", (13, 11, 40), (1, 1, 1, 0, 0, 0)),
 ]
 
 
@@ -463,10 +473,13 @@ def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
 
 def test_pads_split_their_rows_among_threads() -> None:
     """On two threads a pad's fill and copy each run in a loop of two parts
-    (its rows split); on one, in none."""
+    (its rows split), where it has PARALLEL_PAD_ROWS rows or more; on one
+    thread, or with fewer rows, in none."""
     for case in PADS:
         two = _scheduled(_function(*case), "schedule", vectorize(2))
-        assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == 2, two
+        rows = case[2][PAD_ROWS[len(case[2])]]
+        splits = 2 if rows >= PARALLEL_PAD_ROWS else 0
+        assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == splits, two
         assert "scf.forall" not in _scheduled(_function(*case), "schedule"), case[0]
 
 
@@ -717,10 +730,11 @@ def _zero_padded_module(shape: tuple[int, ...], pads: list[int]) -> str:
 
 
 def test_a_depthwise_convs_padded_input_is_split_among_threads(tmp_path: Path) -> None:
-    """The padded input of a depthwise conv (one op writing every element once) runs
-    in a loop of two parts on two threads, in none on one, and pads as numpy does."""
+    """The padded input of a depthwise conv (one op writing every element once), of
+    50 rows, runs in a loop of two parts on two threads, in none on one, and pads as
+    numpy does."""
     pads = [0, 0, 1, 1, 1, 0, 0, 0]
-    text = _zero_padded_module((1, 9, 14, 40), pads)
+    text = _zero_padded_module((1, 48, 5, 40), pads)
     two = _scheduled(text, "schedule", vectorize(2))
     assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == 1, two
     assert "scf.forall" not in _scheduled(text, "schedule")
@@ -728,6 +742,6 @@ def test_a_depthwise_convs_padded_input_is_split_among_threads(tmp_path: Path) -
     llvm = build.lower_to_llvm_dialect(text, stages(vectorize(2)), vectorize(2))
     build.compile_library(build.translate_to_llvm_ir(llvm), library, openmp=True)
     padded = CompiledModel(library, Signature.of(program_from_mlir(text, function="padded")), [])
-    x = np.random.default_rng(7).standard_normal((1, 9, 14, 40), dtype=np.float32)
+    x = np.random.default_rng(7).standard_normal((1, 48, 5, 40), dtype=np.float32)
     expected = np.pad(x, list(zip(pads[::2], pads[1::2])))
     np.testing.assert_array_equal(padded(x)[0], expected)
