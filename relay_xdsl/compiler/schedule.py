@@ -38,9 +38,23 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   core (resnet18's 65 elementwise loops on two threads took it from 82 to 110 ms,
   against 85 ms with its 13 heavy ones alone, at a load of 11 on 2 cores).
 
+* a tile's scratch buffer (a fused conv's sums before its epilogue) is
+  allocated once per thread's share of the rows, out of the tile loops
+  (``buffer-loop-hoisting`` in ``BUFFERIZE``, before deallocation is placed):
+  allocated per tile, on two threads, glibc's arena locks took a tenth of
+  mobilenet_v2's time.
 * ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
   tiled and vectorised below (left alone, the pad bufferizes to a strided
   ``memref.copy``, a call into MLIR's runner library, element by element).
+  On several threads each of the two is split by rows among them
+  (``_parallel_pads``), unlike other elementwise ops: a pad is a whole pass
+  over a tensor before its conv (mobilenet_v2's ten depthwise convs' pads were
+  about a tenth of its time on two threads, all of it on one); so is a
+  depthwise conv's padded input, which the conversion writes in one pass
+  (conversion/linalg.py's ``zero_padded``: no fill of the whole tensor).
+  Fused into the conv's tiles instead, each tile padding the window it reads,
+  it was slower (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread):
+  the windows overlap, and each is a loop of small copies.
 * ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``): its filter is transposed to HWCF
   (``transpose_conv2d``), putting the output channels innermost.  **Weight
   layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
@@ -155,9 +169,6 @@ from relay_xdsl.conversion.packed_matmul import PANEL
 BUFFERIZE = (
     "eliminate-empty-tensors",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
-    # A fused conv tile's sums (_epilogue_action) take a buffer of the tile's
-    # size: allocated once, out of the tile loops, not a malloc per tile
-    # (an scf.forall keeps its own: one per thread).
     "func.func(buffer-loop-hoisting)",
     "buffer-deallocation-pipeline",
     "convert-bufferization-to-memref",
@@ -796,6 +807,82 @@ def _epilogue_action(
   }}"""
 
 
+PAD_ROWS = {3: 0, 4: 1}
+"""The rows' dim of a padded tensor by its rank: ``tosa.pad`` 's (an NHWC tensor
+of one image padded as HWC), and a conv's pad (NHWC)."""
+
+
+PARALLEL_PAD_ROWS = 48
+"""A pad of fewer padded rows stays on one thread: its pass is short against
+a fork and a join, which on a busy machine wait for a core (mobilenet_v2's
+pads of 57 to 114 rows are three quarters of its padding's bytes, those of 9 to
+30 rows the other quarter)."""
+
+
+def _pad_rows_matcher(name: str, rank: int, generated: bool) -> str:
+    """Matches an all-parallel op of `rank` loops, of at least
+    `PARALLEL_PAD_ROWS` rows (`PAD_ROWS`), and, if `generated`, of no inputs (a
+    depthwise conv's padded input, conversion/linalg.py's ``zero_padded``)."""
+    no_inputs = f"""
+        %inputs = transform.match.structured.num_inputs %s : ({_ANY}) -> !transform.param<i64>
+        %none = transform.param.constant 0 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %inputs, %none : !transform.param<i64>"""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
+        %rows = transform.match.structured.dim %s[{PAD_ROWS[rank]}] : ({_ANY}) -> !transform.param<i64>
+        %enough = transform.param.constant {PARALLEL_PAD_ROWS} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>{no_inputs if generated else ""}
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _parallel_pads(threads: int) -> tuple[str, list[str]]:
+    """The sequences and the lines (after ``%pad_copies``) that split the rows
+    of each pad's fill and copy, and of each op that writes a padded tensor
+    of rank 4 from nothing, of `PARALLEL_PAD_ROWS` rows or more, among
+    `threads` threads (none on one): a pad is a whole pass over a tensor, as long as the
+    conv's own after it (mobilenet_v2's pads before its depthwise convs took
+    about a tenth of its time on two threads, all on one of them)."""
+    if threads < 2:
+        return "", []
+    sequences = ""
+    rules = []
+    for rank, dim in PAD_ROWS.items():
+        parts = [0] * dim + [threads]
+        sequences += _pad_rows_matcher(f"match_pad_rows{rank}", rank, generated=False)
+        sequences += f"""
+  transform.named_sequence @split_pad_rows{rank}(%op: {_ANY} {{transform.consumed}}) {{
+    {_parallel(parts, split=True)[0][0]}
+    transform.yield
+  }}"""
+        rules.append(f"@match_pad_rows{rank} -> @split_pad_rows{rank}")
+    sequences += _pad_rows_matcher("match_generated_rows4", 4, generated=True)
+    lines = [
+        f"%pad_slices = transform.get_producer_of_operand %pad_copies[1] : ({_ANY}) -> {_ANY}",
+        f"%pad_fills = transform.get_producer_of_operand %pad_slices[0] : ({_ANY}) -> {_ANY}",
+        f"%pad_ops = transform.merge_handles %pad_copies, %pad_fills : {_ANY}",
+        f"transform.foreach %pad_ops : {_ANY} {{",
+        f"^bb0(%one: {_ANY}):",
+        "  %split = transform.foreach_match restrict_root in %one",
+        f"      {', '.join(rules)} : ({_ANY}) -> {_ANY}",
+        "}",
+        # after the foreach: matching in the functions invalidates the handles
+        # to ops in them
+        f'%pad_funcs = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}',
+        "%generated = transform.foreach_match in %pad_funcs",
+        f"    @match_generated_rows4 -> @split_pad_rows4 : ({_ANY}) -> {_ANY}",
+    ]
+    return sequences, lines
+
+
 def _build_schedule(threads: int = 1) -> str:
     rules = [
         # Widths, channel counts and filter counts that a tile does not divide
@@ -933,6 +1020,9 @@ def _build_schedule(threads: int = 1) -> str:
             for name in [*(rule.name for rule in rules), "depthwise"]
         ]
     )
+    pad_sequences, pad_lines_list = _parallel_pads(threads)
+    sequences += pad_sequences
+    pad_lines = "\n    ".join(pad_lines_list)
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @{PACKED_ENTRY}(%root: {_ANY} {{transform.readonly}}) {{
     // Pads become a fill and a linalg.copy into the padded tensor, which are
@@ -942,8 +1032,10 @@ def _build_schedule(threads: int = 1) -> str:
     // tiles' inserts stay inserts.
     %pads = transform.structured.match ops{{["tensor.pad"]}} in %root : ({_ANY}) -> {_ANY}
     %padded = transform.structured.rewrite_in_destination_passing_style %pads : ({_ANY}) -> {_ANY}
+    %pad_copies = transform.structured.insert_slice_to_copy %padded : ({_ANY}) -> {_ANY}
     %inserts = transform.structured.match ops{{["tensor.insert_slice"]}} in %root : ({_ANY}) -> {_ANY}
     %copies = transform.structured.insert_slice_to_copy %inserts : ({_ANY}) -> {_ANY}
+    {pad_lines}
     %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %func
         @match_packed_matmul -> @tile_packed_matmul : ({_ANY}) -> {_ANY}

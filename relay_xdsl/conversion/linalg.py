@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntElementsAttr,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     TensorType,
@@ -27,7 +28,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.abstract_ops import ConvOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, IndexOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import irdl_op_definition
@@ -68,6 +69,70 @@ def initial_sums(emit: TosaBuilder, bias: SSAValue | None, type_: TensorType) ->
     emit.block.add_op(empty)
     emit.block.add_op(broadcast)
     return broadcast.results[0]
+
+
+def zero_padded(emit: TosaBuilder, data: SSAValue, pads: Sequence[int]) -> SSAValue:
+    """`data` with zeros around it, by `pads` ((before, after) per axis): a
+    ``linalg.generic`` of no inputs over the padded tensor, each element the
+    one of `data` it covers (``tensor.extract`` at indices clamped into
+    `data`), or zero outside. It writes each element once, where ``tosa.pad``
+    fills the padded tensor, then copies `data` into it (mobilenet_v2's 12 MB
+    of padding a call, before its depthwise convs); vectorised, a tile of
+    channels is one contiguous read and a select."""
+    type_ = data.type
+    assert isinstance(type_, TensorType)
+    if not any(pads):
+        return data
+    element: Any = type_.get_element_type()
+    shape = type_.get_shape()
+    rank = len(shape)
+    result_type = TensorType(
+        element, [n + pads[2 * i] + pads[2 * i + 1] for i, n in enumerate(shape)]
+    )
+    body = Block(arg_types=[element])
+    ops: list[Operation] = []
+
+    def add(op: Operation) -> SSAValue:
+        ops.append(op)
+        return op.results[0]
+
+    def index(value: int) -> SSAValue:
+        return add(arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+    zero, first = add(arith.ConstantOp(FloatAttr(0, element))), index(0)
+    indices, inside = [], None
+    for axis in range(rank):
+        at = add(IndexOp(axis))
+        before, size = pads[2 * axis], shape[axis]
+        if not before and not pads[2 * axis + 1]:
+            indices.append(at)
+            continue
+        source = add(arith.SubiOp(at, index(before))) if before else at
+        within = add(
+            arith.AndIOp(
+                add(arith.CmpiOp(source, first, "sge")),
+                add(arith.CmpiOp(source, index(size), "slt")),
+            )
+        )
+        inside = within if inside is None else add(arith.AndIOp(inside, within))
+        clamped = add(arith.MinSIOp(add(arith.MaxSIOp(source, first)), index(size - 1)))
+        indices.append(clamped)
+    assert inside is not None
+    value = add(tensor.ExtractOp(data, indices, element))
+    add(arith.SelectOp(inside, value, zero))
+    body.add_ops([*ops, YieldOp(ops[-1].results[0])])
+    empty = tensor.EmptyOp([], result_type)
+    generic = GenericOp(
+        [],
+        [empty.tensor],
+        Region([body]),
+        [AffineMapAttr(AffineMap.identity(rank))],
+        [IteratorTypeAttr.parallel()] * rank,
+        [result_type],
+    )
+    emit.block.add_op(empty)
+    emit.block.add_op(generic)
+    return generic.results[0]
 
 
 def integer_max_pool2d(

@@ -22,13 +22,25 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, UnitAttr, f32
+from xdsl.ir import Block, Region
 
 from relay_xdsl.compiler import build
 from relay_xdsl.compiler.artifact import Signature
 from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
-from relay_xdsl.compiler.schedule import LONG_REDUCTION, SCHEDULE, vector_lowering, vectorize
+from relay_xdsl.compiler.schedule import (
+    LONG_REDUCTION,
+    PAD_ROWS,
+    PARALLEL_PAD_ROWS,
+    SCHEDULE,
+    vector_lowering,
+    vectorize,
+)
+from relay_xdsl.conversion.linalg import zero_padded
+from relay_xdsl.conversion.tosa import TosaBuilder
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
 ZP = '%zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>'
@@ -150,6 +162,30 @@ DEPTHWISE_HWC_SHAPES = [
     ("depthwise_hwc_s3_dilated", (16, 19), 24, 3, 2),
 ]
 DEPTHWISE_HWC = [_depthwise_hwc(*shape) for shape in DEPTHWISE_HWC_SHAPES]
+
+
+def _pad(name: str, shape: tuple[int, ...], pads: tuple[int, ...]) -> tuple:
+    """``tosa.pad`` with zeros by `pads` ((before, after) per axis): of HWC, as
+    the conversion pads an NHWC image, or of NHWC, as a conv's pad."""
+    result = tuple(n + pads[2 * i] + pads[2 * i + 1] for i, n in enumerate(shape))
+    widths = ", ".join(map(str, pads))
+    body = [
+        (
+            f'%widths = "tosa.const_shape"() {{values = dense<[{widths}]> : tensor<{len(pads)}xindex>}} '
+            f": () -> !tosa.shape<{len(pads)}>"
+        ),
+        f'%out = "tosa.pad"(%a0, %widths, %zp) : ({_ty(shape)}, !tosa.shape<{len(pads)}>, tensor<1xf32>) -> {_ty(result)}',
+    ]
+    return name, [shape], result, body
+
+
+PADS = [
+    # at least PARALLEL_PAD_ROWS rows (the copy's too): split among threads
+    _pad("pad_hwc", (49, 11, 40), (1, 1, 1, 0, 0, 0)),
+    _pad("pad_nhwc", (1, 48, 6, 24), (0, 0, 2, 1, 1, 2, 0, 0)),
+    # fewer: on one thread
+    _pad("pad_hwc_short", (13, 11, 40), (1, 1, 1, 0, 0, 0)),
+]
 
 
 def _dense() -> tuple:
@@ -328,6 +364,7 @@ CASES = [
     *DEPTHWISE_HWC,
     # its clamp fused into its tiles
     _depthwise_hwc("depthwise_hwc_clamped", (17, 16), 40, 1, 1, clamped=True),
+    *PADS,
     _dense(),
     *MATMULS,
     *PACKED_MATMULS,
@@ -434,6 +471,51 @@ def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
     assert re.search(r"scf\.forall \(%\w+\) in \(3\)", matmul), matmul
     batches = _scheduled(_function(*_matmul("f", 5, 24, 64, 70)), "schedule")
     assert re.search(r"scf\.forall \(%\w+\) in \(5\)", batches), batches
+
+
+def test_pads_split_their_rows_among_threads() -> None:
+    """On two threads a pad's fill and copy each run in a loop of two parts
+    (its rows split), where it has PARALLEL_PAD_ROWS rows or more; on one
+    thread, or with fewer rows, in none."""
+    for case in PADS:
+        two = _scheduled(_function(*case), "schedule", vectorize(2))
+        rows = case[2][PAD_ROWS[len(case[2])]]
+        splits = 2 if rows >= PARALLEL_PAD_ROWS else 0
+        assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == splits, two
+        assert "scf.forall" not in _scheduled(_function(*case), "schedule"), case[0]
+
+
+@pytest.mark.parametrize("case", PADS, ids=[case[0] for case in PADS])
+def test_scheduled_pad_matches_numpy(case: tuple, two_threads: Compiled) -> None:
+    name, args, _, body = case
+    widths = [int(w) for w in re.findall(r"-?\d+", body[0].split("[")[1].split("]")[0])]
+    x = np.random.default_rng(5).standard_normal(args[0], dtype=np.float32)
+    expected = np.pad(x, list(zip(widths[::2], widths[1::2])))
+    np.testing.assert_array_equal(two_threads[name](x)[0], expected)
+
+
+def _allocs_in_loops(bufferized: str) -> list[str]:
+    """The ``memref.alloc`` lines of `bufferized` nested in an ``scf.for``."""
+    found, open_ops = [], []
+    for line in bufferized.splitlines():
+        indent = len(line) - len(line.lstrip())
+        while open_ops and open_ops[-1][0] >= indent:
+            open_ops.pop()
+        if "memref.alloc" in line and any("scf.for " in op for _, op in open_ops):
+            found.append(line.strip())
+        if line.rstrip().endswith("{"):
+            open_ops.append((indent, line))
+    return found
+
+
+def test_tile_scratch_buffers_are_allocated_once_per_thread() -> None:
+    """A fused conv's tile sums into a scratch buffer before its epilogue: one
+    buffer per thread's share of the rows, allocated outside the tile loops."""
+    for name in ("depthwise_hwc_clamped", "conv3x3"):
+        (case,) = [case for case in CASES if case[0] == name]
+        bufferized = _scheduled(_function(*case), "bufferize", vectorize(2))
+        assert "memref.alloc" in bufferized and "scf.forall" in bufferized, name
+        assert _allocs_in_loops(bufferized) == [], name
 
 
 def test_scheduled_conv_matches_numpy(libraries: tuple[Compiled, Compiled]) -> None:
@@ -670,3 +752,32 @@ def test_polynomial_approximations_within_3_ulp(tmp_path: Path) -> None:
             atol=float(np.finfo(np.float32).smallest_normal),
             err_msg=op,
         )
+
+
+def _zero_padded_module(shape: tuple[int, ...], pads: list[int]) -> str:
+    """A function returning its argument through conversion/linalg.py's ``zero_padded``."""
+    argument = TensorType(f32, shape)
+    block = Block(arg_types=[argument])
+    padded = zero_padded(TosaBuilder(block), block.args[0], pads)
+    block.add_op(func.ReturnOp(padded))
+    function = func.FuncOp("padded", ([argument], [padded.type]), Region([block]))
+    function.attributes["llvm.emit_c_interface"] = UnitAttr()
+    return build.module_text(ModuleOp([function]))
+
+
+def test_a_depthwise_convs_padded_input_is_split_among_threads(tmp_path: Path) -> None:
+    """The padded input of a depthwise conv (one op writing every element once), of
+    50 rows, runs in a loop of two parts on two threads, in none on one, and pads as
+    numpy does."""
+    pads = [0, 0, 1, 1, 1, 0, 0, 0]
+    text = _zero_padded_module((1, 48, 5, 40), pads)
+    two = _scheduled(text, "schedule", vectorize(2))
+    assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == 1, two
+    assert "scf.forall" not in _scheduled(text, "schedule")
+    library = tmp_path / "padded.so"
+    llvm = build.lower_to_llvm_dialect(text, stages(vectorize(2)), vectorize(2))
+    build.compile_library(build.translate_to_llvm_ir(llvm), library, openmp=True)
+    padded = CompiledModel(library, Signature.of(program_from_mlir(text, function="padded")), [])
+    x = np.random.default_rng(7).standard_normal((1, 48, 5, 40), dtype=np.float32)
+    expected = np.pad(x, list(zip(pads[::2], pads[1::2])))
+    np.testing.assert_array_equal(padded(x)[0], expected)

@@ -156,7 +156,7 @@ def _conv2d(
             # [KH, KW, C]: the OIHW weight (C, 1, KH, KW) seen as (C, KH, KW), then permuted
             hwc = _reshaped_known(call, w, ohwi, (in_c, kh, kw))
             weight = call.lowering.materialize(hwc, (1, 2, 0))
-            padded = emit.pad(data, [0, 0, *pads, 0, 0])
+            padded = linalg.zero_padded(emit, data, [0, 0, *pads, 0, 0])
             return linalg.depthwise_conv2d(emit, padded, weight, strides, dilation, bias, result)
         # [KH, KW, C, M]: the OIHW weight (C*M, 1, KH, KW) seen as (C, M, KH, KW), then permuted
         hwcm = _reshaped_known(call, w, ohwi, (in_c, multiplier, kh, kw))
