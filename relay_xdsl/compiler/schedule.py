@@ -112,12 +112,19 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   broadcast along its minor dimension, which ``convert-vector-to-scf`` fills
   element by element, through the stack (BERT's layer_norm took 0.8 ms of its
   64x768 elements).
-* ``linalg.reduce`` along the innermost axis only (softmax's maxima and sums,
+* reductions along the innermost axis only (softmax's maxima and sums,
   layer_norm's means and variances): 8 rows by 64 columns
   (``ROW_REDUCTION_TILES``), in a rolled loop over the columns carrying the 8
   running results in registers, each tile a horizontal reduction of each row,
   reassociated (``reassociate-fp-reductions``: in order, a 64-long chain of
-  dependent scalar adds).
+  dependent scalar adds).  Most arrive as ``linalg.generic``, not
+  ``linalg.reduce``: ``linalg-fuse-elementwise-ops`` fuses the ops before
+  them in (layer_norm's subtraction and square) and moves the reshape to
+  ``[..., 1]`` after them through them, which adds a unit loop, so that a
+  tile's 8 rows may be that loop's one; left to loops, vit_b_16's softmax and
+  layer_norm functions took about 10 ms of its 175 (one thread), 4 ms
+  vectorised.  The products' tiles, generics reducing along their last loop
+  too, are told apart by their multiply-accumulate body (``match_contraction``).
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
 * ``linalg.depthwise_conv_2d_nhwc_hwc`` (the conversion's form of one output per
@@ -302,10 +309,13 @@ def _rank_matcher(name: str, rank: int, parallel_only: bool) -> str:
 
 
 def _row_reduction_matcher(name: str, rank: int) -> str:
-    """Matches a ``linalg.reduce`` of `rank` loops along its innermost one only."""
+    """Matches a ``linalg.reduce`` or ``linalg.generic`` of `rank` loops,
+    reducing along its innermost one only (a generic: a reduction that
+    ``linalg-fuse-elementwise-ops`` took its operand's elementwise ops
+    into, or moved a reshape through)."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
-    transform.match.operation_name %op ["linalg.reduce"] : {_ANY}
+    transform.match.operation_name %op ["linalg.reduce", "linalg.generic"] : {_ANY}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
         %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
@@ -338,6 +348,23 @@ def _bitwidth_matcher(name: str, kind: str, index: int, bits: int, op: str | Non
         %bits = transform.match.structured.elemental_bitwidth %v : (!transform.any_value) -> !transform.param<i64>
         %want = transform.param.constant {bits} : i64 -> !transform.param<i64>
         transform.match.param.cmpi eq %bits, %want : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _contraction_matcher(name: str) -> str:
+    """Matches a ``linalg.generic`` reducing along its innermost loop whose
+    body is a multiply-accumulate: the tiles of a product on packed panels,
+    tiled and marked before the rules run, which are no row reductions."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.generic"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        transform.match.structured.dim %s[-1] {{reduction}} : {_ANY}
+        transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -490,7 +517,12 @@ TRANSPOSE_TILES = {4: [1, 1, 16, 16], 3: [1, 16, 16], 2: [16, 16]}
 # operand broadcast along the row a read filled element by element).
 ELEMENTWISE_TILES = {4: [1, 1, 1, 64], 3: [1, 1, 64], 2: [1, 64], 1: [64]}
 # Reductions along the innermost axis, by rank: 8 rows, 64 columns at a time.
-ROW_REDUCTION_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64]}
+ROW_REDUCTION_TILES = {
+    5: [1, 1, 1, 8, 64],
+    4: [1, 1, 8, 64],
+    3: [1, 8, 64],
+    2: [8, 64],
+}
 
 # Tiled ops carry this unit attribute, so that only they are vectorised: an op no
 # rule tiled (a reduction, an op of rank 5) stays whole and would become one
@@ -883,6 +915,7 @@ def _build_schedule(threads: int = 1) -> str:
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
+        + _contraction_matcher("match_contraction")
         + LEAVE_ALONE
         + _conv_epilogue_matcher("match_conv_long_epilogue", "match_conv_long")
         + _conv_epilogue_matcher("match_conv_narrow_epilogue", "match_conv_narrow")
@@ -898,6 +931,7 @@ def _build_schedule(threads: int = 1) -> str:
     )
     pairs = ",\n        ".join(
         [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
+        + ["@match_contraction -> @leave_alone"]
         + [
             f"@match_{name} -> @tile_{name}"
             for name in [*(rule.name for rule in rules), "depthwise"]

@@ -290,6 +290,41 @@ def _softmax_concat() -> tuple:
     return "softmax_concat", args, out, body
 
 
+def _softmax4() -> tuple:
+    """Attention's softmax along the last of four axes: its reductions, the
+    elementwise ops fused into them and the reshape moved through them, are
+    generics of five loops."""
+    shape, row = (1, 3, 11, 70), (1, 3, 11, 1)
+    body = [
+        '%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>',
+        f'%max = "tosa.reduce_max"(%a0) {{axis = 3 : i32}} : ({_ty(shape)}) -> {_ty(row)}',
+        f'%d = "tosa.sub"(%a0, %max) : ({_ty(shape)}, {_ty(row)}) -> {_ty(shape)}',
+        f'%e = "tosa.exp"(%d) : ({_ty(shape)}) -> {_ty(shape)}',
+        f'%sum = "tosa.reduce_sum"(%e) {{axis = 3 : i32}} : ({_ty(shape)}) -> {_ty(row)}',
+        f'%r = "tosa.reciprocal"(%sum) : ({_ty(row)}) -> {_ty(row)}',
+        f'%out = "tosa.mul"(%e, %r, %shift) : ({_ty(shape)}, {_ty(row)}, tensor<1xi8>) -> {_ty(shape)}',
+    ]
+    return "softmax4", [shape], shape, body
+
+
+def _variance() -> tuple:
+    """layer_norm's variance: a row's squared differences from its mean, summed
+    and scaled (a generic of four loops, the subtraction and square fused in)."""
+    shape, row = (1, 13, 200), (1, 13, 1)
+    scale = '"tosa.const"() {values = dense<5.0e-03> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>'
+    body = [
+        '%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>',
+        f"%scale = {scale}",
+        f'%sum = "tosa.reduce_sum"(%a0) {{axis = 2 : i32}} : ({_ty(shape)}) -> {_ty(row)}',
+        f'%mean = "tosa.mul"(%sum, %scale, %shift) : ({_ty(row)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(row)}',
+        f'%d = "tosa.sub"(%a0, %mean) : ({_ty(shape)}, {_ty(row)}) -> {_ty(shape)}',
+        f'%sq = "tosa.mul"(%d, %d, %shift) : ({_ty(shape)}, {_ty(shape)}, tensor<1xi8>) -> {_ty(shape)}',
+        f'%squares = "tosa.reduce_sum"(%sq) {{axis = 2 : i32}} : ({_ty(shape)}) -> {_ty(row)}',
+        f'%out = "tosa.mul"(%squares, %scale, %shift) : ({_ty(row)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(row)}',
+    ]
+    return "variance", [shape], row, body
+
+
 def _gelu() -> tuple:
     """gelu as the conversion writes it: five elementwise ops, one of them erf."""
     shape = (1, 10, 200)
@@ -339,6 +374,8 @@ CASES = [
     _reduction("column_sums3", "reduce_sum", (2, 30, 20), 1),
     _pools(),
     _softmax_concat(),
+    _softmax4(),
+    _variance(),
     _gelu(),
 ]
 
@@ -588,6 +625,26 @@ def test_row_broadcasts_are_splatted_scalars() -> None:
     scheduled = _scheduled(_function(*_softmax_concat()), "schedule")
     assert "vector.broadcast" in scheduled
     assert "permutation_map" not in scheduled, scheduled
+
+
+@pytest.mark.parametrize("case", [_softmax4(), _variance()], ids=lambda case: case[0])
+def test_fused_row_reductions_are_vectorised(case: tuple) -> None:
+    """Reductions along the last axis that elementwise ops were fused into
+    (generics, of four or five loops) are tiled and vectorised, not loops."""
+    scheduled = _scheduled(_function(*case), "schedule")
+    assert not re.search(r"linalg\.generic .*reduction", scheduled), scheduled
+    assert re.search(r"vector\.reduction <(add|maximumf)>, %\w+, %\w+ : vector<64xf32>", scheduled)
+
+
+def test_scheduled_softmax_and_variance_match_numpy(libraries: tuple[Compiled, Compiled]) -> None:
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 3, 11, 70), dtype=np.float32)
+    e = np.exp(x - x.max(axis=3, keepdims=True))
+    softmax = e / e.sum(axis=3, keepdims=True)
+    np.testing.assert_allclose(libraries[1]["softmax4"](x)[0], softmax, rtol=1e-5, atol=1e-6)
+    y = rng.standard_normal((1, 13, 200), dtype=np.float32)
+    variance = y.var(axis=2, keepdims=True)
+    np.testing.assert_allclose(libraries[1]["variance"](y)[0], variance, rtol=1e-5)
 
 
 def test_matmul_code_does_not_grow_with_k() -> None:
