@@ -252,7 +252,11 @@ def _packed_matmul(name: str, batch: int, m: int, k: int, n: int) -> tuple:
 
 
 # 70 columns: a last panel of 6 columns and 26 of zeros; 26 rows: a remainder of 2.
-PACKED_MATMULS = [_packed_matmul("packed_matmul", 2, 13, 40, 70)]
+PACKED_MATMULS = [
+    _packed_matmul("packed_matmul", 2, 13, 40, 70),
+    # one row (a classifier's head): its unit dim is dropped from the tiles
+    _packed_matmul("packed_matvec", 1, 1, 40, 70),
+]
 
 
 def _pools() -> tuple:
@@ -516,6 +520,20 @@ def test_packed_matmul_reads_its_panels_in_place() -> None:
     assert loop is not None, scheduled
     assert "vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>" in scheduled[loop.end() :]
     assert "tensor.collapse_shape %arg0 [[0, 1], [2]]" in scheduled
+
+
+def test_packed_matmul_accumulates_from_zeros_in_registers() -> None:
+    """Each row tile's accumulator starts as a zero vector, carried into the
+    reduction loop: neither a pass filling the output with zeros nor a read
+    of them back."""
+    scheduled = _scheduled(_function(*PACKED_MATMULS[0]), "schedule")
+    for rows in (8, 2):
+        loop = rf"scf\.for .* step %c8 iter_args\(%\w+ = (%\w+)\) -> \(vector<{rows}x32xf32>\)"
+        found = re.search(loop, scheduled)
+        assert found is not None, scheduled
+        zeros = f"{found.group(1)} = arith.constant dense<0.000000e+00> : vector<{rows}x32xf32>"
+        assert zeros in scheduled, scheduled
+    assert "linalg.fill" not in scheduled, scheduled
 
 
 @pytest.mark.parametrize("shape", DEPTHWISE_HWC_SHAPES, ids=[s[0] for s in DEPTHWISE_HWC_SHAPES])
