@@ -102,7 +102,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   time: hence the packed weights above (ONNX Runtime packs its weights
   once too, when the session is made).  Several
   batches (attention's heads, 64 or 197 keys) are small enough to stay in
-  cache, and read in place.
+  cache, and read in place; they are tiled first, in a ``foreach_match`` of
+  their own before the elementwise rules split their fill of zeros
+  (``_batches_matmul_action``), so that their tiles, like a packed
+  product's, start from zeros in registers.
 * ``linalg.transpose`` of rank 2 to 4 (filters given OHWI, attention's keys):
   16x16 blocks (``TRANSPOSE_TILES``), transposed with shuffles.
 * other all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies):
@@ -669,20 +672,64 @@ def _packed_matmul_action() -> str:
             f'transform.annotate %product "{MARK}" : {_ANY}',
             *_peel("%steps#0"),
             *_peel("%row_loop#0"),
-            # the peeled tiles' static shapes, which the vectoriser needs
-            "transform.apply_patterns to %forall_1 {",
-            "  transform.apply_patterns.linalg.tiling_canonicalization",
-            "  transform.apply_patterns.canonicalization",
-            f"}} : {_ANY}",
-            f"%fills = transform.structured.match attributes {{{ZEROS}}} in %forall_1 : ({_ANY}) -> {_ANY}",
-            # (one the vectoriser rejects is left to the elementwise rules)
-            f"transform.foreach %fills : {_ANY} {{",
-            f"^bb0(%fill: {_ANY}):",
-            f"  transform.sequence %fill : {_ANY} failures(suppress) {{",
-            f"  ^bb1(%one: {_ANY}):",
-            f"    transform.structured.vectorize %one : {_ANY}",
-            "  }",
-            "}",
+            *_vectorise_in("%forall_1", [ZEROS]),
+        ],
+    )
+
+
+def _vectorise_in(container: str, marks: list[str]) -> list[str]:
+    """Canonicalise ``container`` (a peeled tile's static shape, which the
+    vectoriser needs) and vectorise the ops in it marked by any of `marks`
+    (one the vectoriser rejects is left to the rules that follow)."""
+    handles = [f"%marked_{i}" for i in range(len(marks))]
+    return [
+        f"transform.apply_patterns to {container} {{",
+        "  transform.apply_patterns.linalg.tiling_canonicalization",
+        "  transform.apply_patterns.canonicalization",
+        f"}} : {_ANY}",
+        *(
+            f"{handle} = transform.structured.match attributes {{{mark}}} in {container} : ({_ANY}) -> {_ANY}"
+            for handle, mark in zip(handles, marks)
+        ),
+        f"%marked = transform.merge_handles {', '.join(handles)} : {_ANY}",
+        f"transform.foreach %marked : {_ANY} {{",
+        f"^bb0(%each: {_ANY}):",
+        f"  transform.sequence %each : {_ANY} failures(suppress) {{",
+        f"  ^bb1(%one: {_ANY}):",
+        f"    transform.structured.vectorize %one : {_ANY}",
+        "  }",
+        "}",
+    ]
+
+
+def _batches_matmul_action() -> str:
+    """A batch matmul of several batches (attention's heads): the batches in
+    parallel (an ``scf.forall`` tiled by 1, its zeros fused in), each
+    batch's output tiled by ``MATMUL_TILE`` (columns outer) with the zeros
+    (``transform.structured.fuse``), then the reduction; the loops peeled,
+    and the tiles and their fills vectorised here: each accumulator starts
+    from zeros in registers, where a pass filled the output first (a
+    quarter of vit_b_16's 12x197x64 by 12x64x197 product), and no later
+    rule takes the tiles, batch matmuls of one batch, again."""
+    rows, columns, steps = MATMUL_TILE
+    parallel, inner = _parallel(BATCHES_PARALLEL)
+    fuse = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
+    order = ", ".join(map(str, BATCH_MATMUL_INTERCHANGE))
+    return _action(
+        "tile_batches_matmul",
+        [
+            f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
+            *parallel,
+            f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : {fuse}",
+            f"%tile, %outputs:2 = transform.structured.fuse {inner} tile_sizes [0, {rows}, {columns}, 0] interchange [{order}] : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})",
+            _tile("%tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
+            f'%zeros = transform.structured.match ops{{["linalg.fill"]}} in %outputs#1 : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %zeros "{ZEROS}" : {_ANY}',
+            f'transform.annotate %tiled "{MARK}" : {_ANY}',
+            *_peel("%steps#0"),
+            *_peel("%outputs#1"),
+            *_peel("%outputs#0"),
+            *_vectorise_in("%forall_1", [ZEROS, MARK]),
         ],
     )
 
@@ -851,14 +898,6 @@ def _build_schedule(threads: int = 1) -> str:
             [3, 2],
             parallel=_rows(POOL_TILE),
         ),
-        _Rule(
-            "batches_matmul",
-            _batches_matcher("match_batches_matmul", "linalg.batch_matmul"),
-            BATCH_MATMUL_TILE,
-            [3, 2, 1],
-            BATCH_MATMUL_INTERCHANGE,
-            BATCHES_PARALLEL,
-        ),
         # float32 matmuls read a packed copy of their panel (its zero padding
         # is a float32), others their operand in place.
         _Rule(
@@ -940,6 +979,8 @@ def _build_schedule(threads: int = 1) -> str:
     sequences += (
         _name_matcher("match_depthwise", ["linalg.depthwise_conv_2d_nhwc_hwcm"])
         + _depthwise_action()
+        + _batches_matcher("match_batches_matmul", "linalg.batch_matmul")
+        + _batches_matmul_action()
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
@@ -998,7 +1039,9 @@ def _build_schedule(threads: int = 1) -> str:
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
-    %after = transform.foreach_match in %fused
+    %batches = transform.foreach_match in %fused
+        @match_batches_matmul -> @tile_batches_matmul : ({_ANY}) -> {_ANY}
+    %after = transform.foreach_match in %batches
         {pairs} : ({_ANY}) -> {_ANY}
     transform.apply_patterns to %root {{
       transform.apply_patterns.linalg.tiling_canonicalization

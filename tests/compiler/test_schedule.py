@@ -522,16 +522,22 @@ def test_packed_matmul_reads_its_panels_in_place() -> None:
     assert "tensor.collapse_shape %arg0 [[0, 1], [2]]" in scheduled
 
 
-def test_packed_matmul_accumulates_from_zeros_in_registers() -> None:
-    """Each row tile's accumulator starts as a zero vector, carried into the
-    reduction loop: neither a pass filling the output with zeros nor a read
-    of them back."""
-    scheduled = _scheduled(_function(*PACKED_MATMULS[0]), "schedule")
-    for rows in (8, 2):
-        loop = rf"scf\.for .* step %c8 iter_args\(%\w+ = (%\w+)\) -> \(vector<{rows}x32xf32>\)"
+@pytest.mark.parametrize(
+    ("case", "tiles"),
+    [(PACKED_MATMULS[0], ["8x32", "2x32"]), (MATMULS[1], ["8x32", "5x32", "8x13", "5x13"])],
+    ids=["packed", "batches"],
+)
+def test_products_accumulate_from_zeros_in_registers(case: tuple, tiles: list[str]) -> None:
+    """Each output tile's accumulator, of a product on packed panels or of
+    a batch matmul of several batches, starts as a zero vector carried into
+    the reduction loop: neither a pass filling the output with zeros nor a
+    read of them back."""
+    scheduled = _scheduled(_function(*case), "schedule")
+    for tile in tiles:
+        loop = rf"scf\.for .* iter_args\(%\w+ = (%\w+)\) -> \(vector<{tile}xf32>\)"
         found = re.search(loop, scheduled)
         assert found is not None, scheduled
-        zeros = f"{found.group(1)} = arith.constant dense<0.000000e+00> : vector<{rows}x32xf32>"
+        zeros = f"{found.group(1)} = arith.constant dense<0.000000e+00> : vector<{tile}xf32>"
         assert zeros in scheduled, scheduled
     assert "linalg.fill" not in scheduled, scheduled
 
