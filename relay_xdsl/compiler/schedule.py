@@ -88,8 +88,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   into a forall, then 8x32 tiles of a panel, read in place, the same
   vectorised tile as a matmul's (``_packed_matmul_action``): no copy per
   call (BERT's 768 to 3072 layer: 2.0 to 1.55 ms); each tile's accumulator
-  starts from zeros in registers, not from a fill of the output.  **Packed panel:** any
-  other single float32 matmul first copies its
+  starts in registers from zeros, or from the bias added to the product
+  (conversion/rules/bias.py), not from a pass filling the output and one
+  adding the bias.  **Packed panel:** any other single float32 matmul first
+  copies its
   panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
   contiguous buffer, which the row tiles then read.  Read in place, the
   panel's rows lie N floats apart; at N = 3072 (12 KiB, a multiple of 4 KiB)
@@ -529,11 +531,14 @@ ROW_REDUCTION_TILES = {
 }
 
 # Tiled ops carry this unit attribute, so that only they are vectorised: an op no
-# rule tiled (a reduction, an op of rank 5) stays whole and would become one
-# vector the size of its tensor, or not vectorise at all; it goes to loops.
+# rule tiled (a reduction along another axis, an elementwise op of rank 5) stays
+# whole and would become one vector the size of its tensor, or not vectorise at
+# all; it goes to loops.
 MARK = "schedule.vectorize"
 ZEROS = "schedule.zeros"
-"""Marks the fills of a packed product's row tiles (`_packed_matmul_action`)."""
+"""Marks the initial sums of a product's output tiles (zeros, or a bias
+broadcast along the rows), vectorised with the tiles' loops
+(`_packed_matmul_action`, `_batches_matmul_action`)."""
 
 
 def _rows(tile: list[int]) -> list[int]:
@@ -641,9 +646,9 @@ def _packed_matmul_action() -> str:
     """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1);
     inside each, the rows tiled by ``MATMUL_TILE`` with the sums the
     product starts from (``transform.structured.fuse``: each row tile's
-    zeros, or its bias broadcast along the rows), then the reduction, the tiles' unit panel dim dropped (a plain
-    (M, N, K) product, vectorised as the named matmul's tiles are), marked,
-    both loops peeled; then each row tile's initial sums vectorised, here,
+    zeros, or its bias broadcast along the rows), then the reduction, the
+    tiles' unit panel dim dropped (a plain (M, N, K) product, vectorised as
+    the named matmul's tiles are), marked, both loops peeled; then each row tile's initial sums vectorised, here,
     so that no elementwise rule splits them into rows: a vector that the
     accumulator, hoisted out of the reduction loop, starts from in
     registers.  Filled in a pass over the panel's rows, 128 bytes at a
