@@ -104,8 +104,11 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   tiles it before ``linalg-fuse-elementwise-ops`` (see there): the panels
   into a forall, then 8x32 tiles of a panel, read in place, the same
   vectorised tile as a matmul's (``_packed_matmul_action``): no copy per
-  call (BERT's 768 to 3072 layer: 2.0 to 1.55 ms).  **Packed panel:** any
-  other single float32 matmul first copies its
+  call (BERT's 768 to 3072 layer: 2.0 to 1.55 ms); each tile's accumulator
+  starts in registers from zeros, or from the bias added to the product
+  (conversion/rules/bias.py), not from a pass filling the output and one
+  adding the bias.  **Packed panel:** any other single float32 matmul first
+  copies its
   panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
   contiguous buffer, which the row tiles then read.  Read in place, the
   panel's rows lie N floats apart; at N = 3072 (12 KiB, a multiple of 4 KiB)
@@ -118,7 +121,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   time: hence the packed weights above (ONNX Runtime packs its weights
   once too, when the session is made).  Several
   batches (attention's heads, 64 or 197 keys) are small enough to stay in
-  cache, and read in place.
+  cache, and read in place; they are tiled first, in a ``foreach_match`` of
+  their own before the elementwise rules split their fill of zeros
+  (``_batches_matmul_action``), so that their tiles, like a packed
+  product's, start from zeros in registers.
 * ``linalg.transpose`` of rank 2 to 4 (filters given OHWI, attention's keys):
   16x16 blocks (``TRANSPOSE_TILES``), transposed with shuffles.
 * other all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies):
@@ -129,12 +135,19 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   broadcast along its minor dimension, which ``convert-vector-to-scf`` fills
   element by element, through the stack (BERT's layer_norm took 0.8 ms of its
   64x768 elements).
-* ``linalg.reduce`` along the innermost axis only (softmax's maxima and sums,
+* reductions along the innermost axis only (softmax's maxima and sums,
   layer_norm's means and variances): 8 rows by 64 columns
   (``ROW_REDUCTION_TILES``), in a rolled loop over the columns carrying the 8
   running results in registers, each tile a horizontal reduction of each row,
   reassociated (``reassociate-fp-reductions``: in order, a 64-long chain of
-  dependent scalar adds).
+  dependent scalar adds).  Most arrive as ``linalg.generic``, not
+  ``linalg.reduce``: ``linalg-fuse-elementwise-ops`` fuses the ops before
+  them in (layer_norm's subtraction and square) and moves the reshape to
+  ``[..., 1]`` after them through them, which adds a unit loop, so that a
+  tile's 8 rows may be that loop's one; left to loops, vit_b_16's softmax and
+  layer_norm functions took about 10 ms of its 175 (one thread), 4 ms
+  vectorised.  The products' tiles, generics reducing along their last loop
+  too, are told apart by their multiply-accumulate body (``match_contraction``).
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
   channels; 1000 classes) is peeled, so every tile has a static shape.
 * ``linalg.depthwise_conv_2d_nhwc_hwc`` (the conversion's form of one output per
@@ -320,10 +333,13 @@ def _rank_matcher(name: str, rank: int, parallel_only: bool) -> str:
 
 
 def _row_reduction_matcher(name: str, rank: int) -> str:
-    """Matches a ``linalg.reduce`` of `rank` loops along its innermost one only."""
+    """Matches a ``linalg.reduce`` or ``linalg.generic`` of `rank` loops,
+    reducing along its innermost one only (a generic: a reduction that
+    ``linalg-fuse-elementwise-ops`` took its operand's elementwise ops
+    into, or moved a reshape through)."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
-    transform.match.operation_name %op ["linalg.reduce"] : {_ANY}
+    transform.match.operation_name %op ["linalg.reduce", "linalg.generic"] : {_ANY}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
         %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
@@ -356,6 +372,23 @@ def _bitwidth_matcher(name: str, kind: str, index: int, bits: int, op: str | Non
         %bits = transform.match.structured.elemental_bitwidth %v : (!transform.any_value) -> !transform.param<i64>
         %want = transform.param.constant {bits} : i64 -> !transform.param<i64>
         transform.match.param.cmpi eq %bits, %want : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _contraction_matcher(name: str) -> str:
+    """Matches a ``linalg.generic`` reducing along its innermost loop whose
+    body is a multiply-accumulate: the tiles of a product on packed panels,
+    tiled and marked before the rules run, which are no row reductions."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.generic"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        transform.match.structured.dim %s[-1] {{reduction}} : {_ANY}
+        transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -523,12 +556,22 @@ TRANSPOSE_TILES = {4: [1, 1, 16, 16], 3: [1, 16, 16], 2: [16, 16]}
 # operand broadcast along the row a read filled element by element).
 ELEMENTWISE_TILES = {4: [1, 1, 1, 64], 3: [1, 1, 64], 2: [1, 64], 1: [64]}
 # Reductions along the innermost axis, by rank: 8 rows, 64 columns at a time.
-ROW_REDUCTION_TILES = {4: [1, 1, 8, 64], 3: [1, 8, 64], 2: [8, 64]}
+ROW_REDUCTION_TILES = {
+    5: [1, 1, 1, 8, 64],
+    4: [1, 1, 8, 64],
+    3: [1, 8, 64],
+    2: [8, 64],
+}
 
 # Tiled ops carry this unit attribute, so that only they are vectorised: an op no
-# rule tiled (a reduction, an op of rank 5) stays whole and would become one
-# vector the size of its tensor, or not vectorise at all; it goes to loops.
+# rule tiled (a reduction along another axis, an elementwise op of rank 5) stays
+# whole and would become one vector the size of its tensor, or not vectorise at
+# all; it goes to loops.
 MARK = "schedule.vectorize"
+ZEROS = "schedule.zeros"
+"""Marks the initial sums of a product's output tiles (zeros, or a bias
+broadcast along the rows), vectorised with the tiles' loops
+(`_packed_matmul_action`, `_batches_matmul_action`)."""
 
 
 def _rows(tile: list[int]) -> list[int]:
@@ -633,12 +676,17 @@ def _packed_matmul_matcher(name: str) -> str:
 
 
 def _packed_matmul_action() -> str:
-    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1,
-    the zeros the product starts from filled in each panel's iteration, not
-    in a pass of one thread before); inside each, the rows and the reduction
-    tiled by ``MATMUL_TILE`` (rows outer), the tile's unit panel dim dropped
-    (inside the reduction loop only: a plain (M, N, K) product, vectorised as
-    the named matmul's tiles are), marked, both loops peeled."""
+    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1);
+    inside each, the rows tiled by ``MATMUL_TILE`` with the sums the
+    product starts from (``transform.structured.fuse``: each row tile's
+    zeros, or its bias broadcast along the rows), then the reduction, the
+    tiles' unit panel dim dropped (a plain (M, N, K) product, vectorised as
+    the named matmul's tiles are), marked, both loops peeled; then each row tile's initial sums vectorised, here,
+    so that no elementwise rule splits them into rows: a vector that the
+    accumulator, hoisted out of the reduction loop, starts from in
+    registers.  Filled in a pass over the panel's rows, 128 bytes at a
+    stride of a row, then read back, the zeros were about 5% of vit_b_16's
+    768 to 3072 layer (one thread), and the bias added after it 3%."""
     rows, _, steps = MATMUL_TILE
     parallel, inner = _parallel([1])
     fuse = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
@@ -647,15 +695,79 @@ def _packed_matmul_action() -> str:
         [
             f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
             *parallel,
-            _tile(inner, [0, rows, 0, steps]),
             f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : {fuse}",
-            "transform.apply_patterns to %loops#1 {",
+            f"%row_tile, %row_loop:1 = transform.structured.fuse {inner} tile_sizes [0, {rows}, 0, 0] : ({_ANY}) -> ({_ANY}, {_ANY})",
+            _tile("%row_tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
+            f'%row_fill = transform.structured.match ops{{["linalg.fill", "linalg.broadcast"]}} in %row_loop#0 : ({_ANY}) -> {_ANY}',
+            # a generic, so that its unit dim is dropped as the product's is
+            f"%row_zeros = transform.structured.generalize %row_fill : ({_ANY}) -> {_ANY}",
+            "transform.apply_patterns to %row_loop#0 {",
             "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
             f"}} : {_ANY}",
-            f'%folded = transform.structured.match ops{{["linalg.generic"]}} in %loops#1 : ({_ANY}) -> {_ANY}',
-            f'transform.annotate %folded "{MARK}" : {_ANY}',
-            *_peel("%loops#1"),
-            *_peel("%loops#0"),
+            f'%row_generics = transform.structured.match ops{{["linalg.generic"]}} in %row_loop#0 : ({_ANY}) -> {_ANY}',
+            f"%zeros, %product = transform.split_handle %row_generics : ({_ANY}) -> ({_ANY}, {_ANY})",
+            f'transform.annotate %zeros "{ZEROS}" : {_ANY}',
+            f'transform.annotate %product "{MARK}" : {_ANY}',
+            *_peel("%steps#0"),
+            *_peel("%row_loop#0"),
+            *_vectorise_in("%forall_1", [ZEROS]),
+        ],
+    )
+
+
+def _vectorise_in(container: str, marks: list[str]) -> list[str]:
+    """Canonicalise ``container`` (a peeled tile's static shape, which the
+    vectoriser needs) and vectorise the ops in it marked by any of `marks`
+    (one the vectoriser rejects is left to the rules that follow)."""
+    handles = [f"%marked_{i}" for i in range(len(marks))]
+    return [
+        f"transform.apply_patterns to {container} {{",
+        "  transform.apply_patterns.linalg.tiling_canonicalization",
+        "  transform.apply_patterns.canonicalization",
+        f"}} : {_ANY}",
+        *(
+            f"{handle} = transform.structured.match attributes {{{mark}}} in {container} : ({_ANY}) -> {_ANY}"
+            for handle, mark in zip(handles, marks)
+        ),
+        f"%marked = transform.merge_handles {', '.join(handles)} : {_ANY}",
+        f"transform.foreach %marked : {_ANY} {{",
+        f"^bb0(%each: {_ANY}):",
+        f"  transform.sequence %each : {_ANY} failures(suppress) {{",
+        f"  ^bb1(%one: {_ANY}):",
+        f"    transform.structured.vectorize %one : {_ANY}",
+        "  }",
+        "}",
+    ]
+
+
+def _batches_matmul_action() -> str:
+    """A batch matmul of several batches (attention's heads): the batches in
+    parallel (an ``scf.forall`` tiled by 1, its zeros fused in), each
+    batch's output tiled by ``MATMUL_TILE`` (columns outer) with the zeros
+    (``transform.structured.fuse``), then the reduction; the loops peeled,
+    and the tiles and their fills vectorised here: each accumulator starts
+    from zeros in registers, where a pass filled the output first (a
+    quarter of vit_b_16's 12x197x64 by 12x64x197 product), and no later
+    rule takes the tiles, batch matmuls of one batch, again."""
+    rows, columns, steps = MATMUL_TILE
+    parallel, inner = _parallel(BATCHES_PARALLEL)
+    fuse = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
+    order = ", ".join(map(str, BATCH_MATMUL_INTERCHANGE))
+    return _action(
+        "tile_batches_matmul",
+        [
+            f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
+            *parallel,
+            f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : {fuse}",
+            f"%tile, %outputs:2 = transform.structured.fuse {inner} tile_sizes [0, {rows}, {columns}, 0] interchange [{order}] : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})",
+            _tile("%tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
+            f'%zeros = transform.structured.match ops{{["linalg.fill"]}} in %outputs#1 : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %zeros "{ZEROS}" : {_ANY}',
+            f'transform.annotate %tiled "{MARK}" : {_ANY}',
+            *_peel("%steps#0"),
+            *_peel("%outputs#1"),
+            *_peel("%outputs#0"),
+            *_vectorise_in("%forall_1", [ZEROS, MARK]),
         ],
     )
 
@@ -908,14 +1020,6 @@ def _build_schedule(threads: int = 1) -> str:
             [3, 2],
             parallel=_rows(POOL_TILE),
         ),
-        _Rule(
-            "batches_matmul",
-            _batches_matcher("match_batches_matmul", "linalg.batch_matmul"),
-            BATCH_MATMUL_TILE,
-            [3, 2, 1],
-            BATCH_MATMUL_INTERCHANGE,
-            BATCHES_PARALLEL,
-        ),
         # float32 matmuls read a packed copy of their panel (its zero padding
         # is a float32), others their operand in place.
         _Rule(
@@ -997,9 +1101,12 @@ def _build_schedule(threads: int = 1) -> str:
     sequences += (
         _name_matcher("match_depthwise", ["linalg.depthwise_conv_2d_nhwc_hwcm"])
         + _depthwise_action()
+        + _batches_matcher("match_batches_matmul", "linalg.batch_matmul")
+        + _batches_matmul_action()
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
+        + _contraction_matcher("match_contraction")
         + LEAVE_ALONE
         + _conv_epilogue_matcher("match_conv_long_epilogue", "match_conv_long")
         + _conv_epilogue_matcher("match_conv_narrow_epilogue", "match_conv_narrow")
@@ -1015,6 +1122,7 @@ def _build_schedule(threads: int = 1) -> str:
     )
     pairs = ",\n        ".join(
         [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
+        + ["@match_contraction -> @leave_alone"]
         + [
             f"@match_{name} -> @tile_{name}"
             for name in [*(rule.name for rule in rules), "depthwise"]
@@ -1058,7 +1166,9 @@ def _build_schedule(threads: int = 1) -> str:
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
-    %after = transform.foreach_match in %fused
+    %batches = transform.foreach_match in %fused
+        @match_batches_matmul -> @tile_batches_matmul : ({_ANY}) -> {_ANY}
+    %after = transform.foreach_match in %batches
         {pairs} : ({_ANY}) -> {_ANY}
     transform.apply_patterns to %root {{
       transform.apply_patterns.linalg.tiling_canonicalization

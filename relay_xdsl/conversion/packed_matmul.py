@@ -6,7 +6,9 @@ panel ``p`` holds columns ``p * PANEL`` to ``p * PANEL + PANEL - 1``, row by
 row, the last one padded with zero columns to the full width. Its loops are
 ``(p, m, j, k)``: ``out[m, p, j] += rows[m, k] * packed[p, k, j]``, its result
 ``[M, P, PANEL]`` seen as ``[M, P * PANEL]`` by a reshape (no data moves) and
-cut to the ``N`` columns by a slice.
+cut to the ``N`` columns by a slice. A bias added to the product (found by
+rules/bias.py) is its initial sums, laid out as the panels and broadcast
+along the rows, so that the compiled tiles start from it.
 
 The compiled schedule (relay_xdsl/compiler/schedule.py) reads a panel of the
 right operand ``K`` rows of ``PANEL`` contiguous floats at a time; a panel
@@ -25,7 +27,7 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from relay_xdsl.conversion.linalg import multiply_accumulate, zeros
+from relay_xdsl.conversion.linalg import initial_sums, multiply_accumulate
 from relay_xdsl.conversion.tosa import TosaBuilder
 
 PANEL = 32
@@ -42,12 +44,18 @@ def pack_panels(weight: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(padded.reshape(k, panels, PANEL).transpose(1, 0, 2))
 
 
-def packed_matmul(emit: TosaBuilder, rows: SSAValue, packed: SSAValue, columns: int) -> SSAValue:
-    """``rows @ weight`` (``[M, columns]``), `rows` ``[M, K]`` float32 and
-    `packed` the weight's `pack_panels` (see the module docstring)."""
+def packed_matmul(
+    emit: TosaBuilder, rows: SSAValue, packed: SSAValue, columns: int, bias: SSAValue | None = None
+) -> SSAValue:
+    """``rows @ weight + bias`` (``[M, columns]``), `rows` ``[M, K]`` float32,
+    `packed` the weight's `pack_panels` (see the module docstring) and
+    `bias` ``[columns]`` (None: zeros), which the sums start from."""
     m, _ = rows.type.get_shape()  # type: ignore[attr-defined]
     panels = packed.type.get_shape()[0]  # type: ignore[attr-defined]
-    init = zeros(emit, TensorType(f32, [m, panels, PANEL]))
+    if bias is not None:
+        # laid out as the panels, its padding columns zeros too
+        bias = emit.reshape(emit.pad(bias, [0, panels * PANEL - columns]), [panels, PANEL])
+    init = initial_sums(emit, bias, TensorType(f32, [m, panels, PANEL]))
     p, i, j, k = (AffineExpr.dimension(d) for d in range(4))
     maps = [AffineMap(4, 0, (i, k)), AffineMap(4, 0, (p, k, j)), AffineMap(4, 0, (i, p, j))]
     parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()

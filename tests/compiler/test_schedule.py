@@ -288,7 +288,11 @@ def _packed_matmul(name: str, batch: int, m: int, k: int, n: int) -> tuple:
 
 
 # 70 columns: a last panel of 6 columns and 26 of zeros; 26 rows: a remainder of 2.
-PACKED_MATMULS = [_packed_matmul("packed_matmul", 2, 13, 40, 70)]
+PACKED_MATMULS = [
+    _packed_matmul("packed_matmul", 2, 13, 40, 70),
+    # one row (a classifier's head): its unit dim is dropped from the tiles
+    _packed_matmul("packed_matvec", 1, 1, 40, 70),
+]
 
 
 def _pools() -> tuple:
@@ -324,6 +328,41 @@ def _softmax_concat() -> tuple:
         f'%out = "tosa.concat"(%p, %a1) {{axis = 2 : i32}} : ({_ty(args[0])}, {_ty(args[1])}) -> {_ty(out)}',
     ]
     return "softmax_concat", args, out, body
+
+
+def _softmax4() -> tuple:
+    """Attention's softmax along the last of four axes: its reductions, the
+    elementwise ops fused into them and the reshape moved through them, are
+    generics of five loops."""
+    shape, row = (1, 3, 11, 70), (1, 3, 11, 1)
+    body = [
+        '%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>',
+        f'%max = "tosa.reduce_max"(%a0) {{axis = 3 : i32}} : ({_ty(shape)}) -> {_ty(row)}',
+        f'%d = "tosa.sub"(%a0, %max) : ({_ty(shape)}, {_ty(row)}) -> {_ty(shape)}',
+        f'%e = "tosa.exp"(%d) : ({_ty(shape)}) -> {_ty(shape)}',
+        f'%sum = "tosa.reduce_sum"(%e) {{axis = 3 : i32}} : ({_ty(shape)}) -> {_ty(row)}',
+        f'%r = "tosa.reciprocal"(%sum) : ({_ty(row)}) -> {_ty(row)}',
+        f'%out = "tosa.mul"(%e, %r, %shift) : ({_ty(shape)}, {_ty(row)}, tensor<1xi8>) -> {_ty(shape)}',
+    ]
+    return "softmax4", [shape], shape, body
+
+
+def _variance() -> tuple:
+    """layer_norm's variance: a row's squared differences from its mean, summed
+    and scaled (a generic of four loops, the subtraction and square fused in)."""
+    shape, row = (1, 13, 200), (1, 13, 1)
+    scale = '"tosa.const"() {values = dense<5.0e-03> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>'
+    body = [
+        '%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>',
+        f"%scale = {scale}",
+        f'%sum = "tosa.reduce_sum"(%a0) {{axis = 2 : i32}} : ({_ty(shape)}) -> {_ty(row)}',
+        f'%mean = "tosa.mul"(%sum, %scale, %shift) : ({_ty(row)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(row)}',
+        f'%d = "tosa.sub"(%a0, %mean) : ({_ty(shape)}, {_ty(row)}) -> {_ty(shape)}',
+        f'%sq = "tosa.mul"(%d, %d, %shift) : ({_ty(shape)}, {_ty(shape)}, tensor<1xi8>) -> {_ty(shape)}',
+        f'%squares = "tosa.reduce_sum"(%sq) {{axis = 2 : i32}} : ({_ty(shape)}) -> {_ty(row)}',
+        f'%out = "tosa.mul"(%squares, %scale, %shift) : ({_ty(row)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(row)}',
+    ]
+    return "variance", [shape], row, body
 
 
 def _gelu() -> tuple:
@@ -378,6 +417,8 @@ CASES = [
     _reduction("column_sums3", "reduce_sum", (2, 30, 20), 1),
     _pools(),
     _softmax_concat(),
+    _softmax4(),
+    _variance(),
     _gelu(),
 ]
 
@@ -565,6 +606,26 @@ def test_packed_matmul_reads_its_panels_in_place() -> None:
     assert "tensor.collapse_shape %arg0 [[0, 1], [2]]" in scheduled
 
 
+@pytest.mark.parametrize(
+    ("case", "tiles"),
+    [(PACKED_MATMULS[0], ["8x32", "2x32"]), (MATMULS[1], ["8x32", "5x32", "8x13", "5x13"])],
+    ids=["packed", "batches"],
+)
+def test_products_accumulate_from_zeros_in_registers(case: tuple, tiles: list[str]) -> None:
+    """Each output tile's accumulator, of a product on packed panels or of
+    a batch matmul of several batches, starts as a zero vector carried into
+    the reduction loop: neither a pass filling the output with zeros nor a
+    read of them back."""
+    scheduled = _scheduled(_function(*case), "schedule")
+    for tile in tiles:
+        loop = rf"scf\.for .* iter_args\(%\w+ = (%\w+)\) -> \(vector<{tile}xf32>\)"
+        found = re.search(loop, scheduled)
+        assert found is not None, scheduled
+        zeros = f"{found.group(1)} = arith.constant dense<0.000000e+00> : vector<{tile}xf32>"
+        assert zeros in scheduled, scheduled
+    assert "linalg.fill" not in scheduled, scheduled
+
+
 @pytest.mark.parametrize("shape", DEPTHWISE_HWC_SHAPES, ids=[s[0] for s in DEPTHWISE_HWC_SHAPES])
 def test_scheduled_depthwise_matches_numpy(
     shape: tuple, libraries: tuple[Compiled, Compiled]
@@ -706,6 +767,26 @@ def test_row_broadcasts_are_splatted_scalars() -> None:
     scheduled = _scheduled(_function(*_softmax_concat()), "schedule")
     assert "vector.broadcast" in scheduled
     assert "permutation_map" not in scheduled, scheduled
+
+
+@pytest.mark.parametrize("case", [_softmax4(), _variance()], ids=lambda case: case[0])
+def test_fused_row_reductions_are_vectorised(case: tuple) -> None:
+    """Reductions along the last axis that elementwise ops were fused into
+    (generics, of four or five loops) are tiled and vectorised, not loops."""
+    scheduled = _scheduled(_function(*case), "schedule")
+    assert not re.search(r"linalg\.generic .*reduction", scheduled), scheduled
+    assert re.search(r"vector\.reduction <(add|maximumf)>, %\w+, %\w+ : vector<64xf32>", scheduled)
+
+
+def test_scheduled_softmax_and_variance_match_numpy(libraries: tuple[Compiled, Compiled]) -> None:
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 3, 11, 70), dtype=np.float32)
+    e = np.exp(x - x.max(axis=3, keepdims=True))
+    softmax = e / e.sum(axis=3, keepdims=True)
+    np.testing.assert_allclose(libraries[1]["softmax4"](x)[0], softmax, rtol=1e-5, atol=1e-6)
+    y = rng.standard_normal((1, 13, 200), dtype=np.float32)
+    variance = y.var(axis=2, keepdims=True)
+    np.testing.assert_allclose(libraries[1]["variance"](y)[0], variance, rtol=1e-5)
 
 
 def test_matmul_code_does_not_grow_with_k() -> None:

@@ -19,6 +19,7 @@ from relay_xdsl.conversion.layout import aligned
 from relay_xdsl.conversion.lowering import RuleCall
 from relay_xdsl.conversion.packed_matmul import pack_panels, packed_matmul
 from relay_xdsl.conversion.registry import lowering
+from relay_xdsl.conversion.rules.bias import with_following_bias
 from relay_xdsl.conversion.values import Tensor, permuted_type
 
 
@@ -194,14 +195,11 @@ def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_
         if _packable(call, a, b):
             assert b.array is not None
             weight = b.array.T if transpose_b else b.array
-            packed = pack_panels(weight)
-            product = packed_matmul(
-                call.emit,
-                call.emit.reshape(call.value(a), (rows, k)),
-                call.lowering.materialize(Tensor(TensorType(f32, packed.shape), array=packed)),
-                weight.shape[1],
+            return with_following_bias(
+                call,
+                call.result_type.get_num_dims() - 1,
+                lambda bias: _packed(call, a, weight, bias),
             )
-            return call.result(call.emit.reshape(product, call.result_type.get_shape()))
         left = call.emit.reshape(call.value(a), (1, rows, k))
         right = _as_matrix(call, b, transpose_b, (1,))
     else:
@@ -214,6 +212,21 @@ def _product(call: RuleCall, a: Tensor, b: Tensor, transpose_a: bool, transpose_
         left = _as_matrix(call, _batch_broadcast(call, a, batch), transpose_a, batch)
         right = _as_matrix(call, _batch_broadcast(call, b, batch), transpose_b, batch)
     product = matmul3(call, left, right)
+    return call.result(call.emit.reshape(product, call.result_type.get_shape()))
+
+
+def _packed(call: RuleCall, a: Tensor, weight: np.ndarray, bias: SSAValue | None) -> Tensor:
+    """``a @ weight + bias`` (`bias` per column, or None), `weight` the known
+    ``[K, N]`` matrix of a `_packable` product read from packed panels, its
+    sums starting from the bias (rules/bias.py)."""
+    packed = pack_panels(weight)
+    product = packed_matmul(
+        call.emit,
+        call.emit.reshape(call.value(a), (math.prod(a.shape[:-1]), a.shape[-1])),
+        call.lowering.materialize(Tensor(TensorType(f32, packed.shape), array=packed)),
+        weight.shape[1],
+        bias,
+    )
     return call.result(call.emit.reshape(product, call.result_type.get_shape()))
 
 

@@ -1,5 +1,6 @@
-"""A bias added after a convolution, taken in as its initial sums: compiled and run
-against the interpreter, and the add gone from the lowered IR.
+"""A bias added after a convolution, or after a product by a known matrix,
+taken in as its initial sums: compiled and run against the interpreter, and
+the add gone from the lowered IR.
 
 The fold changes the order of the additions only (the bias first instead of
 last), so results agree within the fixture's ``TOLERANCE`` (1e-5, relative and
@@ -63,6 +64,43 @@ KNOWN_BIAS = (
 )
 """A known (C, 1, 1) constant added before the convolution's result, as a
 folded batch norm leaves it."""
+
+
+def _known(array: np.ndarray) -> str:
+    """`array` as a ``relay.constant``'s ``dense<...>`` value."""
+    return (
+        f"dense<{np.array2string(array, separator=', ', threshold=array.size, floatmode='unique')}>"
+    )
+
+
+KNOWN_WEIGHT_DENSE = (
+    f"""
+    func.func @main(%x: tensor<2x13x40xf32>, %b: tensor<70xf32>) -> tensor<2x13x70xf32> {{
+      %w = relay.constant {_known(random(70, 40))} : tensor<70x40xf32>
+      %r = relay.nn.dense(%x, %w) : (tensor<2x13x40xf32>, tensor<70x40xf32>) -> tensor<2x13x70xf32>
+      %a = relay.nn.bias_add(%r, %b) {{axis = 2 : i32}}
+        : (tensor<2x13x70xf32>, tensor<70xf32>) -> tensor<2x13x70xf32>
+      func.return %a : tensor<2x13x70xf32>
+    }}
+    """,
+    {"x": random(2, 13, 40), "b": random(70)},
+)
+"""A product by a known matrix, read from packed panels (packed_matmul.py),
+and a run-time bias: its 70 columns padded to the panels' 96."""
+
+KNOWN_WEIGHT_MATMUL = (
+    f"""
+    func.func @main(%x: tensor<1x9x24xf32>) -> tensor<1x9x64xf32> {{
+      %w = relay.constant {_known(random(24, 64))} : tensor<24x64xf32>
+      %b = relay.constant {_known(random(64))} : tensor<64xf32>
+      %r = relay.relax.matmul(%x, %w) : (tensor<1x9x24xf32>, tensor<24x64xf32>) -> tensor<1x9x64xf32>
+      %a = relay.add(%r, %b) : (tensor<1x9x64xf32>, tensor<64xf32>) -> tensor<1x9x64xf32>
+      func.return %a : tensor<1x9x64xf32>
+    }}
+    """,
+    {"x": random(1, 9, 24)},
+)
+"""A transformer's dense layer: a known matrix and a known bias."""
 
 CASES = {
     "conv2d": biased(
@@ -133,6 +171,8 @@ CASES = {
         dtype="float16",
     ),
     "known_bias": KNOWN_BIAS,
+    "packed_dense": KNOWN_WEIGHT_DENSE,
+    "packed_matmul": KNOWN_WEIGHT_MATMUL,
     # Not a bias: along the rows (as many as the channels); the add stays.
     "rows": biased(
         "nn.conv2d",
