@@ -96,6 +96,7 @@ from typing import TypeGuard
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    UNKNOWN_LOC,
     Float32Type,
     Float64Type,
     IntegerAttr,
@@ -286,6 +287,12 @@ def _build_graph(block: Block) -> _ForwardGraph:
     roots = [i for op in (*let_roots, *results) if (i := position.get(id(op))) is not None]
     reads = [[i for i in producers if i is not None] for producers in scope_producers]
     order = post_dfs((*roots, *range(len(scope))), reads.__getitem__)
+    # An op whose values have more uses than the graph's reads is used from
+    # outside (the terminator, a let, a nested region).
+    graph_reads = [0] * len(scope)
+    for producers_read in reads:
+        for i in producers_read:
+            graph_reads[i] += 1
     count = len(order)
     node_of = [0] * count
     for node, i in enumerate(order):
@@ -312,8 +319,8 @@ def _build_graph(block: Block) -> _ForwardGraph:
             external[producer] = True
 
     for node, op in enumerate(ops):
-        if node in let_bound or any(
-            id(use.operation) not in position for result in op.results for use in result.uses
+        if node in let_bound or (
+            sum(result.uses.get_length() for result in op.results) != graph_reads[order[node]]
         ):
             external[node] = True
         sources = producers[node]
@@ -629,13 +636,14 @@ def _outline(
     block = ops[-1].parent
     assert block is not None  # a group's ops are in the block being fused
     place = ops[-1].next_op
-    # ``create``, as FnOp's constructor builds it, without its conversion of
-    # ops to values: the arguments are values.
+    # ``create``, as the constructors build them, without their conversion of
+    # ops to values (these are values) and with the location they default to.
     fn = relay.FnOp.create(
         operands=arguments,
         result_types=(output.type,),
         regions=(Region(body),),
         attributes=attributes,
+        location=UNKNOWN_LOC,
     )
     # Names are cosmetic: the call shows the name its output had.
     fn.results[0].name_hint, output.name_hint = output.name_hint, None
@@ -650,7 +658,7 @@ def _outline(
         values = graph.operands[node]
         if any(id(v) in parameter for v in values):
             op.operands = [params[parameter[id(v)]] if id(v) in parameter else v for v in values]
-    terminator = relay.ReturnOp.create(operands=(output,))
+    terminator = relay.ReturnOp.create(operands=(output,), location=UNKNOWN_LOC)
     body.add_op(terminator)
     if place is None:
         block.add_op(fn)
