@@ -206,11 +206,9 @@ class _ForwardGraph:
         return len(self.pattern)
 
 
-def _let_bindings(
-    block: Block, terminator: Operation | None
-) -> tuple[list[Operation], list[Operation]]:
-    """The ops whose values are let-bound, in binding order, and those read only
-    through their variable.
+def _let_bindings(block: Block, ops: list[Operation]) -> tuple[list[Operation], list[Operation]]:
+    """The ops of `ops` (`block`'s, its terminator excepted) whose values are
+    let-bound, in binding order, and those read only through their variable.
 
     TVM visits a let's value before its body, and nothing fuses across the
     variable. A ``relay.let`` binds its operand; in a Relax binding block
@@ -224,9 +222,7 @@ def _let_bindings(
         return [], []
     bound: list[Operation] = []
     variable_only: list[Operation] = []
-    for op in block.ops:
-        if op is terminator:
-            continue
+    for op in ops:
         if type(op) is relay.LetOp:
             owner = resolve_lets(op.value).owner
             if isinstance(owner, Operation):
@@ -271,16 +267,25 @@ def _operator_pattern(op: relay.OperatorOp, name: str) -> int:
     return op.pattern.value
 
 
+def _use_count(op: Operation) -> int:
+    """How many operands read the values of `op`."""
+    results = op.results
+    if len(results) == 1:
+        return results[0].uses.get_length()
+    return sum(result.uses.get_length() for result in results)
+
+
 def _build_graph(block: Block) -> _ForwardGraph:
     last = block.last_op
     terminator = last if last is not None and last.has_trait(IsTerminator) else None
+    body = [op for op in block.ops if op is not terminator]
     # A let variable is no node: its value is read through it (see _let_bindings).
-    scope = [op for op in block.ops if op is not terminator and type(op) is not relay.LetOp]
+    scope = [op for op in body if type(op) is not relay.LetOp]
     # Ops are looked up by id: xDSL hashes an op by a Python call, an int hashes in C.
     position = {id(op): i for i, op in enumerate(scope)}
     scope_operands = [tuple(op.operands) for op in scope]
     scope_producers = [[position.get(id(v.owner)) for v in values] for values in scope_operands]
-    let_roots, variable_only = _let_bindings(block, terminator)
+    let_roots, variable_only = _let_bindings(block, body)
     # A let binding is visited before its body; the body's result last; dead
     # code, invisible to TVM, is kept as further roots.
     results = [] if terminator is None else [resolve_lets(v).owner for v in terminator.operands]
@@ -319,9 +324,7 @@ def _build_graph(block: Block) -> _ForwardGraph:
             external[producer] = True
 
     for node, op in enumerate(ops):
-        if node in let_bound or (
-            sum(result.uses.get_length() for result in op.results) != graph_reads[order[node]]
-        ):
+        if node in let_bound or _use_count(op) != graph_reads[order[node]]:
             external[node] = True
         sources = producers[node]
         op_type = type(op)
@@ -619,9 +622,10 @@ def _outline(
                 parameter[id(value)] = len(arguments)
                 arguments.append(value)
 
-    body = Block(arg_types=[a.type for a in arguments])
-    for number, param in enumerate(body.args):
-        set_relay_name(param, f"p{number}")
+    body = Block()
+    for number, argument in enumerate(arguments):
+        # With the location a block argument defaults to, which it wraps.
+        set_relay_name(body.insert_arg(argument.type, number, UNKNOWN_LOC), f"p{number}")
     calls = [name for node in members if (name := graph.operator_names[node]) is not None]
     attributes: dict[str, Attribute] = {"Primitive": _FLAGS[bool(calls)]}
     if (
