@@ -89,9 +89,10 @@ quadratic on long skip connections; this pass stays near-linear.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeGuard
+from typing import TypeGuard, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -247,7 +248,7 @@ def _is_dynamic(type_: Attribute) -> bool:
 
 def _is_simple_scalar_constant(op: relay.ConstantOp) -> bool:
     type_ = op.results[0].type
-    if not isinstance(type_, TensorType) or type_.get_shape():
+    if not isinstance(type_, TensorType) or type_.shape.data:
         return False
     element = type_.element_type
     if isinstance(element, IntegerType):
@@ -255,16 +256,26 @@ def _is_simple_scalar_constant(op: relay.ConstantOp) -> bool:
     return isinstance(element, Float32Type | Float64Type)
 
 
-def _operator_pattern(op: relay.OperatorOp, name: str) -> int:
-    """The pattern of the call `op` of operator `name`."""
-    if type(op) is relay.GenericOperatorOp:
-        return OPAQUE
-    if (name in DATA_DEPENDENT_SHAPE_OPERATORS or name.startswith("dyn.")) and _is_dynamic(
-        op.results[0].type
+@functools.cache
+def _row_pattern(op_class: type[Operation]) -> int | None:
+    """The pattern of the operator that ops of `op_class` call, by its row
+    (``OPAQUE`` for ``relay.op``); None when they call none. By class: an
+    ``isinstance`` of an xDSL class is a Python call."""
+    if issubclass(op_class, relay.RegisteredOperatorOp):
+        return op_class.OPERATOR.pattern.value
+    return OPAQUE if issubclass(op_class, relay.OperatorOp) else None
+
+
+def _operator_pattern(op: relay.OperatorOp, name: str, row_pattern: int) -> int:
+    """The pattern of the call `op` of operator `name`, whose row gives `row_pattern`."""
+    if (
+        row_pattern != OPAQUE
+        and (name in DATA_DEPENDENT_SHAPE_OPERATORS or name.startswith("dyn."))
+        and _is_dynamic(op.results[0].type)
     ):
         # TVM: a shape function's output cannot feed a data-dependent one.
         return OPAQUE
-    return op.pattern.value
+    return row_pattern
 
 
 def _use_count(op: Operation) -> int:
@@ -327,8 +338,26 @@ def _build_graph(block: Block) -> _ForwardGraph:
         if node in let_bound or _use_count(op) != graph_reads[order[node]]:
             external[node] = True
         sources = producers[node]
-        op_type = type(op)
-        if op_type is relay.ConstantOp:
+        op_type: type[Operation] = type(op)
+        row_pattern = _row_pattern(op_type)
+        if row_pattern is not None:
+            name = operator_names[node] = cast(relay.OperatorOp, op).operator_name
+            own = pattern[node] = _operator_pattern(cast(relay.OperatorOp, op), name, row_pattern)
+            result_type = op.results[0].type
+            # A broadcast reading an argument of its result's shape is elementwise there.
+            result_shape = (
+                result_type.get_shape() if own == BROADCAST and _is_tensor(result_type) else None
+            )
+            for arg, producer in zip(operands[node], sources):
+                edge = own
+                if (
+                    result_shape is not None
+                    and _is_tensor(arg.type)
+                    and arg.type.get_shape() == result_shape
+                ):
+                    edge = ELEMWISE
+                link(producer, node, edge)
+        elif op_type is relay.ConstantOp:
             pattern[node] = ELEMWISE if _is_simple_scalar_constant(op) else OPAQUE
         elif op_type is relay.TupleOp:
             pattern[node] = TUPLE
@@ -345,23 +374,6 @@ def _build_graph(block: Block) -> _ForwardGraph:
                 link(sources[0], node, INJECTIVE)
             else:
                 detach(sources[0])
-        elif isinstance(op, relay.OperatorOp):
-            name = operator_names[node] = op.operator_name
-            own = pattern[node] = _operator_pattern(op, name)
-            result_type = op.results[0].type
-            # A broadcast reading an argument of its result's shape is elementwise there.
-            result_shape = (
-                result_type.get_shape() if own == BROADCAST and _is_tensor(result_type) else None
-            )
-            for arg, producer in zip(operands[node], sources):
-                edge = own
-                if (
-                    result_shape is not None
-                    and _is_tensor(arg.type)
-                    and arg.type.get_shape() == result_shape
-                ):
-                    edge = ELEMWISE
-                link(producer, node, edge)
         else:
             # Calls of function literals and globals, and anything unknown.
             for producer in sources:
@@ -595,15 +607,16 @@ immutable, so every group shares them."""
 
 
 def _outline(
-    members: list[int], graph: _ForwardGraph, roots: Sequence[int]
+    members: list[int], graph: _ForwardGraph, roots: Sequence[int], replaced: dict[int, SSAValue]
 ) -> tuple[SSAValue, SSAValue, Operation]:
     """Move the group `members` (nodes in block order, output last) into a ``relay.fn``.
 
-    Returns the group's output, the ``relay.fn`` result that replaces it and
-    the ``relay.return`` of the output; the caller rewires the other uses
-    (in one pass, so wide ops are rebuilt once). The ops move by xDSL's
-    block operations: nothing observes the pass's changes, so a rewriter
-    would only add its bookkeeping.
+    The ``relay.fn`` passes each value read from outside the group, or what
+    `replaced` (by ``id``) says replaces it. Returns the group's output, the
+    ``relay.fn`` result that replaces it and the ``relay.return`` of the
+    output; the caller rewires the other uses (in one pass, so wide ops are
+    rebuilt once). The ops move by xDSL's block operations: nothing observes
+    the pass's changes, so a rewriter would only add its bookkeeping.
     """
     root = members[-1]
     external, consumers, producers = graph.external, graph.consumers, graph.producers
@@ -643,7 +656,7 @@ def _outline(
     # ``create``, as the constructors build them, without their conversion of
     # ops to values (these are values) and with the location they default to.
     fn = relay.FnOp.create(
-        operands=arguments,
+        operands=[replaced.get(id(a), a) for a in arguments],
         result_types=(output.type,),
         regions=(Region(body),),
         attributes=attributes,
@@ -678,19 +691,22 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
         return
     tree = _post_dominators(graph)
     roots = _Partitioner(graph, tree, max_depth).partition(fuse_opt_level)
-    groups: dict[int, list[int]] = {}
+    members: list[list[int]] = [[] for _ in range(graph.size)]
     for node in graph.block_order:
-        groups.setdefault(roots[node], []).append(node)
-    outlined = []
-    for root, members in groups.items():
-        if _is_outlined(root, graph, roots):
-            assert members[-1] == root, "a group ends with its output"
-            outlined.append(_outline(members, graph, roots))
+        members[roots[node]].append(node)
     replaced: dict[int, SSAValue] = {}
     """``id`` of a group's output → the ``relay.fn`` result replacing it."""
+    outlined = []
+    # In the block order of the outputs: a group reads other groups' outputs
+    # as their replacements, and only ops left outside read the old ones.
+    for root in graph.block_order:
+        if roots[root] == root and _is_outlined(root, graph, roots):
+            assert members[root][-1] == root, "a group ends with its output"
+            output, result, terminator = _outline(members[root], graph, roots, replaced)
+            replaced[id(output)] = result
+            outlined.append((output, terminator))
     users: dict[int, Operation] = {}
-    for output, result, terminator in outlined:
-        replaced[id(output)] = result
+    for output, terminator in outlined:
         for use in output.uses:
             if use.operation is not terminator:
                 users[id(use.operation)] = use.operation
