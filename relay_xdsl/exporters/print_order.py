@@ -263,12 +263,14 @@ def _operands(op: Operation) -> Sequence[SSAValue]:
     return op.operands
 
 
-_ATOMIC = (
-    relay.ConstantOp,
-    relay.GlobalOp,
-    relay.ConstructorRefOp,
-    relay.OperatorRefOp,
-    relay.LetOp,
+_ATOMIC: frozenset[type[Operation]] = frozenset(
+    {
+        relay.ConstantOp,
+        relay.GlobalOp,
+        relay.ConstructorRefOp,
+        relay.OperatorRefOp,
+        relay.LetOp,
+    }
 )
 """Ops printed where they are used (a constant, a global function, a constructor or an
-operator as a value) or bound where they stand (a let)."""
+operator as a value) or bound where they stand (a let); by exact class, looked up by hash."""

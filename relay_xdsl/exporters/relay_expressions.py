@@ -143,7 +143,8 @@ class RelayExpressionPrinter:
 
     def __init__(self, module_state: ModuleState):
         self.module_state = module_state
-        self.names: dict[SSAValue, str] = {}
+        # Each value's text, by id(value): hashing a value calls Python code.
+        self.names: dict[int, str] = {}
         self.used_names: set[str] = set()
         # The relay.fn ops that call a literal printed for another (_shared_literals).
         self.shared_literals: dict[relay.FnOp, Region] = {}
@@ -184,7 +185,7 @@ class RelayExpressionPrinter:
             name = f"{base}{suffix}"
             suffix += 1
         self.used_names.add(name)
-        self.names[value] = "%" + name
+        self.names[id(value)] = "%" + name
         return "%" + name
 
     def attribute_list(self, attributes: dict[str, Attribute]) -> list[str]:
@@ -223,9 +224,14 @@ class RelayExpressionPrinter:
             """Whether `op` is bound to a Relax variable of its own (see bindings.py)."""
             return kind is not None and implicitly_bound(op, kind, returned)
 
-        self.shared_literals.update(_shared_literals(block))
+        searched = False
 
         def literal_key(op: relay.FnOp) -> Region:
+            nonlocal searched
+            if not searched:
+                # Searched when a relay.fn asks (before it prints): most blocks have none.
+                searched = True
+                self.shared_literals.update(_shared_literals(block))
             return self.shared_literals.get(op, op.body)
 
         expressions: dict[int, str] = {}  # by id(op): hashing an op calls Python code
@@ -234,13 +240,13 @@ class RelayExpressionPrinter:
             if step is Step.VISIT:
                 assert op is not None
                 if _is_atom(type(op)):
-                    self.names[op.results[0]] = self.atom(op)
+                    self.names[id(op.results[0])] = self.atom(op)
                 else:
                     expressions[id(op)] = self.expression(op, lines, indent)
             elif step is Step.BIND:
                 assert op is not None
                 name = self.temp()
-                self.names[op.results[0]] = name
+                self.names[id(op.results[0])] = name
                 lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
             elif step is Step.BIND_VARIABLE:
                 assert op is not None
@@ -285,11 +291,11 @@ class RelayExpressionPrinter:
         return op.constructor.data
 
     def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
-        bound = self.names.get(value) or self.fresh_name(value)
+        bound = self.names.get(id(value)) or self.fresh_name(value)
         lines.append(f"{indent}let {bound}{_let_annotation(value.type)} = {expression};")
 
     def ref(self, value: SSAValue) -> str:
-        name = self.names.get(value)
+        name = self.names.get(id(value))
         if name is None:
             raise RelayExportError("a value is used outside the scope that defines it")
         return name
@@ -301,7 +307,7 @@ class RelayExpressionPrinter:
             args = op.operands
             names = self.names
             try:
-                arguments = ", ".join([names[a] for a in args])
+                arguments = ", ".join([names[id(a)] for a in args])
             except KeyError:
                 arguments = ", ".join([self.ref(a) for a in args])
             # By identity: the module keeps these attributes alive while it prints,
@@ -310,16 +316,15 @@ class RelayExpressionPrinter:
             key = (type(op), *attributes, *map(id, attributes.values()))
             call_texts = module_state.call_texts
             call = call_texts.get(key)
-            operator_op = cast(relay.OperatorOp, op)
             if call is None:
-                call = call_texts[key] = _call_text(operator_op)
+                call = call_texts[key] = _call_text(cast(relay.OperatorOp, op))
             name, attributes_text = call
             if _is_registered(type(op)):
                 # What decides the verdict: a call like one that passed passes.
                 checked = (*key, *[id(a.type) for a in args], id(op.results[0].type))
                 if checked not in module_state.checked_calls:
                     if not agrees(op):
-                        _check_call(operator_op)
+                        _check_call(cast(relay.OperatorOp, op))
                     module_state.checked_calls.add(checked)
             separator = ", " if arguments and attributes_text else ""
             return f"{name}({arguments}{separator}{attributes_text}){comment}"
