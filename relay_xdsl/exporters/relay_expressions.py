@@ -240,17 +240,17 @@ class RelayExpressionPrinter:
             if step is Step.VISIT:
                 assert op is not None
                 if _is_atom(type(op)):
-                    self.names[id(op.results[0])] = self.atom(op)
+                    self.names[id(_result(op))] = self.atom(op)
                 else:
                     expressions[id(op)] = self.expression(op, lines, indent)
             elif step is Step.BIND:
                 assert op is not None
                 name = self.temp()
-                self.names[id(op.results[0])] = name
+                self.names[id(_result(op))] = name
                 lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
             elif step is Step.BIND_VARIABLE:
                 assert op is not None
-                self.let(op.results[0], expressions.pop(id(op)), lines, indent)
+                self.let(_result(op), expressions.pop(id(op)), lines, indent)
             elif step is Step.STATEMENT:
                 assert isinstance(op, relay.LetOp)
                 source = let_expression(op)
@@ -321,7 +321,7 @@ class RelayExpressionPrinter:
             name, attributes_text = call
             if _is_registered(type(op)):
                 # What decides the verdict: a call like one that passed passes.
-                checked = (*key, *[id(a.type) for a in args], id(op.results[0].type))
+                checked = (*key, *[id(a.type) for a in args], id(_result(op).type))
                 if checked not in module_state.checked_calls:
                     if not agrees(op):
                         _check_call(cast(relay.OperatorOp, op))
@@ -363,6 +363,12 @@ class RelayExpressionPrinter:
         output = return_annotation(op.result.type)
         head = f"fn {generics}({', '.join(params + attributes)}){output} {{"
         return head, body
+
+
+def _result(op: Operation) -> SSAValue:
+    """The first result of `op`, without xDSL's indexing (a Python call that
+    checks for a slice)."""
+    return tuple.__getitem__(op.results, 0)
 
 
 @functools.cache
