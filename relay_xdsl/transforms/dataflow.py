@@ -227,15 +227,16 @@ def post_dominators(
         elif not users:
             up, acc = root, ELEMWISE
         else:
-            up, acc = users[0], ELEMWISE
-            for consumer, edge in zip(users, edge_patterns[node]):
-                if up != root:
-                    up, acc = lca(up, consumer, acc)
-                acc = max(acc, edge)
+            # The pattern is a maximum: the order of taking it does not matter.
+            up, acc = users[0], max(ELEMWISE, *edge_patterns[node])
+            for consumer in users[1:]:
+                if up == root:
+                    break
+                up, acc = lca(up, consumer, acc)
         parent[node] = up
         depth[node] = depth[up] + 1
         pattern[node] = acc
-        if up != root:
+        if up != root and len(users) > 1:  # a single consumer is `up`: the region is the node
             above = chain_sum[up]
             lower_bound[node] = 1 + max((chain_sum[c] - above for c in users if c != up), default=0)
         chain_sum[node] = lower_bound[node] + chain_sum[up]

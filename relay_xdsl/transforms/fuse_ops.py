@@ -620,20 +620,27 @@ def _outline(
     """
     root = members[-1]
     external, consumers, producers = graph.external, graph.consumers, graph.producers
+    inner = members[:-1]
     # Post-dominance makes a group convex with a single output.
-    assert all(
-        not external[node] and all(roots[c] == root for c in consumers[node])
-        for node in members[:-1]
+    assert not any(external[node] for node in inner) and all(
+        roots[c] == root for node in inner for c in consumers[node]
     ), "a fused group's intermediate value escapes it"
     arguments: list[SSAValue] = []
     parameter: dict[int, int] = {}
     """``id`` of an argument → its parameter number."""
+    readers: list[int] = []
+    """The members reading an argument."""
     # TVM allocates parameters in post-DFS order of the group's nodes.
     for node in sorted(members):
+        reads_argument = False
         for value, producer in zip(graph.operands[node], producers[node]):
-            if (producer is None or roots[producer] != root) and id(value) not in parameter:
-                parameter[id(value)] = len(arguments)
-                arguments.append(value)
+            if producer is None or roots[producer] != root:
+                reads_argument = True
+                if id(value) not in parameter:
+                    parameter[id(value)] = len(arguments)
+                    arguments.append(value)
+        if reads_argument:
+            readers.append(node)
 
     body = Block()
     for number, argument in enumerate(arguments):
@@ -671,10 +678,10 @@ def _outline(
         op.detach()
     body.add_ops(ops)
     params = body.args
-    for node, op in zip(members, ops):
-        values = graph.operands[node]
-        if any(id(v) in parameter for v in values):
-            op.operands = [params[parameter[id(v)]] if id(v) in parameter else v for v in values]
+    for node in readers:
+        graph.ops[node].operands = [
+            params[parameter[id(v)]] if id(v) in parameter else v for v in graph.operands[node]
+        ]
     terminator = relay.ReturnOp.create(operands=(output,), location=UNKNOWN_LOC)
     body.add_op(terminator)
     if place is None:
