@@ -451,31 +451,30 @@ class _Partitioner:
     def run_phase(self, phase: int) -> None:
         # TVM checks the group size before the cheaper conditions; counting
         # has no side effects, so it is done last here, with the same result.
-        tree = self.tree
+        # Likewise the cheap pattern checks come before looking up groups.
+        dominator, edge_pattern = self.tree.parent, self.tree.pattern
         own_pattern = self.group_pattern
+        find = self.find
         for node in range(self.graph.size):
             pattern = own_pattern[node]
             if pattern == OPAQUE:
                 continue
-            sink = tree.parent[node]
+            sink = dominator[node]
             if sink is None:
                 continue
-            sink_root = self.find(sink)
             if phase == 2:
                 # Fuse injective ops into intermediate tuples that have been
                 # fused into injective ops, never into a tuple group.
-                if (
-                    pattern > INJECTIVE
-                    or own_pattern[sink_root] == TUPLE
-                    or own_pattern[sink] != TUPLE
-                    or own_pattern[sink_root] > INJECTIVE
-                ):
+                if pattern > INJECTIVE or own_pattern[sink] != TUPLE:
+                    continue
+                sink_pattern = own_pattern[find(sink)]
+                if sink_pattern == TUPLE or sink_pattern > INJECTIVE:
                     continue
                 condition = _at_most_injective
             else:
-                if self.find(node) == sink_root or own_pattern[sink] == TUPLE:
+                if own_pattern[sink] == TUPLE:
                     continue
-                edge = tree.pattern[node]
+                edge = edge_pattern[node]
                 if pattern == OUT_ELEMWISE_FUSABLE:
                     if phase != 0 or edge != ELEMWISE:
                         continue
@@ -490,6 +489,8 @@ class _Partitioner:
                         continue
                     condition = _at_most_injective
                 else:
+                    continue
+                if find(node) == find(sink):
                     continue
             if self.fused_size_exceeds_limit(node, sink):
                 continue
