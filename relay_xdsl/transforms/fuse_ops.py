@@ -278,12 +278,18 @@ def _operator_pattern(op: relay.OperatorOp, name: str, row_pattern: int) -> int:
     return row_pattern
 
 
-def _use_count(op: Operation) -> int:
-    """How many operands read the values of `op`."""
+def _has_more_uses(op: Operation, reads: int) -> bool:
+    """Whether more than `reads` operands read the values of `op` (which
+    `reads` of them do): a use list is counted only past its second use."""
     results = op.results
-    if len(results) == 1:
-        return results[0].uses.get_length()
-    return sum(result.uses.get_length() for result in results)
+    if len(results) != 1:
+        return sum(result.uses.get_length() for result in results) > reads
+    (result,) = results
+    if reads == 0:
+        return result.first_use is not None
+    if reads == 1:
+        return result.has_more_than_one_use()
+    return result.uses.get_length() > reads
 
 
 def _build_graph(block: Block) -> _ForwardGraph:
@@ -335,7 +341,7 @@ def _build_graph(block: Block) -> _ForwardGraph:
             external[producer] = True
 
     for node, op in enumerate(ops):
-        if node in let_bound or _use_count(op) != graph_reads[order[node]]:
+        if node in let_bound or _has_more_uses(op, graph_reads[order[node]]):
             external[node] = True
         sources = producers[node]
         op_type: type[Operation] = type(op)
