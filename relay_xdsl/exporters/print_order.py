@@ -144,8 +144,12 @@ class _Walk:
         inputs = self.input_ops.get(id(op))
         if inputs is None:
             block = self.block
+            # An op's operands, read directly where they are all it reads.
+            values = op.operands if not op.regions and type(op) is not relay.CallOp else None
             inputs = self.input_ops[id(op)] = [
-                owner for value in self.inputs(op) if (owner := value.owner).parent is block
+                owner
+                for value in values or self.inputs(op)
+                if (owner := value.owner).parent is block
             ]
         return inputs
 

@@ -91,8 +91,9 @@ class ModuleState:
         # An operator call's name and attributes in Relay text, by what decides
         # them: a graph repeats the same calls thousands of times.
         self.call_texts: dict[tuple[object, ...], tuple[str, str]] = {}
-        # The calls whose types were checked (`_check_call`), by the same key plus types.
-        self.checked_calls: set[tuple[object, ...]] = set()
+        # The texts of the calls whose types were checked (`_check_call`), by
+        # the same key plus types.
+        self.checked_calls: dict[tuple[object, ...], tuple[str, str]] = {}
         # Texts by the identities of what decides them (a graph shares its
         # types, locations and scalar values): each entry keeps its object
         # alive, so an identity is not reused while the module prints.
@@ -236,17 +237,18 @@ class RelayExpressionPrinter:
 
         expressions: dict[int, str] = {}  # by id(op): hashing an op calls Python code
         literals: dict[Region, tuple[str, list[str]]] = {}
+        names = self.names
         for step, op in schedule(block, result, bound, literal_key):
-            if step is Step.VISIT:
+            if step is _VISIT:
                 assert op is not None
                 if _is_atom(type(op)):
-                    self.names[id(_result(op))] = self.atom(op)
+                    names[id(_result(op))] = self.atom(op)
                 else:
                     expressions[id(op)] = self.expression(op, lines, indent)
-            elif step is Step.BIND:
+            elif step is _BIND:
                 assert op is not None
                 name = self.temp()
-                self.names[id(_result(op))] = name
+                names[id(_result(op))] = name
                 lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
             elif step is Step.BIND_VARIABLE:
                 assert op is not None
@@ -310,22 +312,24 @@ class RelayExpressionPrinter:
                 arguments = ", ".join([names[id(a)] for a in args])
             except KeyError:
                 arguments = ", ".join([self.ref(a) for a in args])
-            # By identity: the module keeps these attributes alive while it prints,
-            # and hashing them by value walks their whole structure every time.
+            # By identity: the module keeps these attributes and types alive while
+            # it prints, and hashing them by value walks their whole structure.
             attributes = op.attributes
-            key = (type(op), *attributes, *map(id, attributes.values()))
-            call_texts = module_state.call_texts
-            call = call_texts.get(key)
+            types = (*[id(a.type) for a in args], id(_result(op).type))
+            key = (type(op), *attributes, *map(id, attributes.values()), *types)
+            call = module_state.checked_calls.get(key)
             if call is None:
-                call = call_texts[key] = _call_text(cast(relay.OperatorOp, op))
+                # The text depends on the attributes only; the check on the types too.
+                text_key = key[: -len(types)]
+                call = module_state.call_texts.get(text_key)
+                if call is None:
+                    call = module_state.call_texts[text_key] = _call_text(
+                        cast(relay.OperatorOp, op)
+                    )
+                if _is_registered(type(op)) and not agrees(op):
+                    _check_call(cast(relay.OperatorOp, op))
+                module_state.checked_calls[key] = call
             name, attributes_text = call
-            if _is_registered(type(op)):
-                # What decides the verdict: a call like one that passed passes.
-                checked = (*key, *[id(a.type) for a in args], id(_result(op).type))
-                if checked not in module_state.checked_calls:
-                    if not agrees(op):
-                        _check_call(cast(relay.OperatorOp, op))
-                    module_state.checked_calls.add(checked)
             separator = ", " if arguments and attributes_text else ""
             return f"{name}({arguments}{separator}{attributes_text}){comment}"
         if isinstance(op, relay.TupleOp):
@@ -369,6 +373,10 @@ def _result(op: Operation) -> SSAValue:
     """The first result of `op`, without xDSL's indexing (a Python call that
     checks for a slice)."""
     return tuple.__getitem__(op.results, 0)
+
+
+_VISIT, _BIND = Step.VISIT, Step.BIND
+"""The most frequent steps (naming an enum member is a Python call)."""
 
 
 @functools.cache
