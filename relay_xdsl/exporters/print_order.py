@@ -145,11 +145,9 @@ class _Walk:
         if inputs is None:
             block = self.block
             # An op's operands, read directly where they are all it reads.
-            values = op.operands if not op.regions and type(op) is not relay.CallOp else None
+            values = self.inputs(op) if op.regions or type(op) is relay.CallOp else op.operands
             inputs = self.input_ops[id(op)] = [
-                owner
-                for value in values or self.inputs(op)
-                if (owner := value.owner).parent is block
+                owner for value in values if (owner := value.owner).parent is block
             ]
         return inputs
 

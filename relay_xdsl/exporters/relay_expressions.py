@@ -121,9 +121,10 @@ class ModuleState:
     def constant(self, op: relay.ConstantOp) -> str:
         """`op` as a literal or a ``meta[relay.Constant][i]`` reference, whose
         value the metadata section will hold."""
-        if op.meta_index is not None:
+        meta_index = op.meta_index
+        if meta_index is not None:
             self.opaque_meta = True
-            return f"meta[relay.Constant][{op.meta_index.value.data}]"
+            return f"meta[relay.Constant][{meta_index.value.data}]"
         value = op.value
         if not isinstance(value, DenseIntOrFPElementsAttr):
             raise RelayExportError(
