@@ -56,6 +56,9 @@ class Step(Enum):
 
 Steps = list[tuple[Step, Operation | None]]
 
+_VISIT, _BIND = Step.VISIT, Step.BIND
+"""The steps of the walk's inner loops (naming an enum member is a Python call)."""
+
 
 def schedule(
     block: Block,
@@ -190,7 +193,7 @@ class _Walk:
                 child_op = cast(Operation, child)
                 if type(child_op) in _ATOMIC and not child_op.operands:
                     visited.add(id(child_op))  # a leaf with nothing to bind
-                    steps.append((Step.VISIT, child_op))
+                    steps.append((_VISIT, child_op))
                 else:
                     stack.append((child_op, iter(self.children(child_op))))
                     break
@@ -225,13 +228,13 @@ class _Walk:
                 visited.add(id(owner))  # the DFS's leaf, before its user
                 atoms.append(owner)
         steps = self.steps
-        steps.extend((Step.VISIT, atom) for atom in atoms)
+        steps.extend((_VISIT, atom) for atom in atoms)
         for owner in inputs:
             if id(owner) not in bound and type(owner) not in _ATOMIC:
                 bound.add(id(owner))
-                steps.append((Step.BIND, owner))
+                steps.append((_BIND, owner))
         visited.add(id(op))
-        steps.append((Step.VISIT, op))
+        steps.append((_VISIT, op))
         return True
 
     def leaf(self, op: Operation) -> None:
@@ -241,13 +244,13 @@ class _Walk:
         for owner in self.local_inputs(op):
             if id(owner) not in bound and type(owner) not in _ATOMIC:
                 bound.add(id(owner))
-                steps.append((Step.BIND, owner))
+                steps.append((_BIND, owner))
         if type(op) is relay.FnOp:
             key = self.literal_key(op)
             if id(key) not in bound:
                 bound.add(id(key))
                 steps.append((Step.BIND_LITERAL, op))
-        steps.append((Step.VISIT, op))
+        steps.append((_VISIT, op))
 
 
 def _unused(op: Operation) -> bool:
