@@ -96,6 +96,8 @@ def schedule(
             walk.visit(op)
             walk.bound.add(id(op))
             steps.append((Step.BIND, op))
+        else:
+            continue  # walked from what reads it: no steps now
         yield from steps
         steps.clear()
     owner = result.owner
