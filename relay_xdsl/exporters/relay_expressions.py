@@ -26,7 +26,6 @@ functions and the module.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -638,15 +637,12 @@ def _span(location: Attribute) -> str:
     return ""
 
 
-_UNPRINTABLE_FILE_NAME = re.compile(r"\s|/\*|\*/")
-"""What a file name cannot hold inside a ``/* ... */`` comment (``\\s`` is
-`str.isspace`'s white space)."""
-
-
 @memoised(maxsize=4096)  # a graph's ops name a few hundred files, one per layer
 def _span_prefix(name: str) -> str:
     """``span=NAME:`` before a span's line and column, or nothing where a
     comment could not hold the name (spans are only presentation)."""
-    if not name or _UNPRINTABLE_FILE_NAME.search(name):
+    # Neither a comment's delimiters nor white space (`str.split` splits at
+    # `str.isspace`'s); by substring and split, several times faster than a regex.
+    if not name or "/*" in name or "*/" in name or name.split() != [name]:
         return ""
     return f"span={name}:"
