@@ -56,6 +56,9 @@ class Step(Enum):
 
 Steps = list[tuple[Step, Operation | None]]
 
+_VISIT, _BIND = Step.VISIT, Step.BIND
+"""The steps of the walk's inner loops (naming an enum member is a Python call)."""
+
 
 def schedule(
     block: Block,
@@ -93,6 +96,8 @@ def schedule(
             walk.visit(op)
             walk.bound.add(id(op))
             steps.append((Step.BIND, op))
+        else:
+            continue  # walked from what reads it: no steps now
         yield from steps
         steps.clear()
     owner = result.owner
@@ -144,8 +149,10 @@ class _Walk:
         inputs = self.input_ops.get(id(op))
         if inputs is None:
             block = self.block
+            # An op's operands, read directly where they are all it reads.
+            values = self.inputs(op) if op.regions or type(op) is relay.CallOp else op.operands
             inputs = self.input_ops[id(op)] = [
-                owner for value in self.inputs(op) if (owner := value.owner).parent is block
+                owner for value in values if (owner := value.owner).parent is block
             ]
         return inputs
 
@@ -188,7 +195,7 @@ class _Walk:
                 child_op = cast(Operation, child)
                 if type(child_op) in _ATOMIC and not child_op.operands:
                     visited.add(id(child_op))  # a leaf with nothing to bind
-                    steps.append((Step.VISIT, child_op))
+                    steps.append((_VISIT, child_op))
                 else:
                     stack.append((child_op, iter(self.children(child_op))))
                     break
@@ -223,13 +230,13 @@ class _Walk:
                 visited.add(id(owner))  # the DFS's leaf, before its user
                 atoms.append(owner)
         steps = self.steps
-        steps.extend((Step.VISIT, atom) for atom in atoms)
+        steps.extend((_VISIT, atom) for atom in atoms)
         for owner in inputs:
             if id(owner) not in bound and type(owner) not in _ATOMIC:
                 bound.add(id(owner))
-                steps.append((Step.BIND, owner))
+                steps.append((_BIND, owner))
         visited.add(id(op))
-        steps.append((Step.VISIT, op))
+        steps.append((_VISIT, op))
         return True
 
     def leaf(self, op: Operation) -> None:
@@ -239,13 +246,13 @@ class _Walk:
         for owner in self.local_inputs(op):
             if id(owner) not in bound and type(owner) not in _ATOMIC:
                 bound.add(id(owner))
-                steps.append((Step.BIND, owner))
+                steps.append((_BIND, owner))
         if type(op) is relay.FnOp:
             key = self.literal_key(op)
             if id(key) not in bound:
                 bound.add(id(key))
                 steps.append((Step.BIND_LITERAL, op))
-        steps.append((Step.VISIT, op))
+        steps.append((_VISIT, op))
 
 
 def _unused(op: Operation) -> bool:
@@ -263,12 +270,14 @@ def _operands(op: Operation) -> Sequence[SSAValue]:
     return op.operands
 
 
-_ATOMIC = (
-    relay.ConstantOp,
-    relay.GlobalOp,
-    relay.ConstructorRefOp,
-    relay.OperatorRefOp,
-    relay.LetOp,
+_ATOMIC: frozenset[type[Operation]] = frozenset(
+    {
+        relay.ConstantOp,
+        relay.GlobalOp,
+        relay.ConstructorRefOp,
+        relay.OperatorRefOp,
+        relay.LetOp,
+    }
 )
 """Ops printed where they are used (a constant, a global function, a constructor or an
-operator as a value) or bound where they stand (a let)."""
+operator as a value) or bound where they stand (a let); by exact class, looked up by hash."""

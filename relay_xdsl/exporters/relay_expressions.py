@@ -26,7 +26,6 @@ functions and the module.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -91,8 +90,9 @@ class ModuleState:
         # An operator call's name and attributes in Relay text, by what decides
         # them: a graph repeats the same calls thousands of times.
         self.call_texts: dict[tuple[object, ...], tuple[str, str]] = {}
-        # The calls whose types were checked (`_check_call`), by the same key plus types.
-        self.checked_calls: set[tuple[object, ...]] = set()
+        # The texts of the calls whose types were checked (`_check_call`), by
+        # the same key plus types.
+        self.checked_calls: dict[tuple[object, ...], tuple[str, str]] = {}
         # Texts by the identities of what decides them (a graph shares its
         # types, locations and scalar values): each entry keeps its object
         # alive, so an identity is not reused while the module prints.
@@ -120,9 +120,10 @@ class ModuleState:
     def constant(self, op: relay.ConstantOp) -> str:
         """`op` as a literal or a ``meta[relay.Constant][i]`` reference, whose
         value the metadata section will hold."""
-        if op.meta_index is not None:
+        meta_index = op.meta_index
+        if meta_index is not None:
             self.opaque_meta = True
-            return f"meta[relay.Constant][{op.meta_index.value.data}]"
+            return f"meta[relay.Constant][{meta_index.value.data}]"
         value = op.value
         if not isinstance(value, DenseIntOrFPElementsAttr):
             raise RelayExportError(
@@ -143,7 +144,8 @@ class RelayExpressionPrinter:
 
     def __init__(self, module_state: ModuleState):
         self.module_state = module_state
-        self.names: dict[SSAValue, str] = {}
+        # Each value's text, by id(value): hashing a value calls Python code.
+        self.names: dict[int, str] = {}
         self.used_names: set[str] = set()
         # The relay.fn ops that call a literal printed for another (_shared_literals).
         self.shared_literals: dict[relay.FnOp, Region] = {}
@@ -184,7 +186,7 @@ class RelayExpressionPrinter:
             name = f"{base}{suffix}"
             suffix += 1
         self.used_names.add(name)
-        self.names[value] = "%" + name
+        self.names[id(value)] = "%" + name
         return "%" + name
 
     def attribute_list(self, attributes: dict[str, Attribute]) -> list[str]:
@@ -223,28 +225,34 @@ class RelayExpressionPrinter:
             """Whether `op` is bound to a Relax variable of its own (see bindings.py)."""
             return kind is not None and implicitly_bound(op, kind, returned)
 
-        self.shared_literals.update(_shared_literals(block))
+        searched = False
 
         def literal_key(op: relay.FnOp) -> Region:
+            nonlocal searched
+            if not searched:
+                # Searched when a relay.fn asks (before it prints): most blocks have none.
+                searched = True
+                self.shared_literals.update(_shared_literals(block))
             return self.shared_literals.get(op, op.body)
 
         expressions: dict[int, str] = {}  # by id(op): hashing an op calls Python code
         literals: dict[Region, tuple[str, list[str]]] = {}
+        names = self.names
         for step, op in schedule(block, result, bound, literal_key):
-            if step is Step.VISIT:
+            if step is _VISIT:
                 assert op is not None
                 if _is_atom(type(op)):
-                    self.names[op.results[0]] = self.atom(op)
+                    names[id(_result(op))] = self.atom(op)
                 else:
                     expressions[id(op)] = self.expression(op, lines, indent)
-            elif step is Step.BIND:
+            elif step is _BIND:
                 assert op is not None
                 name = self.temp()
-                self.names[op.results[0]] = name
+                names[id(_result(op))] = name
                 lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
             elif step is Step.BIND_VARIABLE:
                 assert op is not None
-                self.let(op.results[0], expressions.pop(id(op)), lines, indent)
+                self.let(_result(op), expressions.pop(id(op)), lines, indent)
             elif step is Step.STATEMENT:
                 assert isinstance(op, relay.LetOp)
                 source = let_expression(op)
@@ -285,11 +293,11 @@ class RelayExpressionPrinter:
         return op.constructor.data
 
     def let(self, value: SSAValue, expression: str, lines: list[str], indent: str) -> None:
-        bound = self.names.get(value) or self.fresh_name(value)
+        bound = self.names.get(id(value)) or self.fresh_name(value)
         lines.append(f"{indent}let {bound}{_let_annotation(value.type)} = {expression};")
 
     def ref(self, value: SSAValue) -> str:
-        name = self.names.get(value)
+        name = self.names.get(id(value))
         if name is None:
             raise RelayExportError("a value is used outside the scope that defines it")
         return name
@@ -301,26 +309,27 @@ class RelayExpressionPrinter:
             args = op.operands
             names = self.names
             try:
-                arguments = ", ".join([names[a] for a in args])
+                arguments = ", ".join([names[id(a)] for a in args])
             except KeyError:
                 arguments = ", ".join([self.ref(a) for a in args])
-            # By identity: the module keeps these attributes alive while it prints,
-            # and hashing them by value walks their whole structure every time.
+            # By identity: the module keeps these attributes and types alive while
+            # it prints, and hashing them by value walks their whole structure.
             attributes = op.attributes
-            key = (type(op), *attributes, *map(id, attributes.values()))
-            call_texts = module_state.call_texts
-            call = call_texts.get(key)
-            operator_op = cast(relay.OperatorOp, op)
+            types = (*[id(a.type) for a in args], id(_result(op).type))
+            key = (type(op), *attributes, *map(id, attributes.values()), *types)
+            call = module_state.checked_calls.get(key)
             if call is None:
-                call = call_texts[key] = _call_text(operator_op)
+                # The text depends on the attributes only; the check on the types too.
+                text_key = key[: -len(types)]
+                call = module_state.call_texts.get(text_key)
+                if call is None:
+                    call = module_state.call_texts[text_key] = _call_text(
+                        cast(relay.OperatorOp, op)
+                    )
+                if _is_registered(type(op)) and not agrees(op):
+                    _check_call(cast(relay.OperatorOp, op))
+                module_state.checked_calls[key] = call
             name, attributes_text = call
-            if _is_registered(type(op)):
-                # What decides the verdict: a call like one that passed passes.
-                checked = (*key, *[id(a.type) for a in args], id(op.results[0].type))
-                if checked not in module_state.checked_calls:
-                    if not agrees(op):
-                        _check_call(operator_op)
-                    module_state.checked_calls.add(checked)
             separator = ", " if arguments and attributes_text else ""
             return f"{name}({arguments}{separator}{attributes_text}){comment}"
         if isinstance(op, relay.TupleOp):
@@ -358,6 +367,16 @@ class RelayExpressionPrinter:
         output = return_annotation(op.result.type)
         head = f"fn {generics}({', '.join(params + attributes)}){output} {{"
         return head, body
+
+
+def _result(op: Operation) -> SSAValue:
+    """The first result of `op`, without xDSL's indexing (a Python call that
+    checks for a slice)."""
+    return tuple.__getitem__(op.results, 0)
+
+
+_VISIT, _BIND = Step.VISIT, Step.BIND
+"""The most frequent steps (naming an enum member is a Python call)."""
 
 
 @functools.cache
@@ -618,15 +637,12 @@ def _span(location: Attribute) -> str:
     return ""
 
 
-_UNPRINTABLE_FILE_NAME = re.compile(r"\s|/\*|\*/")
-"""What a file name cannot hold inside a ``/* ... */`` comment (``\\s`` is
-`str.isspace`'s white space)."""
-
-
 @memoised(maxsize=4096)  # a graph's ops name a few hundred files, one per layer
 def _span_prefix(name: str) -> str:
     """``span=NAME:`` before a span's line and column, or nothing where a
     comment could not hold the name (spans are only presentation)."""
-    if not name or _UNPRINTABLE_FILE_NAME.search(name):
+    # Neither a comment's delimiters nor white space (`str.split` splits at
+    # `str.isspace`'s); by substring and split, several times faster than a regex.
+    if not name or "/*" in name or "*/" in name or name.split() != [name]:
         return ""
     return f"span={name}:"

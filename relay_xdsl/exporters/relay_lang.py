@@ -37,9 +37,9 @@ class RelayLangPrinter(RelayExpressionPrinter):
         if (
             isinstance(source, relay.FunctionOp)
             and source.self_value is not None
-            and source.self_value not in self.names
+            and id(source.self_value) not in self.names
         ):
-            self.names[source.self_value] = self.fresh_name(let.result)
+            self.names[id(source.self_value)] = self.fresh_name(let.result)
 
     def language_expression(self, op: Operation, indent: str, comment: str) -> str | None:
         if isinstance(op, relay.FunctionOp):
@@ -71,13 +71,13 @@ class RelayLangPrinter(RelayExpressionPrinter):
 
     def function_value(self, op: relay.FunctionOp, indent: str) -> str:
         """``fn [A] (%x: T, Attr=v) -> R { body }``."""
-        if op.self_value is not None and op.self_value not in self.names:
+        if op.self_value is not None and id(op.self_value) not in self.names:
             # TVM names the let variable before printing its value, which uses it.
             for use in op.results[0].uses:
                 if isinstance(use.operation, relay.LetOp) and let_expression(use.operation) is op:
                     self.prebind_let(use.operation, op)
                     break
-        if op.self_value is not None and op.self_value not in self.names:
+        if op.self_value is not None and id(op.self_value) not in self.names:
             raise RelayExportError("a recursive function must be bound by a let to print as Relay")
         params = self.params(op.params, op.attributes.get(relay.ARG_ATTRS))
         attributes = self.attribute_list(op.relay_attributes())

@@ -3,7 +3,8 @@
 Shared by ``relay-merge-composite`` and ``relay-fuse-ops``:
 
 * `post_dfs_order`: the order in which TVM's ``ExprVisitor`` completes
-  expressions (operands left to right, each once);
+  expressions (operands left to right, each once), and `post_dfs`, the
+  same walk over numbered nodes;
 * `post_dominators`: TVM's ``DominatorTree::PostDom`` over a graph of
   numbered nodes, with the strongest fusion pattern on the way;
 * which functions the passes leave alone: `optimizable` (TVM's function
@@ -13,8 +14,9 @@ Shared by ``relay-merge-composite`` and ``relay-fuse-ops``:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr
 from xdsl.dialects.func import FuncOp
@@ -24,6 +26,8 @@ from relay_xdsl.dialects.relay import OpPattern
 
 ELEMWISE = OpPattern.ELEMWISE.value
 OPAQUE = OpPattern.OPAQUE.value
+
+N = TypeVar("N", bound=Hashable)
 
 
 # ---------------------------------------------------------------------------
@@ -93,31 +97,43 @@ def post_dfs_order(
     away (a called ``relay.fn``'s body, which TVM visits before the
     arguments).
     """
-    done: set[Operation] = set()
-    order: list[Operation] = []
+
+    def producers(op: Operation) -> list[Operation]:
+        owners = (operand.owner for operand in op.operands)
+        return [o for o in owners if isinstance(o, Operation) and o in scope]
+
+    return post_dfs(roots, producers, enter)
+
+
+def post_dfs(
+    roots: Iterable[N],
+    producers: Callable[[N], Iterable[N]],
+    enter: Callable[[N], Iterable[N]] | None = None,
+) -> list[N]:
+    """`post_dfs_order` over any nodes: `producers(node)` are the nodes that
+    `node` reads, left to right (numbered nodes make the walk cheaper than
+    operations, which xDSL hashes in Python)."""
+    done: set[N] = set()
+    order: list[N] = []
     for root in roots:
         if root in done:
             continue
         done.add(root)
         if enter is not None:
             order.extend(enter(root))
-        stack: list[tuple[Operation, int]] = [(root, 0)]
+        stack = [(root, iter(producers(root)))]
         while stack:
-            op, position = stack[-1]
-            operands = op.operands
-            while position < len(operands):
-                producer = operands[position].owner
-                position += 1
-                if isinstance(producer, Operation) and producer in scope and producer not in done:
-                    stack[-1] = (op, position)
+            node, pending = stack[-1]
+            for producer in pending:
+                if producer not in done:
                     done.add(producer)
                     if enter is not None:
                         order.extend(enter(producer))
-                    stack.append((producer, 0))
+                    stack.append((producer, iter(producers(producer))))
                     break
             else:
                 stack.pop()
-                order.append(op)
+                order.append(node)
     return order
 
 
@@ -211,15 +227,16 @@ def post_dominators(
         elif not users:
             up, acc = root, ELEMWISE
         else:
-            up, acc = users[0], ELEMWISE
-            for consumer, edge in zip(users, edge_patterns[node]):
-                if up != root:
-                    up, acc = lca(up, consumer, acc)
-                acc = max(acc, edge)
+            # The pattern is a maximum: the order of taking it does not matter.
+            up, acc = users[0], max(ELEMWISE, *edge_patterns[node])
+            for consumer in users[1:]:
+                if up == root:
+                    break
+                up, acc = lca(up, consumer, acc)
         parent[node] = up
         depth[node] = depth[up] + 1
         pattern[node] = acc
-        if up != root:
+        if up != root and len(users) > 1:  # a single consumer is `up`: the region is the node
             above = chain_sum[up]
             lower_bound[node] = 1 + max((chain_sum[c] - above for c in users if c != up), default=0)
         chain_sum[node] = lower_bound[node] + chain_sum[up]

@@ -89,13 +89,15 @@ quadratic on long skip connections; this pass stays near-linear.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TypeGuard
+from dataclasses import dataclass, field
+from typing import TypeGuard, cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    UNKNOWN_LOC,
     Float32Type,
     Float64Type,
     IntegerAttr,
@@ -118,7 +120,7 @@ from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.transforms.dataflow import (
     PostDominatorTree,
     fusable,
-    post_dfs_order,
+    post_dfs,
     post_dominators,
 )
 from relay_xdsl.transforms.diagnostics import check_at_least
@@ -181,9 +183,6 @@ DATA_DEPENDENT_SHAPE_OPERATORS = frozenset(
 class _ForwardGraph:
     """TVM's ``IndexedForwardGraph`` of one block: nodes in post-DFS order."""
 
-    ops: list[Operation]
-    """Node index → operation."""
-    index: dict[Operation, int]
     pattern: list[int]
     """The node's own pattern."""
     consumers: list[list[int]]
@@ -192,17 +191,25 @@ class _ForwardGraph:
     """Parallel to `consumers`: the pattern of each edge."""
     external: list[bool]
     """Referenced from outside the dataflow graph (result, let value, ...)."""
+    ops: list[Operation] = field(default_factory=list)
+    """Node index → operation."""
+    block_order: list[int] = field(default_factory=list)
+    """The nodes in block order."""
+    operands: list[tuple[SSAValue, ...]] = field(default_factory=list)
+    """Node index → the operation's operands."""
+    producers: list[list[int | None]] = field(default_factory=list)
+    """Parallel to `operands`: the node defining each operand (None: no node)."""
+    operator_names: list[str | None] = field(default_factory=list)
+    """Node index → the operator an operator call calls (None: no call)."""
 
     @property
     def size(self) -> int:
         return len(self.pattern)
 
 
-def _let_bindings(
-    block: Block, terminator: Operation | None
-) -> tuple[list[Operation], set[Operation]]:
-    """The ops whose values are let-bound, in binding order, and those read only
-    through their variable.
+def _let_bindings(block: Block, ops: list[Operation]) -> tuple[list[Operation], list[Operation]]:
+    """The ops of `ops` (`block`'s, its terminator excepted) whose values are
+    let-bound, in binding order, and those read only through their variable.
 
     TVM visits a let's value before its body, and nothing fuses across the
     variable. A ``relay.let`` binds its operand; in a Relax binding block
@@ -213,19 +220,17 @@ def _let_bindings(
     """
     kind = relax_body_kind(block)
     if kind == "dataflow":
-        return [], set()
+        return [], []
     bound: list[Operation] = []
-    variable_only: set[Operation] = set()
-    for op in block.ops:
-        if op is terminator:
-            continue
-        if isinstance(op, relay.LetOp):
+    variable_only: list[Operation] = []
+    for op in ops:
+        if type(op) is relay.LetOp:
             owner = resolve_lets(op.value).owner
             if isinstance(owner, Operation):
                 bound.append(owner)
         elif kind == "binding" and implicitly_bound(op, kind, set()):
             bound.append(op)
-            variable_only.add(op)
+            variable_only.append(op)
     return bound, variable_only
 
 
@@ -242,8 +247,8 @@ def _is_dynamic(type_: Attribute) -> bool:
 
 
 def _is_simple_scalar_constant(op: relay.ConstantOp) -> bool:
-    type_ = op.result.type
-    if not isinstance(type_, TensorType) or type_.get_shape():
+    type_ = op.results[0].type
+    if not isinstance(type_, TensorType) or type_.shape.data:
         return False
     element = type_.element_type
     if isinstance(element, IntegerType):
@@ -251,96 +256,145 @@ def _is_simple_scalar_constant(op: relay.ConstantOp) -> bool:
     return isinstance(element, Float32Type | Float64Type)
 
 
-def _operator_pattern(op: relay.OperatorOp) -> int:
-    if isinstance(op, relay.GenericOperatorOp):
-        return OPAQUE
-    name = op.operator_name
-    if _is_dynamic(op.result.type) and (
-        name in DATA_DEPENDENT_SHAPE_OPERATORS or name.startswith("dyn.")
+@functools.cache
+def _row_pattern(op_class: type[Operation]) -> int | None:
+    """The pattern of the operator that ops of `op_class` call, by its row
+    (``OPAQUE`` for ``relay.op``); None when they call none. By class: an
+    ``isinstance`` of an xDSL class is a Python call."""
+    if issubclass(op_class, relay.RegisteredOperatorOp):
+        return op_class.OPERATOR.pattern.value
+    return OPAQUE if issubclass(op_class, relay.OperatorOp) else None
+
+
+def _operator_pattern(op: relay.OperatorOp, name: str, row_pattern: int) -> int:
+    """The pattern of the call `op` of operator `name`, whose row gives `row_pattern`."""
+    if (
+        row_pattern != OPAQUE
+        and (name in DATA_DEPENDENT_SHAPE_OPERATORS or name.startswith("dyn."))
+        and _is_dynamic(op.results[0].type)
     ):
         # TVM: a shape function's output cannot feed a data-dependent one.
         return OPAQUE
-    return op.pattern.value
+    return row_pattern
+
+
+def _has_more_uses(op: Operation, reads: int) -> bool:
+    """Whether more than `reads` operands read the values of `op` (which
+    `reads` of them do): a use list is counted only past its second use."""
+    results = op.results
+    if len(results) != 1:
+        return sum(result.uses.get_length() for result in results) > reads
+    (result,) = results
+    if reads == 0:
+        return result.first_use is not None
+    if reads == 1:
+        return result.has_more_than_one_use()
+    return result.uses.get_length() > reads
 
 
 def _build_graph(block: Block) -> _ForwardGraph:
     last = block.last_op
     terminator = last if last is not None and last.has_trait(IsTerminator) else None
+    body = [op for op in block.ops if op is not terminator]
     # A let variable is no node: its value is read through it (see _let_bindings).
-    scope = {
-        op: True for op in block.ops if op is not terminator and not isinstance(op, relay.LetOp)
-    }
-    let_roots, let_bound = _let_bindings(block, terminator)
+    scope = [op for op in body if type(op) is not relay.LetOp]
+    # Ops are looked up by id: xDSL hashes an op by a Python call, an int hashes in C.
+    position = {id(op): i for i, op in enumerate(scope)}
+    scope_operands = [tuple(op.operands) for op in scope]
+    scope_producers = [[position.get(id(v.owner)) for v in values] for values in scope_operands]
+    let_roots, variable_only = _let_bindings(block, body)
     # A let binding is visited before its body; the body's result last; dead
     # code, invisible to TVM, is kept as further roots.
     results = [] if terminator is None else [resolve_lets(v).owner for v in terminator.operands]
-    roots = [op for op in (*let_roots, *results) if isinstance(op, Operation) and op in scope]
-    ops = post_dfs_order((*roots, *scope), scope)
-    index = {op: i for i, op in enumerate(ops)}
-    count = len(ops)
+    roots = [i for op in (*let_roots, *results) if (i := position.get(id(op))) is not None]
+    reads = [[i for i in producers if i is not None] for producers in scope_producers]
+    order = post_dfs((*roots, *range(len(scope))), reads.__getitem__)
+    # An op whose values have more uses than the graph's reads is used from
+    # outside (the terminator, a let, a nested region).
+    graph_reads = [0] * len(scope)
+    for producers_read in reads:
+        for i in producers_read:
+            graph_reads[i] += 1
+    count = len(order)
+    node_of = [0] * count
+    for node, i in enumerate(order):
+        node_of[i] = node
+    ops = [scope[i] for i in order]
+    operands = [scope_operands[i] for i in order]
+    producers = [[None if p is None else node_of[p] for p in scope_producers[i]] for i in order]
+    let_bound = {node_of[position[id(op)]] for op in variable_only}
     pattern = [OPAQUE] * count
     consumers: list[list[int]] = [[] for _ in range(count)]
     edge_patterns: list[list[int]] = [[] for _ in range(count)]
     external = [False] * count
+    operator_names: list[str | None] = [None] * count
 
-    def producer_of(value: SSAValue) -> int | None:
-        owner = value.owner
-        return index.get(owner) if isinstance(owner, Operation) else None
-
-    def link(value: SSAValue, consumer: int, edge: int) -> None:
-        producer = producer_of(value)
-        if producer is None or ops[producer] in let_bound:
+    def link(producer: int | None, consumer: int, edge: int) -> None:
+        if producer is None or producer in let_bound:
             # A let-bound value is read through its variable: no dataflow edge.
             return
         consumers[producer].append(consumer)
         edge_patterns[producer].append(edge)
 
-    def detach(value: SSAValue) -> None:
-        producer = producer_of(value)
+    def detach(producer: int | None) -> None:
         if producer is not None:
             external[producer] = True
 
     for node, op in enumerate(ops):
-        if op in let_bound:
+        if node in let_bound or _has_more_uses(op, graph_reads[order[node]]):
             external[node] = True
-        if any(use.operation not in index for result in op.results for use in result.uses):
-            external[node] = True
-        if isinstance(op, relay.OperatorOp):
-            own = _operator_pattern(op)
-            pattern[node] = own
-            result_type = op.result.type
-            for arg in op.args:
+        sources = producers[node]
+        op_type: type[Operation] = type(op)
+        row_pattern = _row_pattern(op_type)
+        if row_pattern is not None:
+            name = operator_names[node] = cast(relay.OperatorOp, op).operator_name
+            own = pattern[node] = _operator_pattern(cast(relay.OperatorOp, op), name, row_pattern)
+            result_type = op.results[0].type
+            # A broadcast reading an argument of its result's shape is elementwise there.
+            result_shape = (
+                result_type.get_shape() if own == BROADCAST and _is_tensor(result_type) else None
+            )
+            for arg, producer in zip(operands[node], sources):
                 edge = own
                 if (
-                    edge == BROADCAST
+                    result_shape is not None
                     and _is_tensor(arg.type)
-                    and _is_tensor(result_type)
-                    and arg.type.get_shape() == result_type.get_shape()
+                    and arg.type.get_shape() == result_shape
                 ):
                     edge = ELEMWISE
-                link(arg, node, edge)
-        elif isinstance(op, relay.ConstantOp):
+                link(producer, node, edge)
+        elif op_type is relay.ConstantOp:
             pattern[node] = ELEMWISE if _is_simple_scalar_constant(op) else OPAQUE
-        elif isinstance(op, relay.TupleOp):
+        elif op_type is relay.TupleOp:
             pattern[node] = TUPLE
-            for field in op.fields:
-                if _is_tensor(field.type):
-                    link(field, node, INJECTIVE)
+            for field_value, producer in zip(operands[node], sources):
+                if _is_tensor(field_value.type):
+                    link(producer, node, INJECTIVE)
                 else:
-                    detach(field)
-        elif isinstance(op, relay.TupleGetItemOp):
-            tuple_type = op.tuple_value.type
+                    detach(producer)
+        elif op_type is relay.TupleGetItemOp:
+            tuple_type = operands[node][0].type
             assert isinstance(tuple_type, TupleType)
             if all(_is_tensor(t) for t in tuple_type.types.data):
                 pattern[node] = INJECTIVE
-                link(op.tuple_value, node, INJECTIVE)
+                link(sources[0], node, INJECTIVE)
             else:
-                detach(op.tuple_value)
+                detach(sources[0])
         else:
             # Calls of function literals and globals, and anything unknown.
-            for operand in op.operands:
-                link(operand, node, OPAQUE)
-    return _ForwardGraph(ops, index, pattern, consumers, edge_patterns, external)
+            for producer in sources:
+                link(producer, node, OPAQUE)
+    return _ForwardGraph(
+        pattern,
+        consumers,
+        edge_patterns,
+        external,
+        ops,
+        node_of,
+        operands,
+        producers,
+        operator_names,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -403,31 +457,30 @@ class _Partitioner:
     def run_phase(self, phase: int) -> None:
         # TVM checks the group size before the cheaper conditions; counting
         # has no side effects, so it is done last here, with the same result.
-        tree = self.tree
+        # Likewise the cheap pattern checks come before looking up groups.
+        dominator, edge_pattern = self.tree.parent, self.tree.pattern
         own_pattern = self.group_pattern
+        find = self.find
         for node in range(self.graph.size):
             pattern = own_pattern[node]
             if pattern == OPAQUE:
                 continue
-            sink = tree.parent[node]
+            sink = dominator[node]
             if sink is None:
                 continue
-            sink_root = self.find(sink)
             if phase == 2:
                 # Fuse injective ops into intermediate tuples that have been
                 # fused into injective ops, never into a tuple group.
-                if (
-                    pattern > INJECTIVE
-                    or own_pattern[sink_root] == TUPLE
-                    or own_pattern[sink] != TUPLE
-                    or own_pattern[sink_root] > INJECTIVE
-                ):
+                if pattern > INJECTIVE or own_pattern[sink] != TUPLE:
+                    continue
+                sink_pattern = own_pattern[find(sink)]
+                if sink_pattern == TUPLE or sink_pattern > INJECTIVE:
                     continue
                 condition = _at_most_injective
             else:
-                if self.find(node) == sink_root or own_pattern[sink] == TUPLE:
+                if own_pattern[sink] == TUPLE:
                     continue
-                edge = tree.pattern[node]
+                edge = edge_pattern[node]
                 if pattern == OUT_ELEMWISE_FUSABLE:
                     if phase != 0 or edge != ELEMWISE:
                         continue
@@ -442,6 +495,8 @@ class _Partitioner:
                         continue
                     condition = _at_most_injective
                 else:
+                    continue
+                if find(node) == find(sink):
                     continue
             if self.fused_size_exceeds_limit(node, sink):
                 continue
@@ -541,19 +596,15 @@ def _into_elemwise_anchor(kind: int, is_sink: bool) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def _is_outlined(root: Operation, graph: _ForwardGraph, roots: Sequence[int]) -> bool:
-    """Whether the group with output `root` becomes a function (TVM's FuseMutator)."""
-    if isinstance(root, relay.OperatorOp):
-        return root.operator_name not in UNFUSED_OPERATORS
-    if isinstance(root, relay.TupleGetItemOp):
-        producer = root.tuple_value.owner
-        node = graph.index[root]
+def _is_outlined(root: int, graph: _ForwardGraph, roots: Sequence[int]) -> bool:
+    """Whether the group with output node `root` becomes a function (TVM's FuseMutator)."""
+    name = graph.operator_names[root]
+    if name is not None:
+        return name not in UNFUSED_OPERATORS
+    if type(graph.ops[root]) is relay.TupleGetItemOp:
+        producer = graph.producers[root][0]
         # Otherwise it is isolated: the tuple comes from another group.
-        return (
-            isinstance(producer, Operation)
-            and producer in graph.index
-            and roots[graph.index[producer]] == roots[node]
-        )
+        return producer is not None and roots[producer] == roots[root]
     return False
 
 
@@ -562,63 +613,89 @@ _FLAGS = (IntegerAttr(0, i32), IntegerAttr(1, i32))
 immutable, so every group shares them."""
 
 
-def _outline(members: list[Operation], graph: _ForwardGraph) -> tuple[SSAValue, SSAValue]:
-    """Move the group `members` (block order, output last) into a ``relay.fn``.
+def _outline(
+    members: list[int], graph: _ForwardGraph, roots: Sequence[int], replaced: dict[int, SSAValue]
+) -> tuple[SSAValue, SSAValue, Operation]:
+    """Move the group `members` (nodes in block order, output last) into a ``relay.fn``.
 
-    Returns the group's output and the ``relay.fn`` result that replaces it;
-    the caller rewires the uses (in one pass, so wide ops are rebuilt once).
-    The ops move by xDSL's block operations: nothing observes the pass's
-    changes, so a rewriter would only add its bookkeeping.
+    The ``relay.fn`` passes each value read from outside the group, or what
+    `replaced` (by ``id``) says replaces it. Returns the group's output, the
+    ``relay.fn`` result that replaces it and the ``relay.return`` of the
+    output; the caller rewires the other uses (in one pass, so wide ops are
+    rebuilt once). The ops move by xDSL's block operations: nothing observes
+    the pass's changes, so a rewriter would only add its bookkeeping.
     """
     root = members[-1]
-    inside = set(members)
+    external, consumers, producers = graph.external, graph.consumers, graph.producers
+    inner = members[:-1]
     # Post-dominance makes a group convex with a single output.
-    assert all(
-        use.operation in inside
-        for op in members[:-1]
-        for result in op.results
-        for use in result.uses
+    assert not any(external[node] for node in inner) and all(
+        roots[c] == root for node in inner for c in consumers[node]
     ), "a fused group's intermediate value escapes it"
     arguments: list[SSAValue] = []
-    positions: dict[SSAValue, int] = {}
+    parameter: dict[int, int] = {}
+    """``id`` of an argument → its parameter number."""
+    readers: list[int] = []
+    """The members reading an argument."""
     # TVM allocates parameters in post-DFS order of the group's nodes.
-    for op in sorted(members, key=graph.index.__getitem__):
-        for operand in op.operands:
-            if operand.owner in inside or operand in positions:
-                continue
-            positions[operand] = len(arguments)
-            arguments.append(operand)
+    for node in sorted(members):
+        reads_argument = False
+        for value, producer in zip(graph.operands[node], producers[node]):
+            if producer is None or roots[producer] != root:
+                reads_argument = True
+                if id(value) not in parameter:
+                    parameter[id(value)] = len(arguments)
+                    arguments.append(value)
+        if reads_argument:
+            readers.append(node)
 
-    body = Block(arg_types=[a.type for a in arguments])
-    for number, param in enumerate(body.args):
-        set_relay_name(param, f"p{number}")
-    calls = [op for op in members if isinstance(op, relay.OperatorOp)]
+    body = Block()
+    for number, argument in enumerate(arguments):
+        # With the location a block argument defaults to, which it wraps.
+        set_relay_name(body.insert_arg(argument.type, number, UNKNOWN_LOC), f"p{number}")
+    calls = [name for node in members if (name := graph.operator_names[node]) is not None]
     attributes: dict[str, Attribute] = {"Primitive": _FLAGS[bool(calls)]}
     if (
         calls
-        and all(op.operator_name in RESHAPE_OPERATORS for op in calls)
+        and all(name in RESHAPE_OPERATORS for name in calls)
         and all(_is_tensor(a.type) for a in arguments)
     ):
         attributes["relay.reshape_only"] = _FLAGS[True]
 
-    output = root.results[0]
-    fn = relay.FnOp(arguments, output.type, Region(body), attributes)
-    block = root.parent
+    ops = [graph.ops[node] for node in members]
+    output = ops[-1].results[0]
+    block = ops[-1].parent
     assert block is not None  # a group's ops are in the block being fused
-    block.insert_op_before(fn, root)
+    place = ops[-1].next_op
+    # ``create``, as the constructors build them, without their conversion of
+    # ops to values (these are values) and with the location they default to.
+    fn = relay.FnOp.create(
+        operands=[replaced.get(id(a), a) for a in arguments],
+        result_types=(output.type,),
+        regions=(Region(body),),
+        attributes=attributes,
+        location=UNKNOWN_LOC,
+    )
     # Names are cosmetic: the call shows the name its output had.
-    fn.result.name_hint, output.name_hint = output.name_hint, None
+    fn.results[0].name_hint, output.name_hint = output.name_hint, None
     # xDSL's rewriter has no move: an op moves by being detached and inserted
-    # again (as xDSL's own loop-invariant code motion does).
-    for op in members:
+    # again (as xDSL's own loop-invariant code motion does). The body joins
+    # the block last, so that adding an op checks a short chain of ancestors.
+    for op in ops:
         op.detach()
-    body.add_ops(members)
+    body.add_ops(ops)
     params = body.args
-    for op in members:
-        if any(operand in positions for operand in op.operands):
-            op.operands = [params[positions[v]] if v in positions else v for v in op.operands]
-    body.add_op(relay.ReturnOp(output))
-    return output, fn.result
+    for node in readers:
+        graph.ops[node].operands = [
+            params[parameter[id(v)]] if id(v) in parameter else v for v in graph.operands[node]
+        ]
+    terminator = relay.ReturnOp.create(operands=(output,), location=UNKNOWN_LOC)
+    body.add_op(terminator)
+    if place is None:
+        block.add_op(fn)
+    else:
+        block.insert_op_before(fn, place)
+    return output, fn.results[0], terminator
 
 
 def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> None:
@@ -628,28 +705,28 @@ def fuse_block(block: Block, fuse_opt_level: int = 2, max_depth: int = 256) -> N
         return
     tree = _post_dominators(graph)
     roots = _Partitioner(graph, tree, max_depth).partition(fuse_opt_level)
-    groups: dict[int, list[Operation]] = {}
-    for op in block.ops:
-        node = graph.index.get(op)
-        if node is not None:
-            groups.setdefault(roots[node], []).append(op)
-    replaced: dict[SSAValue, SSAValue] = {}
-    for root, members in groups.items():
-        if _is_outlined(graph.ops[root], graph, roots):
-            assert members[-1] is graph.ops[root], "a group ends with its output"
-            output, result = _outline(members, graph)
-            replaced[output] = result
-    users: dict[Operation, None] = {}
-    for output, result in replaced.items():
-        fn = result.owner
-        assert isinstance(fn, relay.FnOp)
-        inner_return = fn.body.block.last_op
+    members: list[list[int]] = [[] for _ in range(graph.size)]
+    for node in graph.block_order:
+        members[roots[node]].append(node)
+    replaced: dict[int, SSAValue] = {}
+    """``id`` of a group's output → the ``relay.fn`` result replacing it."""
+    outlined = []
+    # In the block order of the outputs: a group reads other groups' outputs
+    # as their replacements, and only ops left outside read the old ones.
+    for root in graph.block_order:
+        if roots[root] == root and _is_outlined(root, graph, roots):
+            assert members[root][-1] == root, "a group ends with its output"
+            output, result, terminator = _outline(members[root], graph, roots, replaced)
+            replaced[id(output)] = result
+            outlined.append((output, terminator))
+    users: dict[int, Operation] = {}
+    for output, terminator in outlined:
         for use in output.uses:
-            if use.operation is not inner_return:
-                users[use.operation] = None
+            if use.operation is not terminator:
+                users[id(use.operation)] = use.operation
     # Each user is rewired in one step, so that a wide op is rebuilt once, not once per operand.
-    for user in users:
-        user.operands = [replaced.get(v, v) for v in user.operands]
+    for user in users.values():
+        user.operands = [replaced.get(id(v), v) for v in user.operands]
 
 
 def _fuse_function_body(block: Block, fuse_opt_level: int, max_depth: int) -> None:
@@ -658,6 +735,8 @@ def _fuse_function_body(block: Block, fuse_opt_level: int, max_depth: int) -> No
     # nothing fuses across control flow. Function values (relay.function)
     # are left as written.
     for op in list(block.ops):
+        if not op.regions:
+            continue
         if isinstance(op, relay.FnOp) and fusable(op.attributes):
             _fuse_function_body(op.body.block, fuse_opt_level, max_depth)
         elif isinstance(op, relay.IfOp | relay.MatchOp):

@@ -337,7 +337,7 @@ def forward_graphs(draw) -> fuse_ops._ForwardGraph:
             consumers[producer].append(node)
             edge_patterns[producer].append(edge)
     external = [not consumers[n] or draw(st.integers(0, 19)) == 0 for n in range(count)]
-    return fuse_ops._ForwardGraph([], {}, pattern, consumers, edge_patterns, external)
+    return fuse_ops._ForwardGraph(pattern, consumers, edge_patterns, external)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -364,9 +364,7 @@ def _graph(count: int, edges: list[tuple[int, int, int]]) -> fuse_ops._ForwardGr
         consumers[producer].append(consumer)
         edge_patterns[producer].append(pattern)
     external = [node == count - 1 for node in range(count)]
-    return fuse_ops._ForwardGraph(
-        [], {}, [fuse_ops.ELEMWISE] * count, consumers, edge_patterns, external
-    )
+    return fuse_ops._ForwardGraph([fuse_ops.ELEMWISE] * count, consumers, edge_patterns, external)
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 4, 7, 8, 15, 16, 31, 40])
