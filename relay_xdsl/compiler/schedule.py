@@ -491,7 +491,9 @@ CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
 # passes (resnet50's 1x1 convs of 256 to 1024 channels at 14 pixels: 175 to
 # 190-250 GFLOP/s in this order, each tile summed in registers and its
 # epilogue applied before it is stored).  A longer one on a small output
-# (a large filter of a late, 7-pixel layer, whose slices 7 rows only share):
+# (a large filter of a late, 7-pixel layer, whose slices 7 rows only share;
+# a known float32 one is a product by packed panels instead, PRODUCT_PIXELS
+# in relay_xdsl/conversion/rules/convolutions.py):
 # the taps and the 16-channel steps outermost, then the rows, then
 # the filter tiles and the columns, the partial sums (the small output) kept
 # in cache between steps.  Each step's 16 filter rows, contiguous in HWCF,

@@ -83,9 +83,11 @@ def test_a_dynamic_call_with_a_constant_shape_is_made_static_before_fusion():
     assert any(isinstance(op, relay.DynReshapeOp) for op in module.walk())  # left unchanged
 
 
+# 15x14 pixels: more than PRODUCT_PIXELS, a convolution still (not a product
+# by packed panels, relay_xdsl/conversion/rules/convolutions.py).
 CONV_BATCH_NORM = (
     '#[version = "0.0.5"]\n'
-    "def @main(%x: Tensor[(1, 4, 6, 6), float32]) {\n"
+    "def @main(%x: Tensor[(1, 4, 15, 14), float32]) {\n"
     "  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(8, 4, 3, 3), float32] */,"
     " padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3]);\n"
     "  %1 = nn.batch_norm(%0, meta[relay.Constant][1] /* ty=Tensor[(8), float32] */,"

@@ -8,7 +8,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from relay_xdsl.conversion import lower_module
-from relay_xdsl.conversion.rules.convolutions import ALIASED_FILTERS, PADDED_FILTERS
+from relay_xdsl.conversion.packed_matmul import PANEL
+from relay_xdsl.conversion.rules.convolutions import (
+    ALIASED_FILTERS,
+    PADDED_FILTERS,
+    PRODUCT_PIXELS,
+)
 from relay_xdsl.tools.mlir_text import relay_context
 
 RNG = np.random.default_rng(3)
@@ -204,21 +209,78 @@ def test_lowering(lowered_cases, name: str):
     lowered_cases.check(name)
 
 
+def _known(array: np.ndarray) -> str:
+    return f'dense<"0x{array.tobytes().hex().upper()}">'
+
+
+def _type(shape: tuple[int, ...]) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}xf32>"
+
+
 def _known_weight_conv(filters: int) -> str:
-    """A 1x1 conv of 4 channels to `filters`, its weight a known OIHW constant."""
+    """A 1x1 conv of 4 channels to `filters` on 15x14 pixels (more than
+    `PRODUCT_PIXELS`), its weight a known OIHW constant."""
     weight = random(filters, 4, 1, 1)
     return f"""
-    func.func @main(%x: tensor<1x4x5x3xf32>) -> tensor<1x{filters}x5x3xf32> {{
-      %w = relay.constant dense<"0x{weight.tobytes().hex().upper()}"> : tensor<{filters}x4x1x1xf32>
+    func.func @main(%x: tensor<1x4x15x14xf32>) -> tensor<1x{filters}x15x14xf32> {{
+      %w = relay.constant {_known(weight)} : tensor<{filters}x4x1x1xf32>
       %r = relay.nn.conv2d(%x, %w) {{channels = {filters} : i32, kernel_size = array<i32: 1, 1>}}
-        : (tensor<1x4x5x3xf32>, tensor<{filters}x4x1x1xf32>) -> tensor<1x{filters}x5x3xf32>
-      func.return %r : tensor<1x{filters}x5x3xf32>
+        : (tensor<1x4x15x14xf32>, tensor<{filters}x4x1x1xf32>) -> tensor<1x{filters}x15x14xf32>
+      func.return %r : tensor<1x{filters}x15x14xf32>
     }}
     """
 
 
 # 256 filters: the weight argument has 16 more, unused (ALIASED_FILTERS).
-CASES["conv2d_256_known_filters"] = (_known_weight_conv(256), {"x": random(1, 4, 5, 3)})
+CASES["conv2d_256_known_filters"] = (_known_weight_conv(256), {"x": random(1, 4, 15, 14)})
+
+
+def _product_conv(x: tuple[int, ...], w: tuple[int, ...], r: tuple[int, ...], attrs: str) -> str:
+    """A conv (`attrs`) of NCHW `x` by a known OIHW weight `w` to `r`, plus a
+    known bias: at most `PRODUCT_PIXELS` output pixels, a product of its taps."""
+    return f"""
+    func.func @main(%x: {_type(x)}) -> {_type(r)} {{
+      %w = relay.constant {_known(random(*w))} : {_type(w)}
+      %b = relay.constant {_known(random(w[0]))} : {_type((w[0],))}
+      %c = relay.nn.conv2d(%x, %w) {{channels = {w[0]} : i32, {attrs}}}
+        : ({_type(x)}, {_type(w)}) -> {_type(r)}
+      %r = relay.nn.bias_add(%c, %b) : ({_type(r)}, {_type((w[0],))}) -> {_type(r)}
+      func.return %r : {_type(r)}
+    }}
+    """
+
+
+# Convs into at most PRODUCT_PIXELS pixels by known filters: 40 and 33
+# filters leave a last panel of 8 and 1 (packed_matmul.py); two images, 3x3
+# taps; strides, a dilation and uneven padding; a 1x1 conv of stride 2.
+CASES["conv2d_known_3x3_as_product"] = (
+    _product_conv(
+        (2, 5, 6, 7),
+        (40, 5, 3, 3),
+        (2, 40, 6, 7),
+        "kernel_size = array<i32: 3, 3>, padding = array<i32: 1, 1, 1, 1>",
+    ),
+    {"x": random(2, 5, 6, 7)},
+)
+CASES["conv2d_known_strided_dilated_as_product"] = (
+    _product_conv(
+        (1, 6, 11, 9),
+        (33, 6, 3, 2),
+        (1, 33, 5, 4),
+        "kernel_size = array<i32: 3, 2>, strides = array<i32: 2, 3>,"
+        " dilation = array<i32: 2, 1>, padding = array<i32: 2, 1, 0, 2>",
+    ),
+    {"x": random(1, 6, 11, 9)},
+)
+CASES["conv2d_known_1x1_strided_as_product"] = (
+    _product_conv(
+        (1, 8, 9, 9),
+        (16, 8, 1, 1),
+        (1, 16, 5, 5),
+        "kernel_size = array<i32: 1, 1>, strides = array<i32: 2, 2>",
+    ),
+    {"x": random(1, 8, 9, 9)},
+)
 
 
 def _parsed(text: str) -> ModuleOp:
@@ -236,3 +298,17 @@ def test_a_multiple_of_128_filters_is_passed_with_16_more() -> None:
     assert '"tosa.slice"' in str(program.module)
     (weight,) = lower_module(_parsed(_known_weight_conv(160))).weights
     assert weight.shape == (1, 1, 4, 160)
+
+
+def test_a_small_conv_by_known_filters_reads_them_packed() -> None:
+    """Into at most PRODUCT_PIXELS pixels: the filter is passed as the panels
+    of its ``[KH * KW * C, F]`` matrix, summed by one ``linalg.generic``, no
+    ``tosa.conv2d``."""
+    (text, _) = CASES["conv2d_known_3x3_as_product"]
+    assert 6 * 7 <= PRODUCT_PIXELS
+    program = lower_module(_parsed(text))
+    packed = next(w for w in program.weights if w.ndim == 3)
+    assert packed.shape == (2, 3 * 3 * 5, PANEL)
+    assert not packed[1, :, 8:].any()
+    ops = [op.name for op in program.module.walk()]
+    assert ops.count("linalg.generic") == 1 and '"tosa.conv2d"' not in str(program.module)
