@@ -46,7 +46,12 @@ from relay_xdsl.dialects.relay.type_solver import rejection
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers.relay_attributes import RelayAttributeParser
 from relay_xdsl.importers.relay_base import describe
-from relay_xdsl.importers.relay_ops import CheckedCalls, constant_op, operator_op
+from relay_xdsl.importers.relay_ops import (
+    CheckedCalls,
+    constant_op,
+    operator_op,
+    tuple_get_item_op,
+)
 from relay_xdsl.importers.relay_scope import (
     Binding,
     CaptureError,
@@ -91,6 +96,10 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         self.checked_calls = CheckedCalls()
         # Where each op came from, for the type solver's errors.
         self.op_tokens: dict[Operation, Token] = {}
+        # The identifiers found to start no keyword expression (the keywords
+        # and constructors are known before any expression is read): each an
+        # operator name wherever it stands, looked up once.
+        self.operator_names: set[str] = set()
         self.incomplete = False  # whether some type is left for the solver
         # A bare expression, which TVM's parse_expr reads without type
         # inference: contradictions are kept unchecked (`defer`).
@@ -280,7 +289,7 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
                             token,
                             f"tuple index {index} is out of range for a tuple of {len(fields)} fields",
                         )
-                    op = relay.TupleGetItemOp(value, index)
+                    op = tuple_get_item_op(value, index)
                     self.annotate(op, token)
                     value = op.result
                 else:
@@ -307,11 +316,13 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             operand = self.value_of(self.parse_postfix(scope), token)
             return self.operator_call(OperatorRef("negative", token), [operand], {}, token)
         if kind is Kind.IDENT:
-            value = self.parse_keyword_expression(token, scope)
-            if value is not None:
-                return value
-            if token.text in ("let", "def", "free_var"):
-                self.error(token, f"'{token.text}' is not allowed here")
+            if token.text not in self.operator_names:
+                value = self.parse_keyword_expression(token, scope)
+                if value is not None:
+                    return value
+                if token.text in ("let", "def", "free_var"):
+                    self.error(token, f"'{token.text}' is not allowed here")
+                self.operator_names.add(token.text)
             return self.parse_operator_name()
         self.error(token, f"expected an expression, found {describe(token)}")
 
