@@ -225,6 +225,24 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         return None
 
     def parse_binding_value(self, scope: Scope) -> Binding:
+        tokens = self.tokens
+        token = tokens[self.pos]
+        if (
+            token.kind is Kind.IDENT
+            and token.text in self.operator_names
+            and (opening := tokens[self.pos + 1]).text == "("
+            and opening.kind is Kind.PUNCT
+        ):
+            # Most bindings call an operator of an undotted name: read as
+            # `parse_expr` reads it, from its call on.
+            self.nest(token, "expression", MAX_NESTING + 1)
+            try:
+                self.pos += 1
+                value = self.parse_call(OperatorRef(token.text, token), scope)
+                value = self.parse_postfix_operators(value, scope)
+            finally:
+                self.depth -= 1
+            return self.parse_infix(value, scope, 0)
         value = self.parse_expr(scope)
         if isinstance(value, GlobalRef):
             return self.value_of(value, value.token)
@@ -234,7 +252,13 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
 
     def parse_expr(self, scope: Scope, min_precedence: int = 0) -> ExpressionValue:
         """An expression, with TVM's infix operators (``a + b * c``)."""
-        value = self.parse_postfix(scope)
+        return self.parse_infix(self.parse_postfix(scope), scope, min_precedence)
+
+    def parse_infix(
+        self, value: ExpressionValue, scope: Scope, min_precedence: int
+    ) -> ExpressionValue:
+        """The expression `value` (just read) starts, with the infix
+        operators of at least `min_precedence` that follow it."""
         while True:
             operator = self.peek_binary_operator()
             if operator is None or _BINARY_OPERATORS[operator][1] < min_precedence:
@@ -265,37 +289,41 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         # The innermost operand is entered too: MAX_NESTING calls take one more.
         self.nest(self.peek(), "expression", MAX_NESTING + 1)
         try:
-            value = self.parse_primary(scope)
-            while True:
-                token = self.peek()
-                if token.kind is not Kind.PUNCT:
-                    return value
-                if token.text == "(":
-                    value = self.parse_call(value, scope)
-                elif token.text == ".":
-                    dot = self.next()
-                    token = self.expect_kind(Kind.INT, "a tuple index after '.'")
-                    if not isinstance(value, SSAValue) or not isinstance(
-                        value.type, TupleType | IncompleteType
-                    ):
-                        self.error(
-                            dot,
-                            "'.N' projects a field out of a tuple, but the value is not a tuple",
-                        )
-                    index, _ = int_literal(token)
-                    fields = value.type.types.data if isinstance(value.type, TupleType) else ()
-                    if isinstance(value.type, TupleType) and not 0 <= index < len(fields):
-                        self.error(
-                            token,
-                            f"tuple index {index} is out of range for a tuple of {len(fields)} fields",
-                        )
-                    op = tuple_get_item_op(value, index)
-                    self.annotate(op, token)
-                    value = op.result
-                else:
-                    return value
+            return self.parse_postfix_operators(self.parse_primary(scope), scope)
         finally:
             self.depth -= 1
+
+    def parse_postfix_operators(self, value: ExpressionValue, scope: Scope) -> ExpressionValue:
+        """`value` (just read), called (``(...)``) or projected (``.N``) by
+        what follows it."""
+        while True:
+            token = self.peek()
+            if token.kind is not Kind.PUNCT:
+                return value
+            if token.text == "(":
+                value = self.parse_call(value, scope)
+            elif token.text == ".":
+                dot = self.next()
+                token = self.expect_kind(Kind.INT, "a tuple index after '.'")
+                if not isinstance(value, SSAValue) or not isinstance(
+                    value.type, TupleType | IncompleteType
+                ):
+                    self.error(
+                        dot,
+                        "'.N' projects a field out of a tuple, but the value is not a tuple",
+                    )
+                index, _ = int_literal(token)
+                fields = value.type.types.data if isinstance(value.type, TupleType) else ()
+                if isinstance(value.type, TupleType) and not 0 <= index < len(fields):
+                    self.error(
+                        token,
+                        f"tuple index {index} is out of range for a tuple of {len(fields)} fields",
+                    )
+                op = tuple_get_item_op(value, index)
+                self.annotate(op, token)
+                value = op.result
+            else:
+                return value
 
     def parse_primary(self, scope: Scope) -> ExpressionValue:
         token = self.peek()
