@@ -238,12 +238,13 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             self.nest(token, "expression", MAX_NESTING + 1)
             try:
                 self.pos += 1
-                value = self.parse_call(OperatorRef(token.text, token), scope)
-                value = self.parse_postfix_operators(value, scope)
+                call = self.parse_call(OperatorRef(token.text, token), scope)
+                value = self.parse_postfix_operators(call, scope)
             finally:
                 self.depth -= 1
-            return self.parse_infix(value, scope, 0)
-        value = self.parse_expr(scope)
+            value = self.parse_infix(value, scope, 0)
+        else:
+            value = self.parse_expr(scope)
         if isinstance(value, GlobalRef):
             return self.value_of(value, value.token)
         return value
