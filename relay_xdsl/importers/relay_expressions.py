@@ -387,15 +387,21 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         variable's binding or the constant where it is one alone (``%3`` or
         ``meta[relay.Constant][0] /* ty=... */`` before ``,`` or ``)``), as
         most are."""
-        token = self.peek()
+        # The token list read directly, as `peek` reads it: this runs once an argument.
+        tokens = self.tokens
+        token = tokens[self.pos]
         kind = token.kind
         if kind in _ATOMS:
-            after = self.peek(1)
+            index = self.pos + 1
+            after = tokens[index]
+            while after.kind is Kind.COMMENT:
+                index += 1
+                after = tokens[index]
             if after.kind is Kind.PUNCT and (after.text == "," or after.text == ")"):
-                # A level of nesting, as `parse_postfix` enters one for it.
-                self.nest(token, "expression", MAX_NESTING + 1)
-                self.depth -= 1
-                self.next()
+                if self.depth > MAX_NESTING:
+                    # A level too many, as `parse_postfix` would enter one for it.
+                    self.nest(token, "expression", MAX_NESTING + 1)
+                self.pos += 1
                 if kind is Kind.GRAPH or kind is Kind.LOCAL:
                     return self.variable(token, scope)
                 return self.constant(token)
