@@ -46,7 +46,12 @@ from relay_xdsl.dialects.relay.type_solver import rejection
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers.relay_attributes import RelayAttributeParser
 from relay_xdsl.importers.relay_base import describe
-from relay_xdsl.importers.relay_ops import CheckedCalls, constant_op, operator_op
+from relay_xdsl.importers.relay_ops import (
+    CheckedCalls,
+    constant_op,
+    operator_op,
+    tuple_get_item_op,
+)
 from relay_xdsl.importers.relay_scope import (
     Binding,
     CaptureError,
@@ -91,6 +96,10 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         self.checked_calls = CheckedCalls()
         # Where each op came from, for the type solver's errors.
         self.op_tokens: dict[Operation, Token] = {}
+        # The identifiers found to start no keyword expression (the keywords
+        # and constructors are known before any expression is read): each an
+        # operator name wherever it stands, looked up once.
+        self.operator_names: set[str] = set()
         self.incomplete = False  # whether some type is left for the solver
         # A bare expression, which TVM's parse_expr reads without type
         # inference: contradictions are kept unchecked (`defer`).
@@ -216,7 +225,26 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         return None
 
     def parse_binding_value(self, scope: Scope) -> Binding:
-        value = self.parse_expr(scope)
+        tokens = self.tokens
+        token = tokens[self.pos]
+        if (
+            token.kind is Kind.IDENT
+            and token.text in self.operator_names
+            and (opening := tokens[self.pos + 1]).text == "("
+            and opening.kind is Kind.PUNCT
+        ):
+            # Most bindings call an operator of an undotted name: read as
+            # `parse_expr` reads it, from its call on.
+            self.nest(token, "expression", MAX_NESTING + 1)
+            try:
+                self.pos += 1
+                call = self.parse_call(OperatorRef(token.text, token), scope)
+                value = self.parse_postfix_operators(call, scope)
+            finally:
+                self.depth -= 1
+            value = self.parse_infix(value, scope, 0)
+        else:
+            value = self.parse_expr(scope)
         if isinstance(value, GlobalRef):
             return self.value_of(value, value.token)
         return value
@@ -225,7 +253,13 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
 
     def parse_expr(self, scope: Scope, min_precedence: int = 0) -> ExpressionValue:
         """An expression, with TVM's infix operators (``a + b * c``)."""
-        value = self.parse_postfix(scope)
+        return self.parse_infix(self.parse_postfix(scope), scope, min_precedence)
+
+    def parse_infix(
+        self, value: ExpressionValue, scope: Scope, min_precedence: int
+    ) -> ExpressionValue:
+        """The expression `value` (just read) starts, with the infix
+        operators of at least `min_precedence` that follow it."""
         while True:
             operator = self.peek_binary_operator()
             if operator is None or _BINARY_OPERATORS[operator][1] < min_precedence:
@@ -256,37 +290,41 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         # The innermost operand is entered too: MAX_NESTING calls take one more.
         self.nest(self.peek(), "expression", MAX_NESTING + 1)
         try:
-            value = self.parse_primary(scope)
-            while True:
-                token = self.peek()
-                if token.kind is not Kind.PUNCT:
-                    return value
-                if token.text == "(":
-                    value = self.parse_call(value, scope)
-                elif token.text == ".":
-                    dot = self.next()
-                    token = self.expect_kind(Kind.INT, "a tuple index after '.'")
-                    if not isinstance(value, SSAValue) or not isinstance(
-                        value.type, TupleType | IncompleteType
-                    ):
-                        self.error(
-                            dot,
-                            "'.N' projects a field out of a tuple, but the value is not a tuple",
-                        )
-                    index, _ = int_literal(token)
-                    fields = value.type.types.data if isinstance(value.type, TupleType) else ()
-                    if isinstance(value.type, TupleType) and not 0 <= index < len(fields):
-                        self.error(
-                            token,
-                            f"tuple index {index} is out of range for a tuple of {len(fields)} fields",
-                        )
-                    op = relay.TupleGetItemOp(value, index)
-                    self.annotate(op, token)
-                    value = op.result
-                else:
-                    return value
+            return self.parse_postfix_operators(self.parse_primary(scope), scope)
         finally:
             self.depth -= 1
+
+    def parse_postfix_operators(self, value: ExpressionValue, scope: Scope) -> ExpressionValue:
+        """`value` (just read), called (``(...)``) or projected (``.N``) by
+        what follows it."""
+        while True:
+            token = self.peek()
+            if token.kind is not Kind.PUNCT:
+                return value
+            if token.text == "(":
+                value = self.parse_call(value, scope)
+            elif token.text == ".":
+                dot = self.next()
+                token = self.expect_kind(Kind.INT, "a tuple index after '.'")
+                if not isinstance(value, SSAValue) or not isinstance(
+                    value.type, TupleType | IncompleteType
+                ):
+                    self.error(
+                        dot,
+                        "'.N' projects a field out of a tuple, but the value is not a tuple",
+                    )
+                index, _ = int_literal(token)
+                fields = value.type.types.data if isinstance(value.type, TupleType) else ()
+                if isinstance(value.type, TupleType) and not 0 <= index < len(fields):
+                    self.error(
+                        token,
+                        f"tuple index {index} is out of range for a tuple of {len(fields)} fields",
+                    )
+                op = tuple_get_item_op(value, index)
+                self.annotate(op, token)
+                value = op.result
+            else:
+                return value
 
     def parse_primary(self, scope: Scope) -> ExpressionValue:
         token = self.peek()
@@ -307,11 +345,13 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             operand = self.value_of(self.parse_postfix(scope), token)
             return self.operator_call(OperatorRef("negative", token), [operand], {}, token)
         if kind is Kind.IDENT:
-            value = self.parse_keyword_expression(token, scope)
-            if value is not None:
-                return value
-            if token.text in ("let", "def", "free_var"):
-                self.error(token, f"'{token.text}' is not allowed here")
+            if token.text not in self.operator_names:
+                value = self.parse_keyword_expression(token, scope)
+                if value is not None:
+                    return value
+                if token.text in ("let", "def", "free_var"):
+                    self.error(token, f"'{token.text}' is not allowed here")
+                self.operator_names.add(token.text)
             return self.parse_operator_name()
         self.error(token, f"expected an expression, found {describe(token)}")
 
@@ -347,15 +387,21 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         variable's binding or the constant where it is one alone (``%3`` or
         ``meta[relay.Constant][0] /* ty=... */`` before ``,`` or ``)``), as
         most are."""
-        token = self.peek()
+        # The token list read directly, as `peek` reads it: this runs once an argument.
+        tokens = self.tokens
+        token = tokens[self.pos]
         kind = token.kind
         if kind in _ATOMS:
-            after = self.peek(1)
+            index = self.pos + 1
+            after = tokens[index]
+            while after.kind is Kind.COMMENT:
+                index += 1
+                after = tokens[index]
             if after.kind is Kind.PUNCT and (after.text == "," or after.text == ")"):
-                # A level of nesting, as `parse_postfix` enters one for it.
-                self.nest(token, "expression", MAX_NESTING + 1)
-                self.depth -= 1
-                self.next()
+                if self.depth > MAX_NESTING:
+                    # A level too many, as `parse_postfix` would enter one for it.
+                    self.nest(token, "expression", MAX_NESTING + 1)
+                self.pos += 1
                 if kind is Kind.GRAPH or kind is Kind.LOCAL:
                     return self.variable(token, scope)
                 return self.constant(token)

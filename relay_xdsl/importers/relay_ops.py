@@ -57,6 +57,12 @@ def let_op(value: SSAValue) -> relay.LetOp:
     return created(relay.LetOp, (value,), value.type, {})
 
 
+def tuple_get_item_op(value: SSAValue, index: int) -> relay.TupleGetItemOp:
+    """``relay.TupleGetItemOp(value, index)``."""
+    result_type, attributes = relay.TupleGetItemOp.parts(value.type, index)
+    return created(relay.TupleGetItemOp, (value,), result_type, attributes)
+
+
 def constant_op(
     result_type: Attribute,
     value: DenseIntOrFPElementsAttr | None = None,

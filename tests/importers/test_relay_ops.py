@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from xdsl.dialects import test as xdsl_test
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     FileLineColLoc,
     IntAttr,
     StringAttr,
     TensorType,
+    TupleType,
     f32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.importers.relay_ops import created
+from relay_xdsl.importers.relay_ops import created, tuple_get_item_op
 
 T = TensorType(f32, [2, 3])
 
@@ -68,3 +70,15 @@ def test_created_copies_attributes_and_defaults_the_location():
     assert list(made.attributes.items()) == list(by_create.attributes.items())
     assert made.attributes is not attributes
     assert made.location == by_create.location
+
+
+def test_tuple_get_item_op_is_what_its_constructor_makes():
+    pair = TupleType(ArrayAttr([T, TensorType(f32, [4])]))
+    source = xdsl_test.TestOp(result_types=(pair, relay.IncompleteType()))
+    for value in source.results:
+        for index in (0, 1, 2):  # 2: out of range, the tuple's type (the verifier rejects it)
+            made = tuple_get_item_op(value, index)
+            by_init = relay.TupleGetItemOp(value, index)
+            assert _fields(made)[1:] == _fields(by_init)[1:]
+            assert type(made) is relay.TupleGetItemOp
+    assert tuple_get_item_op(source.results[0], 1).result.type == TensorType(f32, [4])

@@ -534,3 +534,27 @@ def test_an_int_array_where_an_expression_is_expected_is_named_by_its_bracket():
         RelayTextError, match=r"<input>:1:25: error: expected an expression, found '\['"
     ):
         parse_relay("fn (%x: float32) { %0 = [1, 2]; %0 }")
+
+
+def test_a_binding_call_reads_as_the_same_call_in_parentheses():
+    """A binding's call of an operator already seen is read from its call
+    on; with a projection or an infix operator after it, it is the module
+    that the general path reads from the same call in parentheses."""
+    calls = (
+        ("add(%0, %x) * %x", "(add(%0, %x)) * %x"),
+        ("split(%2, indices_or_sections=2).1 + %x", "(split(%2, indices_or_sections=2)).1 + %x"),
+        ("add(%3, %3)", "(add(%3, %3))"),
+    )
+    texts = []
+    for variant in (0, 1):
+        lines = [
+            "def @main(%x: Tensor[(2), float32]) {",
+            "  %0 = add(%x, %x);",
+            "  %1 = split(%x, indices_or_sections=2);",
+        ]
+        lines += [f"  %{i + 2} = {call[variant]};" for i, call in enumerate(calls)]
+        texts.append("\n".join([*lines, "  %4", "}"]))
+    fast, general = (str(parse_relay(text)) for text in texts)
+    assert fast == general
+    assert fast.count("relay.split") == 2 and "relay.tuple_get_item" in fast
+    assert fast.count("relay.add") == 4 and "relay.multiply" in fast

@@ -342,17 +342,23 @@ class TupleGetItemOp(IRDLOperation):
 
     def __init__(self, tuple_value: SSAValue | Operation, index: int):
         value = SSAValue.get(tuple_value)
-        result_type: Attribute = IncompleteType()
-        if isinstance(value.type, TupleType):
-            types = value.type.types.data
-            result_type = types[index] if 0 <= index < len(types) else value.type
+        result_type, attributes = self.parts(value.type, index)
         # As ``Operation.create`` builds it (see `ConstantOp`).
         Operation.__init__(
-            self,
-            operands=(value,),
-            result_types=(result_type,),
-            attributes={"index": _index_attr(index)},
+            self, operands=(value,), result_types=(result_type,), attributes=attributes
         )
+
+    @staticmethod
+    def parts(tuple_type: Attribute, index: int) -> tuple[Attribute, dict[str, Attribute]]:
+        """The result type and attributes of field `index`'s projection out of
+        a value of `tuple_type`: the field's type (the tuple's own where
+        `index` is out of range, for the verifier to reject), unknown where
+        the tuple is."""
+        result_type: Attribute = IncompleteType()
+        if isinstance(tuple_type, TupleType):
+            types = tuple_type.types.data
+            result_type = types[index] if 0 <= index < len(types) else tuple_type
+        return result_type, {"index": _index_attr(index)}
 
     def verify_(self) -> None:
         if not isinstance(self.tuple_value.type, TupleType):
