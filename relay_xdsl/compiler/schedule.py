@@ -513,7 +513,7 @@ DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
 # vectoriser takes at any stride and dilation (the 7x32 accumulator is 14
 # AVX-512 registers, the filter row's taps unrolled).  Seven pixels, as in
 # CONV_TILE, leave no remainder tile at 14 pixels (8 left a 6-wide one):
-# mobilenet_v2 1 to 2% faster.  Its padded input stays a pass of its own:
+# mobilenet_v2 up to 2% faster.  Its padded input stays a pass of its own:
 # written by the rows each output row reads, in the row loop, it made the
 # stride-2 convs up to 1.6x faster but the model no faster (2% slower).
 DEPTHWISE_HWC_TILE = [1, 1, 7, 32, 1, 0]
