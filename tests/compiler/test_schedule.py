@@ -157,7 +157,9 @@ def _depthwise_hwc(
 
 
 DEPTHWISE_HWC_SHAPES = [
-    # odd sizes: remainders of the 8-pixel tiles; 40 channels: a remainder of 8
+    # 16 output pixels (s1), odd sizes: remainders of the 7-pixel tiles; 40
+    # channels: a remainder of 8
+    ("depthwise_hwc_s1", (12, 18), 40, 1, 1),
     ("depthwise_hwc_s2", (15, 13), 40, 2, 1),
     ("depthwise_hwc_s3_dilated", (16, 19), 24, 3, 2),
 ]
@@ -649,6 +651,17 @@ def test_depthwise_is_vectorised_at_any_stride() -> None:
         scheduled = _scheduled(_function(*case), "schedule")
         assert "linalg." not in scheduled, scheduled
         assert "vector.fma" in scheduled
+
+
+def test_a_depthwise_conv_at_14_pixels_takes_7_pixel_tiles_only() -> None:
+    """14 output pixels a row (mobilenet_v2's middle layers) are two tiles of
+    7 pixels by 32 channels, with no narrower remainder tile."""
+    case = next(case for case in CASES if case[0] == "depthwise_hwc_clamped")
+    assert case[2][2] == 14
+    scheduled = _scheduled(_function(*case), "schedule")
+    widths = set(re.findall(r"vector<(\d+)x32xf32>", scheduled))
+    # the accumulators, the input row each reads and the filter row's taps
+    assert widths == {"7", "9", "3"}, widths
 
 
 def test_convs_are_vectorised_in_either_loop_order() -> None:
