@@ -921,6 +921,37 @@ def _epilogue_action(
   }}"""
 
 
+def _conv_alone_action(name: str, threads: int, tile: list[int], order: list[int]) -> str:
+    """A conv whose result no epilogue takes (its bias, if any, its initial
+    sums): rows split per thread, then tiled by `tile` 's output dims in
+    `order` (all seven dims), its initial sums fused into each tile, then its
+    reduction tiled by the rest of `tile`, decomposed to 1-D; the columns,
+    filters and the reduction's last loop peeled.  Each tile's sums start
+    from the bias written to that tile just before, where a pass broadcast
+    the bias over the whole output first, to be read back by the tiles
+    (resnet50's 1x1 downsample conv at 56x56 to 256 channels)."""
+    outputs, reduction = tile[:4] + [0, 0, 0], [0] * 4 + tile[4:]
+    steps = sum(1 for size in reduction if size)
+    parallel, inner = _parallel([0, threads], split=True)
+    body = [
+        f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
+        *parallel,
+        f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
+        f"%conv_t, %loops:4 = transform.structured.fuse {inner} tile_sizes [{', '.join(map(str, outputs))}] interchange [{', '.join(map(str, order))}] : ({_ANY}) -> ({', '.join([_ANY] * 5)})",
+        f'%init_t = transform.structured.match ops{{["linalg.fill", "linalg.broadcast", "linalg.generic"]}} in %loops#3 : ({_ANY}) -> {_ANY}',
+        _tile("%conv_t", reduction, None, "%tiled", "%steps"),
+        f"%one_d = transform.structured.decompose %tiled : ({_ANY}) -> {_ANY}",
+        *(f'transform.annotate {handle} "{MARK}" : {_ANY}' for handle in ("%one_d", "%init_t")),
+        *_peel(f"%steps#{steps - 1}"),
+        *(
+            line
+            for dim in (2, 3)
+            for line in _peel(f"%loops#{[d for d in order if d < 4].index(dim)}")
+        ),
+    ]
+    return _action(name, body)
+
+
 PAD_ROWS = {3: 0, 4: 1}
 """The rows' dim of a padded tensor by its rank: ``tosa.pad`` 's (an NHWC tensor
 of one image padded as HWC), and a conv's pad (NHWC)."""
@@ -1116,6 +1147,7 @@ def _build_schedule(threads: int = 1) -> str:
             "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1]
         )
         + _conv_epilogue_matcher("match_conv_epilogue", "match_conv")
+        + _conv_alone_action("tile_conv_alone", threads, CONV_TILE, CONV_FILTER_OUTER)
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1])
         + _conv_epilogue_matcher("match_depthwise_hwc_epilogue", "match_depthwise_hwc")
         + _epilogue_action(
@@ -1168,7 +1200,13 @@ def _build_schedule(threads: int = 1) -> str:
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
-    %batches = transform.foreach_match in %fused
+    // A conv that no epilogue took is tiled with its initial sums before the
+    // elementwise rules below tile those sums on their own.
+    %alone = transform.foreach_match in %fused
+        @match_conv_long -> @leave_alone,
+        @match_conv_narrow -> @leave_alone,
+        @match_conv -> @tile_conv_alone : ({_ANY}) -> {_ANY}
+    %batches = transform.foreach_match in %alone
         @match_batches_matmul -> @tile_batches_matmul : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %batches
         {pairs} : ({_ANY}) -> {_ANY}
