@@ -501,7 +501,11 @@ CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
 # them, and from L1 for the other rows.  Filter tiles outermost instead read
 # a 3x3x512x512 filter by 32-column slices 2 KiB apart, which few cache sets
 # hold and the prefetchers do not follow (resnet18's last layers ran at about
-# 90 GFLOP/s in the model, against 145 in this order).
+# 90 GFLOP/s in the model, against 145 in this order).  Pixel tiles outermost
+# for a 1x1 conv of at most 128 channels (its filter small) ran slower too:
+# resnet50's at 56 and 28 pixels with a residual add, 10 to 25%.  A conv of no
+# epilogue with its bias fused into its tiles (no pass broadcasting it over the
+# output first) ran no faster (resnet50's 56x56 1x1 downsample conv).
 CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
@@ -520,7 +524,10 @@ NARROW_CONV_TILE = [1, 1, 14, 16, 1, 1, 16]
 POOL_TILE = [1, 1, 8, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
-# tile.  The interchanges put the column loop outermost.
+# tile.  The interchanges put the column loop outermost.  (A 7x7 conv's product
+# of 49 rows ran 2-4% slower a model as 7 tiles of 7 rows, or with its rows
+# padded to 56, than as 8-row tiles and a 1-row remainder; 16 or 4 steps of K
+# no faster.)
 MATMUL_TILE = [8, PANEL, 8]
 MATMUL_INTERCHANGE = [1, 0, 2]
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
@@ -921,37 +928,6 @@ def _epilogue_action(
   }}"""
 
 
-def _conv_alone_action(name: str, threads: int, tile: list[int], order: list[int]) -> str:
-    """A conv whose result no epilogue takes (its bias, if any, its initial
-    sums): rows split per thread, then tiled by `tile` 's output dims in
-    `order` (all seven dims), its initial sums fused into each tile, then its
-    reduction tiled by the rest of `tile`, decomposed to 1-D; the columns,
-    filters and the reduction's last loop peeled.  Each tile's sums start
-    from the bias written to that tile just before, where a pass broadcast
-    the bias over the whole output first, to be read back by the tiles
-    (resnet50's 1x1 downsample conv at 56x56 to 256 channels)."""
-    outputs, reduction = tile[:4] + [0, 0, 0], [0] * 4 + tile[4:]
-    steps = sum(1 for size in reduction if size)
-    parallel, inner = _parallel([0, threads], split=True)
-    body = [
-        f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
-        *parallel,
-        f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
-        f"%conv_t, %loops:4 = transform.structured.fuse {inner} tile_sizes [{', '.join(map(str, outputs))}] interchange [{', '.join(map(str, order))}] : ({_ANY}) -> ({', '.join([_ANY] * 5)})",
-        f'%init_t = transform.structured.match ops{{["linalg.fill", "linalg.broadcast", "linalg.generic"]}} in %loops#3 : ({_ANY}) -> {_ANY}',
-        _tile("%conv_t", reduction, None, "%tiled", "%steps"),
-        f"%one_d = transform.structured.decompose %tiled : ({_ANY}) -> {_ANY}",
-        *(f'transform.annotate {handle} "{MARK}" : {_ANY}' for handle in ("%one_d", "%init_t")),
-        *_peel(f"%steps#{steps - 1}"),
-        *(
-            line
-            for dim in (2, 3)
-            for line in _peel(f"%loops#{[d for d in order if d < 4].index(dim)}")
-        ),
-    ]
-    return _action(name, body)
-
-
 PAD_ROWS = {3: 0, 4: 1}
 """The rows' dim of a padded tensor by its rank: ``tosa.pad`` 's (an NHWC tensor
 of one image padded as HWC), and a conv's pad (NHWC)."""
@@ -1147,7 +1123,6 @@ def _build_schedule(threads: int = 1) -> str:
             "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1]
         )
         + _conv_epilogue_matcher("match_conv_epilogue", "match_conv")
-        + _conv_alone_action("tile_conv_alone", threads, CONV_TILE, CONV_FILTER_OUTER)
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1])
         + _conv_epilogue_matcher("match_depthwise_hwc_epilogue", "match_depthwise_hwc")
         + _epilogue_action(
@@ -1200,13 +1175,7 @@ def _build_schedule(threads: int = 1) -> str:
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
-    // A conv that no epilogue took is tiled with its initial sums before the
-    // elementwise rules below tile those sums on their own.
-    %alone = transform.foreach_match in %fused
-        @match_conv_long -> @leave_alone,
-        @match_conv_narrow -> @leave_alone,
-        @match_conv -> @tile_conv_alone : ({_ANY}) -> {_ANY}
-    %batches = transform.foreach_match in %alone
+    %batches = transform.foreach_match in %fused
         @match_batches_matmul -> @tile_batches_matmul : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %batches
         {pairs} : ({_ANY}) -> {_ANY}
