@@ -501,7 +501,11 @@ CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
 # them, and from L1 for the other rows.  Filter tiles outermost instead read
 # a 3x3x512x512 filter by 32-column slices 2 KiB apart, which few cache sets
 # hold and the prefetchers do not follow (resnet18's last layers ran at about
-# 90 GFLOP/s in the model, against 145 in this order).
+# 90 GFLOP/s in the model, against 145 in this order).  Pixel tiles outermost
+# for a 1x1 conv of at most 128 channels (its filter small) ran slower too:
+# resnet50's at 56 and 28 pixels with a residual add, 10 to 25%.  A conv of no
+# epilogue with its bias fused into its tiles (no pass broadcasting it over the
+# output first) ran no faster (resnet50's 56x56 1x1 downsample conv).
 CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
@@ -520,7 +524,10 @@ NARROW_CONV_TILE = [1, 1, 14, 16, 1, 1, 16]
 POOL_TILE = [1, 1, 8, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
-# tile.  The interchanges put the column loop outermost.
+# tile.  The interchanges put the column loop outermost.  (A 7x7 conv's product
+# of 49 rows ran 2-4% slower a model as 7 tiles of 7 rows, or with its rows
+# padded to 56, than as 8-row tiles and a 1-row remainder; 16 or 4 steps of K
+# no faster.)
 MATMUL_TILE = [8, PANEL, 8]
 MATMUL_INTERCHANGE = [1, 0, 2]
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]

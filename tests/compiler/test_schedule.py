@@ -72,8 +72,18 @@ def _function(
 
 
 def _conv(
-    name: str, size: int, cin: int, cout: int, k: int, stride: int, pads, hwio: bool
+    name: str,
+    size: int,
+    cin: int,
+    cout: int,
+    k: int,
+    stride: int,
+    pads,
+    hwio: bool,
+    relu: bool = True,
 ) -> tuple:
+    """A conv by a bias, then (if `relu`) a relu; with none, its result is
+    the conv's (no epilogue)."""
     top, bottom = pads
     out = (size - 1 + top + bottom - (k - 1)) // stride + 1
     ohwi = (cout, k, k, cin)
@@ -87,9 +97,10 @@ def _conv(
         )
         filt = "%w"
     result = (1, out, out, cout)
+    conv = "%c" if relu else "%out"
     body += [
         (
-            f'%c = "tosa.conv2d"(%a0, {filt}, %a2, %zp, %zp) {{acc_type = f32, dilation = array<i64: 1, 1>, '
+            f'{conv} = "tosa.conv2d"(%a0, {filt}, %a2, %zp, %zp) {{acc_type = f32, dilation = array<i64: 1, 1>, '
             f"pad = array<i64: {top}, {bottom}, {top}, {bottom}>, stride = array<i64: {stride}, {stride}>}} : "
             f"({_ty(args[0])}, {_ty(ohwi)}, tensor<{cout}xf32>, tensor<1xf32>, tensor<1xf32>) -> {_ty(result)}"
         ),
@@ -97,7 +108,7 @@ def _conv(
             f'%out = "tosa.clamp"(%c) {{min_val = 0.0 : f32, max_val = {RELU_MAX} : f32}} : '
             f"({_ty(result)}) -> {_ty(result)}"
         ),
-    ]
+    ][: 2 if relu else 1]
     return name, args, result, body
 
 
@@ -400,6 +411,9 @@ CASES = [
     _conv("conv1x1_long_s2", 13, 264, 48, 1, 2, (0, 0), hwio=True),
     # into more rows: filter tiles outer, the clamp fused, remainders in width
     _conv("conv3x3_long_rows", 9, 256, 40, 3, 1, (1, 1), hwio=True),
+    # no epilogue (the bias its sums start from), remainders in width and filters
+    _conv("conv3x3_s2_bias_only", 14, 16, 40, 3, 2, (1, 0), hwio=True, relu=False),
+    _conv("conv1x1_bias_only", 9, 48, 40, 1, 1, (0, 0), hwio=True, relu=False),
     _depthwise("depthwise", 1, (1, 1)),
     _depthwise("depthwise_s2", 2, (1, 0)),
     *DEPTHWISE_HWC,
@@ -569,6 +583,27 @@ def test_scheduled_conv_matches_numpy(libraries: tuple[Compiled, Compiled]) -> N
     windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))  # N,H,W,C,KH,KW
     expected = np.maximum(np.einsum("nhwcij,ijcf->nhwf", windows, w) + b, 0)
     np.testing.assert_allclose(libraries[1][name](x, w, b)[0], expected, rtol=0, atol=1e-4)
+
+
+BIAS_ONLY = ["conv3x3_s2_bias_only", "conv1x1_bias_only"]
+
+
+@pytest.mark.parametrize("name", BIAS_ONLY)
+def test_scheduled_conv_of_no_epilogue_matches_numpy(
+    name: str, libraries: tuple[Compiled, Compiled]
+) -> None:
+    (case,) = [case for case in CASES if case[0] == name]
+    args, result = case[1], case[2]
+    k, stride = args[1][0], 2 if "_s2" in name else 1
+    before, after = (1, 0) if k == 3 else (0, 0)
+    rng = np.random.default_rng(4)
+    x, w, b = (rng.standard_normal(shape, dtype=np.float32) for shape in args)
+    padded = np.pad(x, ((0, 0), (before, after), (before, after), (0, 0)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(1, 2))
+    windows = windows[:, ::stride, ::stride][:, : result[1], : result[2]]
+    expected = np.einsum("nhwcij,ijcf->nhwf", windows.astype(np.float64), w) + b
+    for library in libraries:
+        np.testing.assert_allclose(library[name](x, w, b)[0], expected, rtol=0, atol=1e-4)
 
 
 @pytest.mark.parametrize("case", MATMULS, ids=[case[0] for case in MATMULS])

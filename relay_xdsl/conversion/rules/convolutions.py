@@ -201,7 +201,8 @@ PADDED_FILTERS = 16
 # HWCF streams 9.4 MB of slices 2 KiB apart on every call, and its few
 # output rows share each slice little (resnet18 18.7 to 17.8 ms of CPU time
 # a run with 49 pixels; resnet50 43.8 to 42.3 with 49, 41.7 with 196, 42.9
-# with 784 for 1x1 filters).
+# with 784 for 1x1 filters; 1x1 stride-2 convs into 784 pixels as products
+# too: resnet50 about 2% slower).
 PRODUCT_PIXELS = 196
 
 
