@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FileLineColLoc,
     FunctionType,
+    IntegerAttr,
     NameLoc,
     TensorType,
     TupleType,
@@ -94,15 +95,14 @@ class ModuleState:
         # the same key plus types.
         self.checked_calls: dict[tuple[object, ...], tuple[str, str]] = {}
         # Texts by the identities of what decides them (a graph shares its
-        # types, locations and scalar values): each entry keeps its object
+        # types and scalar values): each entry keeps its object
         # alive, so an identity is not reused while the module prints.
         self.type_texts: dict[int, tuple[str, Attribute]] = {}
-        self.spans: dict[int, tuple[str, Attribute]] = {}
         self.literals: dict[int, tuple[str, Attribute]] = {}
 
     def type_comment(self, op: Operation) -> str:
-        """`_type_comment(op)`: a tensor type's text and a location's span are
-        spelled once each."""
+        """`_type_comment(op)`: a tensor type's text is spelled once, a file
+        location's span (most ops have their own) directly."""
         for result in op.results:  # the first (xDSL's indexing is a Python call)
             type_ = result.type
             if type(type_) is not TensorType:
@@ -111,16 +111,19 @@ class ModuleState:
             if type_entry is None:
                 type_entry = self.type_texts[id(type_)] = ("ty=" + relay_type(type_), type_)
             location = op.location
-            span_entry = self.spans.get(id(location))
-            if span_entry is None:
-                span_entry = self.spans[id(location)] = (_span(location), location)
-            return _comment(type_entry[0], span_entry[0])
+            if type(location) is not FileLineColLoc:
+                return _comment(type_entry[0], _span(location))
+            prefix = _span_prefix(location.filename.data)
+            if not prefix:
+                return f" /* {type_entry[0]} */"
+            return f" /* {type_entry[0]} {prefix}{location.line.data}:{location.column.data} */"
         return _type_comment(op)
 
     def constant(self, op: relay.ConstantOp) -> str:
         """`op` as a literal or a ``meta[relay.Constant][i]`` reference, whose
         value the metadata section will hold."""
-        meta_index = op.meta_index
+        # Read from the dictionary: the property's descriptor is a Python call.
+        meta_index = cast("IntegerAttr | None", op.attributes.get("meta_index"))
         if meta_index is not None:
             self.opaque_meta = True
             return f"meta[relay.Constant][{meta_index.value.data}]"
@@ -242,17 +245,17 @@ class RelayExpressionPrinter:
             if step is _VISIT:
                 assert op is not None
                 if _is_atom(type(op)):
-                    names[id(_result(op))] = self.atom(op)
+                    names[id(_item(op.results, 0))] = self.atom(op)
                 else:
                     expressions[id(op)] = self.expression(op, lines, indent)
             elif step is _BIND:
                 assert op is not None
                 name = self.temp()
-                names[id(_result(op))] = name
+                names[id(_item(op.results, 0))] = name
                 lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
             elif step is Step.BIND_VARIABLE:
                 assert op is not None
-                self.let(_result(op), expressions.pop(id(op)), lines, indent)
+                self.let(_item(op.results, 0), expressions.pop(id(op)), lines, indent)
             elif step is Step.STATEMENT:
                 assert isinstance(op, relay.LetOp)
                 source = let_expression(op)
@@ -315,7 +318,7 @@ class RelayExpressionPrinter:
             # By identity: the module keeps these attributes and types alive while
             # it prints, and hashing them by value walks their whole structure.
             attributes = op.attributes
-            types = (*[id(a.type) for a in args], id(_result(op).type))
+            types = (*[id(a.type) for a in args], id(_item(op.results, 0).type))
             key = (type(op), *attributes, *map(id, attributes.values()), *types)
             call = module_state.checked_calls.get(key)
             if call is None:
@@ -369,10 +372,9 @@ class RelayExpressionPrinter:
         return head, body
 
 
-def _result(op: Operation) -> SSAValue:
-    """The first result of `op`, without xDSL's indexing (a Python call that
-    checks for a slice)."""
-    return tuple.__getitem__(op.results, 0)
+_item = tuple.__getitem__
+"""``_item(op.results, 0)``: the first result of `op`, without xDSL's indexing
+(a Python call that checks for a slice) nor a call of one."""
 
 
 _VISIT, _BIND = Step.VISIT, Step.BIND
