@@ -47,7 +47,7 @@ from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay.attributes import stored
+from relay_xdsl.dialects.relay.attributes import attr_value, stored
 from relay_xdsl.dialects.relay.bindings import (
     BodyKind,
     implicitly_bound,
@@ -414,25 +414,22 @@ def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
 
 def _printed_attributes(op: relay.OperatorOp) -> list[tuple[str, Attribute]]:
     """The attributes a call prints: those that differ from TVM's defaults,
-    the builder's default of those left unset that have one, and the other
-    required ones as ``None``, in the schema's order."""
+    the builder's default of the others that have one, and the other
+    required ones left unset as ``None``, in the schema's order."""
     if isinstance(op, relay.GenericOperatorOp):
         return op.relay_attributes()
-    attributes = op.non_default_attributes()
-    given = {name for name, _ in attributes}
-    attributes += [
-        (a.name, stored(a.builder_default))
-        for a in op.schema.values()
-        if a.builder_default is not None and a.name not in given
-    ]
-    attributes += [
-        (a.name, UnitAttr())
-        for a in op.schema.values()
-        if a.required and a.builder_default is None and a.name not in op.attributes
-    ]
-    order = {name: i for i, name in enumerate(op.schema)}
-    attributes.sort(key=lambda item: order[item[0]])
-    return attributes
+    attributes = op.attributes
+    printed: list[tuple[str, Attribute]] = []
+    # One pass in the schema's order; a name is printed for at most one reason.
+    for name, schema_attribute in op.schema.items():
+        value = attributes.get(name)
+        if value is not None and attr_value(value) != schema_attribute.default:
+            printed.append((name, value))
+        elif schema_attribute.builder_default is not None:
+            printed.append((name, stored(schema_attribute.builder_default)))
+        elif schema_attribute.required and value is None:
+            printed.append((name, UnitAttr()))
+    return printed
 
 
 def _check_call(op: relay.OperatorOp) -> None:
