@@ -62,14 +62,14 @@ _VISIT, _BIND = Step.VISIT, Step.BIND
 def schedule(
     block: Block,
     result: SSAValue,
-    own_binding: Callable[[Operation], bool],
+    own_binding: Callable[[Operation], bool] | None,
     literal_key: Callable[[relay.FnOp], Region],
 ) -> Steps:
     """The steps printing `block`, whose terminator returns `result`, in TVM's order.
 
     `own_binding(op)` says whether `op` is bound on its own line where it
     stands (a Relax variable binding, see bindings.py): such an op is a
-    sequencing point like a ``relay.let``. `literal_key(fn)` is the literal a
+    sequencing point like a ``relay.let``; `None` where no op is. `literal_key(fn)` is the literal a
     ``relay.fn`` calls; ``relay.fn`` ops with one key share one literal.
     """
     walk = _Walk(block, literal_key)
@@ -87,7 +87,7 @@ def schedule(
             walk.visited.add(id(op))
             walk.bound.add(id(op))
             steps.append((Step.STATEMENT, op))
-        elif own_binding(op):
+        elif own_binding is not None and own_binding(op):
             walk.visit(op)
             walk.bound.add(id(op))
             steps.append((Step.BIND_VARIABLE, op))
@@ -102,7 +102,7 @@ def schedule(
         and id(owner) not in walk.visited
         and result.has_one_use()
         and type(owner) not in _ATOMIC
-        and not own_binding(owner)
+        and not (own_binding is not None and own_binding(owner))
     ):
         walk.visit(owner)
         steps.append((Step.RESULT, owner))

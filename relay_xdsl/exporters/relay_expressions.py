@@ -67,7 +67,6 @@ from relay_xdsl.exporters.relay_attributes import (
     scalar_literal,
 )
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
-from relay_xdsl.support.memo import memoised
 
 MAX_INDENT_LEVELS = 32
 """Nested bodies deeper than this print at this indentation, so that deep
@@ -99,25 +98,29 @@ class ModuleState:
         # alive, so an identity is not reused while the module prints.
         self.type_texts: dict[int, tuple[str, Attribute]] = {}
         self.literals: dict[int, tuple[str, Attribute]] = {}
+        # `_span_prefix` by file name (an op's name, so hundreds per module).
+        self.span_prefixes: dict[str, str] = {}
 
     def type_comment(self, op: Operation) -> str:
         """`_type_comment(op)`: a tensor type's text is spelled once, a file
         location's span (most ops have their own) directly."""
-        for result in op.results:  # the first (xDSL's indexing is a Python call)
-            type_ = result.type
-            if type(type_) is not TensorType:
-                break
-            type_entry = self.type_texts.get(id(type_))
-            if type_entry is None:
-                type_entry = self.type_texts[id(type_)] = ("ty=" + relay_type(type_), type_)
-            location = op.location
-            if type(location) is not FileLineColLoc:
-                return _comment(type_entry[0], _span(location))
-            prefix = _span_prefix(location.filename.data)
-            if not prefix:
-                return f" /* {type_entry[0]} */"
-            return f" /* {type_entry[0]} {prefix}{location.line.data}:{location.column.data} */"
-        return _type_comment(op)
+        results = op.results
+        type_ = _item(results, 0).type if results else None
+        if type(type_) is not TensorType:
+            return _type_comment(op)
+        type_entry = self.type_texts.get(id(type_))
+        if type_entry is None:
+            type_entry = self.type_texts[id(type_)] = ("ty=" + relay_type(type_), type_)
+        location = op.location
+        if type(location) is not FileLineColLoc:
+            return _comment(type_entry[0], _span(location))
+        name = location.filename.data
+        prefix = self.span_prefixes.get(name)
+        if prefix is None:
+            prefix = self.span_prefixes[name] = _span_prefix(name)
+        if not prefix:
+            return f" /* {type_entry[0]} */"
+        return f" /* {type_entry[0]} {prefix}{location.line.data}:{location.column.data} */"
 
     def constant(self, op: relay.ConstantOp) -> str:
         """`op` as a literal or a ``meta[relay.Constant][i]`` reference, whose
@@ -226,7 +229,8 @@ class RelayExpressionPrinter:
 
         def bound(op: Operation) -> bool:
             """Whether `op` is bound to a Relax variable of its own (see bindings.py)."""
-            return kind is not None and implicitly_bound(op, kind, returned)
+            assert kind is not None
+            return implicitly_bound(op, kind, returned)
 
         searched = False
 
@@ -241,7 +245,7 @@ class RelayExpressionPrinter:
         expressions: dict[int, str] = {}  # by id(op): hashing an op calls Python code
         literals: dict[Region, tuple[str, list[str]]] = {}
         names = self.names
-        for step, op in schedule(block, result, bound, literal_key):
+        for step, op in schedule(block, result, None if kind is None else bound, literal_key):
             if step is _VISIT:
                 assert op is not None
                 if _is_atom(type(op)):
@@ -318,12 +322,17 @@ class RelayExpressionPrinter:
             # By identity: the module keeps these attributes and types alive while
             # it prints, and hashing them by value walks their whole structure.
             attributes = op.attributes
-            types = (*[id(a.type) for a in args], id(_item(op.results, 0).type))
-            key = (type(op), *attributes, *map(id, attributes.values()), *types)
+            key = (
+                type(op),
+                *attributes,
+                *map(id, attributes.values()),
+                *[id(a.type) for a in args],
+                id(_item(op.results, 0).type),
+            )
             call = module_state.checked_calls.get(key)
             if call is None:
                 # The text depends on the attributes only; the check on the types too.
-                text_key = key[: -len(types)]
+                text_key = key[: 1 + 2 * len(attributes)]
                 call = module_state.call_texts.get(text_key)
                 if call is None:
                     call = module_state.call_texts[text_key] = _call_text(
@@ -636,7 +645,6 @@ def _span(location: Attribute) -> str:
     return ""
 
 
-@memoised(maxsize=4096)  # a graph's ops name a few hundred files, one per layer
 def _span_prefix(name: str) -> str:
     """``span=NAME:`` before a span's line and column, or nothing where a
     comment could not hold the name (spans are only presentation)."""
