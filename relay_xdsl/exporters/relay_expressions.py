@@ -26,7 +26,8 @@ functions and the module.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -86,7 +87,7 @@ class ModuleState:
         self.opaque_meta = False
         # TVM's parser keeps one table of %N temps for the whole text, so
         # temps are numbered across functions, never restarted.
-        self.next_temp = 0
+        self.temps: Iterator[str] = map("%{}".format, itertools.count())
         # An operator call's name and attributes in Relay text, by what decides
         # them: a graph repeats the same calls thousands of times.
         self.call_texts: dict[tuple[object, ...], tuple[str, str]] = {}
@@ -210,11 +211,6 @@ class RelayExpressionPrinter:
             parts += [f"{checked_name(k, 'attribute name')}={attribute_value(v)}" for k, v in items]
         return ", ".join(parts)
 
-    def temp(self) -> str:
-        name = f"%{self.module_state.next_temp}"
-        self.module_state.next_temp += 1
-        return name
-
     def block(self, block: Block, lines: list[str], indent: str) -> None:
         """Print the bindings of `block` in TVM's order (print_order.py), then its result."""
         terminator = block.last_op
@@ -244,7 +240,7 @@ class RelayExpressionPrinter:
 
         expressions: dict[int, str] = {}  # by id(op): hashing an op calls Python code
         literals: dict[Region, tuple[str, list[str]]] = {}
-        names = self.names
+        names, temps = self.names, self.module_state.temps
         for step, op in schedule(block, result, None if kind is None else bound, literal_key):
             if step is _VISIT:
                 assert op is not None
@@ -254,7 +250,7 @@ class RelayExpressionPrinter:
                     expressions[id(op)] = self.expression(op, lines, indent)
             elif step is _BIND:
                 assert op is not None
-                name = self.temp()
+                name = next(temps)
                 names[id(_item(op.results, 0))] = name
                 lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
             elif step is Step.BIND_VARIABLE:
@@ -277,7 +273,7 @@ class RelayExpressionPrinter:
                 assert isinstance(op, relay.FnOp)
                 key = literal_key(op)
                 head, body = literals.pop(key)
-                name = self.temp()
+                name = next(temps)
                 self.literal_names[key] = name
                 lines.append(f"{indent}{name} = {head}")
                 lines.extend(body)
