@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from enum import Enum, auto
-from typing import cast
 
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from relay_xdsl.dialects import relay
@@ -63,14 +62,14 @@ _VISIT, _BIND = Step.VISIT, Step.BIND
 def schedule(
     block: Block,
     result: SSAValue,
-    own_binding: Callable[[Operation], bool],
+    own_binding: Callable[[Operation], bool] | None,
     literal_key: Callable[[relay.FnOp], Region],
-) -> Iterator[tuple[Step, Operation | None]]:
+) -> Steps:
     """The steps printing `block`, whose terminator returns `result`, in TVM's order.
 
     `own_binding(op)` says whether `op` is bound on its own line where it
     stands (a Relax variable binding, see bindings.py): such an op is a
-    sequencing point like a ``relay.let``. `literal_key(fn)` is the literal a
+    sequencing point like a ``relay.let``; `None` where no op is. `literal_key(fn)` is the literal a
     ``relay.fn`` calls; ``relay.fn`` ops with one key share one literal.
     """
     walk = _Walk(block, literal_key)
@@ -88,7 +87,7 @@ def schedule(
             walk.visited.add(id(op))
             walk.bound.add(id(op))
             steps.append((Step.STATEMENT, op))
-        elif own_binding(op):
+        elif own_binding is not None and own_binding(op):
             walk.visit(op)
             walk.bound.add(id(op))
             steps.append((Step.BIND_VARIABLE, op))
@@ -96,10 +95,6 @@ def schedule(
             walk.visit(op)
             walk.bound.add(id(op))
             steps.append((Step.BIND, op))
-        else:
-            continue  # walked from what reads it: no steps now
-        yield from steps
-        steps.clear()
     owner = result.owner
     if (
         isinstance(owner, Operation)
@@ -107,14 +102,14 @@ def schedule(
         and id(owner) not in walk.visited
         and result.has_one_use()
         and type(owner) not in _ATOMIC
-        and not own_binding(owner)
+        and not (own_binding is not None and own_binding(owner))
     ):
         walk.visit(owner)
         steps.append((Step.RESULT, owner))
     else:
         walk.value(result)
         steps.append((Step.RESULT, None))
-    yield from steps
+    return steps
 
 
 class _Walk:
@@ -151,8 +146,12 @@ class _Walk:
             block = self.block
             # An op's operands, read directly where they are all it reads.
             values = self.inputs(op) if op.regions or type(op) is relay.CallOp else op.operands
+            # A block argument is not an op of the block; a result's op is read
+            # as a field (its `owner` is a property, a Python call).
             inputs = self.input_ops[id(op)] = [
-                owner for value in values if (owner := value.owner).parent is block
+                owner
+                for value in values
+                if type(value) is OpResult and (owner := value.op).parent is block
             ]
         return inputs
 
@@ -176,13 +175,12 @@ class _Walk:
         """Post-order DFS from `root` (as ``ExpandDataflow``), with each visit's steps."""
         if self.ready(root):
             return
-        visited, steps = self.visited, self.steps
-        # Each op on the path from the root, with the children it has yet to visit.
-        stack: list[tuple[Operation, Iterator[Operation | Region]]] = [
-            (root, iter(self.children(root)))
-        ]
+        visited, bound, steps = self.visited, self.bound, self.steps
+        # Each op on the path from the root, with its inputs and the children it
+        # has yet to visit.
+        stack = [self.frame(root)]
         while stack:
-            op, pending = stack[-1]
+            op, inputs, pending = stack[-1]
             for child in pending:
                 if id(child) in visited:
                     continue
@@ -192,25 +190,38 @@ class _Walk:
                     assert isinstance(fn, relay.FnOp)
                     steps.append((Step.LITERAL, fn))
                     continue
-                child_op = cast(Operation, child)
+                child_op: Operation = child  # type: ignore[assignment]
                 if type(child_op) in _ATOMIC and not child_op.operands:
                     visited.add(id(child_op))  # a leaf with nothing to bind
                     steps.append((_VISIT, child_op))
                 else:
-                    stack.append((child_op, iter(self.children(child_op))))
+                    stack.append(self.frame(child_op))
                     break
             else:
+                # Every child is visited: bind the inputs, and the literal, then render.
                 stack.pop()
                 visited.add(id(op))
-                self.leaf(op)
+                for owner in inputs:
+                    if id(owner) not in bound and type(owner) not in _ATOMIC:
+                        bound.add(id(owner))
+                        steps.append((_BIND, owner))
+                if type(op) is relay.FnOp:
+                    key = self.literal_key(op)
+                    if id(key) not in bound:
+                        bound.add(id(key))
+                        steps.append((Step.BIND_LITERAL, op))
+                steps.append((_VISIT, op))
 
-    def children(self, op: Operation) -> list[Operation | Region]:
-        """What the DFS visits before `op`, in order: a ``relay.fn``'s literal
-        (the callee, printed last, is visited first), then its inputs."""
+    def frame(
+        self, op: Operation
+    ) -> tuple[Operation, list[Operation], Iterator[Operation | Region]]:
+        """`op`, its `local_inputs`, and what the DFS visits before it, in order:
+        a ``relay.fn``'s literal (the callee, printed last, is visited first),
+        then its inputs."""
         inputs = self.local_inputs(op)
         if type(op) is relay.FnOp:
-            return [self.literal_key(op), *inputs]
-        return inputs  # type: ignore[return-value]
+            return op, inputs, iter([self.literal_key(op), *inputs])
+        return op, inputs, iter(inputs)
 
     def ready(self, op: Operation) -> bool:
         """Append the steps of visiting `op` if every input is visited already
@@ -238,21 +249,6 @@ class _Walk:
         visited.add(id(op))
         steps.append((_VISIT, op))
         return True
-
-    def leaf(self, op: Operation) -> None:
-        """The steps of visiting `op` once its children are visited: bind its
-        inputs, and its literal, then render it."""
-        steps, bound = self.steps, self.bound
-        for owner in self.local_inputs(op):
-            if id(owner) not in bound and type(owner) not in _ATOMIC:
-                bound.add(id(owner))
-                steps.append((_BIND, owner))
-        if type(op) is relay.FnOp:
-            key = self.literal_key(op)
-            if id(key) not in bound:
-                bound.add(id(key))
-                steps.append((Step.BIND_LITERAL, op))
-        steps.append((_VISIT, op))
 
 
 def _unused(op: Operation) -> bool:

@@ -93,11 +93,16 @@ _RESERVED = {
 
 def checked_name(name: str, what: str, dotted: bool = False) -> str:
     """`name` if Relay text can spell it as a `what`, else a `RelayExportError`."""
-    pattern = _DOTTED_IDENTIFIER if dotted else _RELAY_IDENTIFIER
-    # Only an operator name stands where a keyword would change the meaning.
-    if not pattern.fullmatch(name) or (dotted and name.split(".")[0] in _RESERVED):
+    if not _spellable(name, dotted):
         raise RelayExportError(f"{what} {name!r} is not a Relay identifier")
     return name
+
+
+@memoised(maxsize=4096)  # a module repeats its attribute and operator names
+def _spellable(name: str, dotted: bool) -> bool:
+    pattern = _DOTTED_IDENTIFIER if dotted else _RELAY_IDENTIFIER
+    # Only an operator name stands where a keyword would change the meaning.
+    return bool(pattern.fullmatch(name)) and not (dotted and name.split(".")[0] in _RESERVED)
 
 
 def _float(value: float, type_: Attribute) -> str:

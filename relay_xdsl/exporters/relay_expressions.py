@@ -26,7 +26,8 @@ functions and the module.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -36,6 +37,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FileLineColLoc,
     FunctionType,
+    IntegerAttr,
     NameLoc,
     TensorType,
     TupleType,
@@ -46,7 +48,7 @@ from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.dialects.relay.attributes import stored
+from relay_xdsl.dialects.relay.attributes import attr_value, stored
 from relay_xdsl.dialects.relay.bindings import (
     BodyKind,
     implicitly_bound,
@@ -66,7 +68,6 @@ from relay_xdsl.exporters.relay_attributes import (
     scalar_literal,
 )
 from relay_xdsl.relay_text.types import RelayExportError, relay_type
-from relay_xdsl.support.memo import memoised
 
 MAX_INDENT_LEVELS = 32
 """Nested bodies deeper than this print at this indentation, so that deep
@@ -86,7 +87,7 @@ class ModuleState:
         self.opaque_meta = False
         # TVM's parser keeps one table of %N temps for the whole text, so
         # temps are numbered across functions, never restarted.
-        self.next_temp = 0
+        self.temps: Iterator[str] = map("%{}".format, itertools.count())
         # An operator call's name and attributes in Relay text, by what decides
         # them: a graph repeats the same calls thousands of times.
         self.call_texts: dict[tuple[object, ...], tuple[str, str]] = {}
@@ -94,33 +95,39 @@ class ModuleState:
         # the same key plus types.
         self.checked_calls: dict[tuple[object, ...], tuple[str, str]] = {}
         # Texts by the identities of what decides them (a graph shares its
-        # types, locations and scalar values): each entry keeps its object
+        # types and scalar values): each entry keeps its object
         # alive, so an identity is not reused while the module prints.
         self.type_texts: dict[int, tuple[str, Attribute]] = {}
-        self.spans: dict[int, tuple[str, Attribute]] = {}
         self.literals: dict[int, tuple[str, Attribute]] = {}
+        # `_span_prefix` by file name (an op's name, so hundreds per module).
+        self.span_prefixes: dict[str, str] = {}
 
     def type_comment(self, op: Operation) -> str:
-        """`_type_comment(op)`: a tensor type's text and a location's span are
-        spelled once each."""
-        for result in op.results:  # the first (xDSL's indexing is a Python call)
-            type_ = result.type
-            if type(type_) is not TensorType:
-                break
-            type_entry = self.type_texts.get(id(type_))
-            if type_entry is None:
-                type_entry = self.type_texts[id(type_)] = ("ty=" + relay_type(type_), type_)
-            location = op.location
-            span_entry = self.spans.get(id(location))
-            if span_entry is None:
-                span_entry = self.spans[id(location)] = (_span(location), location)
-            return _comment(type_entry[0], span_entry[0])
-        return _type_comment(op)
+        """`_type_comment(op)`: a tensor type's text is spelled once, a file
+        location's span (most ops have their own) directly."""
+        results = op.results
+        type_ = _item(results, 0).type if results else None
+        if type(type_) is not TensorType:
+            return _type_comment(op)
+        type_entry = self.type_texts.get(id(type_))
+        if type_entry is None:
+            type_entry = self.type_texts[id(type_)] = ("ty=" + relay_type(type_), type_)
+        location = op.location
+        if type(location) is not FileLineColLoc:
+            return _comment(type_entry[0], _span(location))
+        name = location.filename.data
+        prefix = self.span_prefixes.get(name)
+        if prefix is None:
+            prefix = self.span_prefixes[name] = _span_prefix(name)
+        if not prefix:
+            return f" /* {type_entry[0]} */"
+        return f" /* {type_entry[0]} {prefix}{location.line.data}:{location.column.data} */"
 
     def constant(self, op: relay.ConstantOp) -> str:
         """`op` as a literal or a ``meta[relay.Constant][i]`` reference, whose
         value the metadata section will hold."""
-        meta_index = op.meta_index
+        # Read from the dictionary: the property's descriptor is a Python call.
+        meta_index = cast("IntegerAttr | None", op.attributes.get("meta_index"))
         if meta_index is not None:
             self.opaque_meta = True
             return f"meta[relay.Constant][{meta_index.value.data}]"
@@ -204,11 +211,6 @@ class RelayExpressionPrinter:
             parts += [f"{checked_name(k, 'attribute name')}={attribute_value(v)}" for k, v in items]
         return ", ".join(parts)
 
-    def temp(self) -> str:
-        name = f"%{self.module_state.next_temp}"
-        self.module_state.next_temp += 1
-        return name
-
     def block(self, block: Block, lines: list[str], indent: str) -> None:
         """Print the bindings of `block` in TVM's order (print_order.py), then its result."""
         terminator = block.last_op
@@ -223,7 +225,8 @@ class RelayExpressionPrinter:
 
         def bound(op: Operation) -> bool:
             """Whether `op` is bound to a Relax variable of its own (see bindings.py)."""
-            return kind is not None and implicitly_bound(op, kind, returned)
+            assert kind is not None
+            return implicitly_bound(op, kind, returned)
 
         searched = False
 
@@ -237,22 +240,22 @@ class RelayExpressionPrinter:
 
         expressions: dict[int, str] = {}  # by id(op): hashing an op calls Python code
         literals: dict[Region, tuple[str, list[str]]] = {}
-        names = self.names
-        for step, op in schedule(block, result, bound, literal_key):
+        names, temps = self.names, self.module_state.temps
+        for step, op in schedule(block, result, None if kind is None else bound, literal_key):
             if step is _VISIT:
                 assert op is not None
                 if _is_atom(type(op)):
-                    names[id(_result(op))] = self.atom(op)
+                    names[id(_item(op.results, 0))] = self.atom(op)
                 else:
                     expressions[id(op)] = self.expression(op, lines, indent)
             elif step is _BIND:
                 assert op is not None
-                name = self.temp()
-                names[id(_result(op))] = name
+                name = next(temps)
+                names[id(_item(op.results, 0))] = name
                 lines.append(f"{indent}{name} = {expressions.pop(id(op))};")
             elif step is Step.BIND_VARIABLE:
                 assert op is not None
-                self.let(_result(op), expressions.pop(id(op)), lines, indent)
+                self.let(_item(op.results, 0), expressions.pop(id(op)), lines, indent)
             elif step is Step.STATEMENT:
                 assert isinstance(op, relay.LetOp)
                 source = let_expression(op)
@@ -270,7 +273,7 @@ class RelayExpressionPrinter:
                 assert isinstance(op, relay.FnOp)
                 key = literal_key(op)
                 head, body = literals.pop(key)
-                name = self.temp()
+                name = next(temps)
                 self.literal_names[key] = name
                 lines.append(f"{indent}{name} = {head}")
                 lines.extend(body)
@@ -315,12 +318,17 @@ class RelayExpressionPrinter:
             # By identity: the module keeps these attributes and types alive while
             # it prints, and hashing them by value walks their whole structure.
             attributes = op.attributes
-            types = (*[id(a.type) for a in args], id(_result(op).type))
-            key = (type(op), *attributes, *map(id, attributes.values()), *types)
+            key = (
+                type(op),
+                *attributes,
+                *map(id, attributes.values()),
+                *[id(a.type) for a in args],
+                id(_item(op.results, 0).type),
+            )
             call = module_state.checked_calls.get(key)
             if call is None:
                 # The text depends on the attributes only; the check on the types too.
-                text_key = key[: -len(types)]
+                text_key = key[: 1 + 2 * len(attributes)]
                 call = module_state.call_texts.get(text_key)
                 if call is None:
                     call = module_state.call_texts[text_key] = _call_text(
@@ -369,10 +377,9 @@ class RelayExpressionPrinter:
         return head, body
 
 
-def _result(op: Operation) -> SSAValue:
-    """The first result of `op`, without xDSL's indexing (a Python call that
-    checks for a slice)."""
-    return tuple.__getitem__(op.results, 0)
+_item = tuple.__getitem__
+"""``_item(op.results, 0)``: the first result of `op`, without xDSL's indexing
+(a Python call that checks for a slice) nor a call of one."""
 
 
 _VISIT, _BIND = Step.VISIT, Step.BIND
@@ -412,25 +419,22 @@ def _call_text(op: relay.OperatorOp) -> tuple[str, str]:
 
 def _printed_attributes(op: relay.OperatorOp) -> list[tuple[str, Attribute]]:
     """The attributes a call prints: those that differ from TVM's defaults,
-    the builder's default of those left unset that have one, and the other
-    required ones as ``None``, in the schema's order."""
+    the builder's default of the others that have one, and the other
+    required ones left unset as ``None``, in the schema's order."""
     if isinstance(op, relay.GenericOperatorOp):
         return op.relay_attributes()
-    attributes = op.non_default_attributes()
-    given = {name for name, _ in attributes}
-    attributes += [
-        (a.name, stored(a.builder_default))
-        for a in op.schema.values()
-        if a.builder_default is not None and a.name not in given
-    ]
-    attributes += [
-        (a.name, UnitAttr())
-        for a in op.schema.values()
-        if a.required and a.builder_default is None and a.name not in op.attributes
-    ]
-    order = {name: i for i, name in enumerate(op.schema)}
-    attributes.sort(key=lambda item: order[item[0]])
-    return attributes
+    attributes = op.attributes
+    printed: list[tuple[str, Attribute]] = []
+    # One pass in the schema's order; a name is printed for at most one reason.
+    for name, schema_attribute in op.schema.items():
+        value = attributes.get(name)
+        if value is not None and attr_value(value) != schema_attribute.default:
+            printed.append((name, value))
+        elif schema_attribute.builder_default is not None:
+            printed.append((name, stored(schema_attribute.builder_default)))
+        elif schema_attribute.required and value is None:
+            printed.append((name, UnitAttr()))
+    return printed
 
 
 def _check_call(op: relay.OperatorOp) -> None:
@@ -637,7 +641,6 @@ def _span(location: Attribute) -> str:
     return ""
 
 
-@memoised(maxsize=4096)  # a graph's ops name a few hundred files, one per layer
 def _span_prefix(name: str) -> str:
     """``span=NAME:`` before a span's line and column, or nothing where a
     comment could not hold the name (spans are only presentation)."""

@@ -30,10 +30,15 @@ def relay_type(type_: Attribute) -> str:
     return _tensor_type(type_) if type(type_) is TensorType else _relay_type(type_)
 
 
+_dtype_name = memoised_by_identity(maxsize=256)(dtypes.dtype_name)
+"""`dtypes.dtype_name` by the element type's identity: finding a float type
+among the names hashes and compares it by value, in Python."""
+
+
 def _tensor_type(type_: TensorType) -> str:
     shape = type_.get_shape()
     try:
-        dtype = dtypes.dtype_name(type_.element_type)
+        dtype = _dtype_name(type_.element_type)
     except dtypes.UnknownDTypeError as error:
         raise RelayExportError(str(error)) from None
     if not shape:
