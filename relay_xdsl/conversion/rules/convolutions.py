@@ -151,7 +151,7 @@ def _conv2d(
     kh, kw = weight_ohwi.get_shape()[1:3]
     convolve = _convolver(call, "conv2d", result.get_element_type(), strides, dilation, pads)
     if groups == 1:
-        if _as_product(call, data, w, result):
+        if _as_product(call, data, w, result, kh * kw):
             return _product_conv2d(call, data, w, ohwi, strides, dilation, pads, bias, result)
         return convolve(data, _ohwi_weight(call, w, ohwi), bias, result)
     if groups == in_c and weight_ohwi.get_shape()[3] == 1:
@@ -202,17 +202,22 @@ PADDED_FILTERS = 16
 # output rows share each slice little (resnet18 18.7 to 17.8 ms of CPU time
 # a run with 49 pixels; resnet50 43.8 to 42.3 with 49, 41.7 with 196, 42.9
 # with 784 for 1x1 filters; 1x1 stride-2 convs into 784 pixels as products
-# too: resnet50 about 2% slower).
+# too: resnet50 about 2% slower).  Only filters of at most PRODUCT_TAPS taps:
+# each tap is a slice of its own, and vit_b_16's 16x16 patch embedding as 256
+# of them took mlir-opt minutes (a build of 8 s took 494).
 PRODUCT_PIXELS = 196
+PRODUCT_TAPS = 9
 
 
-def _as_product(call: RuleCall, data: SSAValue, w: Tensor, result: TensorType) -> bool:
-    """Whether the conv of `data` by `w` to NHWC `result` is a `_product_conv2d`."""
+def _as_product(call: RuleCall, data: SSAValue, w: Tensor, result: TensorType, taps: int) -> bool:
+    """Whether the conv of `data` by `w` (`taps` filter taps) to NHWC `result`
+    is a `_product_conv2d`."""
     _, oh, ow, _ = result.get_shape()
     return (
         call.prefer_linalg
         and w.array is not None
         and oh * ow <= PRODUCT_PIXELS
+        and taps <= PRODUCT_TAPS
         and data.type.get_element_type() == w.element_type == result.get_element_type() == f32  # type: ignore[attr-defined]
     )
 

@@ -13,6 +13,7 @@ from relay_xdsl.conversion.rules.convolutions import (
     ALIASED_FILTERS,
     PADDED_FILTERS,
     PRODUCT_PIXELS,
+    PRODUCT_TAPS,
 )
 from relay_xdsl.tools.mlir_text import relay_context
 
@@ -312,3 +313,17 @@ def test_a_small_conv_by_known_filters_reads_them_packed() -> None:
     assert not packed[1, :, 8:].any()
     ops = [op.name for op in program.module.walk()]
     assert ops.count("linalg.generic") == 1 and '"tosa.conv2d"' not in str(program.module)
+
+
+def test_a_conv_of_more_taps_stays_a_conv() -> None:
+    """A patch embedding's filter (4x4 taps here, 16x16 in vit_b_16) has more
+    than PRODUCT_TAPS taps: one ``tosa.conv2d``, however few its pixels."""
+    text = _product_conv(
+        (1, 3, 8, 8),
+        (8, 3, 4, 4),
+        (1, 8, 2, 2),
+        "kernel_size = array<i32: 4, 4>, strides = array<i32: 4, 4>",
+    )
+    assert 4 * 4 > PRODUCT_TAPS and 2 * 2 <= PRODUCT_PIXELS
+    module = str(lower_module(_parsed(text)).module)
+    assert module.count('"tosa.conv2d"') == 1
