@@ -608,6 +608,17 @@ def _parallel(sizes: list[int], split: bool = False) -> tuple[list[str], str]:
     return [forall], "%inner"
 
 
+def _parallel_with_init(sizes: list[int]) -> tuple[list[str], str]:
+    """`_parallel`'s lines, then the producer of ``%op``'s output (its fill,
+    or its initial sums) fused into each ``scf.forall`` iteration."""
+    parallel, inner = _parallel(sizes)
+    return [
+        f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
+        *parallel,
+        f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
+    ], inner
+
+
 def _packed_panel(inner: str, columns: int) -> tuple[list[str], str]:
     """Copy the right operand's panel that the matmul ``inner`` reads into a
     contiguous buffer (a ``tensor.pad`` of nothing, ``nofold``, padding the
@@ -701,14 +712,11 @@ def _packed_matmul_action() -> str:
     stride of a row, then read back, the zeros were about 5% of vit_b_16's
     768 to 3072 layer (one thread), and the bias added after it 3%."""
     rows, _, steps = MATMUL_TILE
-    parallel, inner = _parallel([1])
-    fuse = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
+    parallel, inner = _parallel_with_init([1])
     return _action(
         "tile_packed_matmul",
         [
-            f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
             *parallel,
-            f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : {fuse}",
             f"%row_tile, %row_loop:1 = transform.structured.fuse {inner} tile_sizes [0, {rows}, 0, 0] : ({_ANY}) -> ({_ANY}, {_ANY})",
             _tile("%row_tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
             f'%row_fill = transform.structured.match ops{{["linalg.fill", "linalg.broadcast"]}} in %row_loop#0 : ({_ANY}) -> {_ANY}',
@@ -763,15 +771,12 @@ def _batches_matmul_action() -> str:
     quarter of vit_b_16's 12x197x64 by 12x64x197 product), and no later
     rule takes the tiles, batch matmuls of one batch, again."""
     rows, columns, steps = MATMUL_TILE
-    parallel, inner = _parallel(BATCHES_PARALLEL)
-    fuse = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
+    parallel, inner = _parallel_with_init(BATCHES_PARALLEL)
     order = ", ".join(map(str, BATCH_MATMUL_INTERCHANGE))
     return _action(
         "tile_batches_matmul",
         [
-            f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
             *parallel,
-            f"%init_p, %forall_1 = transform.structured.fuse_into_containing_op %init into %forall : {fuse}",
             f"%tile, %outputs:2 = transform.structured.fuse {inner} tile_sizes [0, {rows}, {columns}, 0] interchange [{order}] : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})",
             _tile("%tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
             f'%zeros = transform.structured.match ops{{["linalg.fill"]}} in %outputs#1 : ({_ANY}) -> {_ANY}',
