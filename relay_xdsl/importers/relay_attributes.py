@@ -77,6 +77,10 @@ class RelayAttributeParser(RelayTypeParser):
         if token.kind is not Kind.COMMENT:
             return None, None
         self.pos += 1
+        return self.read_annotation(token)
+
+    def read_annotation(self, token: Token) -> tuple[Attribute | None, LocationAttr | None]:
+        """The ``ty=`` type and ``span=`` location of the COMMENT `token`."""
         body = token.text
         known = self.annotations.get(body)
         if known is not None:

@@ -123,6 +123,8 @@ def describe(token: Token) -> str:
         return "the end of the input"
     if token.kind is Kind.METADATA:
         return "the #[metadata] section"
+    if token.kind is Kind.LINE:
+        return f"'{token.text.partition(' ')[0]}'"  # a binding line read whole: its `%N`
     if token.kind is Kind.INTS:
         return "'['"  # the array read whole: where it is not an attribute value
     return f"'{token.text}'"

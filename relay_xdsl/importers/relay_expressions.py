@@ -161,7 +161,17 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
     def annotate(self, op: Operation, token: Token, check: bool = True) -> None:
         """Insert `op`, checking a following ``ty=`` comment against its type
         (or, where its type is incomplete, taking it)."""
-        type_, location = self.annotation()
+        self.annotate_with(op, token, self.annotation(), check)
+
+    def annotate_with(
+        self,
+        op: Operation,
+        token: Token,
+        annotation: tuple[Attribute | None, LocationAttr | None],
+        check: bool = True,
+    ) -> None:
+        """`annotate` with the comment's type and location already read."""
+        type_, location = annotation
         self.op_tokens[op] = token
         result = op.results[0]
         if check and type_ is not None and type_ != result.type:
@@ -456,6 +466,16 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
                 f"unsupported meta reference meta[{key}][{index}]: only relay.Constant is supported",
             )
         annotated, location = self.annotation()
+        return self.meta_constant_op(token, index, annotated, location)
+
+    def meta_constant_op(
+        self,
+        token: Token,
+        index: int,
+        annotated: Attribute | None,
+        location: LocationAttr | None,
+    ) -> SSAValue:
+        """``meta[relay.Constant][index]`` at `token`, of its comment's type and location."""
         if self.constants is not None:
             if index >= len(self.constants):
                 self.error(
@@ -493,12 +513,7 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
                 and (after := self.peek(1)).text == "="
                 and after.kind is Kind.PUNCT
             ):
-                self.pos += 1  # past the name; `next` skips any comment before '='
-                self.next()
-                if token.text in attributes:
-                    self.error(token, f"duplicate attribute '{token.text}'")
-                attribute_tokens[token.text] = token
-                attributes[token.text] = self.parse_attr_value()
+                self.parse_attribute(token, attributes, attribute_tokens)
             else:
                 if attributes:
                     self.error(token, "positional arguments must come before attributes")
@@ -512,6 +527,17 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         if attributes:
             self.set_call_attrs(result, attributes, open_token)
         return result
+
+    def parse_attribute(
+        self, token: Token, attributes: dict[str, Attribute], attribute_tokens: dict[str, Token]
+    ) -> None:
+        """The call attribute whose name is `token`, the next token, before its ``=``."""
+        self.pos += 1  # past the name; `next` skips any comment before '='
+        self.next()
+        if token.text in attributes:
+            self.error(token, f"duplicate attribute '{token.text}'")
+        attribute_tokens[token.text] = token
+        attributes[token.text] = self.parse_attr_value()
 
     def set_call_attrs(
         self, result: SSAValue, attributes: dict[str, Attribute], token: Token
@@ -542,6 +568,20 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         close: Token,
         attribute_tokens: dict[str, Token] | None = None,
     ) -> SSAValue:
+        op_class = self.check_operator_arguments(callee, args, attributes, attribute_tokens)
+        return self.annotated_operator_call(callee, op_class, args, attributes, self.annotation())
+
+    def check_operator_arguments(
+        self,
+        callee: OperatorRef,
+        args: list[SSAValue],
+        attributes: dict[str, Attribute],
+        attribute_tokens: dict[str, Token] | None = None,
+    ) -> type[relay.RegisteredOperatorOp] | None:
+        """The class of the operator `callee` names (None for one the dialect
+        does not define), its `attributes` checked against its schema (a
+        ``None`` value of an attribute without default is dropped) and the
+        number of `args` against its arity."""
         op_class = relay.OPERATORS.get(callee.name)
         if op_class is not None:
             row = op_class.OPERATOR
@@ -569,7 +609,20 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
                     callee.token,
                     f"'{callee.name}' expects {row.arity} argument(s), got {len(args)}",
                 )
-        type_, location = self.annotation()
+        return op_class
+
+    def annotated_operator_call(
+        self,
+        callee: OperatorRef,
+        op_class: type[relay.RegisteredOperatorOp] | None,
+        args: list[SSAValue],
+        attributes: dict[str, Attribute],
+        annotation: tuple[Attribute | None, LocationAttr | None],
+    ) -> SSAValue:
+        """The call, its arguments checked (`check_operator_arguments`), of
+        the type and location its comment gives (`annotation`): the type is
+        checked against the operator's relation, or inferred from it."""
+        type_, location = annotation
         arg_types = [a.type for a in args]
         if callee.name == "split" and type_ is not None:
             _fill_split_points(attributes, arg_types, type_)

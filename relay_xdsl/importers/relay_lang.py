@@ -20,16 +20,22 @@ from xdsl.rewriter import Rewriter
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.names import set_relay_name
 from relay_xdsl.dialects.relay.types import is_complete
+from relay_xdsl.importers.relay_binding_lines import BindingLineBuilder
 from relay_xdsl.importers.relay_functions import RelayFunctionParser
 from relay_xdsl.importers.relay_ops import let_op
 from relay_xdsl.importers.relay_scope import Binding, ExpressionValue, LetFunction, Scope
-from relay_xdsl.relay_text.lexer import Kind, Token
+from relay_xdsl.relay_text.lexer import Kind, Token, tokenize
+from relay_xdsl.relay_text.source import SourceFile
 
 _REFERENCE_ARITY = {"ref": 1, "ref_read": 1, "ref_write": 2}
 
 
 class RelayLangParser(RelayFunctionParser):
     """Binding sequences, ``if`` and references."""
+
+    def __init__(self, source: SourceFile, tokens: list[Token]):
+        super().__init__(source, tokens)
+        self.binding_lines = BindingLineBuilder(self)
 
     def parse_keyword_expression(self, token: Token, scope: Scope) -> ExpressionValue | None:
         value = super().parse_keyword_expression(token, scope)
@@ -50,11 +56,13 @@ class RelayLangParser(RelayFunctionParser):
         deferred: list[LetFunction] = []
         while True:
             token = self.peek()
+            if token.kind is Kind.LINE:
+                self.pos += 1
+                if not self.binding_lines.build(token, scope):
+                    self.parse_line_tokens(token, scope)
+                continue
             if token.kind is Kind.GRAPH and self.peek(1).text == "=":
-                self.next()
-                self.next()
-                scope.names[token.text] = self.parse_binding_value(scope)
-                self.expect(";", "after a binding")
+                self.parse_graph_binding(scope)
                 continue
             if token.kind is Kind.IDENT and token.text == "let":
                 self.next()
@@ -77,10 +85,32 @@ class RelayLangParser(RelayFunctionParser):
                     self.materialize(binding, None)
             return result
 
+    def parse_graph_binding(self, scope: Scope) -> None:
+        """``%N = e;``, the next tokens: binds ``%N`` to the value of ``e``."""
+        token = self.next()
+        self.next()
+        scope.names[token.text] = self.parse_binding_value(scope)
+        self.expect(";", "after a binding")
+
+    def parse_line_tokens(self, line: Token, scope: Scope) -> None:
+        """The binding that the LINE token `line` (just read) stands for, read
+        from its tokens by the general rules (`parse_graph_binding`)."""
+        saved = self.tokens, self.pos
+        self.tokens = tokenize(
+            self.source, line.start, line.end, tensor_types=True, int_arrays=True
+        )
+        self.pos = 0
+        try:
+            self.parse_graph_binding(scope)
+        finally:
+            self.tokens, self.pos = saved
+
     def _at_binding(self) -> bool:
         token = self.peek()
-        return (token.kind is Kind.GRAPH and self.peek(1).text == "=") or (
-            token.kind is Kind.IDENT and token.text == "let"
+        return (
+            token.kind is Kind.LINE
+            or (token.kind is Kind.GRAPH and self.peek(1).text == "=")
+            or (token.kind is Kind.IDENT and token.text == "let")
         )
 
     def _let(self, scope: Scope, name: Token, declared: Attribute | None, bound: Binding) -> None:

@@ -54,6 +54,7 @@ from relay_xdsl.dialects.relay.type_solver import TypeInferenceError, infer_type
 from relay_xdsl.importers.relay_adts import RelayAdtParser
 from relay_xdsl.importers.relay_base import describe
 from relay_xdsl.importers.relay_scope import Scope
+from relay_xdsl.relay_text.binding_lines import BindingLineReader
 from relay_xdsl.relay_text.lexer import Kind, Token, tokenize
 from relay_xdsl.relay_text.metadata import MetadataError, read_metadata
 from relay_xdsl.relay_text.source import SourceError, SourceFile
@@ -99,7 +100,15 @@ class RelayParser(RelayAdtParser):
     bare expression."""
 
     def __init__(self, source: SourceFile):
-        super().__init__(source, tokenize(source, tensor_types=True, int_arrays=True))
+        super().__init__(
+            source,
+            tokenize(
+                source,
+                tensor_types=True,
+                int_arrays=True,
+                read_line=BindingLineReader().read,
+            ),
+        )
         self.other_metadata: list[str] = []
 
     def parse_module(self) -> ModuleOp:

@@ -19,10 +19,14 @@ whose value is the integers.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from enum import Enum, auto
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from relay_xdsl.relay_text.source import SourceError, SourceFile
+
+if TYPE_CHECKING:
+    from relay_xdsl.relay_text.binding_lines import BindingLine
 
 
 class Kind(Enum):
@@ -40,26 +44,29 @@ class Kind(Enum):
     METADATA = auto()  # #[metadata] ... to the end of the file
     TENSOR = auto()  # Tensor[(1, 8), float32], as TVM prints it (tensor_types=True)
     INTS = auto()  # [1, -1, 768] after '=', as TVM prints it (int_arrays=True)
+    LINE = auto()  # %3 = add(%1, %2) /* ty=... */; a binding line read whole (read_line)
     PUNCT = auto()
     EOF = auto()
 
 
-TokenValue = (
-    str
-    | bool
-    | int
-    | tuple[int, int]
-    | tuple[float, int]
-    | tuple[str, int]
-    | tuple[tuple[int, ...], str]
-    | tuple[int, ...]
-    | None
+TokenValue: TypeAlias = (
+    "str"
+    " | bool"
+    " | int"
+    " | tuple[int, int]"
+    " | tuple[float, int]"
+    " | tuple[str, int]"
+    " | tuple[tuple[int, ...], str]"
+    " | tuple[int, ...]"
+    " | BindingLine"
+    " | None"
 )
 """What a token stands for, by kind: the name without its sigil (LOCAL, GRAPH,
 GLOBAL), the word (IDENT), ``(value, width)`` (INT, FLOAT), True or False
 (BOOL), the unquoted contents (STRING), ``(key, index)`` (META), the quoted
 version (VERSION), the offset of the section's text (METADATA), ``(shape,
-dtype)`` (TENSOR), the integers (INTS); None for the rest."""
+dtype)`` (TENSOR), the integers (INTS), the line's pieces (LINE); None for
+the rest."""
 
 
 class Token(NamedTuple):
@@ -141,7 +148,7 @@ rest, and anything this would read differently (``%1`` followed by a
 non-ASCII digit), take the general path. The kinds start with different
 characters, so their order only decides how soon a token is found: the
 commonest first; a comment's runs of plain characters match as one. A
-``number`` match is only where a number starts (read by `_number`); the
+``number`` match is only where a number starts (read by `number_token`); the
 other kinds are whole tokens, read as the general path reads them. Two
 pairs that follow each other in nearly every binding are read in one match,
 as two tokens: ``%12 =`` (``binding``) and a comment and the ``;``, ``,`` or
@@ -157,6 +164,7 @@ _INT_ARRAY = re.compile(r"\[((?:-?[0-9]+(?:, -?[0-9]+)*)?)\]")
 same tokens as ``[``, the integers and commas, and ``]``, each an int32 when
 in its range (`int_array`)."""
 _INT32_MIN, _INT32_END = -(2**31), 2**31
+_LINE_KIND = Kind.LINE
 _IDENT_KIND, _PUNCT_KIND, _COMMENT_KIND, _GRAPH_KIND = (
     Kind.IDENT,
     Kind.PUNCT,
@@ -172,13 +180,18 @@ def tokenize(
     end: int | None = None,
     tensor_types: bool = False,
     int_arrays: bool = False,
+    read_line: Callable[[SourceFile, int, int], Token | None] | None = None,
 ) -> list[Token]:
     """Split Relay text (or its part from `start` to `end`) into tokens.
 
     Whitespace and line comments are dropped; offsets are into the whole text.
     With `tensor_types`, a tensor type as TVM prints it is one TENSOR token;
     with `int_arrays`, a flat array of int32 literals right after ``=`` (an
-    attribute value) is one INTS token.
+    attribute value) is one INTS token. With `read_line`, a graph binding
+    ``%N =`` right after ``{`` or ``;`` (where a binding sequence goes on) is
+    offered to ``read_line(source, offset, end)``, which returns one token
+    for the whole binding, or None to leave it to the rules here
+    (binding_lines.py).
     """
     text = source.text
     tokens: list[Token] = []
@@ -229,6 +242,22 @@ def tokenize(
                 pos = end
                 continue
             elif group == "binding":
+                if (
+                    read_line is not None
+                    and tokens
+                    and (
+                        tokens[-1][0] is _LINE_KIND  # it ends with its ';'
+                        or (
+                            tokens[-1][0] is _PUNCT_KIND
+                            and (tokens[-1][1] == ";" or tokens[-1][1] == "{")
+                        )
+                    )
+                ):
+                    line = read_line(source, start, length)
+                    if line is not None:
+                        append(line)
+                        pos = line.end
+                        continue
                 equals = end - 1
                 variable = word[:-2]
                 append(
@@ -272,7 +301,7 @@ def tokenize(
                 pos = end
                 continue
             if group == "number":
-                number = _number(source, start)
+                number = number_token(source, start)
                 append(number)
                 pos = number.end
                 continue
@@ -351,7 +380,7 @@ def tokenize(
             and pos + 1 < length
             and (text[pos + 1].isdigit() or text.startswith("inf", pos + 1))
         ):
-            tokens.append(_number(source, pos))
+            tokens.append(number_token(source, pos))
             pos = tokens[-1].end
             continue
         if char == "-" and text.startswith("->", pos):
@@ -393,7 +422,7 @@ def tokenize(
             pos = ident.end()
             continue
         if text.startswith("inff", pos):
-            tokens.append(_number(source, pos))
+            tokens.append(number_token(source, pos))
             pos = tokens[-1].end
             continue
         if char in _PUNCTUATION:
@@ -441,7 +470,9 @@ def _block_comment_end(source: SourceFile, start: int) -> int:
     raise SourceError(source, start, "unterminated block comment", start + 2)
 
 
-def _number(source: SourceFile, start: int) -> Token:
+def number_token(source: SourceFile, start: int) -> Token:
+    """The INT or FLOAT token of the number literal at `start` (a SourceError
+    where it is malformed or out of range)."""
     text = source.text
     negative = text[start] == "-"
     pos = start + 1 if negative else start

@@ -1,0 +1,143 @@
+"""The ops of a binding line read whole by the lexer (relay_text/binding_lines.py).
+
+A LINE token stands for ``%N = name(args, attributes) /* ty=... */;`` with
+each argument a graph variable, ``meta[relay.Constant][i]`` or a number
+literal. `BindingLineBuilder.build` makes of it what the general rules make
+of the same tokens (`parse_sequence`'s graph binding: `parse_call` and
+`operator_call`), through the same methods, without going through the
+grammar token by token:
+
+* each argument, in order: a variable's binding, or the constant op with
+  its comment's type and location (`meta_constant_op`, `scalar_constant`
+  and `annotate_with`);
+* the attributes: each distinct text is read once by `parse_attribute`
+  (over its own tokens) and its values shared, as equal spellings are anyway;
+* the call: `check_operator_arguments`, then `annotated_operator_call` with
+  the comment's type and location.
+
+It declines a line (returning False, having changed nothing) where the
+general rules could read the line otherwise: an operator name not yet
+known to start no keyword expression (``operator_names``), one the dialect
+does not define, a variable not bound to a value in the scope, or nesting
+near its limit. The caller then reads the line's tokens by the general rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Attribute, SSAValue
+
+from relay_xdsl.dialects import relay
+from relay_xdsl.importers.relay_scope import OperatorRef, Scope
+from relay_xdsl.relay_text.binding_lines import BindingLine
+from relay_xdsl.relay_text.lexer import Kind, Token, meta_reference, tokenize
+from relay_xdsl.support.depth import MAX_NESTING
+
+if TYPE_CHECKING:
+    from relay_xdsl.importers.relay_expressions import RelayExpressionParser
+
+_LEVELS = 4
+"""The levels of nesting a binding line enters at most (its call, an
+argument, an attribute array and one nested in it)."""
+
+
+class BindingLineBuilder:
+    """Builds the ops of the LINE tokens of one parse."""
+
+    def __init__(self, parser: RelayExpressionParser):
+        self.parser = parser
+        # Each attribute text's values and its names' offsets in the text.
+        self.attributes: dict[str, tuple[dict[str, Attribute], tuple[int, ...]]] = {}
+
+    def build(self, token: Token, scope: Scope) -> bool:
+        """Bind the variable of the LINE `token` in `scope` to its call's
+        result, its ops inserted; False, with nothing done, where the line is
+        left to the general rules (see the module docstring)."""
+        parser = self.parser
+        line = token.value
+        assert isinstance(line, BindingLine)  # the value of a LINE token
+        name = line.name
+        op_class = relay.OPERATORS.get(name)
+        if (
+            op_class is None
+            or line.name_token.text not in parser.operator_names
+            or parser.depth + _LEVELS > MAX_NESTING
+        ):
+            return False
+        names = scope.names
+        values: list[SSAValue | None] = []
+        for argument, _ in line.arguments:
+            if argument.kind is Kind.GRAPH:
+                # Where the scope's own names have it, as most lines do; else the lookup.
+                value = names.get(argument.text)
+                if value is None:
+                    value, crossed = scope.lookup(argument.text)
+                    if crossed:
+                        return False
+                if not isinstance(value, SSAValue):
+                    return False
+                values.append(value)
+            else:
+                values.append(None)
+        args: list[SSAValue] = []
+        for value, (argument, comment) in zip(values, line.arguments):
+            if value is None:
+                assert comment is not None  # a constant's comment
+                annotation = parser.read_annotation(comment)
+                if argument.kind is Kind.META:
+                    _, index = meta_reference(argument)
+                    value = parser.meta_constant_op(argument, index, *annotation)
+                else:
+                    op = parser.scalar_constant(argument)
+                    parser.annotate_with(op, argument, annotation)
+                    value = op.result
+            args.append(value)
+        callee = OperatorRef(name, line.name_token)
+        attributes: dict[str, Attribute] = {}
+        attribute_tokens: dict[str, Token] | None = None
+        if line.attributes:
+            known = self.attributes.get(line.attributes)
+            if known is None:
+                known = self.read_attributes(line)
+            attributes = dict(known[0])
+            if not op_class.OPERATOR.schema.keys() >= attributes.keys():
+                # For the message about the unknown one.
+                start = line.attributes_start
+                attribute_tokens = {
+                    key: Token(Kind.IDENT, key, start + offset, start + offset + len(key), key)
+                    for key, offset in zip(attributes, known[1])
+                }
+        checked_class = parser.check_operator_arguments(callee, args, attributes, attribute_tokens)
+        value = parser.annotated_operator_call(
+            callee, checked_class, args, attributes, parser.read_annotation(line.comment)
+        )
+        names[line.variable.text] = value
+        return True
+
+    def read_attributes(self, line: BindingLine) -> tuple[dict[str, Attribute], tuple[int, ...]]:
+        """The attributes of `line`, read from their tokens as a call's are."""
+        parser = self.parser
+        start = line.attributes_start
+        end = start + len(line.attributes)
+        saved = parser.tokens, parser.pos
+        parser.tokens = tokenize(parser.source, start, end, int_arrays=True)
+        parser.pos = 0
+        parser.depth += 1  # in the call, as `parse_call` reads them
+        attributes: dict[str, Attribute] = {}
+        tokens: dict[str, Token] = {}
+        try:
+            while True:
+                parser.parse_attribute(parser.peek(), attributes, tokens)
+                if not parser.accept(","):
+                    break
+            if parser.peek().kind is not Kind.EOF:
+                parser.expect(")", "to close the argument list")
+        finally:
+            parser.depth -= 1
+            parser.tokens, parser.pos = saved
+        known = self.attributes[line.attributes] = (
+            attributes,
+            tuple(token.start - start for token in tokens.values()),
+        )
+        return known
