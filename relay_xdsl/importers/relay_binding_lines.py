@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, OpResult, SSAValue
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.importers.relay_scope import OperatorRef, Scope
@@ -37,6 +37,7 @@ from relay_xdsl.support.depth import MAX_NESTING
 if TYPE_CHECKING:
     from relay_xdsl.importers.relay_expressions import RelayExpressionParser
 
+_META = Kind.META
 _LEVELS = 4
 """The levels of nesting a binding line enters at most (its call, an
 argument, an attribute array and one nested in it)."""
@@ -66,32 +67,36 @@ class BindingLineBuilder:
         ):
             return False
         names = scope.names
-        values: list[SSAValue | None] = []
-        for argument, _ in line.arguments:
-            if argument.kind is Kind.GRAPH:
+        # The variables looked up first: a line is declined before anything is built.
+        values: list[SSAValue | tuple[Token, Token]] = []
+        for argument in line.arguments:
+            if isinstance(argument, str):
                 # Where the scope's own names have it, as most lines do; else the lookup.
-                value = names.get(argument.text)
+                value = names.get(argument)
                 if value is None:
-                    value, crossed = scope.lookup(argument.text)
+                    value, crossed = scope.lookup(argument)
                     if crossed:
                         return False
-                if not isinstance(value, SSAValue):
+                # An op's result mostly: tested by class first, as SSAValue is an ABC (slow to test).
+                if value.__class__ is not OpResult and not isinstance(value, SSAValue):
                     return False
                 values.append(value)
             else:
-                values.append(None)
+                values.append(argument)
         args: list[SSAValue] = []
-        for value, (argument, comment) in zip(values, line.arguments):
-            if value is None:
-                assert comment is not None  # a constant's comment
+        for item in values:
+            if isinstance(item, tuple):
+                constant, comment = item
                 annotation = parser.read_annotation(comment)
-                if argument.kind is Kind.META:
-                    _, index = meta_reference(argument)
-                    value = parser.meta_constant_op(argument, index, *annotation)
+                if constant.kind is _META:
+                    _, index = meta_reference(constant)
+                    value = parser.meta_constant_op(constant, index, *annotation)
                 else:
-                    op = parser.scalar_constant(argument)
-                    parser.annotate_with(op, argument, annotation)
+                    op = parser.scalar_constant(constant)
+                    parser.annotate_with(op, constant, annotation)
                     value = op.result
+            else:
+                value = item
             args.append(value)
         callee = OperatorRef(name, line.name_token)
         attributes: dict[str, Attribute] = {}

@@ -174,7 +174,7 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         type_, location = annotation
         self.op_tokens[op] = token
         result = op.results[0]
-        if check and type_ is not None and type_ != result.type:
+        if check and type_ is not None and type_ is not result.type and type_ != result.type:
             if clash(result.type, type_):
                 self.error(
                     token,
@@ -644,6 +644,7 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         if (
             type_ is not None
             and inferred is not None
+            and type_ is not inferred  # shared types: mostly the very same
             and type_ != inferred
             and _is_static(type_)
             and _is_static(inferred)

@@ -42,22 +42,30 @@ from relay_xdsl.relay_text.lexer import Kind, Token, number_token, tokenize
 from relay_xdsl.relay_text.source import SourceFile
 
 _WORD = r"(?!(?:True|False|def|type|extern)[^A-Za-z0-9_/]|inff)[A-Za-z_][A-Za-z0-9_]*"
-_HEAD = re.compile(rf"(%[0-9]+) = ({_WORD}(?:\.{_WORD})*)\(")
-"""``%N = name(``."""
-_ARGUMENT = re.compile(
-    r"(?:(?P<graph>%[0-9]+)"
-    r"|(?:(?P<meta>meta\[relay\.Constant\]\[(?P<index>[0-9]+)\])"
+_CONSTANT = (
+    r"(?:(?P<meta>meta\[relay\.Constant\]\[(?P<index>[0-9]+)\])"
     r"|(?P<number>-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?(?:[fi][0-9]*)?))"
     r" /\*(?P<comment>[^*]*)\*/"
-    r")(?:, |(?=\)))"
 )
-"""A positional argument and the ``, `` after it (or before ``)``)."""
+_ARGUMENT = re.compile(rf"%[0-9]+|{_CONSTANT}")
+"""A positional argument: a graph variable, or a constant and its comment."""
 _SCALAR = r"[A-Za-z0-9_.+\-]+(?:\[[A-Za-z0-9_.+\-]*\])*"
 _VALUE = rf"\"[^\"\n]*\"|{_SCALAR}|\[(?:{_SCALAR}|\[(?:{_SCALAR}|, )*\]|, )*\]"
-_ATTRIBUTES = re.compile(rf"{_WORD}=(?:{_VALUE})(?:, {_WORD}=(?:{_VALUE}))*")
-"""The attributes, ``key=value, ...``."""
-_TAIL = re.compile(r"\) /\*([^*]*)\*/;")
-"""The call's comment and the ``;`` ending the binding."""
+_LINE = re.compile(
+    rf"(%[0-9]+) = ({_WORD}(?:\.{_WORD})*)\("
+    rf"((?:(?:%[0-9]+|{re.sub(r'[?]P<[a-z]+>', '?:', _CONSTANT)})(?:, |(?=\))))*)"
+    rf"({_WORD}=(?:{_VALUE})(?:, {_WORD}=(?:{_VALUE}))*)?"
+    r"\) /\*([^*]*)\*/;"
+)
+"""The whole line: the variable, the operator's name, the positional
+arguments (each with the ``, `` after it), the attributes and the call's comment."""
+_GRAPH, _META, _IDENT, _COMMENT, _LINE_KIND = (
+    Kind.GRAPH,
+    Kind.META,
+    Kind.IDENT,
+    Kind.COMMENT,
+    Kind.LINE,
+)
 
 
 class BindingLine(NamedTuple):
@@ -69,8 +77,9 @@ class BindingLine(NamedTuple):
     """The operator's name, dotted as written."""
     name_token: Token
     """Its first identifier (IDENT), where the general rules locate the call."""
-    arguments: tuple[tuple[Token, Token | None], ...]
-    """Each positional argument (GRAPH, META, INT or FLOAT) and its comment."""
+    arguments: tuple[str | tuple[Token, Token], ...]
+    """Each positional argument: a graph variable's spelling, or a constant
+    (META, INT or FLOAT) and its comment."""
     attributes: str
     """The text of the attributes (empty without any)."""
     attributes_start: int
@@ -90,68 +99,71 @@ class BindingLineReader:
         """The LINE token of the binding line at `start` (before `end`), or
         None when the text there is not one this module accepts."""
         text = source.text
-        head = _HEAD.match(text, start, end)
-        if head is None:
+        line = _LINE.match(text, start, end)
+        if line is None:
             return None
-        pos = head.end()
-        arguments: list[tuple[Token, Token | None]] = []
+        spelling = line.group(0)
+        if "Storage" in spelling or "alloc_storage" in spelling:
+            return None
+        variable, name, positional, attribute_text, comment_body = line.groups()
         new = tuple.__new__
-        # Matched first, read after: no token is read from a line that is not accepted.
-        matches = []
-        while (argument := _ARGUMENT.match(text, pos, end)) is not None:
-            matches.append(argument)
-            pos = argument.end()
-        attributes = _ATTRIBUTES.match(text, pos, end)
-        attributes_start = pos
-        if attributes is not None:
-            pos = attributes.end()
-        tail = _TAIL.match(text, pos, end)
-        if tail is None:
-            return None
-        line_end = tail.end()
-        line = text[start:line_end]
-        if "Storage" in line or "alloc_storage" in line:
-            return None
-        for argument in matches:
-            word = argument.group("graph")
-            if word is not None:
-                at = argument.start()
-                arguments.append(
-                    (new(Token, (Kind.GRAPH, word, at, at + len(word), word[1:])), None)
-                )
-                continue
-            word = argument.group("meta")
-            if word is not None:
-                at = argument.start()
-                reference = ("relay.Constant", int(argument.group("index")))
-                token = new(Token, (Kind.META, word, at, at + len(word), reference))
+        arguments: tuple[str | tuple[Token, Token], ...] = ()
+        if positional:
+            if "/*" not in positional:  # variables alone, as most are
+                positional = positional.removesuffix(", ")
+                arguments = tuple(positional.split(", "))
             else:
-                token = number_token(source, argument.start())
+                read = self.arguments(source, line.start(3), line.end(3))
+                if read is None:
+                    return None
+                arguments = tuple(read)
+        if attribute_text is None:
+            attribute_text = ""
+        elif attribute_text not in self.checked_attributes:
+            tokenize(source, line.start(4), line.end(4), int_arrays=True)
+            self.checked_attributes.add(attribute_text)
+        name_at = line.start(2)
+        first = name.partition(".")[0]
+        line_end = line.end()
+        value = new(
+            BindingLine,
+            (
+                new(Token, (_GRAPH, variable, start, start + len(variable), variable[1:])),
+                name,
+                new(Token, (_IDENT, first, name_at, name_at + len(first), first)),
+                arguments,
+                attribute_text,
+                line.start(4) if attribute_text else line.end(3),
+                new(Token, (_COMMENT, comment_body, line.start(5) - 2, line_end - 1, None)),
+            ),
+        )
+        return new(Token, (_LINE_KIND, spelling, start, line_end, value))
+
+    @staticmethod
+    def arguments(
+        source: SourceFile, start: int, end: int
+    ) -> list[str | tuple[Token, Token]] | None:
+        """The positional arguments from `start` to `end`, a constant's token
+        read by the general rules (None where they read one differently)."""
+        text = source.text
+        new = tuple.__new__
+        arguments: list[str | tuple[Token, Token]] = []
+        for argument in _ARGUMENT.finditer(text, start, end):
+            word = argument.group(0)
+            if word[0] == "%":
+                arguments.append(word)
+                continue
+            at = argument.start()
+            meta = argument.group("meta")
+            if meta is not None:
+                reference = ("relay.Constant", int(argument.group("index")))
+                token = new(Token, (_META, meta, at, at + len(meta), reference))
+            else:
+                token = number_token(source, at)
                 if token.end != argument.end("number"):
-                    return None  # read differently by the general rules
+                    return None
             body_at = argument.start("comment")
             body = argument.group("comment")
-            comment = new(Token, (Kind.COMMENT, body, body_at - 2, body_at + len(body) + 2, None))
+            comment = new(Token, (_COMMENT, body, body_at - 2, body_at + len(body) + 2, None))
             arguments.append((token, comment))
-        attribute_text = ""
-        if attributes is not None:
-            attribute_text = attributes.group(0)
-            if attribute_text not in self.checked_attributes:
-                tokenize(source, attributes_start, pos, int_arrays=True)
-                self.checked_attributes.add(attribute_text)
-        variable = head.group(1)
-        name = head.group(2)
-        first = name.partition(".")[0]
-        name_at = head.start(2)
-        body_at = tail.start(1)
-        comment_body = tail.group(1)
-        value = BindingLine(
-            new(Token, (Kind.GRAPH, variable, start, start + len(variable), variable[1:])),
-            name,
-            new(Token, (Kind.IDENT, first, name_at, name_at + len(first), first)),
-            tuple(arguments),
-            attribute_text,
-            attributes_start,
-            new(Token, (Kind.COMMENT, comment_body, body_at - 2, line_end - 1, None)),
-        )
-        return new(Token, (Kind.LINE, line, start, line_end, value))
+        return arguments

@@ -29,8 +29,8 @@ def prebuilt(cls: type[A], *parameters: Attribute) -> A:
     if names is None:
         names = _NAMES[cls] = tuple(name for name, _ in cls.get_irdl_definition().parameters)
     attribute = cls.__new__(cls)
-    for name, value in zip(names, parameters, strict=True):
-        object.__setattr__(attribute, name, value)
+    # The fields a frozen dataclass's __init__ would set, set as it sets them.
+    attribute.__dict__.update(zip(names, parameters, strict=True))
     return attribute
 
 
@@ -41,5 +41,5 @@ _NAMES: dict[type[ParametrizedAttribute], tuple[str, ...]] = {}
 def prebuilt_data(cls: type[D], data: object) -> D:
     """``cls(data)`` without the verifier: `data` must be valid for `cls`."""
     attribute = cls.__new__(cls)
-    object.__setattr__(attribute, "data", data)
+    attribute.__dict__["data"] = data
     return attribute

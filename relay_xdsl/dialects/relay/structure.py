@@ -354,10 +354,12 @@ class TupleGetItemOp(IRDLOperation):
         a value of `tuple_type`: the field's type (the tuple's own where
         `index` is out of range, for the verifier to reject), unknown where
         the tuple is."""
-        result_type: Attribute = IncompleteType()
+        result_type: Attribute
         if isinstance(tuple_type, TupleType):
             types = tuple_type.types.data
             result_type = types[index] if 0 <= index < len(types) else tuple_type
+        else:
+            result_type = IncompleteType()
         return result_type, {"index": _index_attr(index)}
 
     def verify_(self) -> None:

@@ -16,12 +16,14 @@ it is held, and goes with its op.
 from __future__ import annotations
 
 import operator
-import weakref
 from collections.abc import Mapping, Sequence
 
 from xdsl.ir import Attribute, Operation
 
-_AGREED: weakref.WeakKeyDictionary[Operation, tuple[object, ...]] = weakref.WeakKeyDictionary()
+_RECORD = "_relay_agreement"
+"""Where an op's record is kept: an entry of the op object's own ``__dict__``
+(not an IR attribute), so that it lives and dies with the op, and a clone,
+a new object, has none."""
 
 
 def _verdict_inputs(
@@ -38,12 +40,12 @@ def record_agreement(
 ) -> None:
     """Note that `op`, built with these result type, argument types and
     attributes, agrees with its operator's type relation (checked by the caller)."""
-    _AGREED[op] = _verdict_inputs(result_type, arg_types, attributes)
+    op.__dict__[_RECORD] = _verdict_inputs(result_type, arg_types, attributes)
 
 
 def agrees(op: Operation) -> bool:
     """Whether `op` was recorded (`record_agreement`) and has not changed since."""
-    recorded = _AGREED.get(op)
+    recorded = op.__dict__.get(_RECORD)
     if recorded is None:
         return False
     current = _verdict_inputs(
