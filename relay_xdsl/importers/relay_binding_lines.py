@@ -15,23 +15,28 @@ grammar token by token:
 * the call: `check_operator_arguments`, then `annotated_operator_call` with
   the comment's type and location.
 
+A projection line, ``%N = %M.i /* ty=... */;``, is a ``relay.tuple_get_item``
+annotated as `parse_postfix_operators` makes it.
+
 It declines a line (returning False, having changed nothing) where the
 general rules could read the line otherwise: an operator name not yet
 known to start no keyword expression (``operator_names``), one the dialect
-does not define, a variable not bound to a value in the scope, or nesting
-near its limit. The caller then reads the line's tokens by the general rules.
+does not define, a variable not bound to a value in the scope, a
+projection the general rules would reject, or nesting near its limit. The caller then reads the line's tokens by the general rules.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import TupleType
 from xdsl.ir import Attribute, OpResult, SSAValue
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.importers.relay_scope import OperatorRef, Scope
-from relay_xdsl.relay_text.binding_lines import BindingLine
-from relay_xdsl.relay_text.lexer import Kind, Token, meta_reference, tokenize
+from relay_xdsl.importers.relay_ops import tuple_get_item_op
+from relay_xdsl.relay_text.binding_lines import BindingLine, ProjectionLine
+from relay_xdsl.relay_text.lexer import Kind, Token, int_literal, meta_reference, tokenize
 from relay_xdsl.support.depth import MAX_NESTING
 
 if TYPE_CHECKING:
@@ -57,6 +62,8 @@ class BindingLineBuilder:
         left to the general rules (see the module docstring)."""
         parser = self.parser
         line = token.value
+        if line.__class__ is ProjectionLine:
+            return self.build_projection(line, scope)
         assert isinstance(line, BindingLine)  # the value of a LINE token
         name = line.name
         op_class = relay.OPERATORS.get(name)
@@ -118,6 +125,22 @@ class BindingLineBuilder:
             callee, checked_class, args, attributes, parser.read_annotation(line.comment)
         )
         names[line.variable.text] = value
+        return True
+
+    def build_projection(self, line: ProjectionLine, scope: Scope) -> bool:
+        """`build` for a projection line, as `parse_postfix_operators` reads
+        ``%M.i``: declined unless ``%M`` is a tuple value with field ``i``."""
+        parser = self.parser
+        value, crossed = scope.lookup(line.tuple_variable)
+        if crossed or parser.depth + _LEVELS > MAX_NESTING or not isinstance(value, SSAValue):
+            return False
+        tuple_type = value.type
+        _, index = int_literal(line.field)
+        if not isinstance(tuple_type, TupleType) or index >= len(tuple_type.types.data):
+            return False
+        op = tuple_get_item_op(value, index)
+        parser.annotate_with(op, line.field, parser.read_annotation(line.comment))
+        scope.names[line.variable.text] = op.result
         return True
 
     def read_attributes(self, line: BindingLine) -> tuple[dict[str, Attribute], tuple[int, ...]]:

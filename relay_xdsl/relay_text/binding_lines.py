@@ -20,7 +20,10 @@ after ``{`` or ``;``) and returns one LINE token for it, its value a
   identifier as above: a value is a string without newlines, a scalar of
   letters, digits, ``_``, ``.``, ``+`` and ``-`` (``meta[...]`` indexing
   allowed), or an array of scalars and arrays of scalars;
-* ``) /* comment */;``.
+* ``) /* comment */;``;
+
+or a projection, ``%N = %M.i /* comment */;`` (a `ProjectionLine`), ``i``
+of at most nine digits.
 
 No comment may hold a ``*``, and a line naming ``Storage`` or
 ``alloc_storage`` is not accepted (the importer looks for those names among
@@ -44,7 +47,7 @@ from relay_xdsl.relay_text.source import SourceFile
 _WORD = r"(?!(?:True|False|def|type|extern)[^A-Za-z0-9_/]|inff)[A-Za-z_][A-Za-z0-9_]*"
 _CONSTANT = (
     r"(?:(?P<meta>meta\[relay\.Constant\]\[(?P<index>[0-9]+)\])"
-    r"|(?P<number>-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?(?:[fi][0-9]*)?))"
+    r"|(?P<number>-?(?:[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?(?:[fi][0-9]*)?|inff)))"
     r" /\*(?P<comment>[^*]*)\*/"
 )
 _ARGUMENT = re.compile(rf"%[0-9]+|{_CONSTANT}")
@@ -59,10 +62,13 @@ _LINE = re.compile(
 )
 """The whole line: the variable, the operator's name, the positional
 arguments (each with the ``, `` after it), the attributes and the call's comment."""
-_GRAPH, _META, _IDENT, _COMMENT, _LINE_KIND = (
+_PROJECTION = re.compile(r"(%[0-9]+) = (%[0-9]+)\.([0-9]{1,9}) /\*([^*]*)\*/;")
+"""A projection line: the variable, the tuple's, the index and the comment."""
+_GRAPH, _META, _IDENT, _INT, _COMMENT, _LINE_KIND = (
     Kind.GRAPH,
     Kind.META,
     Kind.IDENT,
+    Kind.INT,
     Kind.COMMENT,
     Kind.LINE,
 )
@@ -88,6 +94,19 @@ class BindingLine(NamedTuple):
     """The call's comment (COMMENT, its text the body)."""
 
 
+class ProjectionLine(NamedTuple):
+    """A projection line's pieces: tokens as the general rules read them."""
+
+    variable: Token
+    """The bound ``%N`` (GRAPH)."""
+    tuple_variable: str
+    """The projected ``%M``."""
+    field: Token
+    """The field's index (INT), where the general rules locate the projection."""
+    comment: Token
+    """The projection's comment (COMMENT)."""
+
+
 class BindingLineReader:
     """Reads binding lines for one tokenizing of a source (``tokenize``'s
     ``read_line``), remembering the attribute texts it has checked."""
@@ -101,7 +120,7 @@ class BindingLineReader:
         text = source.text
         line = _LINE.match(text, start, end)
         if line is None:
-            return None
+            return self.projection(source, start, end)
         spelling = line.group(0)
         if "Storage" in spelling or "alloc_storage" in spelling:
             return None
@@ -138,6 +157,27 @@ class BindingLineReader:
             ),
         )
         return new(Token, (_LINE_KIND, spelling, start, line_end, value))
+
+    @staticmethod
+    def projection(source: SourceFile, start: int, end: int) -> Token | None:
+        """The LINE token of the projection line at `start`, or None."""
+        line = _PROJECTION.match(source.text, start, end)
+        if line is None:
+            return None
+        variable, tuple_variable, index, comment_body = line.groups()
+        new = tuple.__new__
+        index_at = line.start(3)
+        line_end = line.end()
+        value = new(
+            ProjectionLine,
+            (
+                new(Token, (_GRAPH, variable, start, start + len(variable), variable[1:])),
+                tuple_variable,
+                new(Token, (_INT, index, index_at, index_at + len(index), (int(index), 32))),
+                new(Token, (_COMMENT, comment_body, line.start(4) - 2, line_end - 1, None)),
+            ),
+        )
+        return new(Token, (_LINE_KIND, line.group(0), start, line_end, value))
 
     @staticmethod
     def arguments(

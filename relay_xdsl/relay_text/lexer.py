@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 from relay_xdsl.relay_text.source import SourceError, SourceFile
 
 if TYPE_CHECKING:
-    from relay_xdsl.relay_text.binding_lines import BindingLine
+    from relay_xdsl.relay_text.binding_lines import BindingLine, ProjectionLine
 
 
 class Kind(Enum):
@@ -59,6 +59,7 @@ TokenValue: TypeAlias = (
     " | tuple[tuple[int, ...], str]"
     " | tuple[int, ...]"
     " | BindingLine"
+    " | ProjectionLine"
     " | None"
 )
 """What a token stands for, by kind: the name without its sigil (LOCAL, GRAPH,
