@@ -33,8 +33,8 @@ from xdsl.dialects.builtin import TupleType
 from xdsl.ir import Attribute, OpResult, SSAValue
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.importers.relay_scope import OperatorRef, Scope
 from relay_xdsl.importers.relay_ops import tuple_get_item_op
+from relay_xdsl.importers.relay_scope import OperatorRef, Scope
 from relay_xdsl.relay_text.binding_lines import BindingLine, ProjectionLine
 from relay_xdsl.relay_text.lexer import Kind, Token, int_literal, meta_reference, tokenize
 from relay_xdsl.support.depth import MAX_NESTING
