@@ -92,15 +92,16 @@ class RelayAttributeParser(RelayTypeParser):
         parts = _TYPE_AND_SPAN.fullmatch(body)
         if parts is not None and "span=" not in parts.group(1):
             # How TVM prints it: read as below, in fewer steps.
-            type_text, span = parts.groups()
+            spelled, span = parts.groups()
+            type_text = spelled.strip()
             try:
                 location = self.span_locations[span]
             except KeyError:
                 location = self.span_locations[span] = self.span_location(span)
             type_ = self.annotation_types.get(type_text)
             if type_ is None:
-                type_start = body_start + 4  # past " ty="
-                type_ = self.annotation_type(type_text, type_start, type_start + len(type_text))
+                type_start = body_start + 4  # past " ty=", to "span=" as below
+                type_ = self.annotation_type(type_text, type_start, type_start + len(spelled) + 1)
             known = self.annotations[body] = type_, location
             return known
         span_at = body.find("span=")
@@ -233,7 +234,7 @@ class RelayAttributeParser(RelayTypeParser):
         return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
 
-_TYPE_AND_SPAN = re.compile(r" ty=(\S(?:[^*]*?\S)?) span=(\S+) ")
+_TYPE_AND_SPAN = re.compile(r" ty=(\S[^*]*) span=(\S+) ")
 """A comment as TVM prints it, `` ty=TYPE span=SPAN ``: read with `fullmatch`."""
 _I32 = IntegerType(32)
 _FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}

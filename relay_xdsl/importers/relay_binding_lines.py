@@ -55,6 +55,11 @@ class BindingLineBuilder:
         self.parser = parser
         # Each attribute text's values and its names' offsets in the text.
         self.attributes: dict[str, tuple[dict[str, Attribute], tuple[int, ...]]] = {}
+        # Each call checked (`check`), by operator, attribute text and arity.
+        self.checked: dict[
+            tuple[str, str, int],
+            tuple[type[relay.RegisteredOperatorOp] | None, dict[str, Attribute]],
+        ] = {}
 
     def build(self, token: Token, scope: Scope) -> bool:
         """Bind the variable of the LINE `token` in `scope` to its call's
@@ -106,6 +111,26 @@ class BindingLineBuilder:
                 value = item
             args.append(value)
         callee = OperatorRef(name, line.name_token)
+        # A call's check depends on its operator, attribute values and number
+        # of arguments alone: each combination is checked once.
+        key = (name, line.attributes, len(args))
+        checked = self.checked.get(key)
+        if checked is None:
+            checked = self.checked[key] = self.check(callee, line, args)
+        checked_class, checked_attributes = checked
+        attributes = dict(checked_attributes)
+        value = parser.annotated_operator_call(
+            callee, checked_class, args, attributes, parser.read_annotation(line.comment)
+        )
+        names[line.variable.text] = value
+        return True
+
+    def check(
+        self, callee: OperatorRef, line: BindingLine, args: list[SSAValue]
+    ) -> tuple[type[relay.RegisteredOperatorOp] | None, dict[str, Attribute]]:
+        """`check_operator_arguments` for the call of `line`: the operator's
+        class and the attributes as checked."""
+        parser = self.parser
         attributes: dict[str, Attribute] = {}
         attribute_tokens: dict[str, Token] | None = None
         if line.attributes:
@@ -113,19 +138,13 @@ class BindingLineBuilder:
             if known is None:
                 known = self.read_attributes(line)
             attributes = dict(known[0])
-            if not op_class.OPERATOR.schema.keys() >= attributes.keys():
-                # For the message about the unknown one.
-                start = line.attributes_start
-                attribute_tokens = {
-                    key: Token(Kind.IDENT, key, start + offset, start + offset + len(key), key)
-                    for key, offset in zip(attributes, known[1])
-                }
-        checked_class = parser.check_operator_arguments(callee, args, attributes, attribute_tokens)
-        value = parser.annotated_operator_call(
-            callee, checked_class, args, attributes, parser.read_annotation(line.comment)
-        )
-        names[line.variable.text] = value
-        return True
+            start = line.attributes_start
+            attribute_tokens = {
+                key: Token(Kind.IDENT, key, start + offset, start + offset + len(key), key)
+                for key, offset in zip(attributes, known[1])
+            }
+        op_class = parser.check_operator_arguments(callee, args, attributes, attribute_tokens)
+        return op_class, attributes
 
     def build_projection(self, line: ProjectionLine, scope: Scope) -> bool:
         """`build` for a projection line, as `parse_postfix_operators` reads
@@ -149,14 +168,17 @@ class BindingLineBuilder:
         start = line.attributes_start
         end = start + len(line.attributes)
         saved = parser.tokens, parser.pos
-        parser.tokens = tokenize(parser.source, start, end, int_arrays=True)
+        tokens = line.attribute_tokens
+        if tokens is None:  # read first on another line
+            tokens = tokenize(parser.source, start, end, int_arrays=True)
+        parser.tokens = tokens
         parser.pos = 0
         parser.depth += 1  # in the call, as `parse_call` reads them
         attributes: dict[str, Attribute] = {}
-        tokens: dict[str, Token] = {}
+        names: dict[str, Token] = {}
         try:
             while True:
-                parser.parse_attribute(parser.peek(), attributes, tokens)
+                parser.parse_attribute(parser.peek(), attributes, names)
                 if not parser.accept(","):
                     break
             if parser.peek().kind is not Kind.EOF:
@@ -166,6 +188,6 @@ class BindingLineBuilder:
             parser.tokens, parser.pos = saved
         known = self.attributes[line.attributes] = (
             attributes,
-            tuple(token.start - start for token in tokens.values()),
+            tuple(token.start - start for token in names.values()),
         )
         return known

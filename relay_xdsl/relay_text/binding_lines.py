@@ -90,6 +90,9 @@ class BindingLine(NamedTuple):
     """The text of the attributes (empty without any)."""
     attributes_start: int
     """Its offset in the source."""
+    attribute_tokens: list[Token] | None
+    """The tokens of the attributes (ending with EOF), on the first line of
+    each attribute text; None on the others."""
     comment: Token
     """The call's comment (COMMENT, its text the body)."""
 
@@ -136,10 +139,11 @@ class BindingLineReader:
                 if read is None:
                     return None
                 arguments = tuple(read)
+        attribute_tokens = None
         if attribute_text is None:
             attribute_text = ""
         elif attribute_text not in self.checked_attributes:
-            tokenize(source, line.start(4), line.end(4), int_arrays=True)
+            attribute_tokens = tokenize(source, line.start(4), line.end(4), int_arrays=True)
             self.checked_attributes.add(attribute_text)
         name_at = line.start(2)
         first = name.partition(".")[0]
@@ -153,6 +157,7 @@ class BindingLineReader:
                 arguments,
                 attribute_text,
                 line.start(4) if attribute_text else line.end(3),
+                attribute_tokens,
                 new(Token, (_COMMENT, comment_body, line.start(5) - 2, line_end - 1, None)),
             ),
         )
