@@ -154,7 +154,7 @@ class BindingLineBuilder:
         if crossed or parser.depth + _LEVELS > MAX_NESTING or not isinstance(value, SSAValue):
             return False
         tuple_type = value.type
-        _, index = int_literal(line.field)
+        index, _ = int_literal(line.field)
         if not isinstance(tuple_type, TupleType) or index >= len(tuple_type.types.data):
             return False
         op = tuple_get_item_op(value, index)
