@@ -15,7 +15,6 @@ times, so each spelling is read once and its value shared.
 
 from __future__ import annotations
 
-import re
 import struct
 
 from xdsl.dialects.builtin import (
@@ -89,10 +88,17 @@ class RelayAttributeParser(RelayTypeParser):
         body_start = token.start + 2
         type_: Attribute | None = None
         location: LocationAttr | None = None
-        parts = _TYPE_AND_SPAN.fullmatch(body)
-        if parts is not None and "span=" not in parts.group(1):
-            # How TVM prints it: read as below, in fewer steps.
-            spelled, span = parts.groups()
+        # How TVM prints it, " ty=TYPE span=SPAN ": read as below, in fewer steps.
+        head, separator, tail = body.rpartition(" span=")
+        if (
+            separator
+            and head.startswith(" ty=")
+            and "span=" not in head
+            and tail.endswith(" ")
+            and len(words := tail.split()) == 1
+            and len(span := words[0]) == len(tail) - 1
+        ):
+            spelled = head[4:]
             type_text = spelled.strip()
             try:
                 location = self.span_locations[span]
@@ -234,8 +240,6 @@ class RelayAttributeParser(RelayTypeParser):
         return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
 
 
-_TYPE_AND_SPAN = re.compile(r" ty=(\S[^*]*) span=(\S+) ")
-"""A comment as TVM prints it, `` ty=TYPE span=SPAN ``: read with `fullmatch`."""
 _I32 = IntegerType(32)
 _FLOAT_TYPES: dict[int, AnyFloat] = {16: Float16Type(), 32: Float32Type(), 64: Float64Type()}
 """The element type of each float literal width."""

@@ -122,7 +122,7 @@ class BindingLineBuilder:
         value = parser.annotated_operator_call(
             callee, checked_class, args, attributes, parser.read_annotation(line.comment)
         )
-        names[line.variable.text] = value
+        names[line.variable] = value
         return True
 
     def check(
@@ -159,7 +159,7 @@ class BindingLineBuilder:
             return False
         op = tuple_get_item_op(value, index)
         parser.annotate_with(op, line.field, parser.read_annotation(line.comment))
-        scope.names[line.variable.text] = op.result
+        scope.names[line.variable] = op.result
         return True
 
     def read_attributes(self, line: BindingLine) -> tuple[dict[str, Attribute], tuple[int, ...]]:

@@ -64,8 +64,7 @@ _LINE = re.compile(
 arguments (each with the ``, `` after it), the attributes and the call's comment."""
 _PROJECTION = re.compile(r"(%[0-9]+) = (%[0-9]+)\.([0-9]{1,9}) /\*([^*]*)\*/;")
 """A projection line: the variable, the tuple's, the index and the comment."""
-_GRAPH, _META, _IDENT, _INT, _COMMENT, _LINE_KIND = (
-    Kind.GRAPH,
+_META, _IDENT, _INT, _COMMENT, _LINE_KIND = (
     Kind.META,
     Kind.IDENT,
     Kind.INT,
@@ -77,8 +76,8 @@ _GRAPH, _META, _IDENT, _INT, _COMMENT, _LINE_KIND = (
 class BindingLine(NamedTuple):
     """A binding line's pieces: tokens as the general rules read them."""
 
-    variable: Token
-    """The bound ``%N`` (GRAPH)."""
+    variable: str
+    """The bound ``%N``."""
     name: str
     """The operator's name, dotted as written."""
     name_token: Token
@@ -100,8 +99,8 @@ class BindingLine(NamedTuple):
 class ProjectionLine(NamedTuple):
     """A projection line's pieces: tokens as the general rules read them."""
 
-    variable: Token
-    """The bound ``%N`` (GRAPH)."""
+    variable: str
+    """The bound ``%N``."""
     tuple_variable: str
     """The projected ``%M``."""
     field: Token
@@ -151,7 +150,7 @@ class BindingLineReader:
         value = new(
             BindingLine,
             (
-                new(Token, (_GRAPH, variable, start, start + len(variable), variable[1:])),
+                variable,
                 name,
                 new(Token, (_IDENT, first, name_at, name_at + len(first), first)),
                 arguments,
@@ -176,7 +175,7 @@ class BindingLineReader:
         value = new(
             ProjectionLine,
             (
-                new(Token, (_GRAPH, variable, start, start + len(variable), variable[1:])),
+                variable,
                 tuple_variable,
                 new(Token, (_INT, index, index_at, index_at + len(index), (int(index), 32))),
                 new(Token, (_COMMENT, comment_body, line.start(4) - 2, line_end - 1, None)),

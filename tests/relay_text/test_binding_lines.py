@@ -37,7 +37,7 @@ def test_a_call_line_is_one_token_of_its_pieces_as_the_general_rules_read_them()
     line = line_token.value
     assert isinstance(line, BindingLine)
     general = _general(text, line_token.start, line_token.end)
-    assert line.variable == general[0]
+    assert line.variable == general[0].text
     assert line.name == "nn.dense"
     assert line.name_token == general[2]  # `nn`, where the call is located
     variable, meta, number = line.arguments
@@ -70,7 +70,7 @@ def test_a_projection_line_is_one_token():
     line = line_token.value
     assert isinstance(line, ProjectionLine)
     general = _general(text, line_token.start, line_token.end)
-    assert line.variable == general[0]
+    assert line.variable == general[0].text
     assert line.tuple_variable == "%3"
     assert line.field == general[4]
     assert line.comment == general[5]
