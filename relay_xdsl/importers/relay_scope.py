@@ -11,6 +11,7 @@ value, a ``relay.function``), a let-bound function literal, a global
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -56,10 +57,9 @@ class GlobalRef:
     token: Token
 
 
-@dataclass(frozen=True)
-class OperatorRef:
+class OperatorRef(NamedTuple):
     """An operator name: a call of it is the operator's op, its value a
-    ``relay.operator_ref``."""
+    ``relay.operator_ref``. (A named tuple: one is made for every call.)"""
 
     name: str
     token: Token
