@@ -28,9 +28,12 @@ def prebuilt(cls: type[A], *parameters: Attribute) -> A:
     names = _NAMES.get(cls)
     if names is None:
         names = _NAMES[cls] = tuple(name for name, _ in cls.get_irdl_definition().parameters)
+    assert len(parameters) == len(names)
     attribute = cls.__new__(cls)
     # The fields a frozen dataclass's __init__ would set, set as it sets them.
-    attribute.__dict__.update(zip(names, parameters, strict=True))
+    fields = attribute.__dict__
+    for name, value in zip(names, parameters):
+        fields[name] = value
     return attribute
 
 
