@@ -15,6 +15,9 @@ subclasses the one before, as xDSL's parser does:
     RelayParser            relay_text.py         the module; parse_relay
 
 What names and expressions stand for while they are read is in relay_scope.py.
+A binding line that the lexer read whole, as TVM prints most of a graph
+(relay_text/binding_lines.py), is built by relay_binding_lines.py through
+the same methods, without going through the grammar a token at a time.
 """
 
 from __future__ import annotations

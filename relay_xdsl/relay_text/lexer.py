@@ -13,7 +13,9 @@ declared types repeat on every binding of a dump and are most of its
 tokens otherwise. Its value is the shape's dimensions and the dtype's word.
 Likewise an attribute value that is a flat array of plain int32 literals as
 TVM prints it, ``newshape=[1, -1, 768]``, is one token (``int_arrays=True``),
-whose value is the integers.
+whose value is the integers. And the importer has a whole binding line as
+TVM prints it, ``%3 = add(%1, meta[relay.Constant][0] /* ty=... */) /* ty=... */;``,
+read as one LINE token (``read_line``, binding_lines.py).
 """
 
 from __future__ import annotations
