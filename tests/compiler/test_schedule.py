@@ -734,6 +734,22 @@ def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> Non
     assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
 
 
+def test_a_fused_epilogue_runs_rows_then_filter_tiles_then_columns() -> None:
+    """A conv tiled from its epilogue loops over its output rows outermost,
+    then its 32-filter tiles, then its 7-column tiles (CONV_EPILOGUE_ORDER):
+    each output row is written whole before the next."""
+    (conv,) = [case for case in CASES if case[0] == "conv3x3"]
+    _, rows, columns, filters = conv[2]
+    scheduled = _scheduled(_function(*conv), "schedule")
+    nest = re.search(
+        rf"scf\.for %\w+ = %c0 to %c{rows} step %c1 [^\n]*-> \(tensor<1x{rows}x{columns}x{filters}xf32>\) {{\n"
+        rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{filters} step %c32 [^\n]*\n"
+        rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{columns} step %c7 ",
+        scheduled,
+    )
+    assert nest is not None, scheduled
+
+
 def test_a_fused_epilogue_sums_in_one_tile_buffer_outside_the_loops() -> None:
     """A conv whose epilogue is fused sums each tile in a buffer of the tile's
     size, allocated once before the tile loops, and writes the output, the
