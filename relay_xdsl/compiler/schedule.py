@@ -61,7 +61,8 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   ``tosa.transpose`` costs nothing, as the two transposes cancel at compile time;
   an OHWI argument is transposed on every call (16x16 blocks, about 1.5x slower
   on resnet18).  The conv is tiled to one output row, 7 columns, 32 output
-  channels, one filter tap and 16 input channels (``CONV_TILE``), decomposed to
+  channels, one filter tap and 4 input channels (``CONV_TILE``: a step's
+  filter slice in 8 registers; 16 channels were spilled), decomposed to
   ``conv_1d_nwc_wcf`` and vectorised into outer products on a 7x32 accumulator
   (14 AVX-512 registers); 7 divides every width of a 224-pixel CNN.  A conv
   of fewer than 32 filters takes 14 columns by 16 filters instead
@@ -480,11 +481,19 @@ def _action(name: str, body: list[str]) -> str:
 
 
 # Tile sizes; the conv's (N, OH, OW, F, KH, KW, C) tile is a 7x32 f32
-# accumulator, 14 AVX-512 registers, updated by 16-element input columns.
+# accumulator, 14 AVX-512 registers, updated by 4 input channels at a time.
 # Seven divides the widths of a CNN on 224-pixel images (112, 56, 28, 14, 7),
 # so no columns are peeled (8 columns left 4-, 6- and 7-wide remainder tiles:
-# resnet18's 3x3 convs at 28, 14 and 7 pixels ran 10 to 35% slower).
-CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
+# resnet18's 3x3 convs at 28, 14 and 7 pixels ran 10 to 35% slower).  A step
+# of 4 channels reads a 4x32 slice of the filter, 8 registers beside the 14
+# of the accumulator; a step of 16 read a 16x32 slice, 32 registers, which
+# LLVM loaded whole before the step's outer products and spilled to the
+# stack and back (resnet50's stride-2 convs at 56 pixels, each on its own,
+# best of 20 calls at one thread: the 1x1 one 2.84 to 1.62 ms, the 3x3 one
+# 2.97 to 1.78; its 3x3 convs at 56 and 28 pixels 5 to 8% faster, resnet18's
+# 3x3 stride-2 conv 1.19 to 0.72 ms; steps of 8 channels, 16 registers, took
+# about 0.3 ms more of resnet50's time than steps of 4).
+CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
 # The order of the conv's tile loops (outermost first, by the op's dims).  A
 # reduction of fewer than LONG_REDUCTION input channels, or an output of
 # more than LONG_REDUCTION_ROWS rows: a filter tile's 32 columns outermost,
@@ -495,9 +504,9 @@ CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
 # (a large filter of a late, 7-pixel layer, whose slices 7 rows only share;
 # a known float32 one is a product by packed panels instead, PRODUCT_PIXELS
 # in relay_xdsl/conversion/rules/convolutions.py):
-# the taps and the 16-channel steps outermost, then the rows, then
+# the taps and the channel steps outermost, then the rows, then
 # the filter tiles and the columns, the partial sums (the small output) kept
-# in cache between steps.  Each step's 16 filter rows, contiguous in HWCF,
+# in cache between steps.  Each step's filter rows, contiguous in HWCF,
 # come from memory once, for the first row, as its filter tiles pass along
 # them, and from L1 for the other rows.  Filter tiles outermost instead read
 # a 3x3x512x512 filter by 32-column slices 2 KiB apart, which few cache sets

@@ -734,6 +734,18 @@ def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> Non
     assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
 
 
+def test_a_conv_steps_4_channels_at_a_time() -> None:
+    """Each reduction step of a conv's 7x32 tile reads 7 pixels' 4 channels and
+    a 4x32 slice of the filter (8 registers beside the accumulator's 14), in
+    either loop order."""
+    for name in ("conv3x3", "conv3x3_long"):
+        (conv,) = [case for case in CASES if case[0] == name]
+        scheduled = _scheduled(_function(*conv), "schedule")
+        slices = set(re.findall(r"vector<(\d+)x32xf32>", scheduled))
+        assert slices == {"4", "7"}, (name, slices)
+        assert "vector<7x4xf32>" in scheduled, name
+
+
 def test_a_fused_epilogue_runs_rows_then_filter_tiles_then_columns() -> None:
     """A conv tiled from its epilogue loops over its output rows outermost,
     then its 32-filter tiles, then its 7-column tiles (CONV_EPILOGUE_ORDER):
