@@ -69,13 +69,14 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   (``NARROW_CONV_TILE``: no 24-wide vectors).  A known filter of a multiple of
   128 filters arrives 16 filters wider, sliced (conversion/rules/
   convolutions.py: its rows then do not all fall in a few cache sets).  The tile
-  loops run filter tiles outermost where the reduction is short (a filter
-  slice stays in cache while the pixels pass), and taps and channel steps
+  loops run output rows outermost, then filter tiles, then columns where the
+  reduction is short (each output row written whole while in cache; a narrow
+  conv's filter tiles outermost), and taps and channel steps
   outermost where it has ``LONG_REDUCTION`` channels or more into at most
   ``LONG_REDUCTION_ROWS`` output rows (each step's filter rows read whole,
   once from memory; resnet18's last layers went from about 90 to 145
   GFLOP/s in the model, 210 with the filter in cache): see
-  ``CONV_FILTER_OUTER``.  A conv of a short
+  ``CONV_ROWS_OUTER``.  A conv of a short
   reduction followed by elementwise ops (its epilogue: a residual add, a
   clamp, made one op by ``linalg-fuse-elementwise-ops``) is tiled from the
   epilogue, with the conv and its bias broadcast fused into each tile
@@ -496,11 +497,19 @@ def _action(name: str, body: list[str]) -> str:
 CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
 # The order of the conv's tile loops (outermost first, by the op's dims).  A
 # reduction of fewer than LONG_REDUCTION input channels, or an output of
-# more than LONG_REDUCTION_ROWS rows: a filter tile's 32 columns outermost,
-# so that its slice of the filter stays in cache while every output pixel
-# passes (resnet50's 1x1 convs of 256 to 1024 channels at 14 pixels: 175 to
-# 190-250 GFLOP/s in this order, each tile summed in registers and its
-# epilogue applied before it is stored).  A longer one on a small output
+# more than LONG_REDUCTION_ROWS rows: the output rows outermost, then the
+# filter tiles, then the columns (CONV_ROWS_OUTER), so that each output row
+# is written whole while in cache and the row's input stays in L1 while the
+# filter's 32-column slices pass, the filter (at most a few hundred KiB in
+# resnet's and mobilenet_v2's such convs) read again from L2 for each row.
+# A narrow conv (NARROW_FILTERS) runs its one or two filter tiles outermost
+# (CONV_FILTER_OUTER), as every conv did: with 32-filter tiles outermost,
+# each tile's pass read the input and wrote the output 128 bytes a pixel, a
+# row of the output apart, over the whole output (resnet50's 1x1 convs of no
+# epilogue, each on its own, best of 30 calls: 56 pixels 64 to 256 channels
+# 0.881 to 0.818 ms, stride 2 from 56 pixels 256 to 512 channels 1.559 to
+# 1.470; for those tiled from an epilogue, see CONV_EPILOGUE_ORDER).  A
+# longer one on a small output
 # (a large filter of a late, 7-pixel layer, whose slices 7 rows only share;
 # a known float32 one is a product by packed panels instead, PRODUCT_PIXELS
 # in relay_xdsl/conversion/rules/convolutions.py):
@@ -511,11 +520,12 @@ CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
 # them, and from L1 for the other rows.  Filter tiles outermost instead read
 # a 3x3x512x512 filter by 32-column slices 2 KiB apart, which few cache sets
 # hold and the prefetchers do not follow (resnet18's last layers ran at about
-# 90 GFLOP/s in the model, against 145 in this order).  Pixel tiles outermost
-# for a 1x1 conv of at most 128 channels (its filter small) ran slower too:
+# 90 GFLOP/s in the model, against 145 in this order).  Rows and columns
+# outermost, filter tiles innermost, for a 1x1 conv of at most 128 channels (its filter small) ran slower too:
 # resnet50's at 56 and 28 pixels with a residual add, 10 to 25%.  A conv of no
 # epilogue with its bias fused into its tiles (no pass broadcasting it over the
 # output first) ran no faster (resnet50's 56x56 1x1 downsample conv).
+CONV_ROWS_OUTER = [0, 1, 3, 2, 4, 5, 6]
 CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
@@ -533,7 +543,7 @@ CONV_PEELED = [2, 3, 6]
 # those of 28 and 56 pixels to 128 to 512 channels 2-6% less; mobilenet_v2's
 # at 112 pixels to 96 channels 0.46 to 0.39 ms (each function on its own,
 # best of 20 calls, one thread).
-CONV_EPILOGUE_ORDER = [0, 1, 3, 2]
+CONV_EPILOGUE_ORDER = [dim for dim in CONV_ROWS_OUTER if dim < 4]
 NARROW_EPILOGUE_ORDER = [dim for dim in CONV_FILTER_OUTER if dim < 4]
 """`CONV_FILTER_OUTER` on the output dims alone: a narrow conv's epilogue's
 loops (its one or two filter tiles outermost)."""
@@ -866,10 +876,12 @@ def _conv_matcher(name: str, kind: str) -> str:
 def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     """The conv's rule: its output rows split into one part per thread (each
     part's rows one at a time inside, filter tiles and reductions in the
-    order of `CONV_REDUCTION_OUTER` for a long reduction, else of
-    `CONV_FILTER_OUTER`), tiled by `NARROW_CONV_TILE` if narrow, else by
-    `CONV_TILE`; the peeled loops innermost first."""
-    order = CONV_REDUCTION_OUTER if kind == "long" else CONV_FILTER_OUTER
+    order of `CONV_REDUCTION_OUTER` for a long reduction, of
+    `CONV_FILTER_OUTER` for a narrow conv, else of `CONV_ROWS_OUTER`),
+    tiled by `NARROW_CONV_TILE` if narrow, else by `CONV_TILE`; the peeled
+    loops innermost first."""
+    orders = {"long": CONV_REDUCTION_OUTER, "narrow": CONV_FILTER_OUTER}
+    order = orders.get(kind, CONV_ROWS_OUTER)
     peel = sorted((order.index(dim) for dim in CONV_PEELED), reverse=True)
     return _Rule(
         name,

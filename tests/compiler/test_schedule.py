@@ -409,7 +409,7 @@ CASES = [
     # with remainders in filters and channels
     _conv("conv3x3_long", 7, 256, 40, 3, 1, (1, 1), hwio=True),
     _conv("conv1x1_long_s2", 13, 264, 48, 1, 2, (0, 0), hwio=True),
-    # into more rows: filter tiles outer, the clamp fused, remainders in width
+    # into more rows: output rows outer, the clamp fused, remainders in width
     _conv("conv3x3_long_rows", 9, 256, 40, 3, 1, (1, 1), hwio=True),
     # no epilogue (the bias its sums start from), remainders in width and filters
     _conv("conv3x3_s2_bias_only", 14, 16, 40, 3, 2, (1, 0), hwio=True, relu=False),
@@ -757,6 +757,20 @@ def test_a_fused_epilogue_runs_rows_then_filter_tiles_then_columns() -> None:
         rf"scf\.for %\w+ = %c0 to %c{rows} step %c1 [^\n]*-> \(tensor<1x{rows}x{columns}x{filters}xf32>\) {{\n"
         rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{filters} step %c32 [^\n]*\n"
         rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{columns} step %c7 ",
+        scheduled,
+    )
+    assert nest is not None, scheduled
+
+
+def test_a_conv_of_no_epilogue_runs_rows_then_filter_tiles_then_columns() -> None:
+    """A conv of a short reduction and no epilogue (its sums start from the
+    bias) loops over its output rows outermost too (CONV_ROWS_OUTER)."""
+    conv = _conv("bias_only", 28, 16, 64, 1, 1, (0, 0), hwio=True, relu=False)
+    scheduled = _scheduled(_function(*conv), "schedule")
+    nest = re.search(
+        r"scf\.for %\w+ = %c0 to %c28 step %c1 [^\n]*-> \(tensor<1x28x28x64xf32>\) {\n"
+        r"\s*%\w+ = scf\.for %\w+ = %c0 to %c64 step %c32 [^\n]*\n"
+        r"\s*%\w+ = scf\.for %\w+ = %c0 to %c28 step %c7 ",
         scheduled,
     )
     assert nest is not None, scheduled
