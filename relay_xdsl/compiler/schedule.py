@@ -87,8 +87,9 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   output (resnet50's 1x1 convs at 56x56 to 256 channels: 1.5 to 1.0 ms); the
   sums of a tile go through a tile-sized buffer, allocated once, not a
   second output-sized one (0.9 to 0.5 ms).
-* ``pooling_nhwc_max``/``_sum``: one row of 8 outputs by 64 channels and one
-  filter row, decomposed to 1-D pooling and vectorised (the whole channel axis
+* ``pooling_nhwc_max``/``_sum``: one row of 2 outputs by 64 channels and one
+  filter row (``POOL_TILE``: 8 outputs' results were spilled), decomposed to
+  1-D pooling and vectorised (the whole channel axis
   made googlenet's pools vectors of 832 elements, 6 s of clang each).
 * ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: an 8x32
   register tile of outputs (``MATMUL_TILE``), its reduction left a rolled loop
@@ -554,7 +555,12 @@ loops (its one or two filter tiles outermost)."""
 # ran 1.7x slower, about 60 GFLOP/s).
 NARROW_FILTERS = 32
 NARROW_CONV_TILE = [1, 1, 14, 16, 1, 1, 16]
-POOL_TILE = [1, 1, 8, 64, 1, 0]
+# A pool's tile: one row of 2 outputs by 64 channels (8 AVX-512 registers of
+# results), one filter row at a time.  Of 8 outputs, 32 registers, LLVM
+# spilled most of them to the stack around each tap's maximum (resnet50's
+# stem pool on its own, best of 60 calls, one thread: 0.30-0.31 ms with 8
+# outputs, 0.27 with 4, 0.26 with 2).
+POOL_TILE = [1, 1, 2, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
 # tile.  The interchanges put the column loop outermost.  (A 7x7 conv's product

@@ -734,6 +734,16 @@ def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> Non
     assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
 
 
+def test_a_pool_tile_is_2_outputs_of_a_row() -> None:
+    """A max pool's tile is 2 outputs by the channels (24 here), reading the 5
+    input pixels that a 3-wide window at stride 2 covers; 8 outputs a tile
+    spilled their results."""
+    (pools,) = [case for case in CASES if case[0] == "pools"]
+    scheduled = _scheduled(_function(*pools), "schedule")
+    assert "vector<2x24xf32>" in scheduled and "vector<5x24xf32>" in scheduled, scheduled
+    assert "vector<8x24xf32>" not in scheduled, scheduled
+
+
 def test_a_conv_steps_4_channels_at_a_time() -> None:
     """Each reduction step of a conv's 7x32 tile reads 7 pixels' 4 channels and
     a 4x32 slice of the filter (8 registers beside the accumulator's 14), in
