@@ -66,7 +66,9 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   ``conv_1d_nwc_wcf`` and vectorised into outer products on a 7x32 accumulator
   (14 AVX-512 registers); 7 divides every width of a 224-pixel CNN.  A conv
   of fewer than 32 filters takes 14 columns by 16 filters instead
-  (``NARROW_CONV_TILE``: no 24-wide vectors).  A known filter of a multiple of
+  (``NARROW_CONV_TILE``: no 24-wide vectors), one of fewer than 4 input
+  channels (a stem's 3 colours) steps over them one at a time
+  (``THIN_CONV_TILE``).  A known filter of a multiple of
   128 filters arrives 16 filters wider, sliced (conversion/rules/
   convolutions.py: its rows then do not all fall in a few cache sets).  The tile
   loops run output rows outermost, then filter tiles, then columns where the
@@ -496,6 +498,11 @@ def _action(name: str, body: list[str]) -> str:
 # 3x3 stride-2 conv 1.19 to 0.72 ms; steps of 8 channels, 16 registers, took
 # about 0.3 ms more of resnet50's time than steps of 4).
 CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
+# A conv of fewer input channels than that (a stem's 3 colours) steps over
+# them one at a time: read whole, 3 at a time, the tile's input was 7x3
+# vectors (resnet50's stem on its own, best of 20 calls, one thread: 2.08 ms
+# with 3-channel steps, 1.86 with 2, 1.65 with 1).
+THIN_CONV_TILE = [1, 1, 7, 32, 1, 1, 1]
 # The order of the conv's tile loops (outermost first, by the op's dims).  A
 # reduction of fewer than LONG_REDUCTION input channels, or an output of
 # more than LONG_REDUCTION_ROWS rows: the output rows outermost, then the
@@ -870,12 +877,15 @@ def _conv_matcher(name: str, kind: str) -> str:
     """Matches the ``linalg.conv_2d_nhwc_hwcf`` of `kind`: ``long``, a
     reduction over at least `LONG_REDUCTION` input channels into at most
     `LONG_REDUCTION_ROWS` output rows; ``narrow``, fewer than `NARROW_FILTERS`
-    filters; ``any`` (for the place after the others in a ``foreach_match``)."""
+    filters; ``thin``, fewer input channels than `CONV_TILE` steps over;
+    ``any`` (for the place after the others in a ``foreach_match``)."""
     op = "linalg.conv_2d_nhwc_hwcf"
     if kind == "long":
         return _dims_matcher(name, op, [(6, "ge", LONG_REDUCTION), (1, "le", LONG_REDUCTION_ROWS)])
     if kind == "narrow":
         return _dim_matcher(name, op, 3, "lt", NARROW_FILTERS)
+    if kind == "thin":
+        return _dim_matcher(name, op, 6, "lt", CONV_TILE[6])
     return _name_matcher(name, [op])
 
 
@@ -884,15 +894,15 @@ def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     part's rows one at a time inside, filter tiles and reductions in the
     order of `CONV_REDUCTION_OUTER` for a long reduction, of
     `CONV_FILTER_OUTER` for a narrow conv, else of `CONV_ROWS_OUTER`),
-    tiled by `NARROW_CONV_TILE` if narrow, else by `CONV_TILE`; the peeled
-    loops innermost first."""
+    tiled by `NARROW_CONV_TILE` if narrow, by `THIN_CONV_TILE` if thin, else
+    by `CONV_TILE`; the peeled loops innermost first."""
     orders = {"long": CONV_REDUCTION_OUTER, "narrow": CONV_FILTER_OUTER}
     order = orders.get(kind, CONV_ROWS_OUTER)
     peel = sorted((order.index(dim) for dim in CONV_PEELED), reverse=True)
     return _Rule(
         name,
         _conv_matcher(f"match_{name}", kind),
-        NARROW_CONV_TILE if kind == "narrow" else CONV_TILE,
+        {"narrow": NARROW_CONV_TILE, "thin": THIN_CONV_TILE}.get(kind, CONV_TILE),
         peel,
         order,
         [0, threads],
@@ -1064,6 +1074,7 @@ def _build_schedule(threads: int = 1) -> str:
         # across its rows.
         _conv_rule("conv_long", "long", threads),
         _conv_rule("conv_narrow", "narrow", threads),
+        _conv_rule("conv_thin", "thin", threads),
         _conv_rule("conv", "any", threads),
         _Rule(
             "depthwise_hwc",
@@ -1172,6 +1183,8 @@ def _build_schedule(threads: int = 1) -> str:
         + _epilogue_action(
             "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, NARROW_EPILOGUE_ORDER
         )
+        + _conv_epilogue_matcher("match_conv_thin_epilogue", "match_conv_thin")
+        + _epilogue_action("tile_conv_thin_epilogue", threads, THIN_CONV_TILE, CONV_EPILOGUE_ORDER)
         + _conv_epilogue_matcher("match_conv_epilogue", "match_conv")
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER)
         + _conv_epilogue_matcher("match_depthwise_hwc_epilogue", "match_depthwise_hwc")
@@ -1221,6 +1234,7 @@ def _build_schedule(threads: int = 1) -> str:
     %fused = transform.foreach_match in %func
         @match_conv_long_epilogue -> @leave_both_alone,
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
+        @match_conv_thin_epilogue -> @tile_conv_thin_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
     %batches = transform.foreach_match in %fused

@@ -734,6 +734,20 @@ def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> Non
     assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
 
 
+def test_a_conv_of_3_channels_steps_over_them_one_at_a_time() -> None:
+    """A stem's conv of 3 input channels (fewer than a step of CONV_TILE)
+    reduces over them in a loop of 3, each step a 1x32 slice of the filter
+    and one channel of the pixels, not one 3-wide step."""
+    (stem,) = [case for case in CASES if case[0] == "stem7x7_s2"]
+    scheduled = _scheduled(_function(*stem), "schedule")
+    steps = re.search(
+        r"scf\.for %\w+ = %c0 to %c3 step %c1 iter_args\([^\n]*\) -> \(vector<7x32xf32>\)",
+        scheduled,
+    )
+    assert steps is not None, scheduled
+    assert "vector<1x32xf32>" in scheduled, scheduled
+
+
 def test_a_pool_tile_is_2_outputs_of_a_row() -> None:
     """A max pool's tile is 2 outputs by the channels (24 here), reading the 5
     input pixels that a 3-wide window at stride 2 covers; 8 outputs a tile
