@@ -61,31 +61,37 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   ``tosa.transpose`` costs nothing, as the two transposes cancel at compile time;
   an OHWI argument is transposed on every call (16x16 blocks, about 1.5x slower
   on resnet18).  The conv is tiled to one output row, 7 columns, 32 output
-  channels, one filter tap and 16 input channels (``CONV_TILE``), decomposed to
+  channels, one filter tap and 4 input channels (``CONV_TILE``: a step's
+  filter slice in 8 registers; 16 channels were spilled), decomposed to
   ``conv_1d_nwc_wcf`` and vectorised into outer products on a 7x32 accumulator
   (14 AVX-512 registers); 7 divides every width of a 224-pixel CNN.  A conv
   of fewer than 32 filters takes 14 columns by 16 filters instead
-  (``NARROW_CONV_TILE``: no 24-wide vectors).  A known filter of a multiple of
+  (``NARROW_CONV_TILE``: no 24-wide vectors), one of fewer than 4 input
+  channels (a stem's 3 colours) steps over them one at a time
+  (``THIN_CONV_TILE``).  A known filter of a multiple of
   128 filters arrives 16 filters wider, sliced (conversion/rules/
   convolutions.py: its rows then do not all fall in a few cache sets).  The tile
-  loops run filter tiles outermost where the reduction is short (a filter
-  slice stays in cache while the pixels pass), and taps and channel steps
+  loops run output rows outermost, then filter tiles, then columns where the
+  reduction is short (each output row written whole while in cache; a narrow
+  conv's filter tiles outermost), and taps and channel steps
   outermost where it has ``LONG_REDUCTION`` channels or more into at most
   ``LONG_REDUCTION_ROWS`` output rows (each step's filter rows read whole,
   once from memory; resnet18's last layers went from about 90 to 145
   GFLOP/s in the model, 210 with the filter in cache): see
-  ``CONV_FILTER_OUTER``.  A conv of a short
+  ``CONV_ROWS_OUTER``.  A conv of a short
   reduction followed by elementwise ops (its epilogue: a residual add, a
   clamp, made one op by ``linalg-fuse-elementwise-ops``) is tiled from the
   epilogue, with the conv and its bias broadcast fused into each tile
-  (``_epilogue_action``): a tile starts from the bias, sums every tap
+  (``_epilogue_action``; output rows outermost, then filter tiles, then
+  columns: ``CONV_EPILOGUE_ORDER``): a tile starts from the bias, sums every tap
   and channel in registers and is clamped before it is stored, once, where
   the bias broadcast, the conv and the epilogue were each a pass over the
   output (resnet50's 1x1 convs at 56x56 to 256 channels: 1.5 to 1.0 ms); the
   sums of a tile go through a tile-sized buffer, allocated once, not a
   second output-sized one (0.9 to 0.5 ms).
-* ``pooling_nhwc_max``/``_sum``: one row of 8 outputs by 64 channels and one
-  filter row, decomposed to 1-D pooling and vectorised (the whole channel axis
+* ``pooling_nhwc_max``/``_sum``: one row of 2 outputs by 64 channels and one
+  filter row (``POOL_TILE``: 8 outputs' results were spilled), decomposed to
+  1-D pooling and vectorised (the whole channel axis
   made googlenet's pools vectors of 832 elements, 6 s of clang each).
 * ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: an 8x32
   register tile of outputs (``MATMUL_TILE``), its reduction left a rolled loop
@@ -479,41 +485,76 @@ def _action(name: str, body: list[str]) -> str:
 
 
 # Tile sizes; the conv's (N, OH, OW, F, KH, KW, C) tile is a 7x32 f32
-# accumulator, 14 AVX-512 registers, updated by 16-element input columns.
+# accumulator, 14 AVX-512 registers, updated by 4 input channels at a time.
 # Seven divides the widths of a CNN on 224-pixel images (112, 56, 28, 14, 7),
 # so no columns are peeled (8 columns left 4-, 6- and 7-wide remainder tiles:
-# resnet18's 3x3 convs at 28, 14 and 7 pixels ran 10 to 35% slower).
-CONV_TILE = [1, 1, 7, 32, 1, 1, 16]
+# resnet18's 3x3 convs at 28, 14 and 7 pixels ran 10 to 35% slower).  A step
+# of 4 channels reads a 4x32 slice of the filter, 8 registers beside the 14
+# of the accumulator; a step of 16 read a 16x32 slice, 32 registers, which
+# LLVM loaded whole before the step's outer products and spilled to the
+# stack and back (resnet50's stride-2 convs at 56 pixels, each on its own,
+# best of 20 calls at one thread: the 1x1 one 2.84 to 1.62 ms, the 3x3 one
+# 2.97 to 1.78; its 3x3 convs at 56 and 28 pixels 5 to 8% faster, resnet18's
+# 3x3 stride-2 conv 1.19 to 0.72 ms; steps of 8 channels, 16 registers, took
+# about 0.3 ms more of resnet50's time than steps of 4).
+CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
+# A conv of fewer input channels than that (a stem's 3 colours) steps over
+# them one at a time: read whole, 3 at a time, the tile's input was 7x3
+# vectors (resnet50's stem on its own, best of 20 calls, one thread: 2.08 ms
+# with 3-channel steps, 1.86 with 2, 1.65 with 1).
+THIN_CONV_TILE = [1, 1, 7, 32, 1, 1, 1]
 # The order of the conv's tile loops (outermost first, by the op's dims).  A
 # reduction of fewer than LONG_REDUCTION input channels, or an output of
-# more than LONG_REDUCTION_ROWS rows: a filter tile's 32 columns outermost,
-# so that its slice of the filter stays in cache while every output pixel
-# passes (resnet50's 1x1 convs of 256 to 1024 channels at 14 pixels: 175 to
-# 190-250 GFLOP/s in this order, each tile summed in registers and its
-# epilogue applied before it is stored).  A longer one on a small output
+# more than LONG_REDUCTION_ROWS rows: the output rows outermost, then the
+# filter tiles, then the columns (CONV_ROWS_OUTER), so that each output row
+# is written whole while in cache and the row's input stays in L1 while the
+# filter's 32-column slices pass, the filter (at most a few hundred KiB in
+# resnet's and mobilenet_v2's such convs) read again from L2 for each row.
+# A narrow conv (NARROW_FILTERS) runs its one or two filter tiles outermost
+# (CONV_FILTER_OUTER), as every conv did: with 32-filter tiles outermost,
+# each tile's pass read the input and wrote the output 128 bytes a pixel, a
+# row of the output apart, over the whole output (resnet50's 1x1 convs of no
+# epilogue, each on its own, best of 30 calls: 56 pixels 64 to 256 channels
+# 0.881 to 0.818 ms, stride 2 from 56 pixels 256 to 512 channels 1.559 to
+# 1.470; for those tiled from an epilogue, see CONV_EPILOGUE_ORDER).  A
+# longer one on a small output
 # (a large filter of a late, 7-pixel layer, whose slices 7 rows only share;
 # a known float32 one is a product by packed panels instead, PRODUCT_PIXELS
 # in relay_xdsl/conversion/rules/convolutions.py):
-# the taps and the 16-channel steps outermost, then the rows, then
+# the taps and the channel steps outermost, then the rows, then
 # the filter tiles and the columns, the partial sums (the small output) kept
-# in cache between steps.  Each step's 16 filter rows, contiguous in HWCF,
+# in cache between steps.  Each step's filter rows, contiguous in HWCF,
 # come from memory once, for the first row, as its filter tiles pass along
 # them, and from L1 for the other rows.  Filter tiles outermost instead read
 # a 3x3x512x512 filter by 32-column slices 2 KiB apart, which few cache sets
 # hold and the prefetchers do not follow (resnet18's last layers ran at about
-# 90 GFLOP/s in the model, against 145 in this order).  Pixel tiles outermost
-# for a 1x1 conv of at most 128 channels (its filter small) ran slower too:
+# 90 GFLOP/s in the model, against 145 in this order).  Rows and columns
+# outermost, filter tiles innermost, for a 1x1 conv of at most 128 channels (its filter small) ran slower too:
 # resnet50's at 56 and 28 pixels with a residual add, 10 to 25%.  A conv of no
 # epilogue with its bias fused into its tiles (no pass broadcasting it over the
 # output first) ran no faster (resnet50's 56x56 1x1 downsample conv).
+CONV_ROWS_OUTER = [0, 1, 3, 2, 4, 5, 6]
 CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
 LONG_REDUCTION_ROWS = 7
 CONV_PEELED = [2, 3, 6]
 """The conv dims whose tile may not divide the extent: width, filters, channels."""
-CONV_EPILOGUE_ORDER = [dim for dim in CONV_FILTER_OUTER if dim < 4]
-"""`CONV_FILTER_OUTER` on the output dims alone: an epilogue's loops."""
+# A conv tiled from its epilogue (`_epilogue_action`) runs its output rows
+# outermost, then the filter tiles, then the columns: each output row, and
+# the residual row the epilogue adds, is written whole while it is in cache,
+# and the row's input (a few KiB) stays in L1 while the filter tiles pass.
+# With filter tiles outermost, every pass of a filter tile wrote and read
+# 128 bytes a pixel, a row of the output apart (1 KiB at 256 channels), over
+# the whole output: resnet50's 1x1 convs at 56 pixels from 64 to 256
+# channels with a residual add took 1.03 ms a call, 0.79 in this order;
+# those of 28 and 56 pixels to 128 to 512 channels 2-6% less; mobilenet_v2's
+# at 112 pixels to 96 channels 0.46 to 0.39 ms (each function on its own,
+# best of 20 calls, one thread).
+CONV_EPILOGUE_ORDER = [dim for dim in CONV_ROWS_OUTER if dim < 4]
+NARROW_EPILOGUE_ORDER = [dim for dim in CONV_FILTER_OUTER if dim < 4]
+"""`CONV_FILTER_OUTER` on the output dims alone: a narrow conv's epilogue's
+loops (its one or two filter tiles outermost)."""
 # A conv of fewer than NARROW_FILTERS filters (mobilenet_v2's 1x1 convs to 24
 # channels) takes 14 columns by 16 filters: its last filter tile is then 16 or
 # 8 wide, where in CONV_TILE it is as wide as the filters, 24, a vector that
@@ -521,7 +562,12 @@ CONV_EPILOGUE_ORDER = [dim for dim in CONV_FILTER_OUTER if dim < 4]
 # ran 1.7x slower, about 60 GFLOP/s).
 NARROW_FILTERS = 32
 NARROW_CONV_TILE = [1, 1, 14, 16, 1, 1, 16]
-POOL_TILE = [1, 1, 8, 64, 1, 0]
+# A pool's tile: one row of 2 outputs by 64 channels (8 AVX-512 registers of
+# results), one filter row at a time.  Of 8 outputs, 32 registers, LLVM
+# spilled most of them to the stack around each tap's maximum (resnet50's
+# stem pool on its own, best of 60 calls, one thread: 0.30-0.31 ms with 8
+# outputs, 0.27 with 4, 0.26 with 2).
+POOL_TILE = [1, 1, 2, 64, 1, 0]
 # linalg.matmul (M, N, K): 8 rows by 32 columns of f32 accumulate in 16 AVX-512
 # registers, 8 steps of K at a time; batch_matmul (B, M, N, K) has one batch per
 # tile.  The interchanges put the column loop outermost.  (A 7x7 conv's product
@@ -831,27 +877,32 @@ def _conv_matcher(name: str, kind: str) -> str:
     """Matches the ``linalg.conv_2d_nhwc_hwcf`` of `kind`: ``long``, a
     reduction over at least `LONG_REDUCTION` input channels into at most
     `LONG_REDUCTION_ROWS` output rows; ``narrow``, fewer than `NARROW_FILTERS`
-    filters; ``any`` (for the place after the others in a ``foreach_match``)."""
+    filters; ``thin``, fewer input channels than `CONV_TILE` steps over;
+    ``any`` (for the place after the others in a ``foreach_match``)."""
     op = "linalg.conv_2d_nhwc_hwcf"
     if kind == "long":
         return _dims_matcher(name, op, [(6, "ge", LONG_REDUCTION), (1, "le", LONG_REDUCTION_ROWS)])
     if kind == "narrow":
         return _dim_matcher(name, op, 3, "lt", NARROW_FILTERS)
+    if kind == "thin":
+        return _dim_matcher(name, op, 6, "lt", CONV_TILE[6])
     return _name_matcher(name, [op])
 
 
 def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     """The conv's rule: its output rows split into one part per thread (each
     part's rows one at a time inside, filter tiles and reductions in the
-    order of `CONV_REDUCTION_OUTER` for a long reduction, else of
-    `CONV_FILTER_OUTER`), tiled by `NARROW_CONV_TILE` if narrow, else by
-    `CONV_TILE`; the peeled loops innermost first."""
-    order = CONV_REDUCTION_OUTER if kind == "long" else CONV_FILTER_OUTER
+    order of `CONV_REDUCTION_OUTER` for a long reduction, of
+    `CONV_FILTER_OUTER` for a narrow conv, else of `CONV_ROWS_OUTER`),
+    tiled by `NARROW_CONV_TILE` if narrow, by `THIN_CONV_TILE` if thin, else
+    by `CONV_TILE`; the peeled loops innermost first."""
+    orders = {"long": CONV_REDUCTION_OUTER, "narrow": CONV_FILTER_OUTER}
+    order = orders.get(kind, CONV_ROWS_OUTER)
     peel = sorted((order.index(dim) for dim in CONV_PEELED), reverse=True)
     return _Rule(
         name,
         _conv_matcher(f"match_{name}", kind),
-        NARROW_CONV_TILE if kind == "narrow" else CONV_TILE,
+        {"narrow": NARROW_CONV_TILE, "thin": THIN_CONV_TILE}.get(kind, CONV_TILE),
         peel,
         order,
         [0, threads],
@@ -891,18 +942,18 @@ def _conv_epilogue_matcher(name: str, conv: str) -> str:
   }}"""
 
 
-def _epilogue_action(
-    name: str, threads: int, tile: list[int], order: list[int], peel: list[int]
-) -> str:
+def _epilogue_action(name: str, threads: int, tile: list[int], order: list[int]) -> str:
     """Tile an epilogue as its windowed op's output (rows split per thread,
     then `tile` 's output dims, the first four, in `order`) and fuse into each
     tile the op and its initial sums (the bias broadcast, or zeros), then tile
     the op's reduction by the rest of `tile`, decomposed to 1-D, and peel the
-    output loops `peel` (in nesting order) and the reduction's last loop: a
+    loops of the columns and the channels (dims 2 and 3, whose tiles may not
+    divide them) and the reduction's last loop: a
     tile starts from the bias in registers, sums every tap and channel, and
     goes through the epilogue before it is stored, once."""
     outputs, reduction = tile[:4], [0] * 4 + tile[4:]
     steps = sum(1 for size in reduction if size)
+    peel = sorted((order.index(dim) for dim in (2, 3)), reverse=True)
     body = [
         f"%init = transform.get_producer_of_operand %conv[2] : ({_ANY}) -> {_ANY}",
         *_parallel([0, threads], split=True)[0],
@@ -1023,6 +1074,7 @@ def _build_schedule(threads: int = 1) -> str:
         # across its rows.
         _conv_rule("conv_long", "long", threads),
         _conv_rule("conv_narrow", "narrow", threads),
+        _conv_rule("conv_thin", "thin", threads),
         _conv_rule("conv", "any", threads),
         _Rule(
             "depthwise_hwc",
@@ -1129,14 +1181,14 @@ def _build_schedule(threads: int = 1) -> str:
         + _conv_epilogue_matcher("match_conv_long_epilogue", "match_conv_long")
         + _conv_epilogue_matcher("match_conv_narrow_epilogue", "match_conv_narrow")
         + _epilogue_action(
-            "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1]
+            "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, NARROW_EPILOGUE_ORDER
         )
+        + _conv_epilogue_matcher("match_conv_thin_epilogue", "match_conv_thin")
+        + _epilogue_action("tile_conv_thin_epilogue", threads, THIN_CONV_TILE, CONV_EPILOGUE_ORDER)
         + _conv_epilogue_matcher("match_conv_epilogue", "match_conv")
-        + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1])
+        + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER)
         + _conv_epilogue_matcher("match_depthwise_hwc_epilogue", "match_depthwise_hwc")
-        + _epilogue_action(
-            "tile_depthwise_hwc_epilogue", threads, DEPTHWISE_HWC_TILE, [0, 1, 2, 3], [3, 2]
-        )
+        + _epilogue_action("tile_depthwise_hwc_epilogue", threads, DEPTHWISE_HWC_TILE, [0, 1, 2, 3])
     )
     pairs = ",\n        ".join(
         [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
@@ -1182,6 +1234,7 @@ def _build_schedule(threads: int = 1) -> str:
     %fused = transform.foreach_match in %func
         @match_conv_long_epilogue -> @leave_both_alone,
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
+        @match_conv_thin_epilogue -> @tile_conv_thin_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
     %batches = transform.foreach_match in %fused

@@ -409,7 +409,7 @@ CASES = [
     # with remainders in filters and channels
     _conv("conv3x3_long", 7, 256, 40, 3, 1, (1, 1), hwio=True),
     _conv("conv1x1_long_s2", 13, 264, 48, 1, 2, (0, 0), hwio=True),
-    # into more rows: filter tiles outer, the clamp fused, remainders in width
+    # into more rows: output rows outer, the clamp fused, remainders in width
     _conv("conv3x3_long_rows", 9, 256, 40, 3, 1, (1, 1), hwio=True),
     # no epilogue (the bias its sums start from), remainders in width and filters
     _conv("conv3x3_s2_bias_only", 14, 16, 40, 3, 2, (1, 0), hwio=True, relu=False),
@@ -732,6 +732,72 @@ def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> Non
     (long,) = [case for case in CASES if case[0] == "conv3x3_long"]
     scheduled = _scheduled(_function(*long), "schedule")
     assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
+
+
+def test_a_conv_of_3_channels_steps_over_them_one_at_a_time() -> None:
+    """A stem's conv of 3 input channels (fewer than a step of CONV_TILE)
+    reduces over them in a loop of 3, each step a 1x32 slice of the filter
+    and one channel of the pixels, not one 3-wide step."""
+    (stem,) = [case for case in CASES if case[0] == "stem7x7_s2"]
+    scheduled = _scheduled(_function(*stem), "schedule")
+    steps = re.search(
+        r"scf\.for %\w+ = %c0 to %c3 step %c1 iter_args\([^\n]*\) -> \(vector<7x32xf32>\)",
+        scheduled,
+    )
+    assert steps is not None, scheduled
+    assert "vector<1x32xf32>" in scheduled, scheduled
+
+
+def test_a_pool_tile_is_2_outputs_of_a_row() -> None:
+    """A max pool's tile is 2 outputs by the channels (24 here), reading the 5
+    input pixels that a 3-wide window at stride 2 covers; 8 outputs a tile
+    spilled their results."""
+    (pools,) = [case for case in CASES if case[0] == "pools"]
+    scheduled = _scheduled(_function(*pools), "schedule")
+    assert "vector<2x24xf32>" in scheduled and "vector<5x24xf32>" in scheduled, scheduled
+    assert "vector<8x24xf32>" not in scheduled, scheduled
+
+
+def test_a_conv_steps_4_channels_at_a_time() -> None:
+    """Each reduction step of a conv's 7x32 tile reads 7 pixels' 4 channels and
+    a 4x32 slice of the filter (8 registers beside the accumulator's 14), in
+    either loop order."""
+    for name in ("conv3x3", "conv3x3_long"):
+        (conv,) = [case for case in CASES if case[0] == name]
+        scheduled = _scheduled(_function(*conv), "schedule")
+        slices = set(re.findall(r"vector<(\d+)x32xf32>", scheduled))
+        assert slices == {"4", "7"}, (name, slices)
+        assert "vector<7x4xf32>" in scheduled, name
+
+
+def test_a_fused_epilogue_runs_rows_then_filter_tiles_then_columns() -> None:
+    """A conv tiled from its epilogue loops over its output rows outermost,
+    then its 32-filter tiles, then its 7-column tiles (CONV_EPILOGUE_ORDER):
+    each output row is written whole before the next."""
+    (conv,) = [case for case in CASES if case[0] == "conv3x3"]
+    _, rows, columns, filters = conv[2]
+    scheduled = _scheduled(_function(*conv), "schedule")
+    nest = re.search(
+        rf"scf\.for %\w+ = %c0 to %c{rows} step %c1 [^\n]*-> \(tensor<1x{rows}x{columns}x{filters}xf32>\) {{\n"
+        rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{filters} step %c32 [^\n]*\n"
+        rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{columns} step %c7 ",
+        scheduled,
+    )
+    assert nest is not None, scheduled
+
+
+def test_a_conv_of_no_epilogue_runs_rows_then_filter_tiles_then_columns() -> None:
+    """A conv of a short reduction and no epilogue (its sums start from the
+    bias) loops over its output rows outermost too (CONV_ROWS_OUTER)."""
+    conv = _conv("bias_only", 28, 16, 64, 1, 1, (0, 0), hwio=True, relu=False)
+    scheduled = _scheduled(_function(*conv), "schedule")
+    nest = re.search(
+        r"scf\.for %\w+ = %c0 to %c28 step %c1 [^\n]*-> \(tensor<1x28x28x64xf32>\) {\n"
+        r"\s*%\w+ = scf\.for %\w+ = %c0 to %c64 step %c32 [^\n]*\n"
+        r"\s*%\w+ = scf\.for %\w+ = %c0 to %c28 step %c7 ",
+        scheduled,
+    )
+    assert nest is not None, scheduled
 
 
 def test_a_fused_epilogue_sums_in_one_tile_buffer_outside_the_loops() -> None:

@@ -128,11 +128,7 @@ def _pool2d(
         padded = call.emit.pad(data, [0, 0, top, bottom, left, right, 0, 0], fill)
         value = integer_max_pool2d(call.emit, padded, kernel, strides, int(fill), computed)
     elif kind == "max":
-        # A maximum that propagates NaN, as the interpreter's (numpy's) does.
-        # Padded by one generic writing each element once (linalg.py's
-        # zero_padded) instead of TOSA's fill and copy, resnet's stem pool ran
-        # slower (0.65 to 0.93% of resnet50's time).
-        value = call.emit.op("max_pool2d", [data], computed, attributes)
+        value = _max_pool2d(call, data, pads, kernel, strides, computed)
         fill = _lowest(element)
     else:
         zero = call.emit.zero_point(element)
@@ -140,6 +136,81 @@ def _pool2d(
         value = call.emit.op("avg_pool2d", [data, zero, zero], computed, attributes)
         fill = 0.0
     return call.emit.pad(value, [0, 0, 0, empty[0], 0, empty[1], 0, 0], fill)
+
+
+def _max_pool2d(
+    call: RuleCall,
+    data: SSAValue,
+    pads: Sequence[int],
+    kernel: Sequence[int],
+    strides: Sequence[int],
+    result: TensorType,
+) -> SSAValue:
+    """``tosa.max_pool2d`` of NHWC `data` (TOSA's `pads`: top, bottom, left,
+    right) to `result`, a maximum that propagates NaN, as the interpreter's
+    (numpy's) does.
+
+    A padded pool pools the outputs whose windows lie inside the data from
+    the data itself, unpadded, and only the bands of outputs along the
+    edges from padded slices of the data, a few rows or columns each;
+    the parts are then concatenated. Padded whole (a fill of the padded
+    tensor and a copy of the data into it, each a pass over it), resnet's
+    stem pool spent about two thirds of its time padding; padded by one
+    generic writing each element once (linalg.py's ``zero_padded``), it
+    ran slower still."""
+    emit = call.emit
+    _, h, w, _ = data.type.get_shape()  # type: ignore[attr-defined]
+    n, out_h, out_w, c = result.get_shape()
+    top, left = pads[0], pads[2]
+    rows = _inside(top, h, kernel[0], strides[0], out_h)
+    columns = _inside(left, w, kernel[1], strides[1], out_w)
+    if not any(pads) or rows is None or columns is None:
+        attributes = window_attributes(list(pads), kernel, strides)
+        return emit.op("max_pool2d", [data], result, attributes)
+
+    def band(first_row: int, last_row: int, first_column: int, last_column: int) -> SSAValue:
+        """The outputs of rows and columns [first, last), pooled from the
+        data they read, padded where their windows pass its edges."""
+        begin, size, band_pads = [0, 0, 0, 0], [n, 0, 0, c], []
+        for axis, (first, last, before, k, s, extent) in enumerate(
+            [
+                (first_row, last_row, top, kernel[0], strides[0], h),
+                (first_column, last_column, left, kernel[1], strides[1], w),
+            ],
+            start=1,
+        ):
+            start, end = first * s - before, (last - 1) * s - before + k
+            begin[axis], size[axis] = max(start, 0), min(end, extent) - max(start, 0)
+            band_pads += [max(-start, 0), max(end - extent, 0)]
+        part = TensorType(
+            result.get_element_type(), [n, last_row - first_row, last_column - first_column, c]
+        )
+        attributes = window_attributes(band_pads, kernel, strides)
+        return emit.op("max_pool2d", [emit.slice(data, begin, size)], part, attributes)
+
+    (inner_top, inner_bottom), (inner_left, inner_right) = rows, columns
+    middle_parts = [
+        band(inner_top, inner_bottom, first, last)
+        for first, last in [(0, inner_left), (inner_left, inner_right), (inner_right, out_w)]
+        if last > first
+    ]
+    middle_type = TensorType(result.get_element_type(), [n, inner_bottom - inner_top, out_w, c])
+    middle = emit.concat(middle_parts, 2, middle_type)
+    parts = [
+        band(0, inner_top, 0, out_w) if inner_top else None,
+        middle,
+        band(inner_bottom, out_h, 0, out_w) if inner_bottom < out_h else None,
+    ]
+    return emit.concat([part for part in parts if part is not None], 1, result)
+
+
+def _inside(before: int, extent: int, kernel: int, stride: int, out: int) -> tuple[int, int] | None:
+    """The outputs [first, last) along an axis whose windows (`kernel` wide,
+    `stride` apart, the first starting `before` elements before the data)
+    lie wholly inside the `extent` elements of data; None if there are none."""
+    first = -(-before // stride)
+    last = min(out, (extent + before - kernel) // stride + 1)
+    return (first, last) if last > first else None
 
 
 def _lowest(element: Attribute) -> float:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -67,6 +69,25 @@ CASES = {
     "avg_pool3d_float16": pool_case(
         "nn.avg_pool3d", (1, 2, 4, 5, 6), "pool_size=[2, 2, 3], padding=[1, 1, 1]", "float16"
     ),
+    # Padded float maxima: the outputs whose windows lie inside pooled from
+    # the data unpadded, the bands along the edges from padded slices.
+    "max_pool2d_padded_bands": pool_case(
+        "nn.max_pool2d", (1, 3, 10, 9), "pool_size=[3, 3], strides=[2, 2], padding=[1, 1]"
+    ),
+    "max_pool2d_padded_every_edge": pool_case(
+        "nn.max_pool2d",
+        (2, 2, 8, 7),
+        "pool_size=[3, 2], strides=[1, 2], padding=[2, 1, 1, 1]",
+    ),
+    "max_pool2d_padded_ceil_nhwc": pool_case(
+        "nn.max_pool2d",
+        (1, 9, 8, 3),
+        'pool_size=[3, 3], strides=[2, 2], padding=[1, 1], ceil_mode=True, layout="NHWC"',
+    ),
+    # windows that all reach past the data: no inside outputs, one padded pool
+    "max_pool2d_padded_no_inside": pool_case(
+        "nn.max_pool2d", (1, 2, 2, 2), "pool_size=[3, 3], padding=[1, 1]"
+    ),
     # TOSA's pools have no dilation: the taps of the window, combined.
     "max_pool2d_dilated": pool_case(
         "nn.max_pool2d",
@@ -90,7 +111,30 @@ CASES = {
     ),
 }
 
+# A NaN on an edge, in a band's window and in an inside one: every window
+# that holds it gives NaN, as the interpreter's maximum does.
+CASES["max_pool2d_padded_bands"][1]["x"][0, 1, 0, 0] = np.nan
+CASES["max_pool2d_padded_bands"][1]["x"][0, 2, 5, 4] = np.nan
+
 
 @pytest.mark.parametrize("name", CASES)
 def test_lowering(lowered_cases, name: str):
     lowered_cases.check(name)
+
+
+def test_padded_max_pool_in_bands(lowered_ops: Callable[[str], list[str]]) -> None:
+    """A 5x5 pool of 10x9 data padded by one: the 4x3 outputs whose windows
+    lie inside, then the left and right columns and the top row, each a pool
+    of its own, concatenated; no pass pads the whole data."""
+    names = lowered_ops(CASES["max_pool2d_padded_bands"][0])
+    assert names.count("tosa.max_pool2d") == 4
+    assert names.count("tosa.concat") == 2
+    assert "tosa.pad" not in names
+
+
+def test_max_pool_without_inside_outputs_is_one_pool(
+    lowered_ops: Callable[[str], list[str]],
+) -> None:
+    names = lowered_ops(CASES["max_pool2d_padded_no_inside"][0])
+    assert names.count("tosa.max_pool2d") == 1
+    assert "tosa.concat" not in names

@@ -5,9 +5,19 @@
 
 // Max pools pad with TOSA's own padding (never the maximum); resnet's 3x3
 // stride-2 pool on an even size needs no padding after (TOSA's exact-size rule).
+// A padded float max pool is pooled in parts: the outputs whose windows lie
+// inside the data from an unpadded slice of it, the left column of outputs
+// and then the top row from slices padded on those edges only, concatenated.
 // CHECK-LABEL: sym_name = "max_pool"
 // CHECK:       %[[X:.*]] = "tosa.transpose"(%{{.*}}) {perms = array<i32: 0, 2, 3, 1>}
-// CHECK-NEXT:  %[[P:.*]] = "tosa.max_pool2d"(%[[X]]) {pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>, kernel = array<i64: 3, 3>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK:       %[[LS:.*]] = "tosa.slice"(%[[X]], {{.*}}) : {{.*}} -> tensor<1x7x2x4xf32>
+// CHECK-NEXT:  %[[L:.*]] = "tosa.max_pool2d"(%[[LS]]) {pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 2, 2>, kernel = array<i64: 3, 3>} : (tensor<1x7x2x4xf32>) -> tensor<1x3x1x4xf32>
+// CHECK:       %[[IS:.*]] = "tosa.slice"(%[[X]], {{.*}}) : {{.*}} -> tensor<1x7x7x4xf32>
+// CHECK-NEXT:  %[[I:.*]] = "tosa.max_pool2d"(%[[IS]]) {pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, kernel = array<i64: 3, 3>} : (tensor<1x7x7x4xf32>) -> tensor<1x3x3x4xf32>
+// CHECK-NEXT:  %[[M:.*]] = "tosa.concat"(%[[L]], %[[I]]) {axis = 2 : i32} : {{.*}} -> tensor<1x3x4x4xf32>
+// CHECK:       %[[TS:.*]] = "tosa.slice"(%[[X]], {{.*}}) : {{.*}} -> tensor<1x2x8x4xf32>
+// CHECK-NEXT:  %[[T:.*]] = "tosa.max_pool2d"(%[[TS]]) {pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>, kernel = array<i64: 3, 3>} : (tensor<1x2x8x4xf32>) -> tensor<1x1x4x4xf32>
+// CHECK-NEXT:  %[[P:.*]] = "tosa.concat"(%[[T]], %[[M]]) {axis = 1 : i32} : {{.*}} -> tensor<1x4x4x4xf32>
 // CHECK-NEXT:  "tosa.transpose"(%[[P]]) {perms = array<i32: 0, 3, 1, 2>}
 func.func @max_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
   %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 3, 3>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
@@ -38,9 +48,12 @@ func.func @avg_pool_count_include_pad(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x8x8
   func.return %r : tensor<2x4x8x8xf32>
 }
 
-// ceil_mode: the last window reaches past the input, by TOSA's padding after.
+// ceil_mode: the last window reaches past the input, by TOSA's padding after
+// (of the bands of outputs that reach past it: the right column, the bottom row).
 // CHECK-LABEL: sym_name = "max_pool_ceil_mode"
-// CHECK:       "tosa.max_pool2d"(%{{.*}}) {pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>, kernel = array<i64: 2, 2>} : (tensor<1x7x7x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK:       "tosa.max_pool2d"(%{{.*}}) {pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, kernel = array<i64: 2, 2>} : (tensor<1x6x6x4xf32>) -> tensor<1x3x3x4xf32>
+// CHECK:       "tosa.max_pool2d"(%{{.*}}) {pad = array<i64: 0, 0, 0, 1>, stride = array<i64: 2, 2>, kernel = array<i64: 2, 2>} : (tensor<1x6x1x4xf32>) -> tensor<1x3x1x4xf32>
+// CHECK:       "tosa.max_pool2d"(%{{.*}}) {pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>, kernel = array<i64: 2, 2>} : (tensor<1x1x7x4xf32>) -> tensor<1x1x4x4xf32>
 func.func @max_pool_ceil_mode(%x: tensor<1x4x7x7xf32>) -> tensor<1x4x4x4xf32> {
   %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 2, 2>, strides = array<i32: 2, 2>, ceil_mode = true} : (tensor<1x4x7x7xf32>) -> tensor<1x4x4x4xf32>
   func.return %r : tensor<1x4x4x4xf32>
