@@ -49,12 +49,20 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   On several threads each of the two is split by rows among them
   (``_parallel_pads``), unlike other elementwise ops: a pad is a whole pass
   over a tensor before its conv (mobilenet_v2's ten depthwise convs' pads were
-  about a tenth of its time on two threads, all of it on one); so is a
-  depthwise conv's padded input, which the conversion writes in one pass
-  (conversion/linalg.py's ``zero_padded``: no fill of the whole tensor).
-  Fused into the conv's tiles instead, each tile padding the window it reads,
-  it was slower (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread):
-  the windows overlap, and each is a loop of small copies.
+  about a tenth of its time on two threads, all of it on one).
+* a depthwise conv's padded input, which the conversion writes as one op of
+  no inputs (conversion/linalg.py's ``zero_padded``: no fill of the whole
+  tensor), is fused, where the conv has an epilogue and at least
+  ``DEPTHWISE_PAD_BLOCK`` output rows a thread, into blocks of that many
+  output rows in each thread's share (``_padded_epilogue_matcher``): a
+  block writes the padded rows its rows read (9 at stride 1, 15 at stride
+  2) into a block-sized buffer, allocated once per thread, just before its
+  tiles read them from cache, where a whole padded tensor was written, then
+  read back (mobilenet_v2's depthwise convs: about 2.9 to 2.2 ms of CPU time
+  a run, one thread, on a busy machine).  Fused into the conv's tiles
+  instead, each tile padding the window it reads, it was slower
+  (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread): the windows
+  overlap, and each is a loop of small copies.
 * ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``): its filter is transposed to HWCF
   (``transpose_conv2d``), putting the output channels innermost.  **Weight
   layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
@@ -555,10 +563,16 @@ DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
 # vectoriser takes at any stride and dilation (the 7x32 accumulator is 14
 # AVX-512 registers, the filter row's taps unrolled).  Seven pixels, as in
 # CONV_TILE, leave no remainder tile at 14 pixels (8 left a 6-wide one):
-# mobilenet_v2 up to 2% faster.  Its padded input stays a pass of its own:
-# written by the rows each output row reads, in the row loop, it made the
-# stride-2 convs up to 1.6x faster but the model no faster (2% slower).
+# mobilenet_v2 up to 2% faster.  Its padded input is written by blocks of
+# DEPTHWISE_PAD_BLOCK output rows (below): written by the rows each output
+# row reads, in the row loop, it made the stride-2 convs up to 1.6x faster
+# but the model no faster (2% slower: three rows written per output row at
+# stride 1).
 DEPTHWISE_HWC_TILE = [1, 1, 7, 32, 1, 0]
+DEPTHWISE_PAD_BLOCK = 7
+"""Output rows of a depthwise conv whose padded input rows are written together
+(see the module docstring): 7 divides each thread's rows of a 224-pixel CNN's
+layers on one and two threads, so the blocks have one static shape."""
 # Transposes left at run time (filters given OHWI, attention's keys): 16x16
 # blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
 # transpose became 512 element extracts and inserts).
@@ -891,8 +905,40 @@ def _conv_epilogue_matcher(name: str, conv: str) -> str:
   }}"""
 
 
+def _padded_epilogue_matcher(name: str, epilogue: str, rows: int) -> str:
+    """Matches what ``@<epilogue>`` matches (an epilogue and its windowed op)
+    where the op has at least `rows` output rows and its input is written by
+    an op of no inputs (conversion/linalg.py's ``zero_padded``): yields the
+    epilogue, the op and that one."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> ({_ANY}, {_ANY}, {_ANY}) {{
+    %epilogue, %conv = transform.include @{epilogue} failures(propagate) (%op) : ({_ANY}) -> ({_ANY}, {_ANY})
+    %c, %producer = transform.match.structured failures(propagate) %conv : ({_ANY}) -> ({_ANY}, {_ANY}) {{
+      ^bb0(%s: {_ANY}):
+        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
+        %enough = transform.param.constant {rows} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>
+        %input = transform.match.structured.input %s[0] : ({_ANY}) -> {_ANY}
+        transform.match.structured.yield %s, %input : {_ANY}, {_ANY}
+    }}
+    %padded = transform.match.structured failures(propagate) %producer : ({_ANY}) -> {_ANY} {{
+      ^bb0(%p: {_ANY}):
+        %inputs = transform.match.structured.num_inputs %p : ({_ANY}) -> !transform.param<i64>
+        %none = transform.param.constant 0 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %inputs, %none : !transform.param<i64>
+        transform.match.structured.yield %p : {_ANY}
+    }}
+    transform.yield %epilogue, %c, %padded : {_ANY}, {_ANY}, {_ANY}
+  }}"""
+
+
 def _epilogue_action(
-    name: str, threads: int, tile: list[int], order: list[int], peel: list[int]
+    name: str,
+    threads: int,
+    tile: list[int],
+    order: list[int],
+    peel: list[int],
+    padded_block: int = 0,
 ) -> str:
     """Tile an epilogue as its windowed op's output (rows split per thread,
     then `tile` 's output dims, the first four, in `order`) and fuse into each
@@ -903,20 +949,35 @@ def _epilogue_action(
     goes through the epilogue before it is stored, once."""
     outputs, reduction = tile[:4], [0] * 4 + tile[4:]
     steps = sum(1 for size in reduction if size)
+    fuse = "transform.structured.fuse_into_containing_op"
+    types = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
     body = [
         f"%init = transform.get_producer_of_operand %conv[2] : ({_ANY}) -> {_ANY}",
         *_parallel([0, threads], split=True)[0],
-        f"%conv_p, %forall_1 = transform.structured.fuse_into_containing_op %conv into %forall : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
-        f"%init_p, %forall_2 = transform.structured.fuse_into_containing_op %init into %forall_1 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
-        _tile("%inner", outputs, order, "%epilogue", "%loops"),
-        f"%conv_t, %pixels_1 = transform.structured.fuse_into_containing_op %conv_p into %loops#3 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
-        f"%init_t, %pixels_2 = transform.structured.fuse_into_containing_op %init_p into %pixels_1 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
+        f"%conv_p, %forall_1 = {fuse} %conv into %forall : {types}",
+        f"%init_p, %forall_2 = {fuse} %init into %forall_1 : {types}",
+    ]
+    inner = "%inner"
+    if padded_block:
+        body += [
+            f"%pad_p, %forall_3 = {fuse} %padded into %forall_2 : {types}",
+            _tile("%inner", [0, padded_block, 0, 0], None, "%block_epilogue", "%block"),
+            f"%conv_b, %block_1 = {fuse} %conv_p into %block#0 : {types}",
+            f"%init_b, %block_2 = {fuse} %init_p into %block_1 : {types}",
+            f"%pad_b, %block_3 = {fuse} %pad_p into %block_2 : {types}",
+        ]
+        inner = "%block_epilogue"
+    conv, init = ("%conv_b", "%init_b") if padded_block else ("%conv_p", "%init_p")
+    body += [
+        _tile(inner, outputs, order, "%epilogue", "%loops"),
+        f"%conv_t, %pixels_1 = {fuse} {conv} into %loops#3 : {types}",
+        f"%init_t, %pixels_2 = {fuse} {init} into %pixels_1 : {types}",
         # The tile's sums start from a tile-sized empty tensor, not a slice of
         # a full-size one: a buffer the size of the tile (hoisted out of the
         # loops, see BUFFERIZE), where a second output-sized buffer took every
         # tile's sums on their way to the epilogue (resnet50's 1x1 convs at
         # 56x56 to 256 channels with a residual add: 0.9 to 0.5 ms).
-        "transform.apply_patterns to %forall_2 {",
+        f"transform.apply_patterns to {'%forall_3' if padded_block else '%forall_2'} {{",
         "  transform.apply_patterns.tensor.fold_tensor_empty",
         f"}} : {_ANY}",
         _tile("%conv_t", reduction, None, "%tiled", "%steps"),
@@ -930,8 +991,9 @@ def _epilogue_action(
         *(line for loop in peel for line in _peel(f"%loops#{loop}")),
     ]
     lines = "\n    ".join(body)
+    padded = f", %padded: {_ANY} {{transform.consumed}}" if padded_block else ""
     return f"""
-  transform.named_sequence @{name}(%op: {_ANY} {{transform.consumed}}, %conv: {_ANY} {{transform.consumed}}) {{
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.consumed}}, %conv: {_ANY} {{transform.consumed}}{padded}) {{
     {lines}
     transform.yield
   }}"""
@@ -949,14 +1011,9 @@ pads of 57 to 114 rows are three quarters of its padding's bytes, those of 9 to
 30 rows the other quarter)."""
 
 
-def _pad_rows_matcher(name: str, rank: int, generated: bool) -> str:
+def _pad_rows_matcher(name: str, rank: int) -> str:
     """Matches an all-parallel op of `rank` loops, of at least
-    `PARALLEL_PAD_ROWS` rows (`PAD_ROWS`), and, if `generated`, of no inputs (a
-    depthwise conv's padded input, conversion/linalg.py's ``zero_padded``)."""
-    no_inputs = f"""
-        %inputs = transform.match.structured.num_inputs %s : ({_ANY}) -> !transform.param<i64>
-        %none = transform.param.constant 0 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %inputs, %none : !transform.param<i64>"""
+    `PARALLEL_PAD_ROWS` rows (`PAD_ROWS`)."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
@@ -967,7 +1024,7 @@ def _pad_rows_matcher(name: str, rank: int, generated: bool) -> str:
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
         %rows = transform.match.structured.dim %s[{PAD_ROWS[rank]}] : ({_ANY}) -> !transform.param<i64>
         %enough = transform.param.constant {PARALLEL_PAD_ROWS} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>{no_inputs if generated else ""}
+        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -976,8 +1033,7 @@ def _pad_rows_matcher(name: str, rank: int, generated: bool) -> str:
 
 def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     """The sequences and the lines (after ``%pad_copies``) that split the rows
-    of each pad's fill and copy, and of each op that writes a padded tensor
-    of rank 4 from nothing, of `PARALLEL_PAD_ROWS` rows or more, among
+    of each pad's fill and copy, of `PARALLEL_PAD_ROWS` rows or more, among
     `threads` threads (none on one): a pad is a whole pass over a tensor, as long as the
     conv's own after it (mobilenet_v2's pads before its depthwise convs took
     about a tenth of its time on two threads, all on one of them)."""
@@ -987,14 +1043,13 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     rules = []
     for rank, dim in PAD_ROWS.items():
         parts = [0] * dim + [threads]
-        sequences += _pad_rows_matcher(f"match_pad_rows{rank}", rank, generated=False)
+        sequences += _pad_rows_matcher(f"match_pad_rows{rank}", rank)
         sequences += f"""
   transform.named_sequence @split_pad_rows{rank}(%op: {_ANY} {{transform.consumed}}) {{
     {_parallel(parts, split=True)[0][0]}
     transform.yield
   }}"""
         rules.append(f"@match_pad_rows{rank} -> @split_pad_rows{rank}")
-    sequences += _pad_rows_matcher("match_generated_rows4", 4, generated=True)
     lines = [
         f"%pad_slices = transform.get_producer_of_operand %pad_copies[1] : ({_ANY}) -> {_ANY}",
         f"%pad_fills = transform.get_producer_of_operand %pad_slices[0] : ({_ANY}) -> {_ANY}",
@@ -1004,11 +1059,6 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
         "  %split = transform.foreach_match restrict_root in %one",
         f"      {', '.join(rules)} : ({_ANY}) -> {_ANY}",
         "}",
-        # after the foreach: matching in the functions invalidates the handles
-        # to ops in them
-        f'%pad_funcs = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}',
-        "%generated = transform.foreach_match in %pad_funcs",
-        f"    @match_generated_rows4 -> @split_pad_rows4 : ({_ANY}) -> {_ANY}",
     ]
     return sequences, lines
 
@@ -1137,6 +1187,19 @@ def _build_schedule(threads: int = 1) -> str:
         + _epilogue_action(
             "tile_depthwise_hwc_epilogue", threads, DEPTHWISE_HWC_TILE, [0, 1, 2, 3], [3, 2]
         )
+        + _padded_epilogue_matcher(
+            "match_depthwise_hwc_padded_epilogue",
+            "match_depthwise_hwc_epilogue",
+            DEPTHWISE_PAD_BLOCK * threads,
+        )
+        + _epilogue_action(
+            "tile_depthwise_hwc_padded_epilogue",
+            threads,
+            DEPTHWISE_HWC_TILE,
+            [0, 1, 2, 3],
+            [3, 2],
+            DEPTHWISE_PAD_BLOCK,
+        )
     )
     pairs = ",\n        ".join(
         [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
@@ -1183,6 +1246,7 @@ def _build_schedule(threads: int = 1) -> str:
         @match_conv_long_epilogue -> @leave_both_alone,
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
+        @match_depthwise_hwc_padded_epilogue -> @tile_depthwise_hwc_padded_epilogue,
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
     %batches = transform.foreach_match in %fused
         @match_batches_matmul -> @tile_batches_matmul : ({_ANY}) -> {_ANY}

@@ -32,6 +32,7 @@ from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.schedule import (
+    DEPTHWISE_PAD_BLOCK,
     LONG_REDUCTION,
     PAD_ROWS,
     PARALLEL_PAD_ROWS,
@@ -39,7 +40,7 @@ from relay_xdsl.compiler.schedule import (
     vector_lowering,
     vectorize,
 )
-from relay_xdsl.conversion.linalg import zero_padded
+from relay_xdsl.conversion.linalg import depthwise_conv2d, zero_padded
 from relay_xdsl.conversion.tosa import TosaBuilder
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
@@ -883,30 +884,59 @@ def test_polynomial_approximations_within_3_ulp(tmp_path: Path) -> None:
         )
 
 
-def _zero_padded_module(shape: tuple[int, ...], pads: list[int]) -> str:
-    """A function returning its argument through conversion/linalg.py's ``zero_padded``."""
-    argument = TensorType(f32, shape)
-    block = Block(arg_types=[argument])
-    padded = zero_padded(TosaBuilder(block), block.args[0], pads)
-    block.add_op(func.ReturnOp(padded))
-    function = func.FuncOp("padded", ([argument], [padded.type]), Region([block]))
+def _padded_depthwise_module(size: int, channels: int, stride: int) -> str:
+    """A 3x3 depthwise conv as the conversion makes it (its input padded by
+    ``zero_padded``, 1 before and ``2 - stride`` after), its bias, and a clamp
+    to [0, 6] after it, as mobilenet_v2's."""
+    data = TensorType(f32, (1, size, size, channels))
+    weight, bias = TensorType(f32, (3, 3, channels)), TensorType(f32, (channels,))
+    block = Block(arg_types=[data, weight, bias])
+    emit = TosaBuilder(block)
+    after = 2 - stride
+    padded = zero_padded(emit, block.args[0], [0, 0, 1, after, 1, after, 0, 0])
+    out = size // stride
+    result = TensorType(f32, (1, out, out, channels))
+    conv = depthwise_conv2d(
+        emit, padded, block.args[1], [stride] * 2, [1, 1], block.args[2], result
+    )
+    clamped = emit.clamp(conv, 0.0, 6.0)
+    block.add_op(func.ReturnOp(clamped))
+    function = func.FuncOp("depthwise", ([data, weight, bias], [result]), Region([block]))
     function.attributes["llvm.emit_c_interface"] = UnitAttr()
     return build.module_text(ModuleOp([function]))
 
 
-def test_a_depthwise_convs_padded_input_is_split_among_threads(tmp_path: Path) -> None:
-    """The padded input of a depthwise conv (one op writing every element once), of
-    50 rows, runs in a loop of two parts on two threads, in none on one, and pads as
-    numpy does."""
-    pads = [0, 0, 1, 1, 1, 0, 0, 0]
-    text = _zero_padded_module((1, 48, 5, 40), pads)
-    two = _scheduled(text, "schedule", vectorize(2))
-    assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == 1, two
-    assert "scf.forall" not in _scheduled(text, "schedule")
-    library = tmp_path / "padded.so"
-    llvm = build.lower_to_llvm_dialect(text, stages(vectorize(2)), vectorize(2))
-    build.compile_library(build.translate_to_llvm_ir(llvm), library, openmp=True)
-    padded = CompiledModel(library, Signature.of(program_from_mlir(text, function="padded")), [])
-    x = np.random.default_rng(7).standard_normal((1, 48, 5, 40), dtype=np.float32)
-    expected = np.pad(x, list(zip(pads[::2], pads[1::2])))
-    np.testing.assert_array_equal(padded(x)[0], expected)
+@pytest.mark.parametrize("stride", [1, 2])
+def test_a_depthwise_convs_padded_input_is_written_by_blocks_of_rows(
+    stride: int, tmp_path: Path
+) -> None:
+    """A depthwise conv with an epilogue writes its padded input in blocks of
+    the rows that DEPTHWISE_PAD_BLOCK output rows read, inside each thread's
+    rows (no pass over the whole padded tensor), and computes as numpy does
+    on one thread and on two."""
+    size, channels = 28, 40
+    text = _padded_depthwise_module(size, channels, stride)
+    rows = (DEPTHWISE_PAD_BLOCK - 1) * stride + 3
+    whole = size + 3 - stride
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((1, size, size, channels), dtype=np.float32)
+    w = rng.standard_normal((3, 3, channels), dtype=np.float32)
+    b = rng.standard_normal(channels, dtype=np.float32)
+    padded = np.pad(x, [(0, 0), (1, 2 - stride), (1, 2 - stride), (0, 0)]).astype(np.float64)
+    out = size // stride
+    sums = np.broadcast_to(b, (1, out, out, channels)).astype(np.float64)
+    for i in range(3):
+        for j in range(3):
+            window = padded[:, i : i + stride * (out - 1) + 1 : stride]
+            sums = sums + window[:, :, j : j + stride * (out - 1) + 1 : stride] * w[i, j]
+    expected = np.clip(sums, 0.0, 6.0)
+    for threads in (1, 2):
+        scheduled = _scheduled(text, "schedule", vectorize(threads))
+        assert f"tensor.empty() : tensor<1x{rows}x{whole}x{channels}xf32>" in scheduled
+        assert f"tensor<1x{whole}x{whole}x{channels}xf32>" not in scheduled, scheduled
+        library = tmp_path / f"depthwise{threads}.so"
+        llvm = build.lower_to_llvm_dialect(text, stages(vectorize(threads)), vectorize(threads))
+        build.compile_library(build.translate_to_llvm_ir(llvm), library, openmp=threads > 1)
+        signature = Signature.of(program_from_mlir(text, function="depthwise"))
+        result = CompiledModel(library, signature, [])(x, w, b)[0]
+        np.testing.assert_allclose(result, expected, rtol=0, atol=1e-5)
