@@ -426,6 +426,8 @@ CASES = [
     *PACKED_MATMULS,
     # attention's keys, transposed in 16x16 blocks with remainders
     _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
+    # NCHW to NHWC of 3 channels (a CNN's input), 37 pixels: a remainder of 5
+    _transpose("transpose_to_3_channels", (1, 3, 6, 37), (0, 2, 3, 1)),
     _transpose("transpose2", (19, 40), (1, 0)),
     # rows of 8 reduced 64 columns at a time, with remainders; one along a
     # middle axis (no rule: loops)
@@ -698,6 +700,19 @@ def test_a_depthwise_conv_at_14_pixels_takes_7_pixel_tiles_only() -> None:
     widths = set(re.findall(r"vector<(\d+)x32xf32>", scheduled))
     # the accumulators, the input row each reads and the filter row's taps
     assert widths == {"7", "9", "3"}, widths
+
+
+def test_a_transpose_to_3_channels_reads_rows_of_16_pixels() -> None:
+    """NCHW to NHWC of 3 channels reads each channel's 16 pixels as one
+    contiguous vector and transposes them in registers (no per-element
+    loop), the remainder pixels likewise."""
+    case = next(case for case in CASES if case[0] == "transpose_to_3_channels")
+    scheduled = _scheduled(_function(*case), "schedule")
+    for pixels in (16, 5):
+        read = f": tensor<3x{pixels}xf32>, vector<3x{pixels}xf32>"
+        assert read in scheduled, scheduled
+        assert f"[1, 0] : vector<3x{pixels}xf32> to vector<{pixels}x3xf32>" in scheduled
+    assert "linalg." not in scheduled, scheduled
 
 
 def test_convs_are_vectorised_in_either_loop_order() -> None:
