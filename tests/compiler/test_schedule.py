@@ -301,6 +301,24 @@ def _packed_matmul(name: str, batch: int, m: int, k: int, n: int) -> tuple:
     return name, args, result, body
 
 
+def _packed_conv(name: str, pixels: int, k: int, n: int) -> tuple:
+    """A 1x1 conv as relay_xdsl/conversion/rules/convolutions.py makes it a
+    product on packed panels (`n` a multiple of 32), reshaped back to NHWC,
+    its bias added and clamped to [0, 6] (its epilogue, a pass of its own)."""
+    _, _, _, product = _packed_matmul(name, 1, pixels * pixels, k, n)
+    result = (1, pixels, pixels, n)
+    flat = _ty((pixels * pixels, n))
+    body = [
+        f'%rows = "tensor.collapse_shape"(%a0) <{{reassociation = [[0, 1, 2], [3]]}}> : ({_ty((1, pixels, pixels, k))}) -> {_ty((pixels * pixels, k))}',
+        *product[1:-2],
+        f'%nhwc = "tensor.expand_shape"(%whole) <{{reassociation = [[0, 1, 2], [3]], static_output_shape = array<i64: {", ".join(map(str, result))}>}}> : ({flat}) -> {_ty(result)}',
+        f'%bias = "tensor.expand_shape"(%a2) <{{reassociation = [[0, 1, 2, 3]], static_output_shape = array<i64: 1, 1, 1, {n}>}}> : ({_ty((n,))}) -> {_ty((1, 1, 1, n))}',
+        f'%sums = "tosa.add"(%nhwc, %bias) : ({_ty(result)}, {_ty((1, 1, 1, n))}) -> {_ty(result)}',
+        f'%out = "tosa.clamp"(%sums) {{min_val = 0.0 : f32, max_val = 6.0 : f32}} : ({_ty(result)}) -> {_ty(result)}',
+    ]
+    return name, [(1, pixels, pixels, k), (n // 32, k, 32), (n,)], result, body
+
+
 # 70 columns: a last panel of 6 columns and 26 of zeros; 26 rows: a remainder of 2.
 PACKED_MATMULS = [
     _packed_matmul("packed_matmul", 2, 13, 40, 70),
@@ -424,6 +442,8 @@ CASES = [
     _dense(),
     *MATMULS,
     *PACKED_MATMULS,
+    # 7 rows of 7 pixels, 64 filters: its clamp split 4 and 3 rows on two threads
+    _packed_conv("packed_conv_clamped", 7, 40, 64),
     # attention's keys, transposed in 16x16 blocks with remainders
     _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
     # NCHW to NHWC of 3 channels (a CNN's input), 37 pixels: a remainder of 5
@@ -531,6 +551,24 @@ def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
     assert re.search(r"scf\.forall \(%\w+\) in \(3\)", matmul), matmul
     batches = _scheduled(_function(*_matmul("f", 5, 24, 64, 70)), "schedule")
     assert re.search(r"scf\.forall \(%\w+\) in \(5\)", batches), batches
+
+
+def test_a_packed_convs_epilogue_splits_its_rows_among_threads() -> None:
+    """The clamp after a conv made a product on packed panels runs in a loop
+    of two parts on two threads (its rows split), after the panels' loop; in
+    none on one."""
+    case = next(case for case in CASES if case[0] == "packed_conv_clamped")
+    two = _scheduled(_function(*case), "schedule", vectorize(2))
+    panels = re.search(
+        r"scf\.forall \(%\w+\) in \(2\) shared_outs\(%\w+ = %\w+\) -> \(tensor<49x2x32xf32>\)", two
+    )
+    rows = re.search(
+        r"scf\.forall \(%\w+\) in \(2\) shared_outs\(%\w+ = %\w+\) -> \(tensor<1x7x7x64xf32>\)", two
+    )
+    assert panels is not None and rows is not None and panels.start() < rows.start(), two
+    assert "arith.maximumf" in two[rows.end() :], two
+    one = _scheduled(_function(*case), "schedule")
+    assert not re.search(r"scf\.forall .* -> \(tensor<1x7x7x64xf32>\)", one), one
 
 
 def test_pads_split_their_rows_among_threads() -> None:
