@@ -64,7 +64,11 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   2) into a block-sized buffer, allocated once per thread, just before its
   tiles read them from cache, where a whole padded tensor was written, then
   read back (mobilenet_v2's depthwise convs: about 2.9 to 2.2 ms of CPU time
-  a run, one thread, on a busy machine).  Fused into the conv's tiles
+  a run, one thread, on a busy machine).  On several threads, a conv of
+  fewer rows (mobilenet_v2's at 7 pixels) splits its channels among the
+  threads instead, each writing the padded input of its channels
+  (``padded_channels`` in ``_epilogue_action``): its 7 rows split 4 and 3,
+  after a pad on one thread while the other waited.  Fused into the conv's tiles
   instead, each tile padding the window it reads, it was slower
   (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread): the windows
   overlap, and each is a loop of small copies.
@@ -956,11 +960,11 @@ def _conv_epilogue_matcher(name: str, conv: str) -> str:
   }}"""
 
 
-def _padded_epilogue_matcher(name: str, epilogue: str, rows: int) -> str:
+def _padded_epilogue_matcher(name: str, epilogue: str, rows: int, predicate: str = "ge") -> str:
     """Matches what ``@<epilogue>`` matches (an epilogue and its windowed op)
-    where the op has at least `rows` output rows and its input is written by
-    an op of no inputs (conversion/linalg.py's ``zero_padded``): yields the
-    epilogue, the op and that one."""
+    where the op's output rows compare with `rows` by `predicate` and its
+    input is written by an op of no inputs (conversion/linalg.py's
+    ``zero_padded``): yields the epilogue, the op and that one."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> ({_ANY}, {_ANY}, {_ANY}) {{
     %epilogue, %conv = transform.include @{epilogue} failures(propagate) (%op) : ({_ANY}) -> ({_ANY}, {_ANY})
@@ -968,7 +972,7 @@ def _padded_epilogue_matcher(name: str, epilogue: str, rows: int) -> str:
       ^bb0(%s: {_ANY}):
         %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
         %enough = transform.param.constant {rows} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>
+        transform.match.param.cmpi {predicate} %rows, %enough : !transform.param<i64>
         %input = transform.match.structured.input %s[0] : ({_ANY}) -> {_ANY}
         transform.match.structured.yield %s, %input : {_ANY}, {_ANY}
     }}
@@ -1014,6 +1018,7 @@ def _epilogue_action(
     order: list[int],
     peel: list[int],
     padded_block: int = 0,
+    padded_channels: bool = False,
 ) -> str:
     """Tile an epilogue as its windowed op's output (rows split per thread,
     then `tile` 's output dims, the first four, in `order`) and fuse into each
@@ -1021,17 +1026,24 @@ def _epilogue_action(
     the op's reduction by the rest of `tile`, decomposed to 1-D, and peel the
     output loops `peel` (in nesting order) and the reduction's last loop: a
     tile starts from the bias in registers, sums every tap and channel, and
-    goes through the epilogue before it is stored, once."""
+    goes through the epilogue before it is stored, once.
+
+    With `padded_block`, the op's padded input (``%padded``, a third
+    argument) is fused too, into blocks of that many rows of each thread's
+    share; with `padded_channels`, the channels are split per thread instead
+    of the rows, and the padded input fused into each thread's part."""
     outputs, reduction = tile[:4], [0] * 4 + tile[4:]
     steps = sum(1 for size in reduction if size)
     fuse = "transform.structured.fuse_into_containing_op"
     types = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
     body = [
         f"%init = transform.get_producer_of_operand %conv[2] : ({_ANY}) -> {_ANY}",
-        *_parallel([0, threads], split=True)[0],
+        *_parallel([0, 0, 0, threads] if padded_channels else [0, threads], split=True)[0],
         f"%conv_p, %forall_1 = {fuse} %conv into %forall : {types}",
         f"%init_p, %forall_2 = {fuse} %init into %forall_1 : {types}",
     ]
+    if padded_channels:
+        body.append(f"%pad_p, %forall_3 = {fuse} %padded into %forall_2 : {types}")
     inner = "%inner"
     if padded_block:
         body += [
@@ -1052,7 +1064,7 @@ def _epilogue_action(
         # loops, see BUFFERIZE), where a second output-sized buffer took every
         # tile's sums on their way to the epilogue (resnet50's 1x1 convs at
         # 56x56 to 256 channels with a residual add: 0.9 to 0.5 ms).
-        f"transform.apply_patterns to {'%forall_3' if padded_block else '%forall_2'} {{",
+        f"transform.apply_patterns to {'%forall_3' if padded_block or padded_channels else '%forall_2'} {{",
         "  transform.apply_patterns.tensor.fold_tensor_empty",
         f"}} : {_ANY}",
         _tile("%conv_t", reduction, None, "%tiled", "%steps"),
@@ -1066,7 +1078,7 @@ def _epilogue_action(
         *(line for loop in peel for line in _peel(f"%loops#{loop}")),
     ]
     lines = "\n    ".join(body)
-    padded = f", %padded: {_ANY} {{transform.consumed}}" if padded_block else ""
+    padded = f", %padded: {_ANY} {{transform.consumed}}" if padded_block or padded_channels else ""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.consumed}}, %conv: {_ANY} {{transform.consumed}}{padded}) {{
     {lines}
@@ -1285,6 +1297,20 @@ def _build_schedule(threads: int = 1) -> str:
             [3, 2],
             DEPTHWISE_PAD_BLOCK,
         )
+        + _padded_epilogue_matcher(
+            "match_depthwise_hwc_few_rows_epilogue",
+            "match_depthwise_hwc_epilogue",
+            DEPTHWISE_PAD_BLOCK * threads,
+            "lt",
+        )
+        + _epilogue_action(
+            "tile_depthwise_hwc_few_rows_epilogue",
+            threads,
+            DEPTHWISE_HWC_TILE,
+            [0, 1, 2, 3],
+            [3, 2],
+            padded_channels=True,
+        )
     )
     pairs = ",\n        ".join(
         [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
@@ -1296,8 +1322,9 @@ def _build_schedule(threads: int = 1) -> str:
     )
     pad_sequences, pad_lines_list = _parallel_pads(threads)
     sequences += pad_sequences
-    product_epilogue_rule = ""
+    product_epilogue_rule = few_rows_rule = ""
     if threads > 1:
+        few_rows_rule = "\n        @match_depthwise_hwc_few_rows_epilogue -> @tile_depthwise_hwc_few_rows_epilogue,"
         sequences += _product_epilogue_matcher("match_product_epilogue") + _action(
             "split_product_epilogue", _parallel([0, threads], split=True)[0]
         )
@@ -1337,7 +1364,7 @@ def _build_schedule(threads: int = 1) -> str:
         @match_conv_long_epilogue -> @leave_both_alone,
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
-        @match_depthwise_hwc_padded_epilogue -> @tile_depthwise_hwc_padded_epilogue,
+        @match_depthwise_hwc_padded_epilogue -> @tile_depthwise_hwc_padded_epilogue,{few_rows_rule}
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue{product_epilogue_rule} : ({_ANY}) -> {_ANY}
     %batches = transform.foreach_match in %fused
         @match_batches_matmul -> @tile_batches_matmul : ({_ANY}) -> {_ANY}
