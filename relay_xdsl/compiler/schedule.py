@@ -928,10 +928,16 @@ def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     )
 
 
-def _conv_epilogue_matcher(name: str, conv: str) -> str:
+EPILOGUE_OPERANDS = ("", "_second")
+"""The suffixes of the epilogue matchers by the operand the conv (or the
+product) is: the first, or the second (a residual add written ``add(x,
+conv(x))``, as mobilenet_v2's)."""
+
+
+def _conv_epilogue_matcher(name: str, conv: str, operand: int = 0) -> str:
     """Matches an all-parallel ``linalg.generic`` of rank 4 (a conv's epilogue:
     its adds and clamps, made one op by ``linalg-fuse-elementwise-ops``) whose
-    first input is the only use of a conv that ``@<conv>`` matches, its loops
+    input `operand` is the only use of a conv that ``@<conv>`` matches, its loops
     the conv's output dims (not, say, a transpose to NCHW): yields it and the
     conv."""
     dims = f"[0, 1, 2, 3] : ({_ANY}) -> !transform.param<i64>"
@@ -944,7 +950,7 @@ def _conv_epilogue_matcher(name: str, conv: str) -> str:
         %want = transform.param.constant 4 : i64 -> !transform.param<i64>
         transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
-        %input = transform.match.structured.input %s[0] {{permutation}} : ({_ANY}) -> {_ANY}
+        %input = transform.match.structured.input %s[{operand}] {{permutation}} : ({_ANY}) -> {_ANY}
         %d = transform.match.structured.dim %s{dims}
         transform.match.structured.yield %s, %input, %d : {_ANY}, {_ANY}, !transform.param<i64>
     }}
@@ -987,9 +993,9 @@ def _padded_epilogue_matcher(name: str, epilogue: str, rows: int, predicate: str
   }}"""
 
 
-def _product_epilogue_matcher(name: str) -> str:
-    """Matches an all-parallel ``linalg.generic`` of rank 4 whose first input
-    is a ``tensor.collapse_shape``: the epilogue of a conv made a product on
+def _product_epilogue_matcher(name: str, operand: int = 0) -> str:
+    """Matches an all-parallel ``linalg.generic`` of rank 4 whose input
+    `operand` is a ``tensor.collapse_shape``: the epilogue of a conv made a product on
     packed panels (its bias add and clamp, on the product's panels collapsed
     to NHWC), whose rows are split among the threads: a pass over the output
     that ran on one thread while the other waited (mobilenet_v2's 1x1 convs at
@@ -1003,7 +1009,7 @@ def _product_epilogue_matcher(name: str) -> str:
         %four = transform.param.constant 4 : i64 -> !transform.param<i64>
         transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
-        %input = transform.match.structured.input %s[0] : ({_ANY}) -> {_ANY}
+        %input = transform.match.structured.input %s[{operand}] : ({_ANY}) -> {_ANY}
         transform.match.structured.yield %s, %input : {_ANY}, {_ANY}
     }}
     transform.match.operation_name %producer ["tensor.collapse_shape"] : {_ANY}
@@ -1273,12 +1279,16 @@ def _build_schedule(threads: int = 1) -> str:
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
         + _contraction_matcher("match_contraction")
         + LEAVE_ALONE
-        + _conv_epilogue_matcher("match_conv_long_epilogue", "match_conv_long")
-        + _conv_epilogue_matcher("match_conv_narrow_epilogue", "match_conv_narrow")
+        + "".join(
+            _conv_epilogue_matcher(
+                f"match_conv{kind}_epilogue{suffix}", f"match_conv{kind}", operand
+            )
+            for kind in ("_long", "_narrow", "")
+            for operand, suffix in enumerate(EPILOGUE_OPERANDS)
+        )
         + _epilogue_action(
             "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1]
         )
-        + _conv_epilogue_matcher("match_conv_epilogue", "match_conv")
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER, [3, 1])
         + _conv_epilogue_matcher("match_depthwise_hwc_epilogue", "match_depthwise_hwc")
         + _epilogue_action(
@@ -1325,10 +1335,14 @@ def _build_schedule(threads: int = 1) -> str:
     product_epilogue_rule = few_rows_rule = ""
     if threads > 1:
         few_rows_rule = "\n        @match_depthwise_hwc_few_rows_epilogue -> @tile_depthwise_hwc_few_rows_epilogue,"
-        sequences += _product_epilogue_matcher("match_product_epilogue") + _action(
-            "split_product_epilogue", _parallel([0, threads], split=True)[0]
+        sequences += "".join(
+            _product_epilogue_matcher(f"match_product_epilogue{suffix}", operand)
+            for operand, suffix in enumerate(EPILOGUE_OPERANDS)
+        ) + _action("split_product_epilogue", _parallel([0, threads], split=True)[0])
+        product_epilogue_rule = "".join(
+            f",\n        @match_product_epilogue{suffix} -> @split_product_epilogue"
+            for suffix in EPILOGUE_OPERANDS
         )
-        product_epilogue_rule = ",\n        @match_product_epilogue -> @split_product_epilogue"
     pad_lines = "\n    ".join(pad_lines_list)
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @{PACKED_ENTRY}(%root: {_ANY} {{transform.readonly}}) {{
@@ -1362,8 +1376,11 @@ def _build_schedule(threads: int = 1) -> str:
     // into one pixel's channels: the loop stays inside the conv's tile).
     %fused = transform.foreach_match in %func
         @match_conv_long_epilogue -> @leave_both_alone,
+        @match_conv_long_epilogue_second -> @leave_both_alone,
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
+        @match_conv_narrow_epilogue_second -> @tile_conv_narrow_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
+        @match_conv_epilogue_second -> @tile_conv_epilogue,
         @match_depthwise_hwc_padded_epilogue -> @tile_depthwise_hwc_padded_epilogue,{few_rows_rule}
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue{product_epilogue_rule} : ({_ANY}) -> {_ANY}
     %batches = transform.foreach_match in %fused

@@ -113,6 +113,15 @@ def _conv(
     return name, args, result, body
 
 
+def _residual_conv(name: str, size: int, cin: int, cout: int) -> tuple:
+    """A 1x1 conv by a bias added to a residual as mobilenet_v2 writes it,
+    ``add(residual, conv)``: the conv the epilogue's second operand."""
+    name, args, result, body = _conv(name, size, cin, cout, 1, 1, (0, 0), hwio=True, relu=False)
+    body[-1] = body[-1].replace("%out = ", "%c = ")
+    body.append(f'%out = "tosa.add"(%a3, %c) : ({_ty(result)}, {_ty(result)}) -> {_ty(result)}')
+    return name, [*args, result], result, body
+
+
 def _depthwise(name: str, stride: int, pads: tuple[int, int]) -> tuple:
     args = [(1, 12, 12, 48), (3, 3, 48, 1), (48,)]
     size = (12 - 1 + sum(pads) - 2) // stride + 1
@@ -433,6 +442,9 @@ CASES = [
     # no epilogue (the bias its sums start from), remainders in width and filters
     _conv("conv3x3_s2_bias_only", 14, 16, 40, 3, 2, (1, 0), hwio=True, relu=False),
     _conv("conv1x1_bias_only", 9, 48, 40, 1, 1, (0, 0), hwio=True, relu=False),
+    # a residual add of the conv as its second operand: 24 filters (narrow), 40
+    _residual_conv("conv1x1_narrow_residual", 9, 48, 24),
+    _residual_conv("conv1x1_residual", 9, 48, 40),
     _depthwise("depthwise", 1, (1, 1)),
     _depthwise("depthwise_s2", 2, (1, 0)),
     *DEPTHWISE_HWC,
@@ -763,16 +775,25 @@ def test_convs_are_vectorised_in_either_loop_order() -> None:
         assert "linalg." not in scheduled, scheduled
 
 
-def _epilogue_in_tile(scheduled: str) -> bool:
-    """Whether a clamp follows the conv's sums before any loop yields the whole
-    output: in the loops of the tile that sums it, not in a pass of its own."""
+def _epilogue_in_tile(scheduled: str, op: str = "arith.maximumf") -> bool:
+    """Whether a clamp (or `op`) follows the conv's sums before any loop yields
+    the whole output: in the loops of the tile that sums it, not in a pass of
+    its own."""
     whole = re.search(r"\) -> (tensor<[^>]*>) attributes", scheduled)
     assert whole is not None, scheduled
     between = rf"(?:(?!scf\.yield [^\n]*: {re.escape(whole[1])}).)*?"
-    return (
-        re.search(rf"vector\.(?:contract|fma){between}arith\.maximumf", scheduled, re.DOTALL)
-        is not None
-    )
+    return re.search(rf"vector\.(?:contract|fma){between}{op}", scheduled, re.DOTALL) is not None
+
+
+@pytest.mark.parametrize("name", ["conv1x1_narrow_residual", "conv1x1_residual"])
+def test_a_residual_add_of_a_conv_as_its_second_operand_is_applied_to_each_tile(
+    name: str,
+) -> None:
+    """``add(residual, conv)`` is fused into the conv's tiles as ``add(conv,
+    residual)`` is, not added in a pass of its own."""
+    (case,) = [case for case in CASES if case[0] == name]
+    scheduled = _scheduled(_function(*case), "schedule")
+    assert _epilogue_in_tile(scheduled, "arith.addf"), scheduled
 
 
 def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> None:
