@@ -41,7 +41,9 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   and clamp, after the product, not fused into its tiles): its rows are
   split among the threads (``_product_epilogue_matcher``); on one thread, the
   other waited (mobilenet_v2's 1x1 convs at 14 and 7 pixels: its code run on
-  one thread of two went from about 1.0 to 0.43 ms of CPU time a run).
+  one thread of two went from about 1.0 to 0.43 ms of CPU time a run); and a
+  CNN's NCHW input transposed to NHWC (``NARROW_TRANSPOSE_TILE``), its first
+  pass.
 
 * a tile's scratch buffer (a fused conv's sums before its epilogue) is
   allocated once per thread's share of the rows, out of the tile loops
@@ -1224,6 +1226,10 @@ def _build_schedule(threads: int = 1) -> str:
             _narrow_transpose_matcher("match_narrow_transpose"),
             NARROW_TRANSPOSE_TILE,
             [2],
+            # its rows split among the threads: a CNN's input, the first
+            # pass of the model, which one thread ran while the other waited
+            parallel=[0, threads] if threads > 1 else None,
+            split=True,
             folded=True,
         )
     )

@@ -755,14 +755,17 @@ def test_a_depthwise_conv_at_14_pixels_takes_7_pixel_tiles_only() -> None:
 def test_a_transpose_to_3_channels_reads_rows_of_16_pixels() -> None:
     """NCHW to NHWC of 3 channels reads each channel's 16 pixels as one
     contiguous vector and transposes them in registers (no per-element
-    loop), the remainder pixels likewise."""
+    loop), the remainder pixels likewise; on two threads, its rows split
+    between them."""
     case = next(case for case in CASES if case[0] == "transpose_to_3_channels")
     scheduled = _scheduled(_function(*case), "schedule")
     for pixels in (16, 5):
         read = f": tensor<3x{pixels}xf32>, vector<3x{pixels}xf32>"
         assert read in scheduled, scheduled
         assert f"[1, 0] : vector<3x{pixels}xf32> to vector<{pixels}x3xf32>" in scheduled
-    assert "linalg." not in scheduled, scheduled
+    assert "linalg." not in scheduled and "scf.forall" not in scheduled, scheduled
+    two = _scheduled(_function(*case), "schedule", vectorize(2))
+    assert re.search(r"scf\.forall \(%\w+\) in \(2\) .* -> \(tensor<1x6x37x3xf32>\)", two), two
 
 
 def test_convs_are_vectorised_in_either_loop_order() -> None:
