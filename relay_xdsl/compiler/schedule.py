@@ -38,8 +38,9 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   core (resnet18's 65 elementwise loops on two threads took it from 82 to 110 ms,
   against 85 ms with its 13 heavy ones alone, at a load of 11 on 2 cores).
   Except the epilogue of a conv made a product on packed panels (its bias add
-  and clamp, after the product, not fused into its tiles): its rows are
-  split among the threads (``_product_epilogue_matcher``); on one thread, the
+  and clamp, after the product, not fused into its tiles), of at least
+  ``PARALLEL_EPILOGUE_ROWS`` rows: its rows are split among the threads
+  (``_product_epilogue_matcher``); on one thread, the
   other waited (mobilenet_v2's 1x1 convs at 14 and 7 pixels: its code run on
   one thread of two went from about 1.0 to 0.43 ms of CPU time a run); and a
   CNN's NCHW input transposed to NHWC (``NARROW_TRANSPOSE_TILE``), its first
@@ -995,9 +996,17 @@ def _padded_epilogue_matcher(name: str, epilogue: str, rows: int, predicate: str
   }}"""
 
 
+PARALLEL_EPILOGUE_ROWS = 14
+"""A product's epilogue of fewer rows stays on one thread: a pass of 7 rows
+(mobilenet_v2's at 7 pixels, about 10 to 20 us) is short against a fork and a
+join, which on a busy machine wait for a core (on two threads at a load of 5,
+mobilenet_v2 ran 5 to 10% slower with every product's epilogue split)."""
+
+
 def _product_epilogue_matcher(name: str, operand: int = 0) -> str:
-    """Matches an all-parallel ``linalg.generic`` of rank 4 whose input
-    `operand` is a ``tensor.collapse_shape``: the epilogue of a conv made a product on
+    """Matches an all-parallel ``linalg.generic`` of rank 4, of at least
+    `PARALLEL_EPILOGUE_ROWS` rows, whose input `operand` is a
+    ``tensor.collapse_shape``: the epilogue of a conv made a product on
     packed panels (its bias add and clamp, on the product's panels collapsed
     to NHWC), whose rows are split among the threads: a pass over the output
     that ran on one thread while the other waited (mobilenet_v2's 1x1 convs at
@@ -1011,6 +1020,9 @@ def _product_epilogue_matcher(name: str, operand: int = 0) -> str:
         %four = transform.param.constant 4 : i64 -> !transform.param<i64>
         transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
+        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
+        %enough = transform.param.constant {PARALLEL_EPILOGUE_ROWS} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>
         %input = transform.match.structured.input %s[{operand}] : ({_ANY}) -> {_ANY}
         transform.match.structured.yield %s, %input : {_ANY}, {_ANY}
     }}

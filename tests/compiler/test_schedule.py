@@ -35,6 +35,7 @@ from relay_xdsl.compiler.schedule import (
     DEPTHWISE_PAD_BLOCK,
     LONG_REDUCTION,
     PAD_ROWS,
+    PARALLEL_EPILOGUE_ROWS,
     PARALLEL_PAD_ROWS,
     SCHEDULE,
     vector_lowering,
@@ -454,8 +455,8 @@ CASES = [
     _dense(),
     *MATMULS,
     *PACKED_MATMULS,
-    # 7 rows of 7 pixels, 64 filters: its clamp split 4 and 3 rows on two threads
-    _packed_conv("packed_conv_clamped", 7, 40, 64),
+    # 14 rows of 14 pixels, 64 filters: its clamp split 7 and 7 rows on two threads
+    _packed_conv("packed_conv_clamped", 14, 40, 64),
     # attention's keys, transposed in 16x16 blocks with remainders
     _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
     # NCHW to NHWC of 3 channels (a CNN's input), 37 pixels: a remainder of 5
@@ -567,20 +568,22 @@ def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
 
 def test_a_packed_convs_epilogue_splits_its_rows_among_threads() -> None:
     """The clamp after a conv made a product on packed panels runs in a loop
-    of two parts on two threads (its rows split), after the panels' loop; in
-    none on one."""
+    of two parts on two threads (its rows split), after the panels' loop,
+    where it has PARALLEL_EPILOGUE_ROWS rows or more; in none on one thread,
+    nor with fewer rows."""
     case = next(case for case in CASES if case[0] == "packed_conv_clamped")
+    assert case[2][1] >= PARALLEL_EPILOGUE_ROWS
     two = _scheduled(_function(*case), "schedule", vectorize(2))
-    panels = re.search(
-        r"scf\.forall \(%\w+\) in \(2\) shared_outs\(%\w+ = %\w+\) -> \(tensor<49x2x32xf32>\)", two
-    )
-    rows = re.search(
-        r"scf\.forall \(%\w+\) in \(2\) shared_outs\(%\w+ = %\w+\) -> \(tensor<1x7x7x64xf32>\)", two
-    )
+    forall = r"scf\.forall \(%\w+\) in \(2\) shared_outs\(%\w+ = %\w+\) -> \(tensor<{}xf32>\)"
+    panels = re.search(forall.format("196x2x32"), two)
+    rows = re.search(forall.format("1x14x14x64"), two)
     assert panels is not None and rows is not None and panels.start() < rows.start(), two
     assert "arith.maximumf" in two[rows.end() :], two
     one = _scheduled(_function(*case), "schedule")
-    assert not re.search(r"scf\.forall .* -> \(tensor<1x7x7x64xf32>\)", one), one
+    assert not re.search(r"scf\.forall .* -> \(tensor<1x14x14x64xf32>\)", one), one
+    small = _scheduled(_function(*_packed_conv("f", 7, 40, 64)), "schedule", vectorize(2))
+    assert 7 < PARALLEL_EPILOGUE_ROWS
+    assert not re.search(r"scf\.forall .* -> \(tensor<1x7x7x64xf32>\)", small), small
 
 
 def test_pads_split_their_rows_among_threads() -> None:
