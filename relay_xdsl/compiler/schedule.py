@@ -41,8 +41,8 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   and clamp, after the product, not fused into its tiles), of at least
   ``PARALLEL_EPILOGUE_ROWS`` rows: its rows are split among the threads
   (``_product_epilogue_matcher``); on one thread, the
-  other waited (mobilenet_v2's 1x1 convs at 14 and 7 pixels: its code run on
-  one thread of two went from about 1.0 to 0.43 ms of CPU time a run); and a
+  other waited (mobilenet_v2's 1x1 convs at 14 pixels, about 0.4 ms of CPU
+  time a run on one thread of two before); and a
   CNN's NCHW input transposed to NHWC (``NARROW_TRANSPOSE_TILE``), its first
   pass.
 
@@ -1010,7 +1010,7 @@ def _product_epilogue_matcher(name: str, operand: int = 0) -> str:
     packed panels (its bias add and clamp, on the product's panels collapsed
     to NHWC), whose rows are split among the threads: a pass over the output
     that ran on one thread while the other waited (mobilenet_v2's 1x1 convs at
-    14 and 7 pixels)."""
+    14 pixels)."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
