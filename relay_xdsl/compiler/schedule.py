@@ -37,6 +37,14 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   each parallel loop is a fork and a join, which on a busy machine waits for a
   core (resnet18's 65 elementwise loops on two threads took it from 82 to 110 ms,
   against 85 ms with its 13 heavy ones alone, at a load of 11 on 2 cores).
+  Except the epilogue of a conv made a product on packed panels (its bias add
+  and clamp, after the product, not fused into its tiles), of at least
+  ``PARALLEL_EPILOGUE_ROWS`` rows: its rows are split among the threads
+  (``_product_epilogue_matcher``); on one thread, the
+  other waited (mobilenet_v2's 1x1 convs at 14 pixels, about 0.4 ms of CPU
+  time a run on one thread of two before); and a
+  CNN's NCHW input transposed to NHWC (``NARROW_TRANSPOSE_TILE``), its first
+  pass.
 
 * a tile's scratch buffer (a fused conv's sums before its epilogue) is
   allocated once per thread's share of the rows, out of the tile loops
@@ -49,12 +57,24 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   On several threads each of the two is split by rows among them
   (``_parallel_pads``), unlike other elementwise ops: a pad is a whole pass
   over a tensor before its conv (mobilenet_v2's ten depthwise convs' pads were
-  about a tenth of its time on two threads, all of it on one); so is a
-  depthwise conv's padded input, which the conversion writes in one pass
-  (conversion/linalg.py's ``zero_padded``: no fill of the whole tensor).
-  Fused into the conv's tiles instead, each tile padding the window it reads,
-  it was slower (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread):
-  the windows overlap, and each is a loop of small copies.
+  about a tenth of its time on two threads, all of it on one).
+* a depthwise conv's padded input, which the conversion writes as one op of
+  no inputs (conversion/linalg.py's ``zero_padded``: no fill of the whole
+  tensor), is fused, where the conv has an epilogue and at least
+  ``DEPTHWISE_PAD_BLOCK`` output rows a thread, into blocks of that many
+  output rows in each thread's share (``_padded_epilogue_matcher``): a
+  block writes the padded rows its rows read (9 at stride 1, 15 at stride
+  2) into a block-sized buffer, allocated once per thread, just before its
+  tiles read them from cache, where a whole padded tensor was written, then
+  read back (mobilenet_v2's depthwise convs: about 2.9 to 2.2 ms of CPU time
+  a run, one thread, on a busy machine).  On several threads, a conv of
+  fewer rows (mobilenet_v2's at 7 pixels) splits its channels among the
+  threads instead, each writing the padded input of its channels
+  (``padded_channels`` in ``_epilogue_action``): its 7 rows split 4 and 3,
+  after a pad on one thread while the other waited.  Fused into the conv's tiles
+  instead, each tile padding the window it reads, it was slower
+  (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread): the windows
+  overlap, and each is a loop of small copies.
 * ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``): its filter is transposed to HWCF
   (``transpose_conv2d``), putting the output channels innermost.  **Weight
   layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
@@ -132,7 +152,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   (``_batches_matmul_action``), so that their tiles, like a packed
   product's, start from zeros in registers.
 * ``linalg.transpose`` of rank 2 to 4 (filters given OHWI, attention's keys):
-  16x16 blocks (``TRANSPOSE_TILES``), transposed with shuffles.
+  16x16 blocks (``TRANSPOSE_TILES``), transposed with shuffles; of rank 4 to
+  fewer than 16 innermost elements (a CNN's NCHW input to NHWC), 16 pixels by
+  all the channels, each channel's pixels one contiguous read
+  (``NARROW_TRANSPOSE_TILE``).
 * other all-parallel ops of rank 1 to 4 (elementwise generics, fills, copies):
   64 channels (or columns) of one pixel (row) (``ELEMENTWISE_TILES``), so
   that a vector is a slice of a row, not the tensor.  One row, not 8: an
@@ -601,14 +624,28 @@ DEPTHWISE_TILE = [1, 1, 8, 32, 1, 1, 1]
 # vectoriser takes at any stride and dilation (the 7x32 accumulator is 14
 # AVX-512 registers, the filter row's taps unrolled).  Seven pixels, as in
 # CONV_TILE, leave no remainder tile at 14 pixels (8 left a 6-wide one):
-# mobilenet_v2 up to 2% faster.  Its padded input stays a pass of its own:
-# written by the rows each output row reads, in the row loop, it made the
-# stride-2 convs up to 1.6x faster but the model no faster (2% slower).
+# mobilenet_v2 up to 2% faster.  Its padded input is written by blocks of
+# DEPTHWISE_PAD_BLOCK output rows (below): written by the rows each output
+# row reads, in the row loop, it made the stride-2 convs up to 1.6x faster
+# but the model no faster (2% slower: three rows written per output row at
+# stride 1).
 DEPTHWISE_HWC_TILE = [1, 1, 7, 32, 1, 0]
+DEPTHWISE_PAD_BLOCK = 7
+"""Output rows of a depthwise conv whose padded input rows are written together
+(see the module docstring): 7 divides each thread's rows of a 224-pixel CNN's
+layers on one and two threads, so the blocks have one static shape."""
 # Transposes left at run time (filters given OHWI, attention's keys): 16x16
 # blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
 # transpose became 512 element extracts and inserts).
 TRANSPOSE_TILES = {4: [1, 1, 16, 16], 3: [1, 16, 16], 2: [16, 16]}
+# A transpose of rank 4 to fewer than 16 innermost elements (a CNN's NCHW
+# input to NHWC: 3 channels): 16 pixels by all the channels, the tile's unit
+# dims dropped, so that it reads 3 contiguous rows of 16 and transposes them
+# in registers.  In TRANSPOSE_TILES' 16x3 tile, the read of a (1, 3, 1, 16)
+# slice transposed was a loop of masked scalar loads per pixel, a third of
+# mobilenet_v2's stem conv (the stem: 0.53 to 0.47 ms of CPU time, one
+# thread).
+NARROW_TRANSPOSE_TILE = [1, 1, 16, 0]
 # Elementwise ops (and fills, copies) by rank: 64 channels of one pixel, or
 # 64 columns of one row (untiled channels made vectors of up to 8x3072
 # elements on vit_b_16, whose unrolled code took clang minutes; 8 rows made an
@@ -702,12 +739,14 @@ def _tiling_action(
     parallel: list[int] | None = None,
     split: bool = False,
     packed: int | None = None,
+    folded: bool = False,
 ) -> str:
     """Tile the `parallel` dims into an ``scf.forall`` (if any; with `split`,
     split into that many parts), copy the right operand's panel (if `packed`,
     the loop of its columns; `_packed_panel`), then tile what is inside (loops
-    ordered by `interchange`), mark the tile, peel the loops (indices in
-    nesting order) whose tile may not divide the extent.
+    ordered by `interchange`), mark the tile (if `folded`, generalised, its
+    unit dims dropped), peel the loops (indices in nesting order) whose tile
+    may not divide the extent.
 
     Peeling clones the tile, mark included, into the remainder loop.
     """
@@ -716,7 +755,18 @@ def _tiling_action(
         panel, inner = _packed_panel(inner, packed)
         body += panel
     body.append(_tile(inner, tile, interchange))
-    body.append(f'transform.annotate %tiled "{MARK}" : {_ANY}')
+    if folded:
+        innermost = f"%loops#{sum(1 for size in tile if size) - 1}"
+        body += [
+            f"%generic = transform.structured.generalize %tiled : ({_ANY}) -> {_ANY}",
+            f"transform.apply_patterns to {innermost} {{",
+            "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
+            f"}} : {_ANY}",
+            f'%folded = transform.structured.match ops{{["linalg.generic"]}} in {innermost} : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %folded "{MARK}" : {_ANY}',
+        ]
+    else:
+        body.append(f'transform.annotate %tiled "{MARK}" : {_ANY}')
     for loop in peel:
         body += _peel(f"%loops#{loop}")
     return _action(name, body)
@@ -871,6 +921,28 @@ class _Rule(NamedTuple):
     split: bool = False
     packed: int | None = None
     """The loop of the columns whose right-operand panel is copied (`_packed_panel`)."""
+    folded: bool = False
+    """Whether the tile's unit dims are dropped before it is vectorised (`_tiling_action`)."""
+
+
+def _narrow_transpose_matcher(name: str) -> str:
+    """Matches a ``linalg.transpose`` of rank 4 whose innermost loop (its
+    result's innermost dim) runs fewer than 16 times."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.transpose"] : {_ANY}
+    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        %inner = transform.match.structured.dim %s[3] : ({_ANY}) -> !transform.param<i64>
+        %sixteen = transform.param.constant 16 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi lt %inner, %sixteen : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
 
 
 def _conv_matcher(name: str, kind: str) -> str:
@@ -910,10 +982,16 @@ def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     )
 
 
-def _conv_epilogue_matcher(name: str, conv: str) -> str:
+EPILOGUE_OPERANDS = ("", "_second")
+"""The suffixes of the epilogue matchers by the operand the conv (or the
+product) is: the first, or the second (a residual add written ``add(x,
+conv(x))``, as mobilenet_v2's)."""
+
+
+def _conv_epilogue_matcher(name: str, conv: str, operand: int = 0) -> str:
     """Matches an all-parallel ``linalg.generic`` of rank 4 (a conv's epilogue:
     its adds and clamps, made one op by ``linalg-fuse-elementwise-ops``) whose
-    first input is the only use of a conv that ``@<conv>`` matches, its loops
+    input `operand` is the only use of a conv that ``@<conv>`` matches, its loops
     the conv's output dims (not, say, a transpose to NCHW): yields it and the
     conv."""
     dims = f"[0, 1, 2, 3] : ({_ANY}) -> !transform.param<i64>"
@@ -926,7 +1004,7 @@ def _conv_epilogue_matcher(name: str, conv: str) -> str:
         %want = transform.param.constant 4 : i64 -> !transform.param<i64>
         transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
-        %input = transform.match.structured.input %s[0] {{permutation}} : ({_ANY}) -> {_ANY}
+        %input = transform.match.structured.input %s[{operand}] {{permutation}} : ({_ANY}) -> {_ANY}
         %d = transform.match.structured.dim %s{dims}
         transform.match.structured.yield %s, %input, %d : {_ANY}, {_ANY}, !transform.param<i64>
     }}
@@ -942,7 +1020,76 @@ def _conv_epilogue_matcher(name: str, conv: str) -> str:
   }}"""
 
 
-def _epilogue_action(name: str, threads: int, tile: list[int], order: list[int]) -> str:
+def _padded_epilogue_matcher(name: str, epilogue: str, rows: int, predicate: str = "ge") -> str:
+    """Matches what ``@<epilogue>`` matches (an epilogue and its windowed op)
+    where the op's output rows compare with `rows` by `predicate` and its
+    input is written by an op of no inputs (conversion/linalg.py's
+    ``zero_padded``): yields the epilogue, the op and that one."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> ({_ANY}, {_ANY}, {_ANY}) {{
+    %epilogue, %conv = transform.include @{epilogue} failures(propagate) (%op) : ({_ANY}) -> ({_ANY}, {_ANY})
+    %c, %producer = transform.match.structured failures(propagate) %conv : ({_ANY}) -> ({_ANY}, {_ANY}) {{
+      ^bb0(%s: {_ANY}):
+        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
+        %enough = transform.param.constant {rows} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi {predicate} %rows, %enough : !transform.param<i64>
+        %input = transform.match.structured.input %s[0] : ({_ANY}) -> {_ANY}
+        transform.match.structured.yield %s, %input : {_ANY}, {_ANY}
+    }}
+    %padded = transform.match.structured failures(propagate) %producer : ({_ANY}) -> {_ANY} {{
+      ^bb0(%p: {_ANY}):
+        %inputs = transform.match.structured.num_inputs %p : ({_ANY}) -> !transform.param<i64>
+        %none = transform.param.constant 0 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %inputs, %none : !transform.param<i64>
+        transform.match.structured.yield %p : {_ANY}
+    }}
+    transform.yield %epilogue, %c, %padded : {_ANY}, {_ANY}, {_ANY}
+  }}"""
+
+
+PARALLEL_EPILOGUE_ROWS = 14
+"""A product's epilogue of fewer rows stays on one thread: a pass of 7 rows
+(mobilenet_v2's at 7 pixels, about 10 to 20 us) is short against a fork and a
+join, which on a busy machine wait for a core (on two threads at a load of 5,
+mobilenet_v2 ran 5 to 10% slower with every product's epilogue split)."""
+
+
+def _product_epilogue_matcher(name: str, operand: int = 0) -> str:
+    """Matches an all-parallel ``linalg.generic`` of rank 4, of at least
+    `PARALLEL_EPILOGUE_ROWS` rows, whose input `operand` is a
+    ``tensor.collapse_shape``: the epilogue of a conv made a product on
+    packed panels (its bias add and clamp, on the product's panels collapsed
+    to NHWC), whose rows are split among the threads: a pass over the output
+    that ran on one thread while the other waited (mobilenet_v2's 1x1 convs at
+    14 pixels)."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    transform.match.operation_name %op ["linalg.generic"] : {_ANY}
+    %m, %producer = transform.match.structured failures(propagate) %op : ({_ANY}) -> ({_ANY}, {_ANY}) {{
+      ^bb0(%s: {_ANY}):
+        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
+        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
+        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
+        %enough = transform.param.constant {PARALLEL_EPILOGUE_ROWS} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>
+        %input = transform.match.structured.input %s[{operand}] : ({_ANY}) -> {_ANY}
+        transform.match.structured.yield %s, %input : {_ANY}, {_ANY}
+    }}
+    transform.match.operation_name %producer ["tensor.collapse_shape"] : {_ANY}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _epilogue_action(
+    name: str,
+    threads: int,
+    tile: list[int],
+    order: list[int],
+    padded_block: int = 0,
+    padded_channels: bool = False,
+) -> str:
     """Tile an epilogue as its windowed op's output (rows split per thread,
     then `tile` 's output dims, the first four, in `order`) and fuse into each
     tile the op and its initial sums (the bias broadcast, or zeros), then tile
@@ -950,24 +1097,46 @@ def _epilogue_action(name: str, threads: int, tile: list[int], order: list[int])
     loops of the columns and the channels (dims 2 and 3, whose tiles may not
     divide them) and the reduction's last loop: a
     tile starts from the bias in registers, sums every tap and channel, and
-    goes through the epilogue before it is stored, once."""
+    goes through the epilogue before it is stored, once.
+
+    With `padded_block`, the op's padded input (``%padded``, a third
+    argument) is fused too, into blocks of that many rows of each thread's
+    share; with `padded_channels`, the channels are split per thread instead
+    of the rows, and the padded input fused into each thread's part."""
     outputs, reduction = tile[:4], [0] * 4 + tile[4:]
     steps = sum(1 for size in reduction if size)
     peel = sorted((order.index(dim) for dim in (2, 3)), reverse=True)
+    fuse = "transform.structured.fuse_into_containing_op"
+    types = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
     body = [
         f"%init = transform.get_producer_of_operand %conv[2] : ({_ANY}) -> {_ANY}",
-        *_parallel([0, threads], split=True)[0],
-        f"%conv_p, %forall_1 = transform.structured.fuse_into_containing_op %conv into %forall : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
-        f"%init_p, %forall_2 = transform.structured.fuse_into_containing_op %init into %forall_1 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
-        _tile("%inner", outputs, order, "%epilogue", "%loops"),
-        f"%conv_t, %pixels_1 = transform.structured.fuse_into_containing_op %conv_p into %loops#3 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
-        f"%init_t, %pixels_2 = transform.structured.fuse_into_containing_op %init_p into %pixels_1 : ({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})",
+        *_parallel([0, 0, 0, threads] if padded_channels else [0, threads], split=True)[0],
+        f"%conv_p, %forall_1 = {fuse} %conv into %forall : {types}",
+        f"%init_p, %forall_2 = {fuse} %init into %forall_1 : {types}",
+    ]
+    if padded_channels:
+        body.append(f"%pad_p, %forall_3 = {fuse} %padded into %forall_2 : {types}")
+    inner = "%inner"
+    if padded_block:
+        body += [
+            f"%pad_p, %forall_3 = {fuse} %padded into %forall_2 : {types}",
+            _tile("%inner", [0, padded_block, 0, 0], None, "%block_epilogue", "%block"),
+            f"%conv_b, %block_1 = {fuse} %conv_p into %block#0 : {types}",
+            f"%init_b, %block_2 = {fuse} %init_p into %block_1 : {types}",
+            f"%pad_b, %block_3 = {fuse} %pad_p into %block_2 : {types}",
+        ]
+        inner = "%block_epilogue"
+    conv, init = ("%conv_b", "%init_b") if padded_block else ("%conv_p", "%init_p")
+    body += [
+        _tile(inner, outputs, order, "%epilogue", "%loops"),
+        f"%conv_t, %pixels_1 = {fuse} {conv} into %loops#3 : {types}",
+        f"%init_t, %pixels_2 = {fuse} {init} into %pixels_1 : {types}",
         # The tile's sums start from a tile-sized empty tensor, not a slice of
         # a full-size one: a buffer the size of the tile (hoisted out of the
         # loops, see BUFFERIZE), where a second output-sized buffer took every
         # tile's sums on their way to the epilogue (resnet50's 1x1 convs at
         # 56x56 to 256 channels with a residual add: 0.9 to 0.5 ms).
-        "transform.apply_patterns to %forall_2 {",
+        f"transform.apply_patterns to {'%forall_3' if padded_block or padded_channels else '%forall_2'} {{",
         "  transform.apply_patterns.tensor.fold_tensor_empty",
         f"}} : {_ANY}",
         _tile("%conv_t", reduction, None, "%tiled", "%steps"),
@@ -981,8 +1150,9 @@ def _epilogue_action(name: str, threads: int, tile: list[int], order: list[int])
         *(line for loop in peel for line in _peel(f"%loops#{loop}")),
     ]
     lines = "\n    ".join(body)
+    padded = f", %padded: {_ANY} {{transform.consumed}}" if padded_block or padded_channels else ""
     return f"""
-  transform.named_sequence @{name}(%op: {_ANY} {{transform.consumed}}, %conv: {_ANY} {{transform.consumed}}) {{
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.consumed}}, %conv: {_ANY} {{transform.consumed}}{padded}) {{
     {lines}
     transform.yield
   }}"""
@@ -1000,14 +1170,9 @@ pads of 57 to 114 rows are three quarters of its padding's bytes, those of 9 to
 30 rows the other quarter)."""
 
 
-def _pad_rows_matcher(name: str, rank: int, generated: bool) -> str:
+def _pad_rows_matcher(name: str, rank: int) -> str:
     """Matches an all-parallel op of `rank` loops, of at least
-    `PARALLEL_PAD_ROWS` rows (`PAD_ROWS`), and, if `generated`, of no inputs (a
-    depthwise conv's padded input, conversion/linalg.py's ``zero_padded``)."""
-    no_inputs = f"""
-        %inputs = transform.match.structured.num_inputs %s : ({_ANY}) -> !transform.param<i64>
-        %none = transform.param.constant 0 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %inputs, %none : !transform.param<i64>"""
+    `PARALLEL_PAD_ROWS` rows (`PAD_ROWS`)."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
@@ -1018,7 +1183,7 @@ def _pad_rows_matcher(name: str, rank: int, generated: bool) -> str:
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
         %rows = transform.match.structured.dim %s[{PAD_ROWS[rank]}] : ({_ANY}) -> !transform.param<i64>
         %enough = transform.param.constant {PARALLEL_PAD_ROWS} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>{no_inputs if generated else ""}
+        transform.match.param.cmpi ge %rows, %enough : !transform.param<i64>
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -1027,8 +1192,7 @@ def _pad_rows_matcher(name: str, rank: int, generated: bool) -> str:
 
 def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     """The sequences and the lines (after ``%pad_copies``) that split the rows
-    of each pad's fill and copy, and of each op that writes a padded tensor
-    of rank 4 from nothing, of `PARALLEL_PAD_ROWS` rows or more, among
+    of each pad's fill and copy, of `PARALLEL_PAD_ROWS` rows or more, among
     `threads` threads (none on one): a pad is a whole pass over a tensor, as long as the
     conv's own after it (mobilenet_v2's pads before its depthwise convs took
     about a tenth of its time on two threads, all on one of them)."""
@@ -1038,14 +1202,13 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     rules = []
     for rank, dim in PAD_ROWS.items():
         parts = [0] * dim + [threads]
-        sequences += _pad_rows_matcher(f"match_pad_rows{rank}", rank, generated=False)
+        sequences += _pad_rows_matcher(f"match_pad_rows{rank}", rank)
         sequences += f"""
   transform.named_sequence @split_pad_rows{rank}(%op: {_ANY} {{transform.consumed}}) {{
     {_parallel(parts, split=True)[0][0]}
     transform.yield
   }}"""
         rules.append(f"@match_pad_rows{rank} -> @split_pad_rows{rank}")
-    sequences += _pad_rows_matcher("match_generated_rows4", 4, generated=True)
     lines = [
         f"%pad_slices = transform.get_producer_of_operand %pad_copies[1] : ({_ANY}) -> {_ANY}",
         f"%pad_fills = transform.get_producer_of_operand %pad_slices[0] : ({_ANY}) -> {_ANY}",
@@ -1055,11 +1218,6 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
         "  %split = transform.foreach_match restrict_root in %one",
         f"      {', '.join(rules)} : ({_ANY}) -> {_ANY}",
         "}",
-        # after the foreach: matching in the functions invalidates the handles
-        # to ops in them
-        f'%pad_funcs = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}',
-        "%generated = transform.foreach_match in %pad_funcs",
-        f"    @match_generated_rows4 -> @split_pad_rows4 : ({_ANY}) -> {_ANY}",
     ]
     return sequences, lines
 
@@ -1127,6 +1285,19 @@ def _build_schedule(threads: int = 1) -> str:
             MATMUL_PARALLEL,
         ),
     ]
+    rules.append(
+        _Rule(
+            "narrow_transpose",
+            _narrow_transpose_matcher("match_narrow_transpose"),
+            NARROW_TRANSPOSE_TILE,
+            [2],
+            # its rows split among the threads: a CNN's input, the first
+            # pass of the model, which one thread ran while the other waited
+            parallel=[0, threads] if threads > 1 else None,
+            split=True,
+            folded=True,
+        )
+    )
     for rank, tile in TRANSPOSE_TILES.items():
         rules.append(
             _Rule(
@@ -1165,6 +1336,7 @@ def _build_schedule(threads: int = 1) -> str:
             rule.parallel,
             rule.split,
             rule.packed,
+            rule.folded,
         )
         for rule in rules
     )
@@ -1178,17 +1350,45 @@ def _build_schedule(threads: int = 1) -> str:
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
         + _contraction_matcher("match_contraction")
         + LEAVE_ALONE
-        + _conv_epilogue_matcher("match_conv_long_epilogue", "match_conv_long")
-        + _conv_epilogue_matcher("match_conv_narrow_epilogue", "match_conv_narrow")
+        + "".join(
+            _conv_epilogue_matcher(
+                f"match_conv{kind}_epilogue{suffix}", f"match_conv{kind}", operand
+            )
+            for kind in ("_long", "_narrow", "_thin", "")
+            for operand, suffix in enumerate(EPILOGUE_OPERANDS)
+        )
         + _epilogue_action(
             "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, NARROW_EPILOGUE_ORDER
         )
-        + _conv_epilogue_matcher("match_conv_thin_epilogue", "match_conv_thin")
         + _epilogue_action("tile_conv_thin_epilogue", threads, THIN_CONV_TILE, CONV_EPILOGUE_ORDER)
-        + _conv_epilogue_matcher("match_conv_epilogue", "match_conv")
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER)
         + _conv_epilogue_matcher("match_depthwise_hwc_epilogue", "match_depthwise_hwc")
         + _epilogue_action("tile_depthwise_hwc_epilogue", threads, DEPTHWISE_HWC_TILE, [0, 1, 2, 3])
+        + _padded_epilogue_matcher(
+            "match_depthwise_hwc_padded_epilogue",
+            "match_depthwise_hwc_epilogue",
+            DEPTHWISE_PAD_BLOCK * threads,
+        )
+        + _epilogue_action(
+            "tile_depthwise_hwc_padded_epilogue",
+            threads,
+            DEPTHWISE_HWC_TILE,
+            [0, 1, 2, 3],
+            DEPTHWISE_PAD_BLOCK,
+        )
+        + _padded_epilogue_matcher(
+            "match_depthwise_hwc_few_rows_epilogue",
+            "match_depthwise_hwc_epilogue",
+            DEPTHWISE_PAD_BLOCK * threads,
+            "lt",
+        )
+        + _epilogue_action(
+            "tile_depthwise_hwc_few_rows_epilogue",
+            threads,
+            DEPTHWISE_HWC_TILE,
+            [0, 1, 2, 3],
+            padded_channels=True,
+        )
     )
     pairs = ",\n        ".join(
         [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
@@ -1200,6 +1400,17 @@ def _build_schedule(threads: int = 1) -> str:
     )
     pad_sequences, pad_lines_list = _parallel_pads(threads)
     sequences += pad_sequences
+    product_epilogue_rule = few_rows_rule = ""
+    if threads > 1:
+        few_rows_rule = "\n        @match_depthwise_hwc_few_rows_epilogue -> @tile_depthwise_hwc_few_rows_epilogue,"
+        sequences += "".join(
+            _product_epilogue_matcher(f"match_product_epilogue{suffix}", operand)
+            for operand, suffix in enumerate(EPILOGUE_OPERANDS)
+        ) + _action("split_product_epilogue", _parallel([0, threads], split=True)[0])
+        product_epilogue_rule = "".join(
+            f",\n        @match_product_epilogue{suffix} -> @split_product_epilogue"
+            for suffix in EPILOGUE_OPERANDS
+        )
     pad_lines = "\n    ".join(pad_lines_list)
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @{PACKED_ENTRY}(%root: {_ANY} {{transform.readonly}}) {{
@@ -1233,10 +1444,15 @@ def _build_schedule(threads: int = 1) -> str:
     // into one pixel's channels: the loop stays inside the conv's tile).
     %fused = transform.foreach_match in %func
         @match_conv_long_epilogue -> @leave_both_alone,
+        @match_conv_long_epilogue_second -> @leave_both_alone,
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
+        @match_conv_narrow_epilogue_second -> @tile_conv_narrow_epilogue,
         @match_conv_thin_epilogue -> @tile_conv_thin_epilogue,
+        @match_conv_thin_epilogue_second -> @tile_conv_thin_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
-        @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue : ({_ANY}) -> {_ANY}
+        @match_conv_epilogue_second -> @tile_conv_epilogue,
+        @match_depthwise_hwc_padded_epilogue -> @tile_depthwise_hwc_padded_epilogue,{few_rows_rule}
+        @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue{product_epilogue_rule} : ({_ANY}) -> {_ANY}
     %batches = transform.foreach_match in %fused
         @match_batches_matmul -> @tile_batches_matmul : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %batches

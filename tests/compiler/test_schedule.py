@@ -32,14 +32,16 @@ from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.schedule import (
+    DEPTHWISE_PAD_BLOCK,
     LONG_REDUCTION,
     PAD_ROWS,
+    PARALLEL_EPILOGUE_ROWS,
     PARALLEL_PAD_ROWS,
     SCHEDULE,
     vector_lowering,
     vectorize,
 )
-from relay_xdsl.conversion.linalg import zero_padded
+from relay_xdsl.conversion.linalg import depthwise_conv2d, zero_padded
 from relay_xdsl.conversion.tosa import TosaBuilder
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
@@ -110,6 +112,15 @@ def _conv(
         ),
     ][: 2 if relu else 1]
     return name, args, result, body
+
+
+def _residual_conv(name: str, size: int, cin: int, cout: int) -> tuple:
+    """A 1x1 conv by a bias added to a residual as mobilenet_v2 writes it,
+    ``add(residual, conv)``: the conv the epilogue's second operand."""
+    name, args, result, body = _conv(name, size, cin, cout, 1, 1, (0, 0), hwio=True, relu=False)
+    body[-1] = body[-1].replace("%out = ", "%c = ")
+    body.append(f'%out = "tosa.add"(%a3, %c) : ({_ty(result)}, {_ty(result)}) -> {_ty(result)}')
+    return name, [*args, result], result, body
 
 
 def _depthwise(name: str, stride: int, pads: tuple[int, int]) -> tuple:
@@ -300,6 +311,24 @@ def _packed_matmul(name: str, batch: int, m: int, k: int, n: int) -> tuple:
     return name, args, result, body
 
 
+def _packed_conv(name: str, pixels: int, k: int, n: int) -> tuple:
+    """A 1x1 conv as relay_xdsl/conversion/rules/convolutions.py makes it a
+    product on packed panels (`n` a multiple of 32), reshaped back to NHWC,
+    its bias added and clamped to [0, 6] (its epilogue, a pass of its own)."""
+    _, _, _, product = _packed_matmul(name, 1, pixels * pixels, k, n)
+    result = (1, pixels, pixels, n)
+    flat = _ty((pixels * pixels, n))
+    body = [
+        f'%rows = "tensor.collapse_shape"(%a0) <{{reassociation = [[0, 1, 2], [3]]}}> : ({_ty((1, pixels, pixels, k))}) -> {_ty((pixels * pixels, k))}',
+        *product[1:-2],
+        f'%nhwc = "tensor.expand_shape"(%whole) <{{reassociation = [[0, 1, 2], [3]], static_output_shape = array<i64: {", ".join(map(str, result))}>}}> : ({flat}) -> {_ty(result)}',
+        f'%bias = "tensor.expand_shape"(%a2) <{{reassociation = [[0, 1, 2, 3]], static_output_shape = array<i64: 1, 1, 1, {n}>}}> : ({_ty((n,))}) -> {_ty((1, 1, 1, n))}',
+        f'%sums = "tosa.add"(%nhwc, %bias) : ({_ty(result)}, {_ty((1, 1, 1, n))}) -> {_ty(result)}',
+        f'%out = "tosa.clamp"(%sums) {{min_val = 0.0 : f32, max_val = 6.0 : f32}} : ({_ty(result)}) -> {_ty(result)}',
+    ]
+    return name, [(1, pixels, pixels, k), (n // 32, k, 32), (n,)], result, body
+
+
 # 70 columns: a last panel of 6 columns and 26 of zeros; 26 rows: a remainder of 2.
 PACKED_MATMULS = [
     _packed_matmul("packed_matmul", 2, 13, 40, 70),
@@ -414,6 +443,9 @@ CASES = [
     # no epilogue (the bias its sums start from), remainders in width and filters
     _conv("conv3x3_s2_bias_only", 14, 16, 40, 3, 2, (1, 0), hwio=True, relu=False),
     _conv("conv1x1_bias_only", 9, 48, 40, 1, 1, (0, 0), hwio=True, relu=False),
+    # a residual add of the conv as its second operand: 24 filters (narrow), 40
+    _residual_conv("conv1x1_narrow_residual", 9, 48, 24),
+    _residual_conv("conv1x1_residual", 9, 48, 40),
     _depthwise("depthwise", 1, (1, 1)),
     _depthwise("depthwise_s2", 2, (1, 0)),
     *DEPTHWISE_HWC,
@@ -423,8 +455,12 @@ CASES = [
     _dense(),
     *MATMULS,
     *PACKED_MATMULS,
+    # 14 rows of 14 pixels, 64 filters: its clamp split 7 and 7 rows on two threads
+    _packed_conv("packed_conv_clamped", 14, 40, 64),
     # attention's keys, transposed in 16x16 blocks with remainders
     _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
+    # NCHW to NHWC of 3 channels (a CNN's input), 37 pixels: a remainder of 5
+    _transpose("transpose_to_3_channels", (1, 3, 6, 37), (0, 2, 3, 1)),
     _transpose("transpose2", (19, 40), (1, 0)),
     # rows of 8 reduced 64 columns at a time, with remainders; one along a
     # middle axis (no rule: loops)
@@ -528,6 +564,26 @@ def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
     assert re.search(r"scf\.forall \(%\w+\) in \(3\)", matmul), matmul
     batches = _scheduled(_function(*_matmul("f", 5, 24, 64, 70)), "schedule")
     assert re.search(r"scf\.forall \(%\w+\) in \(5\)", batches), batches
+
+
+def test_a_packed_convs_epilogue_splits_its_rows_among_threads() -> None:
+    """The clamp after a conv made a product on packed panels runs in a loop
+    of two parts on two threads (its rows split), after the panels' loop,
+    where it has PARALLEL_EPILOGUE_ROWS rows or more; in none on one thread,
+    nor with fewer rows."""
+    case = next(case for case in CASES if case[0] == "packed_conv_clamped")
+    assert case[2][1] >= PARALLEL_EPILOGUE_ROWS
+    two = _scheduled(_function(*case), "schedule", vectorize(2))
+    forall = r"scf\.forall \(%\w+\) in \(2\) shared_outs\(%\w+ = %\w+\) -> \(tensor<{}xf32>\)"
+    panels = re.search(forall.format("196x2x32"), two)
+    rows = re.search(forall.format("1x14x14x64"), two)
+    assert panels is not None and rows is not None and panels.start() < rows.start(), two
+    assert "arith.maximumf" in two[rows.end() :], two
+    one = _scheduled(_function(*case), "schedule")
+    assert not re.search(r"scf\.forall .* -> \(tensor<1x14x14x64xf32>\)", one), one
+    small = _scheduled(_function(*_packed_conv("f", 7, 40, 64)), "schedule", vectorize(2))
+    assert 7 < PARALLEL_EPILOGUE_ROWS
+    assert not re.search(r"scf\.forall .* -> \(tensor<1x7x7x64xf32>\)", small), small
 
 
 def test_pads_split_their_rows_among_threads() -> None:
@@ -699,6 +755,22 @@ def test_a_depthwise_conv_at_14_pixels_takes_7_pixel_tiles_only() -> None:
     assert widths == {"7", "9", "3"}, widths
 
 
+def test_a_transpose_to_3_channels_reads_rows_of_16_pixels() -> None:
+    """NCHW to NHWC of 3 channels reads each channel's 16 pixels as one
+    contiguous vector and transposes them in registers (no per-element
+    loop), the remainder pixels likewise; on two threads, its rows split
+    between them."""
+    case = next(case for case in CASES if case[0] == "transpose_to_3_channels")
+    scheduled = _scheduled(_function(*case), "schedule")
+    for pixels in (16, 5):
+        read = f": tensor<3x{pixels}xf32>, vector<3x{pixels}xf32>"
+        assert read in scheduled, scheduled
+        assert f"[1, 0] : vector<3x{pixels}xf32> to vector<{pixels}x3xf32>" in scheduled
+    assert "linalg." not in scheduled and "scf.forall" not in scheduled, scheduled
+    two = _scheduled(_function(*case), "schedule", vectorize(2))
+    assert re.search(r"scf\.forall \(%\w+\) in \(2\) .* -> \(tensor<1x6x37x3xf32>\)", two), two
+
+
 def test_convs_are_vectorised_in_either_loop_order() -> None:
     """Convs of short and of long reductions (the two loop orders), remainders
     included, leave no linalg op."""
@@ -709,16 +781,25 @@ def test_convs_are_vectorised_in_either_loop_order() -> None:
         assert "linalg." not in scheduled, scheduled
 
 
-def _epilogue_in_tile(scheduled: str) -> bool:
-    """Whether a clamp follows the conv's sums before any loop yields the whole
-    output: in the loops of the tile that sums it, not in a pass of its own."""
+def _epilogue_in_tile(scheduled: str, op: str = "arith.maximumf") -> bool:
+    """Whether a clamp (or `op`) follows the conv's sums before any loop yields
+    the whole output: in the loops of the tile that sums it, not in a pass of
+    its own."""
     whole = re.search(r"\) -> (tensor<[^>]*>) attributes", scheduled)
     assert whole is not None, scheduled
     between = rf"(?:(?!scf\.yield [^\n]*: {re.escape(whole[1])}).)*?"
-    return (
-        re.search(rf"vector\.(?:contract|fma){between}arith\.maximumf", scheduled, re.DOTALL)
-        is not None
-    )
+    return re.search(rf"vector\.(?:contract|fma){between}{op}", scheduled, re.DOTALL) is not None
+
+
+@pytest.mark.parametrize("name", ["conv1x1_narrow_residual", "conv1x1_residual"])
+def test_a_residual_add_of_a_conv_as_its_second_operand_is_applied_to_each_tile(
+    name: str,
+) -> None:
+    """``add(residual, conv)`` is fused into the conv's tiles as ``add(conv,
+    residual)`` is, not added in a pass of its own."""
+    (case,) = [case for case in CASES if case[0] == name]
+    scheduled = _scheduled(_function(*case), "schedule")
+    assert _epilogue_in_tile(scheduled, "arith.addf"), scheduled
 
 
 def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> None:
@@ -949,30 +1030,73 @@ def test_polynomial_approximations_within_3_ulp(tmp_path: Path) -> None:
         )
 
 
-def _zero_padded_module(shape: tuple[int, ...], pads: list[int]) -> str:
-    """A function returning its argument through conversion/linalg.py's ``zero_padded``."""
-    argument = TensorType(f32, shape)
-    block = Block(arg_types=[argument])
-    padded = zero_padded(TosaBuilder(block), block.args[0], pads)
-    block.add_op(func.ReturnOp(padded))
-    function = func.FuncOp("padded", ([argument], [padded.type]), Region([block]))
+def _padded_depthwise_module(size: int, channels: int, stride: int) -> str:
+    """A 3x3 depthwise conv as the conversion makes it (its input padded by
+    ``zero_padded``, 1 before and ``2 - stride`` after), its bias, and a clamp
+    to [0, 6] after it, as mobilenet_v2's."""
+    data = TensorType(f32, (1, size, size, channels))
+    weight, bias = TensorType(f32, (3, 3, channels)), TensorType(f32, (channels,))
+    block = Block(arg_types=[data, weight, bias])
+    emit = TosaBuilder(block)
+    after = 2 - stride
+    padded = zero_padded(emit, block.args[0], [0, 0, 1, after, 1, after, 0, 0])
+    out = size // stride
+    result = TensorType(f32, (1, out, out, channels))
+    conv = depthwise_conv2d(
+        emit, padded, block.args[1], [stride] * 2, [1, 1], block.args[2], result
+    )
+    clamped = emit.clamp(conv, 0.0, 6.0)
+    block.add_op(func.ReturnOp(clamped))
+    function = func.FuncOp("depthwise", ([data, weight, bias], [result]), Region([block]))
     function.attributes["llvm.emit_c_interface"] = UnitAttr()
     return build.module_text(ModuleOp([function]))
 
 
-def test_a_depthwise_convs_padded_input_is_split_among_threads(tmp_path: Path) -> None:
-    """The padded input of a depthwise conv (one op writing every element once), of
-    50 rows, runs in a loop of two parts on two threads, in none on one, and pads as
-    numpy does."""
-    pads = [0, 0, 1, 1, 1, 0, 0, 0]
-    text = _zero_padded_module((1, 48, 5, 40), pads)
-    two = _scheduled(text, "schedule", vectorize(2))
-    assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == 1, two
-    assert "scf.forall" not in _scheduled(text, "schedule")
-    library = tmp_path / "padded.so"
-    llvm = build.lower_to_llvm_dialect(text, stages(vectorize(2)), vectorize(2))
-    build.compile_library(build.translate_to_llvm_ir(llvm), library, openmp=True)
-    padded = CompiledModel(library, Signature.of(program_from_mlir(text, function="padded")), [])
-    x = np.random.default_rng(7).standard_normal((1, 48, 5, 40), dtype=np.float32)
-    expected = np.pad(x, list(zip(pads[::2], pads[1::2])))
-    np.testing.assert_array_equal(padded(x)[0], expected)
+def _padded_input_written(size: int, stride: int, channels: int, threads: int) -> str:
+    """The padded input a thread writes, per `test_a_depthwise_convs_padded_input_is_written_in_parts`."""
+    whole, out = size + 3 - stride, size // stride
+    if out >= DEPTHWISE_PAD_BLOCK * threads:
+        return f"1x{(DEPTHWISE_PAD_BLOCK - 1) * stride + 3}x{whole}x{channels}"
+    if threads > 1:
+        return f"1x{whole}x{whole}x{channels // threads}"
+    return f"1x{whole}x{whole}x{channels}"
+
+
+@pytest.mark.parametrize(
+    ("size", "stride", "channels"), [(28, 1, 40), (28, 2, 40), (7, 1, 64), (14, 2, 64)]
+)
+def test_a_depthwise_convs_padded_input_is_written_in_parts(
+    size: int, stride: int, channels: int, tmp_path: Path
+) -> None:
+    """A depthwise conv with an epilogue writes its padded input in blocks of
+    the rows that DEPTHWISE_PAD_BLOCK output rows read, inside each thread's
+    rows, where each thread has that many rows; on several threads with fewer
+    rows, the threads split the channels, each padding its channels'
+    input; else it is one pass before the conv. It computes as numpy does on
+    one thread and on two."""
+    text = _padded_depthwise_module(size, channels, stride)
+    whole = size + 3 - stride
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((1, size, size, channels), dtype=np.float32)
+    w = rng.standard_normal((3, 3, channels), dtype=np.float32)
+    b = rng.standard_normal(channels, dtype=np.float32)
+    padded = np.pad(x, [(0, 0), (1, 2 - stride), (1, 2 - stride), (0, 0)]).astype(np.float64)
+    out = size // stride
+    sums = np.broadcast_to(b, (1, out, out, channels)).astype(np.float64)
+    for i in range(3):
+        for j in range(3):
+            window = padded[:, i : i + stride * (out - 1) + 1 : stride]
+            sums = sums + window[:, :, j : j + stride * (out - 1) + 1 : stride] * w[i, j]
+    expected = np.clip(sums, 0.0, 6.0)
+    for threads in (1, 2):
+        scheduled = _scheduled(text, "schedule", vectorize(threads))
+        written = _padded_input_written(size, stride, channels, threads)
+        assert f"tensor.empty() : tensor<{written}xf32>" in scheduled, scheduled
+        if written != f"1x{whole}x{whole}x{channels}":
+            assert f"tensor<1x{whole}x{whole}x{channels}xf32>" not in scheduled, scheduled
+        library = tmp_path / f"depthwise{threads}.so"
+        llvm = build.lower_to_llvm_dialect(text, stages(vectorize(threads)), vectorize(threads))
+        build.compile_library(build.translate_to_llvm_ir(llvm), library, openmp=threads > 1)
+        signature = Signature.of(program_from_mlir(text, function="depthwise"))
+        result = CompiledModel(library, signature, [])(x, w, b)[0]
+        np.testing.assert_allclose(result, expected, rtol=0, atol=1e-5)
