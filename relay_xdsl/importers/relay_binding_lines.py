@@ -110,7 +110,8 @@ class BindingLineBuilder:
             else:
                 value = item
             args.append(value)
-        callee = OperatorRef(name, line.name_token)
+        # Its fields as they are: a named tuple's constructor is a Python function.
+        callee = tuple.__new__(OperatorRef, (name, line.name_token))
         # A call's check depends on its operator, attribute values and number
         # of arguments alone: each combination is checked once.
         key = (name, line.attributes, len(args))

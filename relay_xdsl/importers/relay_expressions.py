@@ -667,7 +667,9 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
         self.op_tokens[op] = callee.token
         self.insert(op, location)
-        return op.results[0]
+        # Unpacked: indexing `SSAValues` is a Python method.
+        (result,) = op.results
+        return result
 
 
 # Tuples: membership tests identity first, and enum members hash slowly.
