@@ -106,7 +106,7 @@ class BindingLineBuilder:
                 else:
                     op = parser.scalar_constant(constant)
                     parser.annotate_with(op, constant, annotation)
-                    value = op.result
+                    (value,) = op.results  # unpacked: `op.result` is a Python descriptor
             else:
                 value = item
             args.append(value)
@@ -160,7 +160,7 @@ class BindingLineBuilder:
             return False
         op = tuple_get_item_op(value, index)
         parser.annotate_with(op, line.field, parser.read_annotation(line.comment))
-        scope.names[line.variable] = op.result
+        (scope.names[line.variable],) = op.results
         return True
 
     def read_attributes(self, line: BindingLine) -> tuple[dict[str, Attribute], tuple[int, ...]]:
