@@ -34,12 +34,12 @@ from xdsl.dialects.builtin import (
     IntegerType,
     LocationAttr,
     StringAttr,
-    TensorType,
     UnitAttr,
 )
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.tensor_types import tensor_type
 from relay_xdsl.importers.relay_base import describe
 from relay_xdsl.importers.relay_types import RelayTypeParser
 from relay_xdsl.relay_text.lexer import (
@@ -244,8 +244,11 @@ class RelayAttributeParser(RelayTypeParser):
             number, width = float_literal(token)
             element = _FLOAT_TYPES[width]
             data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
-        type_ = TensorType(element, [])
-        return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
+        # One value of the literal's own width (the lexer admits no other):
+        # what the constructor would verify holds.
+        return prebuilt(
+            DenseIntOrFPElementsAttr, tensor_type(element, ()), prebuilt_data(BytesAttr, data)
+        )
 
 
 _I32 = IntegerType(32)
