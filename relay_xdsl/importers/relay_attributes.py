@@ -34,12 +34,12 @@ from xdsl.dialects.builtin import (
     IntegerType,
     LocationAttr,
     StringAttr,
-    TensorType,
     UnitAttr,
 )
 from xdsl.ir import Attribute
 
 from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay.tensor_types import tensor_type
 from relay_xdsl.importers.relay_base import describe
 from relay_xdsl.importers.relay_types import RelayTypeParser
 from relay_xdsl.relay_text.lexer import (
@@ -100,10 +100,7 @@ class RelayAttributeParser(RelayTypeParser):
         ):
             spelled = head[4:]
             type_text = spelled.strip()
-            try:
-                location = self.span_locations[span]
-            except KeyError:
-                location = self.span_locations[span] = self.span_location(span)
+            location = self.located(span)
             type_ = self.annotation_types.get(type_text)
             if type_ is None:
                 type_start = body_start + 4  # past " ty=", to "span=" as below
@@ -114,11 +111,7 @@ class RelayAttributeParser(RelayTypeParser):
         if span_at >= 0:
             words = body[span_at + 5 :].split(maxsplit=1)
             span = words[0] if words else ""
-            # Every op of a TVM layer repeats its span: build each location once.
-            try:
-                location = self.span_locations[span]
-            except KeyError:
-                location = self.span_locations[span] = self.span_location(span)
+            location = self.located(span)
         ty_at = body.find("ty=")
         if ty_at >= 0 and (ty_at == 0 or body[ty_at - 1].isspace()):
             type_end = span_at if span_at > ty_at else len(body)
@@ -146,6 +139,15 @@ class RelayAttributeParser(RelayTypeParser):
             )
         self.annotation_types[type_text] = type_
         return type_
+
+    def located(self, span: str) -> LocationAttr | None:
+        """`span_location`, built once per span: every op of a TVM layer repeats its span."""
+        # Tested, not tried: most spans are new, and a KeyError costs more.
+        locations = self.span_locations
+        if span in locations:
+            return locations[span]
+        location = locations[span] = self.span_location(span)
+        return location
 
     def span_location(self, span: str) -> FileLineColLoc | None:
         """``name:line:col`` of a TVM span as an MLIR location."""
@@ -219,7 +221,13 @@ class RelayAttributeParser(RelayTypeParser):
         if kind is Kind.IDENT and token.text == "None":
             return UnitAttr()
         if kind is Kind.META:
-            return relay.MetaRefAttr(*meta_reference(token))
+            # The lexer's key and index (a str, an int) are valid parameters.
+            meta_kind, index = meta_reference(token)
+            return prebuilt(
+                relay.MetaRefAttr,
+                prebuilt_data(StringAttr, meta_kind),
+                prebuilt_data(IntAttr, index),
+            )
         self.error(token, f"expected an attribute value, found {describe(token)}")
 
     def scalar_value(self, token: Token) -> DenseIntOrFPElementsAttr:
@@ -236,8 +244,11 @@ class RelayAttributeParser(RelayTypeParser):
             number, width = float_literal(token)
             element = _FLOAT_TYPES[width]
             data = struct.pack({16: "<e", 32: "<f", 64: "<d"}[width], number)
-        type_ = TensorType(element, [])
-        return DenseIntOrFPElementsAttr(type_, BytesAttr(data))
+        # One value of the literal's own width (the lexer admits no other):
+        # what the constructor would verify holds.
+        return prebuilt(
+            DenseIntOrFPElementsAttr, tensor_type(element, ()), prebuilt_data(BytesAttr, data)
+        )
 
 
 _I32 = IntegerType(32)

@@ -106,11 +106,12 @@ class BindingLineBuilder:
                 else:
                     op = parser.scalar_constant(constant)
                     parser.annotate_with(op, constant, annotation)
-                    value = op.result
+                    (value,) = op.results  # unpacked: `op.result` is a Python descriptor
             else:
                 value = item
             args.append(value)
-        callee = OperatorRef(name, line.name_token)
+        # Its fields as they are: a named tuple's constructor is a Python function.
+        callee = tuple.__new__(OperatorRef, (name, line.name_token))
         # A call's check depends on its operator, attribute values and number
         # of arguments alone: each combination is checked once.
         key = (name, line.attributes, len(args))
@@ -159,7 +160,7 @@ class BindingLineBuilder:
             return False
         op = tuple_get_item_op(value, index)
         parser.annotate_with(op, line.field, parser.read_annotation(line.comment))
-        scope.names[line.variable] = op.result
+        (scope.names[line.variable],) = op.results
         return True
 
     def read_attributes(self, line: BindingLine) -> tuple[dict[str, Attribute], tuple[int, ...]]:

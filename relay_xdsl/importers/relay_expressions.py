@@ -494,7 +494,8 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             op = constant_op(self.known(annotated), meta_index=index)
         self.op_tokens[op] = token
         self.insert(op, location)
-        return op.result
+        (result,) = op.results  # unpacked: `op.result` is a Python descriptor
+        return result
 
     # -- calls --------------------------------------------------------------
 
@@ -667,7 +668,8 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
         self.op_tokens[op] = callee.token
         self.insert(op, location)
-        return op.results[0]
+        (result,) = op.results  # unpacked: indexing `SSAValues` is a Python method
+        return result
 
 
 # Tuples: membership tests identity first, and enum members hash slowly.

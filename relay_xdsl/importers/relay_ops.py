@@ -162,10 +162,10 @@ class CheckedCalls:
     def __call__(
         self, operator: Operator, arg_types: list[Attribute], attributes: dict[str, Attribute]
     ) -> tuple[Attribute | None, str | None]:
-        values = (*arg_types, *attributes.values())
-        key = (id(operator), *attributes, *map(id, values))
+        key = (id(operator), *attributes, *map(id, arg_types), *map(id, attributes.values()))
         entry = self.table.get(key)
         if entry is None:
             inferred, problem = infer_checked(operator, arg_types, attributes)
-            entry = self.table[key] = (inferred, problem, (operator, values))
+            values = (operator, *arg_types, *attributes.values())
+            entry = self.table[key] = (inferred, problem, values)
         return entry[0], entry[1]

@@ -32,8 +32,9 @@ token.
 
 The token stands for exactly the tokens the general rules read from the
 line; whatever of them could be malformed is read by those rules here, in
-text order, so that an error is raised where tokenizing would raise it: the
-number literals (``number_token``) and each distinct attribute text.
+text order, so that an error is raised where tokenizing would raise it:
+each distinct number literal (``number_token``; a literal followed by
+`` /*`` reads the same anywhere) and each distinct attribute text.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from relay_xdsl.relay_text.lexer import Kind, Token, number_token, tokenize
+from relay_xdsl.relay_text.lexer import Kind, Token, TokenValue, number_token, tokenize
 from relay_xdsl.relay_text.source import SourceFile
 
 _WORD = r"(?!(?:True|False|def|type|extern)[^A-Za-z0-9_/]|inff)[A-Za-z_][A-Za-z0-9_]*"
@@ -115,6 +116,8 @@ class BindingLineReader:
 
     def __init__(self) -> None:
         self.checked_attributes: set[str] = set()
+        # Each number literal's kind and value, by spelling, as `number_token` read it.
+        self.numbers: dict[str, tuple[Kind, TokenValue]] = {}
 
     def read(self, source: SourceFile, start: int, end: int) -> Token | None:
         """The LINE token of the binding line at `start` (before `end`), or
@@ -183,31 +186,35 @@ class BindingLineReader:
         )
         return new(Token, (_LINE_KIND, line.group(0), start, line_end, value))
 
-    @staticmethod
     def arguments(
-        source: SourceFile, start: int, end: int
+        self, source: SourceFile, start: int, end: int
     ) -> list[str | tuple[Token, Token]] | None:
         """The positional arguments from `start` to `end`, a constant's token
         read by the general rules (None where they read one differently)."""
         text = source.text
         new = tuple.__new__
+        numbers = self.numbers
         arguments: list[str | tuple[Token, Token]] = []
         for argument in _ARGUMENT.finditer(text, start, end):
-            word = argument.group(0)
-            if word[0] == "%":
+            word, meta, index, number, body = argument.group(0, 1, 2, 3, 4)
+            if meta is None and number is None:
                 arguments.append(word)
                 continue
             at = argument.start()
-            meta = argument.group("meta")
             if meta is not None:
-                reference = ("relay.Constant", int(argument.group("index")))
+                reference = ("relay.Constant", int(index))
                 token = new(Token, (_META, meta, at, at + len(meta), reference))
             else:
-                token = number_token(source, at)
-                if token.end != argument.end("number"):
-                    return None
-            body_at = argument.start("comment")
-            body = argument.group("comment")
+                # A literal followed by " /*" reads the same wherever it is.
+                known = numbers.get(number)
+                if known is None:
+                    read = number_token(source, at)
+                    if read.end != at + len(number):
+                        return None
+                    known = numbers[number] = read.kind, read.value
+                kind, value = known
+                token = new(Token, (kind, number, at, at + len(number), value))
+            body_at = argument.start(4)
             comment = new(Token, (_COMMENT, body, body_at - 2, body_at + len(body) + 2, None))
             arguments.append((token, comment))
         return arguments

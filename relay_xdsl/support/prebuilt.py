@@ -30,10 +30,8 @@ def prebuilt(cls: type[A], *parameters: Attribute) -> A:
         names = _NAMES[cls] = tuple(name for name, _ in cls.get_irdl_definition().parameters)
     assert len(parameters) == len(names)
     attribute = cls.__new__(cls)
-    # The fields a frozen dataclass's __init__ would set, set as it sets them.
-    fields = attribute.__dict__
-    for name, value in zip(names, parameters):
-        fields[name] = value
+    # The fields a frozen dataclass's __init__ would set, in its order.
+    attribute.__dict__.update(zip(names, parameters))
     return attribute
 
 

@@ -137,8 +137,12 @@ def set_first_operands(op: Operation, operands: Sequence[SSAValue]) -> None:
     each: what ``Operation.operands``'s setter does, less its generic steps
     (a copy of the sequence, dropping the uses of previous operands)."""
     count = len(operands)
-    # Most ops have one or two operands: spelled out, as a call of the class
-    # through `map` costs about twice as much.
+    # Most ops have one or two operands, a constant none: spelled out, as a
+    # call of the class through `map` costs about twice as much.
+    if count == 0:
+        op._operands = SSAValues()
+        op._operand_uses = ()
+        return
     if count == 1:
         uses: tuple[Use, ...] = (Use(op, 0),)
     elif count == 2:

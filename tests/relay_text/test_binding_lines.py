@@ -64,6 +64,16 @@ def test_each_attribute_text_is_tokenized_on_its_first_line_only():
     assert second.attribute_tokens is None
 
 
+def test_a_number_literal_seen_before_is_the_token_the_general_rules_read():
+    text = "{ %1 = f(2f /* ty=float32 */, 7i64 /* ty=int64 */) /* ty=int32 */; %2 = f(7i64 /* ty=int64 */, 2f /* ty=float32 */) /* ty=int32 */; %2 }"
+    lines = [t for t in _tokens(text) if t.kind is Kind.LINE]
+    for line_token in lines:
+        line = line_token.value
+        assert isinstance(line, BindingLine)
+        general = _general(text, line_token.start, line_token.end)
+        assert line.arguments == ((general[4], general[5]), (general[7], general[8]))
+
+
 def test_a_projection_line_is_one_token():
     text = "{ %4 = %3.1 /* ty=int32 */; %4 }"
     line_token = _tokens(text)[1]
