@@ -166,13 +166,13 @@ class CheckedCalls:
         self, operator: Operator, arg_types: list[Attribute], attributes: dict[str, Attribute]
     ) -> tuple[Attribute | None, str | None, tuple[object, ...]]:
         """The inferred type and the problem found (`infer_checked`), and the
-        `agreement_record` of a call of that inferred type, shared by every
-        such call."""
+        `agreement_record` of a call of that inferred type (empty without
+        one), shared by every such call."""
         key = (id(operator), *attributes, *map(id, arg_types), *map(id, attributes.values()))
         entry = self.table.get(key)
         if entry is None:
             inferred, problem = infer_checked(operator, arg_types, attributes)
-            record = agreement_record(inferred, arg_types, attributes)
+            record = () if inferred is None else agreement_record(inferred, arg_types, attributes)
             # The record holds the argument types and attribute values alive.
             entry = self.table[key] = (inferred, problem, record, operator)
         return entry[0], entry[1], entry[2]
