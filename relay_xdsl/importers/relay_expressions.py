@@ -41,7 +41,7 @@ from xdsl.rewriter import Rewriter
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.adts import agrees, compatible
-from relay_xdsl.dialects.relay.type_agreement import record_agreement
+from relay_xdsl.dialects.relay.type_agreement import agreement_record, record_agreement
 from relay_xdsl.dialects.relay.type_solver import rejection
 from relay_xdsl.dialects.relay.types import IncompleteType, is_complete
 from relay_xdsl.importers.relay_attributes import RelayAttributeParser
@@ -629,10 +629,11 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             _fill_split_points(attributes, arg_types, type_)
         complete = all(map(is_complete, arg_types))
         inferred = None
+        record: tuple[object, ...] = ()  # the agreement record of a call of type `inferred`
         checked = False  # whether the op's type is known to agree with its relation
         if op_class is not None and complete:
             operator = op_class.OPERATOR
-            inferred, problem = self.checked_calls(operator, arg_types, attributes)
+            inferred, problem, record = self.checked_calls(operator, arg_types, attributes)
             checked = True
             if self.expression and (problem is not None or (inferred is None and type_ is None)):
                 deferred_at = self.defer(callee.token)
@@ -663,7 +664,9 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
             op: Operation = operator_op(op_class, args, type_, attributes, location)
             location = None
             if checked:
-                record_agreement(op, type_, arg_types, attributes)
+                if type_ is not inferred:
+                    record = agreement_record(type_, arg_types, attributes)
+                record_agreement(op, record)
         else:
             op = relay.GenericOperatorOp(callee.name, args, type_, attributes)
         self.op_tokens[op] = callee.token

@@ -31,6 +31,7 @@ from xdsl.irdl import IRDLOperation, OptionalDef
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.registry import Operator
+from relay_xdsl.dialects.relay.type_agreement import agreement_record
 from relay_xdsl.dialects.relay.type_solver import infer_checked
 from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
 from relay_xdsl.support.xdsl_internals import set_first_operands
@@ -157,15 +158,21 @@ class CheckedCalls:
     """
 
     def __init__(self) -> None:
-        self.table: dict[tuple[Any, ...], tuple[Attribute | None, str | None, tuple[Any, ...]]] = {}
+        self.table: dict[
+            tuple[Any, ...], tuple[Attribute | None, str | None, tuple[object, ...], Operator]
+        ] = {}
 
     def __call__(
         self, operator: Operator, arg_types: list[Attribute], attributes: dict[str, Attribute]
-    ) -> tuple[Attribute | None, str | None]:
+    ) -> tuple[Attribute | None, str | None, tuple[object, ...]]:
+        """The inferred type and the problem found (`infer_checked`), and the
+        `agreement_record` of a call of that inferred type (empty without
+        one), shared by every such call."""
         key = (id(operator), *attributes, *map(id, arg_types), *map(id, attributes.values()))
         entry = self.table.get(key)
         if entry is None:
             inferred, problem = infer_checked(operator, arg_types, attributes)
-            values = (operator, *arg_types, *attributes.values())
-            entry = self.table[key] = (inferred, problem, values)
-        return entry[0], entry[1]
+            record = () if inferred is None else agreement_record(inferred, arg_types, attributes)
+            # The record holds the argument types and attribute values alive.
+            entry = self.table[key] = (inferred, problem, record, operator)
+        return entry[0], entry[1], entry[2]

@@ -15,7 +15,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from relay_xdsl.dialects import relay
-from relay_xdsl.importers.relay_ops import created, tuple_get_item_op
+from relay_xdsl.dialects.relay.type_agreement import agreement_record
+from relay_xdsl.importers.relay_ops import CheckedCalls, created, tuple_get_item_op
 
 T = TensorType(f32, [2, 3])
 
@@ -82,3 +83,12 @@ def test_tuple_get_item_op_is_what_its_constructor_makes():
             assert _fields(made)[1:] == _fields(by_init)[1:]
             assert type(made) is relay.TupleGetItemOp
     assert tuple_get_item_op(source.results[0], 1).result.type == TensorType(f32, [4])
+
+
+def test_checked_calls_share_one_record_per_signature():
+    check = CheckedCalls()
+    add = relay.OPERATORS["add"].OPERATOR
+    inferred, problem, record = check(add, [T, T], {})
+    assert (inferred, problem) == (T, None)
+    assert record == agreement_record(T, [T, T], {})
+    assert check(add, [T, T], {})[2] is record

@@ -5,7 +5,7 @@ are known, and rejects a ``ty=`` annotation the relation contradicts; the
 printer refuses a call whose declared type its relation contradicts, so
 that its text imports back. A call the importer checked, and that nothing
 has changed since, needs no second inference: `record_agreement` keeps,
-for such an op, the very objects the verdict rests on (its result type,
+for such an op, its `agreement_record`: the very objects the verdict rests on (its result type,
 argument types and attributes), and `agrees` says whether the op still has
 exactly those. They are compared by identity, so a pass that changes an
 operand, an attribute or a type makes the printer infer the call again;
@@ -26,21 +26,19 @@ _RECORD = "_relay_agreement"
 a new object, has none."""
 
 
-def _verdict_inputs(
+def agreement_record(
     result_type: Attribute, arg_types: Sequence[Attribute], attributes: Mapping[str, Attribute]
 ) -> tuple[object, ...]:
+    """What a verdict on a call of these result type, argument types and
+    attributes rests on; the same for every such call, so it may be shared."""
     return (result_type, *arg_types, *attributes, *attributes.values())
 
 
-def record_agreement(
-    op: Operation,
-    result_type: Attribute,
-    arg_types: Sequence[Attribute],
-    attributes: Mapping[str, Attribute],
-) -> None:
-    """Note that `op`, built with these result type, argument types and
-    attributes, agrees with its operator's type relation (checked by the caller)."""
-    op.__dict__[_RECORD] = _verdict_inputs(result_type, arg_types, attributes)
+def record_agreement(op: Operation, record: tuple[object, ...]) -> None:
+    """Note that `op`, built with the result type, argument types and
+    attributes of `record` (`agreement_record`), agrees with its operator's
+    type relation (checked by the caller)."""
+    op.__dict__[_RECORD] = record
 
 
 def agrees(op: Operation) -> bool:
@@ -48,7 +46,7 @@ def agrees(op: Operation) -> bool:
     recorded = op.__dict__.get(_RECORD)
     if recorded is None:
         return False
-    current = _verdict_inputs(
+    current = agreement_record(
         op.results[0].type, [operand.type for operand in op.operands], op.attributes
     )
     return len(recorded) == len(current) and all(map(operator.is_, recorded, current))
