@@ -858,13 +858,7 @@ def test_a_fused_epilogue_runs_rows_then_filter_tiles_then_columns() -> None:
     (conv,) = [case for case in CASES if case[0] == "conv3x3"]
     _, rows, columns, filters = conv[2]
     scheduled = _scheduled(_function(*conv), "schedule")
-    nest = re.search(
-        rf"scf\.for %\w+ = %c0 to %c{rows} step %c1 [^\n]*-> \(tensor<1x{rows}x{columns}x{filters}xf32>\) {{\n"
-        rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{filters} step %c32 [^\n]*\n"
-        rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{columns} step %c7 ",
-        scheduled,
-    )
-    assert nest is not None, scheduled
+    assert _rows_then_filter_tiles_then_columns(scheduled, rows, columns, filters), scheduled
 
 
 def test_a_conv_of_no_epilogue_runs_rows_then_filter_tiles_then_columns() -> None:
@@ -872,13 +866,21 @@ def test_a_conv_of_no_epilogue_runs_rows_then_filter_tiles_then_columns() -> Non
     bias) loops over its output rows outermost too (CONV_ROWS_OUTER)."""
     conv = _conv("bias_only", 28, 16, 64, 1, 1, (0, 0), hwio=True, relu=False)
     scheduled = _scheduled(_function(*conv), "schedule")
+    assert _rows_then_filter_tiles_then_columns(scheduled, 28, 28, 64), scheduled
+
+
+def _rows_then_filter_tiles_then_columns(
+    scheduled: str, rows: int, columns: int, filters: int
+) -> bool:
+    """Whether `scheduled` loops over the output's rows one at a time, then
+    its 32-filter tiles, then its 7-column tiles, each loop inside the last."""
     nest = re.search(
-        r"scf\.for %\w+ = %c0 to %c28 step %c1 [^\n]*-> \(tensor<1x28x28x64xf32>\) {\n"
-        r"\s*%\w+ = scf\.for %\w+ = %c0 to %c64 step %c32 [^\n]*\n"
-        r"\s*%\w+ = scf\.for %\w+ = %c0 to %c28 step %c7 ",
+        rf"scf\.for %\w+ = %c0 to %c{rows} step %c1 [^\n]*-> \(tensor<1x{rows}x{columns}x{filters}xf32>\) {{\n"
+        rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{filters} step %c32 [^\n]*\n"
+        rf"\s*%\w+ = scf\.for %\w+ = %c0 to %c{columns} step %c7 ",
         scheduled,
     )
-    assert nest is not None, scheduled
+    return nest is not None
 
 
 def test_a_fused_epilogue_sums_in_one_tile_buffer_outside_the_loops() -> None:

@@ -113,20 +113,18 @@ def test_a_binding_is_read_whole_only_where_a_sequence_goes_on():
     assert _tokens(text) == _tokens(text, lines=False)
 
 
-def test_a_malformed_number_in_a_line_is_the_error_tokenizing_gives():
-    text = "{ %1 = f(%0) /* ty=int32 */; %2 = f(1.5.3f /* ty=float32 */, axis=99999999999) /* ty=int32 */; %2 }"
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{ %1 = f(%0) /* ty=int32 */; %2 = f(1.5.3f /* ty=float32 */, axis=99999999999) /* ty=int32 */; %2 }",
+        "{ %2 = f(%0, axis=1.5.3f) /* ty=int32 */; %2 }",
+    ],
+    ids=["argument", "attribute"],
+)
+def test_a_malformed_number_in_a_line_is_the_error_tokenizing_gives(text):
     with pytest.raises(SourceError) as general:
         _tokens(text, lines=False)
     with pytest.raises(SourceError) as whole:
         _tokens(text)
     assert str(whole.value) == str(general.value)
     assert "invalid floating point number" in str(whole.value)
-
-
-def test_a_malformed_attribute_in_a_line_is_the_error_tokenizing_gives():
-    text = "{ %2 = f(%0, axis=1.5.3f) /* ty=int32 */; %2 }"
-    with pytest.raises(SourceError) as general:
-        _tokens(text, lines=False)
-    with pytest.raises(SourceError) as whole:
-        _tokens(text)
-    assert str(whole.value) == str(general.value)
