@@ -133,7 +133,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   call (BERT's 768 to 3072 layer: 2.0 to 1.55 ms); each tile's accumulator
   starts in registers from zeros, or from the bias added to the product
   (conversion/rules/bias.py), not from a pass filling the output and one
-  adding the bias.  **Packed panel:** any other single float32 matmul first
+  adding the bias.  A product of few rows (``PACKED_FEW_ROWS``) runs its
+  reduction in blocks (``PACKED_K_BLOCK``) outside its row tiles instead
+  (``_blocked_packed_matmul_action``), each block of the panel read from
+  memory once for all the row tiles.  **Packed panel:** any other single float32 matmul first
   copies its
   panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
   contiguous buffer, which the row tiles then read.  Read in place, the
@@ -599,6 +602,18 @@ POOL_TILE = [1, 1, 2, 64, 1, 0]
 # no faster.)
 MATMUL_TILE = [8, PANEL, 8]
 MATMUL_INTERCHANGE = [1, 0, 2]
+# A product on packed panels of few rows (at most PACKED_FEW_ROWS: BERT's and
+# GPT-2's 64 tokens, a CNN's 7x7 layers) runs its reduction in blocks of
+# PACKED_K_BLOCK outermost in each panel, its row tiles inside: each block of
+# the panel (4 KiB) comes from memory once and serves every row tile from L1
+# while the prefetchers fetch the next.  Whole, the panel (K x 128 bytes, 96 to
+# 384 KiB) was read from memory by the first row tile, which waited for it,
+# and from L2 by the few others (bert, one thread, CPU time: 101 to 89 ms;
+# gpt2 115 to 100).  With many rows (vit_b_16's 197) the first tile's wait is
+# spread over 25, and the blocks' column-wise reads of a left operand larger
+# than L2 (197x3072) were slower (vit_b_16 284 to 303 ms): those run whole.
+PACKED_FEW_ROWS = 128
+PACKED_K_BLOCK = 32
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
 BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # In parallel: column panels, each thread's panel of the right operand staying in
@@ -772,9 +787,18 @@ def _tiling_action(
     return _action(name, body)
 
 
-def _packed_matmul_matcher(name: str) -> str:
+def _packed_matmul_matcher(name: str, most_rows: int | None = None) -> str:
     """Matches the ``linalg.generic`` of packed_matmul.py: loops ``(p, m, j,
-    k)``, the last a reduction, a multiply-add body, ``j`` a panel's width."""
+    k)``, the last a reduction, a multiply-add body, ``j`` a panel's width;
+    with `most_rows`, ``m`` at most that."""
+    rows = (
+        f"""
+        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
+        %most_rows = transform.param.constant {most_rows} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi le %rows, %most_rows : !transform.param<i64>"""
+        if most_rows is not None
+        else ""
+    )
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
@@ -788,7 +812,7 @@ def _packed_matmul_matcher(name: str) -> str:
         transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
         %width = transform.match.structured.dim %s[2] : ({_ANY}) -> !transform.param<i64>
         %panel = transform.param.constant {PANEL} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>
+        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>{rows}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -827,6 +851,37 @@ def _packed_matmul_action() -> str:
             f'transform.annotate %product "{MARK}" : {_ANY}',
             *_peel("%steps#0"),
             *_peel("%row_loop#0"),
+            *_vectorise_in("%forall_1", [ZEROS]),
+        ],
+    )
+
+
+def _blocked_packed_matmul_action() -> str:
+    """A product on packed panels of few rows (``PACKED_FEW_ROWS``): the
+    panels in parallel, one at a time, their initial sums (zeros, or the
+    bias) fused in; inside each, the reduction in blocks of
+    ``PACKED_K_BLOCK``, then the rows tiled by ``MATMUL_TILE`` and the
+    block's steps, the tiles' unit panel dim dropped, marked, the loops
+    peeled; each panel's initial sums vectorised here, a vector the first
+    block's tiles read their accumulators from."""
+    rows, _, steps = MATMUL_TILE
+    parallel, inner = _parallel_with_init([1])
+    return _action(
+        "tile_blocked_packed_matmul",
+        [
+            *parallel,
+            _tile(inner, [0, 0, 0, PACKED_K_BLOCK], result="%block", loops="%blocks"),
+            _tile("%block", [0, rows, 0, 0], result="%row_tile", loops="%row_loop"),
+            _tile("%row_tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
+            "transform.apply_patterns to %row_loop#0 {",
+            "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
+            f"}} : {_ANY}",
+            f'%product = transform.structured.match ops{{["linalg.generic"]}} in %row_loop#0 : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %product "{MARK}" : {_ANY}',
+            *_peel("%steps#0"),
+            *_peel("%row_loop#0"),
+            *_peel("%blocks#0"),
+            f'transform.annotate %init_p "{ZEROS}" : {_ANY}',
             *_vectorise_in("%forall_1", [ZEROS]),
         ],
     )
@@ -1345,6 +1400,8 @@ def _build_schedule(threads: int = 1) -> str:
         + _depthwise_action()
         + _batches_matcher("match_batches_matmul", "linalg.batch_matmul")
         + _batches_matmul_action()
+        + _packed_matmul_matcher("match_few_rows_packed_matmul", PACKED_FEW_ROWS)
+        + _blocked_packed_matmul_action()
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
@@ -1427,6 +1484,7 @@ def _build_schedule(threads: int = 1) -> str:
     {pad_lines}
     %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %func
+        @match_few_rows_packed_matmul -> @tile_blocked_packed_matmul,
         @match_packed_matmul -> @tile_packed_matmul : ({_ANY}) -> {_ANY}
     transform.yield
   }}

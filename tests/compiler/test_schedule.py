@@ -34,6 +34,8 @@ from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.schedule import (
     DEPTHWISE_PAD_BLOCK,
     LONG_REDUCTION,
+    PACKED_FEW_ROWS,
+    PACKED_K_BLOCK,
     PAD_ROWS,
     PARALLEL_EPILOGUE_ROWS,
     PARALLEL_PAD_ROWS,
@@ -329,9 +331,12 @@ def _packed_conv(name: str, pixels: int, k: int, n: int) -> tuple:
     return name, [(1, pixels, pixels, k), (n // 32, k, 32), (n,)], result, body
 
 
-# 70 columns: a last panel of 6 columns and 26 of zeros; 26 rows: a remainder of 2.
+# 70 columns: a last panel of 6 columns and 26 of zeros; 26 rows: a remainder of 2,
+# few enough for blocks of the reduction (40: a block and a remainder of 8); 140
+# rows (a remainder of 4) too many.
 PACKED_MATMULS = [
     _packed_matmul("packed_matmul", 2, 13, 40, 70),
+    _packed_matmul("packed_matmul_many_rows", 2, 70, 40, 70),
     # one row (a classifier's head): its unit dim is dropped from the tiles
     _packed_matmul("packed_matvec", 1, 1, 40, 70),
 ]
@@ -685,11 +690,11 @@ def test_scheduled_packed_matmul_matches_numpy(
 
 
 def test_packed_matmul_reads_its_panels_in_place() -> None:
-    """A product on packed panels is one forall over its panels, whose tiles
-    read the packed weight's slices with no copy, in a loop of 8x8 by 8x32
-    contractions carrying the accumulator; the reshape of its rows stays
-    outside it."""
-    scheduled = _scheduled(_function(*PACKED_MATMULS[0]), "schedule")
+    """A product on packed panels of many rows is one forall over its panels,
+    whose tiles read the packed weight's slices with no copy, in a loop of
+    8x8 by 8x32 contractions carrying the accumulator; the reshape of its
+    rows stays outside it."""
+    scheduled = _scheduled(_function(*PACKED_MATMULS[1]), "schedule")
     assert re.search(r"scf\.forall \(%\w+\) in \(3\)", scheduled), scheduled
     assert "alloc_tensor" not in scheduled
     assert re.search(r"tensor.extract_slice %arg1\[%\w+, 0, 0\] \[1, 40, 32\]", scheduled)
@@ -699,9 +704,36 @@ def test_packed_matmul_reads_its_panels_in_place() -> None:
     assert "tensor.collapse_shape %arg0 [[0, 1], [2]]" in scheduled
 
 
+def test_a_packed_matmul_of_few_rows_runs_blocks_of_its_reduction_outermost() -> None:
+    """In each panel of a product of at most ``PACKED_FEW_ROWS`` rows, the
+    reduction runs in blocks of ``PACKED_K_BLOCK`` outside the row tiles,
+    each tile's accumulator read, carried in registers through the block's
+    8-long steps, and written; the panel starts from its zeros, one vector."""
+    rows, k = 26, 100
+    assert rows <= PACKED_FEW_ROWS and k % PACKED_K_BLOCK  # a block and a remainder
+    scheduled = _scheduled(_function(*_packed_matmul("f", 2, 13, k, 70)), "schedule")
+    forall = scheduled.index("scf.forall")
+    zeros = f"arith.constant dense<0.000000e+00> : vector<{rows}x1x32xf32>"
+    assert zeros in scheduled, scheduled
+    whole = k - k % PACKED_K_BLOCK
+    blocks = re.search(
+        rf"scf\.for %\w+ = %c0 to %c{whole} step %c{PACKED_K_BLOCK} iter_args",
+        scheduled[forall:],
+    )
+    assert blocks is not None, scheduled
+    inside = scheduled[forall + blocks.end() :]
+    tiles = re.search(r"scf\.for %\w+ = %c0 to %c24 step %c8 iter_args", inside)
+    assert tiles is not None, scheduled
+    steps = re.search(
+        rf"scf\.for %\w+ = %c0 to %c{PACKED_K_BLOCK} step %c8 iter_args\(.*\) -> \(vector<8x32xf32>\)",
+        inside[tiles.end() :],
+    )
+    assert steps is not None, scheduled
+
+
 @pytest.mark.parametrize(
     ("case", "tiles"),
-    [(PACKED_MATMULS[0], ["8x32", "2x32"]), (MATMULS[1], ["8x32", "5x32", "8x13", "5x13"])],
+    [(PACKED_MATMULS[1], ["8x32", "4x32"]), (MATMULS[1], ["8x32", "5x32", "8x13", "5x13"])],
     ids=["packed", "batches"],
 )
 def test_products_accumulate_from_zeros_in_registers(case: tuple, tiles: list[str]) -> None:
