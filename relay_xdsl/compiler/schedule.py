@@ -608,10 +608,11 @@ MATMUL_INTERCHANGE = [1, 0, 2]
 # the panel (4 KiB) comes from memory once and serves every row tile from L1
 # while the prefetchers fetch the next.  Whole, the panel (K x 128 bytes, 96 to
 # 384 KiB) was read from memory by the first row tile, which waited for it,
-# and from L2 by the few others (bert, one thread, CPU time: 101 to 89 ms;
-# gpt2 115 to 100).  With many rows (vit_b_16's 197) the first tile's wait is
-# spread over 25, and the blocks' column-wise reads of a left operand larger
-# than L2 (197x3072) were slower (vit_b_16 284 to 303 ms): those run whole.
+# and from L2 by the few others (docs/compiler.md has the figures).  With many
+# rows (vit_b_16's 197) the first tile's wait is spread over 25, and the
+# blocks' column-wise reads of a left operand larger than L2 (197x3072) were
+# slower: those run whole.  Blocks of 16 or 64 ran slower than 32 (bert), as
+# did 12- or 14-row tiles of the whole panel (vit_b_16).
 PACKED_FEW_ROWS = 128
 PACKED_K_BLOCK = 32
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
