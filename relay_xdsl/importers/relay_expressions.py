@@ -626,7 +626,7 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
         type_, location = annotation
         arg_types = [a.type for a in args]
         if callee.name == "split" and type_ is not None:
-            _fill_split_points(attributes, arg_types, type_)
+            _fill_split_points(attributes, arg_types, type_, self.attribute_values)
         complete = all(map(is_complete, arg_types))
         inferred = None
         record: tuple[object, ...] = ()  # the agreement record of a call of type `inferred`
@@ -714,13 +714,17 @@ def _is_static(type_: Attribute) -> bool:
 
 
 def _fill_split_points(
-    attributes: dict[str, Attribute], arg_types: list[Attribute], annotated: Attribute
+    attributes: dict[str, Attribute],
+    arg_types: list[Attribute],
+    annotated: Attribute,
+    shared: dict[tuple[int, ...] | str, Attribute],
 ) -> None:
     """Give a ``split`` whose points are metadata references (TVM's ONNX
     frontend prints ``indices_or_sections=[meta[runtime.BoxInt][0], ...]``, and
     a text without its ``#[metadata]`` section lacks their values) the points
     its annotated result type implies: where each field but the last ends
-    along ``axis``."""
+    along ``axis``. Equal points are one attribute, kept in `shared` under
+    their spelling as an int array literal, as the parser keeps its values."""
     points = attributes.get("indices_or_sections")
     if not isinstance(points, ArrayAttr) or not any(
         isinstance(p, relay.MetaRefAttr) for p in points.data
@@ -742,4 +746,8 @@ def _fill_split_points(
         assert isinstance(field_type, TensorType)
         end += field_type.get_shape()[axis]
         ends.append(end)
-    attributes["indices_or_sections"] = DenseArrayBase.from_list(i32, ends)
+    spelling = f"[{', '.join(map(str, ends))}]"
+    value = shared.get(spelling)
+    if value is None:
+        value = shared[spelling] = DenseArrayBase.from_list(i32, ends)
+    attributes["indices_or_sections"] = value

@@ -12,7 +12,8 @@ prints it and goes on, as it does for its own parse errors.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input, Span
@@ -24,16 +25,17 @@ class SourceFile:
 
     text: str
     name: str = "<input>"
-    _line_starts: list[int] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        # Found when first asked for: a text read without error never is.
         starts = [0]
         find = self.text.find
         pos = find("\n")
         while pos >= 0:
             starts.append(pos + 1)
             pos = find("\n", pos + 1)
-        self._line_starts = starts
+        return starts
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of `offset`."""

@@ -511,6 +511,30 @@ def test_split_points_without_their_metadata_come_from_the_annotated_result():
     assert split.attributes["indices_or_sections"].get_values() == (2, 5)
 
 
+def test_equal_split_points_filled_in_are_one_attribute_as_an_int_array_literal_is():
+    # One attribute for equal points lets repeated splits share their checked signature.
+    split = (
+        "split(%x, indices_or_sections=[meta[runtime.BoxInt][{}], meta[runtime.BoxInt][{}]],"
+        " axis=-1) /* ty=(Tensor[(2, 2), float32], Tensor[(2, 3), float32],"
+        " Tensor[(2, 4), float32]) */"
+    )
+    module = parse_relay(
+        '#[version = "0.0.5"]\n'
+        "def @main(%x: Tensor[(2, 9), float32]) {\n"
+        f"  %0 = {split.format(0, 1)};\n"
+        f"  %1 = {split.format(2, 3)};\n"
+        "  %2 = split(%x, indices_or_sections=[2, 5], axis=-1);\n"
+        "  (%0.2, %1.2, %2.2)\n}\n"
+    )
+    points = [
+        op.attributes["indices_or_sections"]
+        for op in module.walk()
+        if getattr(op, "operator_name", "") == "split"
+    ]
+    assert len(points) == 3
+    assert points[0] is points[1] is points[2]
+
+
 @pytest.mark.parametrize(
     ("whole", "by_token"),
     [
