@@ -62,6 +62,10 @@ import re
 import sys
 from typing import Any
 
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
 from relay_xdsl.support.xdsl_internals import (
     XDSL_VERSION,
     func_outputs_printer,
@@ -158,26 +162,22 @@ bare identifiers, ``%`` identifiers, ``->`` and single-character
 punctuation, as xDSL 0.75.0's ``MLIRLexer.lex`` reads them."""
 
 
-@functools.cache
-def _common_token_kinds() -> dict[str, Any]:
-    from xdsl.utils.mlir_lexer import MLIRTokenKind
-
-    return {
-        "bare": MLIRTokenKind.BARE_IDENT,
-        "percent": MLIRTokenKind.PERCENT_IDENT,
-        "arrow": MLIRTokenKind.ARROW,
-        ":": MLIRTokenKind.COLON,
-        ",": MLIRTokenKind.COMMA,
-        "(": MLIRTokenKind.L_PAREN,
-        ")": MLIRTokenKind.R_PAREN,
-        "[": MLIRTokenKind.L_SQUARE,
-        "]": MLIRTokenKind.R_SQUARE,
-        "<": MLIRTokenKind.LESS,
-        ">": MLIRTokenKind.GREATER,
-        "=": MLIRTokenKind.EQUAL,
-        "{": MLIRTokenKind.L_BRACE,
-        "}": MLIRTokenKind.R_BRACE,
-    }
+_COMMON_TOKEN_KINDS: dict[str, MLIRTokenKind] = {
+    "bare": MLIRTokenKind.BARE_IDENT,
+    "percent": MLIRTokenKind.PERCENT_IDENT,
+    "arrow": MLIRTokenKind.ARROW,
+    ":": MLIRTokenKind.COLON,
+    ",": MLIRTokenKind.COMMA,
+    "(": MLIRTokenKind.L_PAREN,
+    ")": MLIRTokenKind.R_PAREN,
+    "[": MLIRTokenKind.L_SQUARE,
+    "]": MLIRTokenKind.R_SQUARE,
+    "<": MLIRTokenKind.LESS,
+    ">": MLIRTokenKind.GREATER,
+    "=": MLIRTokenKind.EQUAL,
+    "{": MLIRTokenKind.L_BRACE,
+    "}": MLIRTokenKind.R_BRACE,
+}
 
 
 def lex_common_tokens(self: Any) -> Any:
@@ -185,9 +185,6 @@ def lex_common_tokens(self: Any) -> Any:
     expression; every other token, the end of the input, and the tokens of
     lexers derived from ``MLIRLexer`` (the assembly format's, which reads
     identifiers differently), as xDSL does."""
-    from xdsl.utils.lexer import Span, Token
-    from xdsl.utils.mlir_lexer import MLIRLexer
-
     match = COMMON_TOKEN.match(self.input.content, self.pos) if type(self) is MLIRLexer else None
     if match is None:
         return (_XDSL_LEX[0] if _XDSL_LEX else MLIRLexer.lex)(self)
@@ -195,7 +192,7 @@ def lex_common_tokens(self: Any) -> Any:
     assert group is not None
     start, end = match.span(group)
     self.pos = end
-    kinds = _common_token_kinds()
+    kinds = _COMMON_TOKEN_KINDS
     kind = kinds[match.group(group)] if group == "punctuation" else kinds[group]
     # ``Token(kind, Span(start, end, self.input))`` with the fields set
     # directly: a frozen dataclass's constructor sets each through
@@ -217,6 +214,41 @@ _new = object.__new__
 _XDSL_LEX: list[Any] = []
 
 
+class RegionNames(dict[str, Any]):
+    """The parser's SSA names by name, as `parse_optional_region_in_place` keeps
+    them: ``copy`` gives the table itself, so that a region changes it in place."""
+
+    def copy(self) -> RegionNames:
+        return self
+
+
+def parse_optional_region_in_place(self: Any, arguments: Any = None) -> Any:
+    """xDSL's ``Parser.parse_optional_region``, with the region's names taken
+    out of the parser's table when it ends instead of the table copied
+    when it starts.
+
+    xDSL restores the names defined outside a region from a copy taken as
+    the region starts, so parsing a module whose values are defined around
+    thousands of regions costs the number of regions times the number of
+    names. The names a region defines are new ones (a name defined again
+    is an error) and nothing else removes a name, so they are the last
+    ones in the table's order, which ``popitem`` takes out: the same table
+    afterwards. When the region fails, the table keeps its names, as in
+    xDSL, where the parser keeps the region's copy.
+    """
+    names = self.ssa_values
+    if type(names) is not RegionNames:
+        names = self.ssa_values = RegionNames(names)
+    count = len(names)
+    region = _XDSL_PARSE_OPTIONAL_REGION[0](self, arguments)
+    for _ in range(len(names) - count):
+        names.popitem()
+    return region
+
+
+_XDSL_PARSE_OPTIONAL_REGION: list[Any] = []
+
+
 def apply() -> frozenset[str]:
     """Install the changes that fit the installed xDSL; the names of those in effect."""
     from xdsl.dialects.utils import format as func_format
@@ -230,6 +262,13 @@ def apply() -> frozenset[str]:
         if lex is not lex_common_tokens and lex.__module__ == MLIRLexer.__module__:
             _XDSL_LEX[:] = [lex]
             MLIRLexer.lex = lex_common_tokens  # type: ignore[method-assign]
+        parse_region = Parser.parse_optional_region
+        if (
+            parse_region is not parse_optional_region_in_place
+            and parse_region.__module__ == Parser.__module__
+        ):
+            _XDSL_PARSE_OPTIONAL_REGION[:] = [parse_region]
+            Parser.parse_optional_region = parse_optional_region_in_place  # type: ignore[method-assign]
         if string_literal_regex().pattern == XDSL_STRING_LITERAL:
             set_string_literal_regex(LINEAR_STRING_LITERAL)
         if attribute_parser.base is attributes.base:
@@ -313,7 +352,8 @@ def apply_standard_streams() -> bool:
 
 def applied() -> frozenset[str]:
     """The names of the changes in effect: ``string-literal``, ``dense-literal-type``,
-    ``pipeline-words``, ``function-result``, ``standard-streams``, ``common-tokens``."""
+    ``pipeline-words``, ``function-result``, ``standard-streams``, ``common-tokens``,
+    ``region-names``."""
     from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
     from xdsl.utils.mlir_lexer import MLIRLexer
@@ -334,6 +374,8 @@ def applied() -> frozenset[str]:
         names.add("pipeline-words")
     if MLIRLexer.lex is lex_common_tokens:
         names.add("common-tokens")
+    if Parser.parse_optional_region is parse_optional_region_in_place:
+        names.add("region-names")
     if string_literal_regex() is LINEAR_STRING_LITERAL:
         names.add("string-literal")
     if attribute_parser.base is cached_base:
