@@ -7,7 +7,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -24,6 +24,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
+from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
 from relay_xdsl.support.xdsl_internals import (
     parser_input,
     parser_input_cache,
@@ -205,8 +206,14 @@ def _dense_value(type_: Attribute, hex_data: str | None, literal: str | None) ->
     count = math.prod(type_.get_shape())
     if hex_data is not None:
         data = bytes.fromhex(hex_data) if len(hex_data) % 2 == 0 else b""
-        attr = DenseIntOrFPElementsAttr(type_, BytesAttr(data))
-        return attr if data and len(attr) == count else None
+        if not data:
+            return None
+        if len(data) // element.compile_time_size != count:
+            # Built for the constructor's own objection (a zero-rank tensor of
+            # several values); any other mismatch is the generic parser's to report.
+            DenseIntOrFPElementsAttr(type_, BytesAttr(data))
+            return None
+        return _dense(type_, data)
     try:
         nested = json.loads(literal or "")
     except ValueError:
@@ -224,7 +231,14 @@ def _dense_value(type_: Attribute, hex_data: str | None, literal: str | None) ->
         return DenseIntOrFPElementsAttr.from_list(TensorType(element, type_.shape), ints)
     if not all(type(v) is float for v in flat):
         return None
-    return DenseIntOrFPElementsAttr.from_list(TensorType(element, type_.shape), flat)
+    return _dense(type_, element.pack(cast(list[float], flat)))
+
+
+def _dense(type_: TensorType[Any], data: bytes) -> Attribute:
+    """``DenseIntOrFPElementsAttr(type_, BytesAttr(data))`` without its
+    verifier: `type_` is a tensor of floats or integers and `data` holds
+    exactly its elements, which is all the verifier checks."""
+    return prebuilt(DenseIntOrFPElementsAttr, type_, prebuilt_data(BytesAttr, data))
 
 
 def _shape_of(nested: object, flat: list[int | float]) -> list[int] | None:

@@ -6,7 +6,7 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from relay_xdsl.dialects.relay.dialect import Relay
 from relay_xdsl.dialects.relay.syntax import parse_dense_literal, parse_relay_type
@@ -22,6 +22,11 @@ LITERALS = [
     'dense<"0x0000803F00000040"> : tensor<2xf32>',
     'dense<"0x0000803F"> : tensor<2xf32>',  # a splat in hex
     'dense<"0x"> : tensor<0xf32>',
+    'dense<"0x0000803F"> : tensor<f32>',
+    'dense<"0x0000803F00000040"> : tensor<f32>',  # a zero-rank tensor of two values
+    'dense<"0x0000803F0000"> : tensor<1xf32>',  # a value and a half
+    'dense<"0x0100"> : tensor<2xi8>',
+    "dense<1.5> : tensor<f32>",
     "dense<[[1.5, 2.0]]> : tensor<1x2xf32>",
     "dense<[1.5e+00, -2.0]> : tensor<2xf16>",
     "dense<[1.0, 2.0]> : tensor<2xbf16>",
@@ -42,7 +47,7 @@ def test_dense_literals_read_as_xdsl_reads_them(text: str):
         parser = Parser(_context(), text + " next")
         try:
             value = parse(parser)
-        except (ParseError, ValueError) as error:  # the same error either way
+        except (ParseError, ValueError, VerifyException) as error:  # the same error either way
             return type(error)
         return value, parser.pos
 
