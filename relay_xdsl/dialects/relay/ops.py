@@ -39,6 +39,7 @@ from relay_xdsl.dialects.relay.syntax import (
 )
 from relay_xdsl.dialects.relay.types import IncompleteType
 from relay_xdsl.dialects.relay.verified import verified_by_key
+from relay_xdsl.support.created import created
 
 if TYPE_CHECKING:
     from relay_xdsl.dialects.relay.registry import Operator
@@ -122,6 +123,8 @@ class OperatorOp(IRDLOperation, ABC):
         pos = parser.pos
         operands = parse_call_operands(parser)
         attributes, args, result_type = parse_attributes_and_signature(parser, operands, pos, ())
+        if cls.__init__ is OperatorOp.__init__:  # the same op, built faster
+            return created(cls, args, result_type, attributes)
         return cls(args, result_type, attributes)
 
 

@@ -59,6 +59,7 @@ from relay_xdsl.dialects.relay.syntax import (
 )
 from relay_xdsl.dialects.relay.types import IncompleteType, OrIncomplete
 from relay_xdsl.dialects.relay.verified import verification_key, verified_by_key
+from relay_xdsl.support.created import created
 from relay_xdsl.support.memo import memoised
 
 BLOB_THRESHOLD = 16
@@ -258,7 +259,7 @@ class ConstantOp(IRDLOperation):
             value = parse_dense_literal(parser)
             if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
                 parser.raise_error("expected a dense or dense_resource value", pos, parser.pos)
-            op = cls(value.type, value=value)
+            op = created(cls, (), value.type, {"value": value})  # cls(value.type, value=value)
         op.attributes |= parse_extra_attributes(parser, ("value", "meta_index"))
         return op
 
