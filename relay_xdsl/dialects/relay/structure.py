@@ -174,7 +174,19 @@ def constant_verification_key(op: Operation) -> Hashable | None:
     )
 
 
-@verified_by_key(constant_verification_key)
+def constant_identified(op: Operation) -> Sequence[object]:
+    """What stands for a constant's attributes in `constant_verification_key`,
+    by identity: a dense value's class and type, any other attribute itself."""
+    objects: list[object] = []
+    for name, value in op.attributes.items():
+        if name == "value" and isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
+            objects += (type(value), value.type)
+        else:
+            objects.append(value)
+    return objects
+
+
+@verified_by_key(constant_verification_key, constant_identified)
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A Relay constant tensor.
