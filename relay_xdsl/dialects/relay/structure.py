@@ -54,6 +54,7 @@ from relay_xdsl.dialects.relay.syntax import (
     parse_extra_attributes,
     parse_relay_type,
     print_type,
+    read_bindings,
     reuse_line_tail,
     reuse_printed,
 )
@@ -605,7 +606,9 @@ class FnOp(IRDLOperation):
             parser.parse_punctuation("->")
             return parser.parse_type(), parser.parse_optional_attr_dict_with_keyword()
 
-        bindings = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_binding)
+        bindings = read_bindings(parser)
+        if bindings is None:
+            bindings = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_binding)
         types = [t for _, _, t in bindings]
         args = parser.resolve_operands([o for _, o, _ in bindings], types, pos)
         result_type, attributes = reuse_line_tail(

@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
 from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
@@ -169,6 +170,41 @@ def _tensor_type(parser: Parser, text: str) -> Attribute | None:
         except ParseError:
             return None
     return type_
+
+
+_VALUE_NAME = r"%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+_BINDING = rf"({_VALUE_NAME}) = ({_VALUE_NAME}) : ({_TENSOR_TYPE.pattern})"
+_BINDINGS = re.compile(rf"\((?:{_BINDING}(?:, {_BINDING})*)?\)")
+"""``relay.fn``'s ``(%param = %arg : tensor<...>, ...)`` as it is printed."""
+_EACH_BINDING = re.compile(_BINDING)
+
+
+def read_bindings(
+    parser: Parser,
+) -> list[tuple[Parser.UnresolvedArgument, UnresolvedOperand, Attribute]] | None:
+    """``relay.fn``'s parenthesised bindings, each a parameter, the operand it
+    binds and their tensor type, read as the generic parser reads them when
+    they are spelled as the printer spells them (one space around ``=``
+    and after ``:`` and ``,``, no tuple indices); None, having read nothing,
+    for any other spelling, which the generic parser then reads.
+
+    A graph's fused functions are thousands of such headers, about
+    eighteen tokens each."""
+    content = parser_input(parser)
+    match = _BINDINGS.match(content, parser.pos)
+    if match is None:
+        return None
+    source = parser.lexer.input
+    bindings = []
+    for binding in _EACH_BINDING.finditer(content, match.start() + 1, match.end() - 1):
+        type_ = _tensor_type(parser, binding.group(3))
+        if type_ is None:
+            return None
+        param = Parser.UnresolvedArgument(Span(*binding.span(1), source))
+        operand = UnresolvedOperand(Span(*binding.span(2), source), 0)
+        bindings.append((param, operand, type_))
+    resume_parser_at(parser, match.end())
+    return bindings
 
 
 _DENSE_LITERAL = re.compile(

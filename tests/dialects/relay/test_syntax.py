@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin
+from xdsl.dialects.func import Func
 from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from relay_xdsl.dialects.relay import structure
 from relay_xdsl.dialects.relay.dialect import Relay
-from relay_xdsl.dialects.relay.syntax import parse_dense_literal, parse_relay_type
+from relay_xdsl.dialects.relay.syntax import parse_dense_literal, parse_relay_type, read_bindings
+from relay_xdsl.support.memo import clear_memos
 
 
 def _context() -> Context:
@@ -94,3 +100,66 @@ def test_repeated_lines_reuse_what_was_read_and_nothing_else():
     assert str(module) == str(Parser(ctx, text).parse_module()).replace(
         "%1 = relay.nn.softmax(%0) {axis = 0", "%1 = relay.nn.softmax(%0) {axis = -1"
     )
+
+
+FN_HEADERS = {
+    "printed": "(%p = %x : tensor<2xf32>, %q.0 = %0 : tensor<1x2xf32>)",
+    "no bindings": "()",
+    "a tuple index": "(%p = %x#0 : tensor<2xf32>, %q.0 = %0 : tensor<1x2xf32>)",
+    "other spacing": "(%p  = %x : tensor<2xf32>,\n %q.0 = %0 : tensor<1x2xf32>)",
+    "not a type": "(%p = %x : tensor<xf32>, %q.0 = %0 : tensor<1x2xf32>)",
+    "not a tensor": "(%p = %x : tuple<tensor<2xf32>>, %q.0 = %0 : tensor<1x2xf32>)",
+    "a name run on": "(%p = %0x : tensor<2xf32>, %q.0 = %0 : tensor<1x2xf32>)",
+    "an undefined value": "(%p = %y : tensor<2xf32>, %q.0 = %0 : tensor<1x2xf32>)",
+    "the wrong type": "(%p = %0 : tensor<2xf32>, %q.0 = %x : tensor<1x2xf32>)",
+    "a parameter twice": "(%p = %x : tensor<2xf32>, %p = %0 : tensor<1x2xf32>)",
+    "an outer name": "(%x = %x : tensor<2xf32>, %q.0 = %0 : tensor<1x2xf32>)",
+    "unclosed": "(%p = %x : tensor<2xf32>, %q.0 = %0 : tensor<1x2xf32>",
+}
+
+
+@pytest.mark.parametrize("name", list(FN_HEADERS))
+def test_fn_bindings_read_as_xdsl_reads_them(name: str, monkeypatch: pytest.MonkeyPatch):
+    ctx = _context()
+    ctx.load_dialect(Relay)
+    ctx.load_dialect(Func)
+    text = (
+        "func.func @f(%x: tensor<2xf32>, %0: tensor<1x2xf32>) -> tensor<2xf32> {\n"
+        f"  %r = relay.fn{FN_HEADERS[name]} -> tensor<2xf32> {{\n"
+        "    relay.return %p : tensor<2xf32>\n  }\n"
+        "  func.return %r : tensor<2xf32>\n}\n"
+    )
+
+    def parsed() -> str:
+        clear_memos()
+        try:
+            module = Parser(ctx, text).parse_module()
+        except ParseError as error:
+            return str(error)
+        output = io.StringIO()
+        Printer(output, print_generic_format=True).print_op(module)
+        return output.getvalue()
+
+    fast = parsed()
+    monkeypatch.setattr(structure, "read_bindings", lambda parser: None)
+    assert fast == parsed()
+
+
+@pytest.mark.parametrize(("name", "count"), [("printed", 2), ("no bindings", 0)])
+def test_printed_fn_bindings_are_read_whole(name: str, count: int):
+    text = FN_HEADERS[name] + " -> x"
+    parser = Parser(_context(), text)
+    bindings = read_bindings(parser)
+    assert bindings is not None and len(bindings) == count
+    assert [(p.name.text, o.span.text, o.index) for p, o, _ in bindings] == [
+        ("%p", "%x", 0),
+        ("%q.0", "%0", 0),
+    ][:count]
+    assert parser.pos == text.index("->")
+
+
+@pytest.mark.parametrize("name", ["a tuple index", "other spacing", "not a type", "not a tensor"])
+def test_other_fn_bindings_are_left_to_the_generic_parser(name: str):
+    parser = Parser(_context(), FN_HEADERS[name])
+    assert read_bindings(parser) is None
+    assert parser.pos == 0
