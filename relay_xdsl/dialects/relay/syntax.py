@@ -88,11 +88,26 @@ def parse_signature(
     return args, signature.outputs.data[0]
 
 
-def parse_attributes_and_signature(
-    parser: Parser, operands: Sequence[UnresolvedOperand], pos: int, reserved: tuple[str, ...]
+def parse_call(
+    parser: Parser, pos: int, reserved: tuple[str, ...]
 ) -> tuple[dict[str, Attribute], Sequence[SSAValue], Attribute]:
-    """An operator call's `` {attributes} : (arg types) -> result type``
-    (see `parse_extra_attributes`), with the operands resolved."""
+    """An operator call's ``(%a, %b, ...) {attributes} : (arg types) -> result type``
+    (see `parse_extra_attributes`), with the operands resolved.
+
+    Operands spelled as the printer spells them, plain names after ``, ``,
+    are read with one regular expression and, when each names a value
+    defined before with the type the signature gives it, taken from the
+    parser's table directly; any other operands (a forward reference, a
+    wrong type, a tuple index, other spacing) are read and resolved by
+    the generic parser, with its errors."""
+    content = parser_input(parser)
+    match = _CALL_OPERANDS.match(content, parser.pos)
+    if match is None:
+        operands = parse_call_operands(parser)
+        spans = None
+    else:
+        spans = [m.span() for m in _EACH_NAME.finditer(content, match.start() + 1, match.end() - 1)]
+        resume_parser_at(parser, match.end())
 
     def parse() -> tuple[dict[str, Attribute], FunctionType]:
         attributes = parse_extra_attributes(parser, reserved)
@@ -103,8 +118,43 @@ def parse_attributes_and_signature(
         return attributes, signature
 
     attributes, signature = reuse_line_tail(parser, parse)
-    args = parser.resolve_operands(operands, signature.inputs.data, pos)
+    types = signature.inputs.data
+    args: Sequence[SSAValue] | None = (
+        None if spans is None else _defined_values(parser, content, spans, types)
+    )
+    if args is None:
+        if spans is not None:
+            source = parser.lexer.input
+            operands = [UnresolvedOperand(Span(start, end, source), 0) for start, end in spans]
+        args = parser.resolve_operands(operands, types, pos)
     return dict(attributes), args, signature.outputs.data[0]
+
+
+_VALUE_NAME = r"%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+"""A value's name, as xDSL's lexer reads a ``%`` identifier."""
+_EACH_NAME = re.compile(_VALUE_NAME)
+_CALL_OPERANDS = re.compile(rf"\((?:{_VALUE_NAME}(?:, {_VALUE_NAME})*)?\)")
+
+
+def _defined_values(
+    parser: Parser, content: str, spans: list[tuple[int, int]], types: Sequence[Attribute]
+) -> list[SSAValue] | None:
+    """The values the names at `spans` of `content` stand for, as
+    ``parser.resolve_operands`` resolves them, when each is defined and
+    of its type in `types`; None otherwise (that method then decides)."""
+    if len(spans) != len(types):
+        return None
+    defined = parser.ssa_values
+    values: list[SSAValue] = []
+    for (start, end), type_ in zip(spans, types):
+        found = defined.get(content[start + 1 : end])
+        if not found:
+            return None
+        value = found[0]
+        if value.type is not type_ and value.type != type_:
+            return None
+        values.append(value)
+    return values
 
 
 _Parsed = TypeVar("_Parsed")
@@ -172,7 +222,6 @@ def _tensor_type(parser: Parser, text: str) -> Attribute | None:
     return type_
 
 
-_VALUE_NAME = r"%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _BINDING = rf"({_VALUE_NAME}) = ({_VALUE_NAME}) : ({_TENSOR_TYPE.pattern})"
 _BINDINGS = re.compile(rf"\((?:{_BINDING}(?:, {_BINDING})*)?\)")
 """``relay.fn``'s ``(%param = %arg : tensor<...>, ...)`` as it is printed."""
@@ -295,7 +344,7 @@ def print_attributes_and_signature(
     printer: Printer, attributes: dict[str, Attribute], args: Sequence[SSAValue], result: Attribute
 ) -> None:
     """`` {attributes} : (arg types) -> result type``, the text
-    `parse_attributes_and_signature` reads."""
+    `parse_call` reads after the operands."""
     arg_types = tuple(a.type for a in args)
 
     def print_text() -> None:

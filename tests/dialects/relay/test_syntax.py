@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin
+from xdsl.dialects.builtin import Builtin, TensorType, f32
 from xdsl.dialects.func import Func
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from relay_xdsl.dialects.relay import structure
+from relay_xdsl.dialects import relay
+from relay_xdsl.dialects.relay import structure, syntax
 from relay_xdsl.dialects.relay.dialect import Relay
-from relay_xdsl.dialects.relay.syntax import parse_dense_literal, parse_relay_type, read_bindings
+from relay_xdsl.dialects.relay.syntax import (
+    parse_call,
+    parse_dense_literal,
+    parse_relay_type,
+    read_bindings,
+)
 from relay_xdsl.support.memo import clear_memos
+
+T2 = TensorType(f32, [2])
 
 
 def _context() -> Context:
@@ -163,3 +172,59 @@ def test_other_fn_bindings_are_left_to_the_generic_parser(name: str):
     parser = Parser(_context(), FN_HEADERS[name])
     assert read_bindings(parser) is None
     assert parser.pos == 0
+
+
+CALLS = {
+    "printed": "relay.add(%x, %0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>",
+    "generic": 'relay.op "my.op"(%x, %0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>',
+    "no operands": 'relay.op "my.op"() : () -> tensor<2xf32>',
+    "a tuple index": "relay.add(%x#0, %0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>",
+    "other spacing": "relay.add(%x,%0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>",
+    "a forward reference": "relay.add(%x, %later) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>",
+    "an undefined value": "relay.add(%x, %y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>",
+    "the wrong type": "relay.add(%x, %0) : (tensor<2xf32>, tensor<3xf32>) -> tensor<2xf32>",
+    "too few types": "relay.add(%x, %0) : (tensor<2xf32>) -> tensor<2xf32>",
+    "too many types": "relay.nn.relu(%x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>",
+    "a name run on": "relay.add(%x, %0a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>",
+    "two results": "relay.add(%x, %0) : (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, i32)",
+}
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_calls_read_as_xdsl_reads_them(name: str, monkeypatch: pytest.MonkeyPatch):
+    ctx = _context()
+    ctx.load_dialect(Relay)
+    ctx.load_dialect(Func)
+    text = (
+        "func.func @f(%x: tensor<2xf32>, %0: tensor<2xf32>) -> tensor<2xf32> {\n"
+        f"  %r = {CALLS[name]}\n"
+        "  %later = relay.nn.relu(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+        "  func.return %r : tensor<2xf32>\n}\n"
+    )
+
+    def parsed() -> str:
+        clear_memos()
+        try:
+            module = Parser(ctx, text).parse_module()
+        except ParseError as error:
+            return str(error)
+        output = io.StringIO()
+        Printer(output, print_generic_format=True).print_op(module)
+        return output.getvalue()
+
+    fast = parsed()
+    # The generic reader of the operands, as before `parse_call` read them whole.
+    monkeypatch.setattr(syntax, "_CALL_OPERANDS", re.compile("(?!)"))
+    assert fast == parsed()
+
+
+def test_printed_operands_of_defined_values_are_taken_directly(monkeypatch: pytest.MonkeyPatch):
+    ctx = _context()
+    ctx.load_dialect(Relay)
+    parser = Parser(ctx, CALLS["printed"].removeprefix("relay.add"))
+    x, zero = relay.AddOp.create(result_types=[T2, T2]).results
+    parser.ssa_values.update({"x": (x,), "0": (zero,)})
+    resolved: list[object] = []
+    monkeypatch.setattr(Parser, "resolve_operands", lambda *args: resolved.append(args))
+    attributes, args, result_type = parse_call(parser, 0, ())
+    assert (attributes, list(args), result_type, resolved) == ({}, [x, zero], T2, [])
