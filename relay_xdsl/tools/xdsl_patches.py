@@ -1,7 +1,8 @@
 """Seven changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
 
-docs/upstream-xdsl.md proposes the first three upstream: the problem with a
-reproducer, the change to xDSL's code, and why it is correct.
+docs/upstream-xdsl.md proposes four of them upstream (string literals, dense
+literals, pipeline words, regions): the problem with a reproducer, the change
+to xDSL's code, and why it is correct.
 
 * **String literals in exponential time.** ``MLIRLexer`` matches string
   literals with a regular expression in which a run of plain characters can
