@@ -15,10 +15,9 @@ goes through that constructor.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from xdsl.dialects.builtin import (
-    UNKNOWN_LOC,
     DenseIntOrFPElementsAttr,
     IntAttr,
     IntegerAttr,
@@ -26,15 +25,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.core import OpResult, SSAValues
-from xdsl.irdl import IRDLOperation, OptionalDef
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay.registry import Operator
 from relay_xdsl.dialects.relay.type_agreement import agreement_record
 from relay_xdsl.dialects.relay.type_solver import infer_checked
+from relay_xdsl.support.created import created
 from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
-from relay_xdsl.support.xdsl_internals import set_first_operands
 
 
 def operator_op(
@@ -81,68 +78,6 @@ def constant_op(
             else IntegerAttr(meta_index, i64)
         )
     return created(relay.ConstantOp, (), result_type, attributes)
-
-
-O = TypeVar("O", bound=IRDLOperation)
-
-
-def created(
-    op_class: type[O],
-    operands: Sequence[SSAValue],
-    result_type: Attribute,
-    attributes: dict[str, Attribute],
-    location: LocationAttr | None = None,
-) -> O:
-    """``op_class.create(operands=operands, result_types=(result_type,),
-    attributes=attributes, location=location)``, field by field: the same
-    operands and uses, one result, a copy of `attributes` followed by the
-    definition's defaults, no properties, successors or regions.
-
-    ``Operation.create`` takes any number of each and fills every field
-    generically; an import makes thousands of ops of this one shape.
-    """
-    op = op_class.__new__(op_class)
-    set_first_operands(op, operands)
-    op.results = SSAValues((OpResult(result_type, op, 0),))
-    properties, defaults = _defaults(op_class)
-    op.properties = dict(properties)
-    op.attributes = attributes = dict(attributes)
-    for name, value in defaults:
-        if name not in attributes:
-            attributes[name] = value
-    op.location = UNKNOWN_LOC if location is None else location
-    return op
-
-
-def _defaults(
-    op_class: type[IRDLOperation],
-) -> tuple[dict[str, Attribute], tuple[tuple[str, Attribute], ...]]:
-    """The properties and attributes ``IRDLOperation.__post_init__`` fills in
-    on an op of `op_class` that has none: those its definition gives a
-    default and does not make optional."""
-    known = _DEFAULTS.get(op_class)
-    if known is None:
-        op_def = op_class.get_irdl_definition()
-        assert not op_def.regions and not op_def.successors  # what `created` leaves out
-        known = _DEFAULTS[op_class] = (
-            {
-                name: spec.default_value
-                for name, spec in op_def.properties.items()
-                if not isinstance(spec, OptionalDef) and spec.default_value is not None
-            },
-            tuple(
-                (name, spec.default_value)
-                for name, spec in op_def.attributes.items()
-                if not isinstance(spec, OptionalDef) and spec.default_value is not None
-            ),
-        )
-    return known
-
-
-_DEFAULTS: dict[
-    type[IRDLOperation], tuple[dict[str, Attribute], tuple[tuple[str, Attribute], ...]]
-] = {}
-"""Each op class's default properties and attributes (`_defaults`)."""
 
 
 class CheckedCalls:

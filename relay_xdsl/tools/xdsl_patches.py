@@ -1,7 +1,8 @@
-"""Six changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
+"""Seven changes to xDSL 0.75.0, applied by relay-xdsl's own commands until xDSL has them.
 
-docs/upstream-xdsl.md proposes the first three upstream: the problem with a
-reproducer, the change to xDSL's code, and why it is correct.
+docs/upstream-xdsl.md proposes four of them upstream (string literals, dense
+literals, pipeline words, regions): the problem with a reproducer, the change
+to xDSL's code, and why it is correct.
 
 * **String literals in exponential time.** ``MLIRLexer`` matches string
   literals with a regular expression in which a run of plain characters can
@@ -20,6 +21,12 @@ reproducer, the change to xDSL's code, and why it is correct.
   `lex_common_tokens` reads those with one regular expression, whitespace
   and comments included, and hands every other token to xDSL's ``lex``:
   the same tokens at the same spans.
+* **Every region copies the parser's table of SSA names**, to restore it
+  when the region ends: a module of thousands of ``relay.fn`` regions
+  among thousands of values spent a tenth of its parse copying the table.
+  `parse_optional_region_in_place` takes the names a region defined out
+  of the table instead; they are the last ones added, so the table is
+  the same afterwards.
 * **Pass option values must be quoted unless they are plain words.** The
   ``-p`` pipeline lexer reads ``composite=ccompiler.conv_add_relu`` or
   ``patterns=my_patterns:TABLE`` as an error at the ``.`` or ``:``;
@@ -61,6 +68,10 @@ import functools
 import re
 import sys
 from typing import Any
+
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from relay_xdsl.support.xdsl_internals import (
     XDSL_VERSION,
@@ -158,26 +169,22 @@ bare identifiers, ``%`` identifiers, ``->`` and single-character
 punctuation, as xDSL 0.75.0's ``MLIRLexer.lex`` reads them."""
 
 
-@functools.cache
-def _common_token_kinds() -> dict[str, Any]:
-    from xdsl.utils.mlir_lexer import MLIRTokenKind
-
-    return {
-        "bare": MLIRTokenKind.BARE_IDENT,
-        "percent": MLIRTokenKind.PERCENT_IDENT,
-        "arrow": MLIRTokenKind.ARROW,
-        ":": MLIRTokenKind.COLON,
-        ",": MLIRTokenKind.COMMA,
-        "(": MLIRTokenKind.L_PAREN,
-        ")": MLIRTokenKind.R_PAREN,
-        "[": MLIRTokenKind.L_SQUARE,
-        "]": MLIRTokenKind.R_SQUARE,
-        "<": MLIRTokenKind.LESS,
-        ">": MLIRTokenKind.GREATER,
-        "=": MLIRTokenKind.EQUAL,
-        "{": MLIRTokenKind.L_BRACE,
-        "}": MLIRTokenKind.R_BRACE,
-    }
+_COMMON_TOKEN_KINDS: dict[str, MLIRTokenKind] = {
+    "bare": MLIRTokenKind.BARE_IDENT,
+    "percent": MLIRTokenKind.PERCENT_IDENT,
+    "arrow": MLIRTokenKind.ARROW,
+    ":": MLIRTokenKind.COLON,
+    ",": MLIRTokenKind.COMMA,
+    "(": MLIRTokenKind.L_PAREN,
+    ")": MLIRTokenKind.R_PAREN,
+    "[": MLIRTokenKind.L_SQUARE,
+    "]": MLIRTokenKind.R_SQUARE,
+    "<": MLIRTokenKind.LESS,
+    ">": MLIRTokenKind.GREATER,
+    "=": MLIRTokenKind.EQUAL,
+    "{": MLIRTokenKind.L_BRACE,
+    "}": MLIRTokenKind.R_BRACE,
+}
 
 
 def lex_common_tokens(self: Any) -> Any:
@@ -185,9 +192,6 @@ def lex_common_tokens(self: Any) -> Any:
     expression; every other token, the end of the input, and the tokens of
     lexers derived from ``MLIRLexer`` (the assembly format's, which reads
     identifiers differently), as xDSL does."""
-    from xdsl.utils.lexer import Span, Token
-    from xdsl.utils.mlir_lexer import MLIRLexer
-
     match = COMMON_TOKEN.match(self.input.content, self.pos) if type(self) is MLIRLexer else None
     if match is None:
         return (_XDSL_LEX[0] if _XDSL_LEX else MLIRLexer.lex)(self)
@@ -195,7 +199,7 @@ def lex_common_tokens(self: Any) -> Any:
     assert group is not None
     start, end = match.span(group)
     self.pos = end
-    kinds = _common_token_kinds()
+    kinds = _COMMON_TOKEN_KINDS
     kind = kinds[match.group(group)] if group == "punctuation" else kinds[group]
     # ``Token(kind, Span(start, end, self.input))`` with the fields set
     # directly: a frozen dataclass's constructor sets each through
@@ -217,6 +221,41 @@ _new = object.__new__
 _XDSL_LEX: list[Any] = []
 
 
+class RegionNames(dict[str, Any]):
+    """The parser's SSA names by name, as `parse_optional_region_in_place` keeps
+    them: ``copy`` gives the table itself, so that a region changes it in place."""
+
+    def copy(self) -> RegionNames:
+        return self
+
+
+def parse_optional_region_in_place(self: Any, arguments: Any = None) -> Any:
+    """xDSL's ``Parser.parse_optional_region``, with the region's names taken
+    out of the parser's table when it ends instead of the table copied
+    when it starts.
+
+    xDSL restores the names defined outside a region from a copy taken as
+    the region starts, so parsing a module whose values are defined around
+    thousands of regions costs the number of regions times the number of
+    names. The names a region defines are new ones (a name defined again
+    is an error) and nothing else removes a name, so they are the last
+    ones in the table's order, which ``popitem`` takes out: the same table
+    afterwards. When the region fails, the table keeps its names, as in
+    xDSL, where the parser keeps the region's copy.
+    """
+    names = self.ssa_values
+    if type(names) is not RegionNames:
+        names = self.ssa_values = RegionNames(names)
+    count = len(names)
+    region = _XDSL_PARSE_OPTIONAL_REGION[0](self, arguments)
+    for _ in range(len(names) - count):
+        names.popitem()
+    return region
+
+
+_XDSL_PARSE_OPTIONAL_REGION: list[Any] = []
+
+
 def apply() -> frozenset[str]:
     """Install the changes that fit the installed xDSL; the names of those in effect."""
     from xdsl.dialects.utils import format as func_format
@@ -230,6 +269,13 @@ def apply() -> frozenset[str]:
         if lex is not lex_common_tokens and lex.__module__ == MLIRLexer.__module__:
             _XDSL_LEX[:] = [lex]
             MLIRLexer.lex = lex_common_tokens  # type: ignore[method-assign]
+        parse_region = Parser.parse_optional_region
+        if (
+            parse_region is not parse_optional_region_in_place
+            and parse_region.__module__ == Parser.__module__
+        ):
+            _XDSL_PARSE_OPTIONAL_REGION[:] = [parse_region]
+            Parser.parse_optional_region = parse_optional_region_in_place  # type: ignore[method-assign]
         if string_literal_regex().pattern == XDSL_STRING_LITERAL:
             set_string_literal_regex(LINEAR_STRING_LITERAL)
         if attribute_parser.base is attributes.base:
@@ -313,7 +359,8 @@ def apply_standard_streams() -> bool:
 
 def applied() -> frozenset[str]:
     """The names of the changes in effect: ``string-literal``, ``dense-literal-type``,
-    ``pipeline-words``, ``function-result``, ``standard-streams``, ``common-tokens``."""
+    ``pipeline-words``, ``function-result``, ``standard-streams``, ``common-tokens``,
+    ``region-names``."""
     from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
     from xdsl.parser import attribute_parser
     from xdsl.utils.mlir_lexer import MLIRLexer
@@ -334,6 +381,8 @@ def applied() -> frozenset[str]:
         names.add("pipeline-words")
     if MLIRLexer.lex is lex_common_tokens:
         names.add("common-tokens")
+    if Parser.parse_optional_region is parse_optional_region_in_place:
+        names.add("region-names")
     if string_literal_regex() is LINEAR_STRING_LITERAL:
         names.add("string-literal")
     if attribute_parser.base is cached_base:

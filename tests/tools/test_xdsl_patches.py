@@ -8,6 +8,7 @@ once).
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 import time
@@ -31,6 +32,7 @@ from xdsl.irdl import attributes
 from xdsl.irdl.declarative_assembly_format import FunctionalTypeDirective
 from xdsl.irdl.declarative_assembly_format_parser import FormatLexer
 from xdsl.parser import Parser, attribute_parser
+from xdsl.printer import Printer
 from xdsl.utils import arg_spec
 from xdsl.utils.exceptions import ArgSpecParseError, ParseError
 from xdsl.utils.lexer import Input
@@ -57,6 +59,10 @@ def unpatched_xdsl(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", XDSL_STRING_LITERAL)
     if MLIRLexer.lex is xdsl_patches.lex_common_tokens:
         monkeypatch.setattr(MLIRLexer, "lex", xdsl_patches._XDSL_LEX[0])
+    if Parser.parse_optional_region is xdsl_patches.parse_optional_region_in_place:
+        monkeypatch.setattr(
+            Parser, "parse_optional_region", xdsl_patches._XDSL_PARSE_OPTIONAL_REGION[0]
+        )
     monkeypatch.setattr(attribute_parser, "base", attributes.base)
     monkeypatch.setattr(arg_spec, "_lexer_rules", XDSL_PIPELINE_RULES)
     if func_format._print_func_outputs is xdsl_patches.print_func_outputs:
@@ -78,6 +84,7 @@ def test_apply_installs_them_once(unpatched_xdsl):
     assert xdsl_patches.applied() == frozenset()
     assert xdsl_patches.apply() == {
         "common-tokens",
+        "region-names",
         "string-literal",
         "dense-literal-type",
         "function-result",
@@ -85,6 +92,7 @@ def test_apply_installs_them_once(unpatched_xdsl):
     regex, base = MLIRLexer._unescaped_characters_regex, attribute_parser.base
     assert xdsl_patches.apply() == {
         "common-tokens",
+        "region-names",
         "string-literal",
         "dense-literal-type",
         "function-result",
@@ -104,7 +112,12 @@ def test_code_changed_by_someone_else_is_left_alone(
 ):
     theirs = re.compile(r'"[^"]*"')
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", theirs)
-    assert xdsl_patches.apply() == {"common-tokens", "dense-literal-type", "function-result"}
+    assert xdsl_patches.apply() == {
+        "common-tokens",
+        "region-names",
+        "dense-literal-type",
+        "function-result",
+    }
     assert MLIRLexer._unescaped_characters_regex is theirs
 
 
@@ -194,12 +207,91 @@ def test_the_common_token_regex_is_linear():
     assert time.process_time() - start < 5
 
 
+# -- region names -------------------------------------------------------------------
+
+REGION_TEXTS = {
+    "nested": (
+        "func.func @f(%a: i32) -> i32 {\n"
+        "  %b = arith.addi %a, %a : i32\n"
+        '  %c = "test.op"(%b) ({\n'
+        "  ^bb0(%d: i32):\n"
+        '    %e = "test.op"(%d, %b) ({\n'
+        '      %f = "test.op"(%e) : (i32) -> i32\n'
+        "    }) : (i32, i32) -> i32\n"
+        "  }, {\n"
+        '    %e = "test.op"(%b) : (i32) -> i32\n'
+        "  }) : (i32) -> i32\n"
+        "  func.return %c : i32\n"
+        "}\n"
+        "func.func @g(%a: i32) -> i32 {\n"
+        "  func.return %a : i32\n"
+        "}"
+    ),
+    "inner name used outside": (
+        'func.func @f(%a: i32) -> i32 {\n  "test.op"() ({\n'
+        '    %b = "test.op"(%a) : (i32) -> i32\n'
+        "  }) : () -> ()\n  func.return %b : i32\n}"
+    ),
+    "outer name defined again": (
+        'func.func @f(%a: i32) {\n  "test.op"() ({\n'
+        '    %a = "test.op"() : () -> i32\n'
+        "  }) : () -> ()\n  func.return\n}"
+    ),
+    "forward reference into a region": (
+        'func.func @f() {\n  "test.op"(%x) : (i32) -> ()\n  "test.op"() ({\n'
+        '    %x = "test.op"() : () -> i32\n'
+        "  }) : () -> ()\n  func.return\n}"
+    ),
+    "unclosed region": 'func.func @f(%a: i32) {\n  "test.op"() ({\n  %b = arith.addi %a, %a : i32\n',
+}
+
+
+def _parsed_module(text: str) -> str:
+    """The generic form of `text` parsed, or the error."""
+    from xdsl.dialects.arith import Arith
+    from xdsl.dialects.test import Test
+
+    ctx = Context()
+    for dialect in (Builtin, Func, Arith, Test):
+        ctx.load_dialect(dialect)
+    try:
+        module = Parser(ctx, text).parse_module()
+    except ParseError as error:
+        return str(error)
+    output = io.StringIO()
+    Printer(output, print_generic_format=True).print_op(module)
+    return output.getvalue()
+
+
+@pytest.mark.parametrize("name", list(REGION_TEXTS))
+def test_regions_parse_as_xdsl_parses_them(unpatched_xdsl, name: str):
+    text = REGION_TEXTS[name]
+    xdsl_parsed = _parsed_module(text)
+    assert "region-names" in xdsl_patches.apply()
+    assert _parsed_module(text) == xdsl_parsed
+
+
+def test_a_regions_names_are_taken_out_when_it_ends():
+    xdsl_patches.apply()
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(Func)
+    parser = Parser(ctx, "{\n  %b = func.call @g() : () -> i32\n}")
+    parser.ssa_values["a"] = ()
+    table = parser.ssa_values
+    assert parser.parse_optional_region() is not None
+    assert dict(parser.ssa_values) == {"a": ()}
+    assert parser.ssa_values is not table  # made a RegionNames once, then kept
+    assert isinstance(parser.ssa_values, xdsl_patches.RegionNames)
+
+
 # -- pass pipeline words ------------------------------------------------------------
 
 
 def test_pipeline_words_are_applied_on_their_own(unpatched_xdsl):
     assert xdsl_patches.apply() == {
         "common-tokens",
+        "region-names",
         "string-literal",
         "dense-literal-type",
         "function-result",
@@ -207,6 +299,7 @@ def test_pipeline_words_are_applied_on_their_own(unpatched_xdsl):
     assert xdsl_patches.apply_pipeline_words()
     assert xdsl_patches.applied() == {
         "common-tokens",
+        "region-names",
         "string-literal",
         "dense-literal-type",
         "function-result",

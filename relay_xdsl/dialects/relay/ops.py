@@ -32,13 +32,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from relay_xdsl.dialects.relay.attributes import OpPattern, RelayAttr, accepts, attr_value
 from relay_xdsl.dialects.relay.syntax import (
-    parse_attributes_and_signature,
-    parse_call_operands,
+    parse_call,
     print_attributes_and_signature,
     verify_relay_type,
 )
 from relay_xdsl.dialects.relay.types import IncompleteType
 from relay_xdsl.dialects.relay.verified import verified_by_key
+from relay_xdsl.support.created import created
 
 if TYPE_CHECKING:
     from relay_xdsl.dialects.relay.registry import Operator
@@ -120,8 +120,9 @@ class OperatorOp(IRDLOperation, ABC):
     @classmethod
     def parse(cls, parser: Parser) -> OperatorOp:
         pos = parser.pos
-        operands = parse_call_operands(parser)
-        attributes, args, result_type = parse_attributes_and_signature(parser, operands, pos, ())
+        attributes, args, result_type = parse_call(parser, pos, ())
+        if cls.__init__ is OperatorOp.__init__:  # the same op, built faster
+            return created(cls, args, result_type, attributes)
         return cls(args, result_type, attributes)
 
 
@@ -259,8 +260,5 @@ class GenericOperatorOp(OperatorOp):
     def parse(cls, parser: Parser) -> GenericOperatorOp:
         pos = parser.pos
         op_name = parser.parse_str_literal()
-        operands = parse_call_operands(parser)
-        attributes, args, result_type = parse_attributes_and_signature(
-            parser, operands, pos, ("op_name",)
-        )
+        attributes, args, result_type = parse_call(parser, pos, ("op_name",))
         return cls(op_name, args, result_type, attributes)

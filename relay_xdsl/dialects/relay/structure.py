@@ -54,11 +54,13 @@ from relay_xdsl.dialects.relay.syntax import (
     parse_extra_attributes,
     parse_relay_type,
     print_type,
+    read_bindings,
     reuse_line_tail,
     reuse_printed,
 )
 from relay_xdsl.dialects.relay.types import IncompleteType, OrIncomplete
 from relay_xdsl.dialects.relay.verified import verification_key, verified_by_key
+from relay_xdsl.support.created import created
 from relay_xdsl.support.memo import memoised
 
 BLOB_THRESHOLD = 16
@@ -173,7 +175,19 @@ def constant_verification_key(op: Operation) -> Hashable | None:
     )
 
 
-@verified_by_key(constant_verification_key)
+def constant_identified(op: Operation) -> Sequence[object]:
+    """What stands for a constant's attributes in `constant_verification_key`,
+    by identity: a dense value's class and type, any other attribute itself."""
+    objects: list[object] = []
+    for name, value in op.attributes.items():
+        if name == "value" and isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
+            objects += (type(value), value.type)
+        else:
+            objects.append(value)
+    return objects
+
+
+@verified_by_key(constant_verification_key, constant_identified)
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A Relay constant tensor.
@@ -258,7 +272,7 @@ class ConstantOp(IRDLOperation):
             value = parse_dense_literal(parser)
             if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
                 parser.raise_error("expected a dense or dense_resource value", pos, parser.pos)
-            op = cls(value.type, value=value)
+            op = created(cls, (), value.type, {"value": value})  # cls(value.type, value=value)
         op.attributes |= parse_extra_attributes(parser, ("value", "meta_index"))
         return op
 
@@ -592,7 +606,9 @@ class FnOp(IRDLOperation):
             parser.parse_punctuation("->")
             return parser.parse_type(), parser.parse_optional_attr_dict_with_keyword()
 
-        bindings = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_binding)
+        bindings = read_bindings(parser)
+        if bindings is None:
+            bindings = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_binding)
         types = [t for _, _, t in bindings]
         args = parser.resolve_operands([o for _, o, _ in bindings], types, pos)
         result_type, attributes = reuse_line_tail(

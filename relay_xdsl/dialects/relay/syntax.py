@@ -7,7 +7,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -22,8 +22,10 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 
 from relay_xdsl.dialects.relay.types import AdtType, IncompleteType, RefType, TypeVarType
+from relay_xdsl.support.prebuilt import prebuilt, prebuilt_data
 from relay_xdsl.support.xdsl_internals import (
     parser_input,
     parser_input_cache,
@@ -86,11 +88,26 @@ def parse_signature(
     return args, signature.outputs.data[0]
 
 
-def parse_attributes_and_signature(
-    parser: Parser, operands: Sequence[UnresolvedOperand], pos: int, reserved: tuple[str, ...]
+def parse_call(
+    parser: Parser, pos: int, reserved: tuple[str, ...]
 ) -> tuple[dict[str, Attribute], Sequence[SSAValue], Attribute]:
-    """An operator call's `` {attributes} : (arg types) -> result type``
-    (see `parse_extra_attributes`), with the operands resolved."""
+    """An operator call's ``(%a, %b, ...) {attributes} : (arg types) -> result type``
+    (see `parse_extra_attributes`), with the operands resolved.
+
+    Operands spelled as the printer spells them, plain names after ``, ``,
+    are read with one regular expression and, when each names a value
+    defined before with the type the signature gives it, taken from the
+    parser's table directly; any other operands (a forward reference, a
+    wrong type, a tuple index, other spacing) are read and resolved by
+    the generic parser, with its errors."""
+    content = parser_input(parser)
+    match = _CALL_OPERANDS.match(content, parser.pos)
+    if match is None:
+        operands = parse_call_operands(parser)
+        spans = None
+    else:
+        spans = [m.span() for m in _EACH_NAME.finditer(content, match.start() + 1, match.end() - 1)]
+        resume_parser_at(parser, match.end())
 
     def parse() -> tuple[dict[str, Attribute], FunctionType]:
         attributes = parse_extra_attributes(parser, reserved)
@@ -101,8 +118,43 @@ def parse_attributes_and_signature(
         return attributes, signature
 
     attributes, signature = reuse_line_tail(parser, parse)
-    args = parser.resolve_operands(operands, signature.inputs.data, pos)
+    types = signature.inputs.data
+    args: Sequence[SSAValue] | None = (
+        None if spans is None else _defined_values(parser, content, spans, types)
+    )
+    if args is None:
+        if spans is not None:
+            source = parser.lexer.input
+            operands = [UnresolvedOperand(Span(start, end, source), 0) for start, end in spans]
+        args = parser.resolve_operands(operands, types, pos)
     return dict(attributes), args, signature.outputs.data[0]
+
+
+_VALUE_NAME = r"%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+"""A value's name, as xDSL's lexer reads a ``%`` identifier."""
+_EACH_NAME = re.compile(_VALUE_NAME)
+_CALL_OPERANDS = re.compile(rf"\((?:{_VALUE_NAME}(?:, {_VALUE_NAME})*)?\)")
+
+
+def _defined_values(
+    parser: Parser, content: str, spans: list[tuple[int, int]], types: Sequence[Attribute]
+) -> list[SSAValue] | None:
+    """The values the names at `spans` of `content` stand for, as
+    ``parser.resolve_operands`` resolves them, when each is defined and
+    of its type in `types`; None otherwise (that method then decides)."""
+    if len(spans) != len(types):
+        return None
+    defined = parser.ssa_values
+    values: list[SSAValue] = []
+    for (start, end), type_ in zip(spans, types):
+        found = defined.get(content[start + 1 : end])
+        if not found:
+            return None
+        value = found[0]
+        if value.type is not type_ and value.type != type_:
+            return None
+        values.append(value)
+    return values
 
 
 _Parsed = TypeVar("_Parsed")
@@ -170,6 +222,40 @@ def _tensor_type(parser: Parser, text: str) -> Attribute | None:
     return type_
 
 
+_BINDING = rf"({_VALUE_NAME}) = ({_VALUE_NAME}) : ({_TENSOR_TYPE.pattern})"
+_BINDINGS = re.compile(rf"\((?:{_BINDING}(?:, {_BINDING})*)?\)")
+"""``relay.fn``'s ``(%param = %arg : tensor<...>, ...)`` as it is printed."""
+_EACH_BINDING = re.compile(_BINDING)
+
+
+def read_bindings(
+    parser: Parser,
+) -> list[tuple[Parser.UnresolvedArgument, UnresolvedOperand, Attribute]] | None:
+    """``relay.fn``'s parenthesised bindings, each a parameter, the operand it
+    binds and their tensor type, read as the generic parser reads them when
+    they are spelled as the printer spells them (one space around ``=``
+    and after ``:`` and ``,``, no tuple indices); None, having read nothing,
+    for any other spelling, which the generic parser then reads.
+
+    A graph's fused functions are thousands of such headers, about
+    eighteen tokens each."""
+    content = parser_input(parser)
+    match = _BINDINGS.match(content, parser.pos)
+    if match is None:
+        return None
+    source = parser.lexer.input
+    bindings = []
+    for binding in _EACH_BINDING.finditer(content, match.start() + 1, match.end() - 1):
+        type_ = _tensor_type(parser, binding.group(3))
+        if type_ is None:
+            return None
+        param = Parser.UnresolvedArgument(Span(*binding.span(1), source))
+        operand = UnresolvedOperand(Span(*binding.span(2), source), 0)
+        bindings.append((param, operand, type_))
+    resume_parser_at(parser, match.end())
+    return bindings
+
+
 _DENSE_LITERAL = re.compile(
     r'dense<(?:"0x(?P<hex>[0-9A-Fa-f]*)"|(?P<list>[-+0-9.eE\[\], ]*))>'
     r" : (?P<type>tensor<[0-9x]*[a-z]+[0-9]*>)"
@@ -205,8 +291,14 @@ def _dense_value(type_: Attribute, hex_data: str | None, literal: str | None) ->
     count = math.prod(type_.get_shape())
     if hex_data is not None:
         data = bytes.fromhex(hex_data) if len(hex_data) % 2 == 0 else b""
-        attr = DenseIntOrFPElementsAttr(type_, BytesAttr(data))
-        return attr if data and len(attr) == count else None
+        if not data:
+            return None
+        if len(data) // element.compile_time_size != count:
+            # Built for the constructor's own objection (a zero-rank tensor of
+            # several values); any other mismatch is the generic parser's to report.
+            DenseIntOrFPElementsAttr(type_, BytesAttr(data))
+            return None
+        return _dense(type_, data)
     try:
         nested = json.loads(literal or "")
     except ValueError:
@@ -224,7 +316,14 @@ def _dense_value(type_: Attribute, hex_data: str | None, literal: str | None) ->
         return DenseIntOrFPElementsAttr.from_list(TensorType(element, type_.shape), ints)
     if not all(type(v) is float for v in flat):
         return None
-    return DenseIntOrFPElementsAttr.from_list(TensorType(element, type_.shape), flat)
+    return _dense(type_, element.pack(cast(list[float], flat)))
+
+
+def _dense(type_: TensorType[Any], data: bytes) -> Attribute:
+    """``DenseIntOrFPElementsAttr(type_, BytesAttr(data))`` without its
+    verifier: `type_` is a tensor of floats or integers and `data` holds
+    exactly its elements, which is all the verifier checks."""
+    return prebuilt(DenseIntOrFPElementsAttr, type_, prebuilt_data(BytesAttr, data))
 
 
 def _shape_of(nested: object, flat: list[int | float]) -> list[int] | None:
@@ -245,7 +344,7 @@ def print_attributes_and_signature(
     printer: Printer, attributes: dict[str, Attribute], args: Sequence[SSAValue], result: Attribute
 ) -> None:
     """`` {attributes} : (arg types) -> result type``, the text
-    `parse_attributes_and_signature` reads."""
+    `parse_call` reads after the operands."""
     arg_types = tuple(a.type for a in args)
 
     def print_text() -> None:

@@ -11,14 +11,15 @@ xDSL's ``Operation.verify`` still runs for every op; the definition's
 trait checks are part of ``verify_``, so a key for an op whose traits
 read where it sits (a terminator ending its block) must hold that too.
 
-With the default key, an op is first looked up by the identities of what
-the key holds: a parsed graph shares its types and attributes, and hashing
-those by value walks them all.
+With the default key, and with a key of an op's own given what stands for
+its attributes (a constant's: its tensor's type, not its contents), an op
+is first looked up by the identities of what the key holds: a parsed graph
+shares its types and attributes, and hashing those by value walks them all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import FunctionType, TupleType
@@ -40,13 +41,16 @@ not reused while the entry stands."""
 register(_VERIFIED_IDENTITIES.clear)
 
 
-def _identity_key(op: Operation) -> tuple[tuple[object, ...], tuple[object, ...]]:
-    """`verification_key`'s contents by identity, and the objects identified."""
+def _identity_key(
+    op: Operation, attribute_objects: Sequence[object]
+) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """`verification_key`'s contents by identity, and the objects identified:
+    `attribute_objects` stand for the attributes (see `verified_by_key`)."""
     operand_types = [operand.type for operand in op.operands]
     result_types = [result.type for result in op.results]
     attributes = op.attributes
     properties = op.properties
-    objects = (*operand_types, *result_types, *attributes.values(), *properties.values())
+    objects = (*operand_types, *result_types, *attribute_objects, *properties.values())
     key = (
         type(op),
         len(operand_types),
@@ -59,6 +63,11 @@ def _identity_key(op: Operation) -> tuple[tuple[object, ...], tuple[object, ...]
         *map(id, objects),
     )
     return key, objects
+
+
+def attribute_values(op: Operation) -> Sequence[object]:
+    """An op's attribute values: what `verification_key` reads of its attributes."""
+    return tuple(op.attributes.values())
 
 
 def verification_key(op: Operation, attributes: Hashable | None = None) -> Hashable | None:
@@ -84,19 +93,26 @@ def verification_key(op: Operation, attributes: Hashable | None = None) -> Hasha
 
 def verified_by_key(
     key: Callable[[Operation], Hashable | None] = verification_key,
+    identified: Callable[[Operation], Sequence[object]] | None = None,
 ) -> Callable[[Op], Op]:
     """Decorate an op class, after ``irdl_op_definition``: its ``verify_``
     runs once per distinct `key` of its ops, which must determine the
-    outcome (see the module docstring)."""
+    outcome (see the module docstring).
+
+    With the default key an op is first looked up by identities, its
+    attributes by their values' (`attribute_values`); a `key` of its own
+    needs `identified` for that: the objects whose identities stand for
+    an op's attributes as far as `key` reads them (none of them a class
+    that is also an attribute's value)."""
 
     def decorate(cls: Op) -> Op:
         verify_fully = cls.verify_
 
-        by_identity = key is verification_key
+        identify = attribute_values if key is verification_key else identified
 
         def verify_(self: Operation) -> None:
-            if by_identity:
-                identity, objects = _identity_key(self)
+            if identify is not None:
+                identity, objects = _identity_key(self, identify(self))
                 if identity in _VERIFIED_IDENTITIES:
                     return
             op_key = key(self)
@@ -107,7 +123,7 @@ def verified_by_key(
                 if len(_VERIFIED) >= _VERIFIED_LIMIT:
                     _VERIFIED.clear()
                 _VERIFIED.add(op_key)
-            if by_identity:
+            if identify is not None:
                 if len(_VERIFIED_IDENTITIES) >= _VERIFIED_LIMIT:
                     _VERIFIED_IDENTITIES.clear()
                 _VERIFIED_IDENTITIES[identity] = objects

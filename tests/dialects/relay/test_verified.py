@@ -19,7 +19,7 @@ from xdsl.utils.test_value import create_ssa_value
 
 from relay_xdsl.dialects import relay
 from relay_xdsl.dialects.relay import ops
-from relay_xdsl.dialects.relay.structure import constant_verification_key
+from relay_xdsl.dialects.relay.structure import constant_identified, constant_verification_key
 from relay_xdsl.dialects.relay.syntax import verify_relay_type
 from relay_xdsl.support.memo import clear_memos
 
@@ -97,3 +97,21 @@ def test_a_bad_constant_is_reported_after_good_ones():
     bad.attributes["meta_index"] = StringAttr("x")
     with pytest.raises(VerifyException):
         bad.verify()
+
+
+def test_constants_are_looked_up_by_their_types_identity():
+    ones = DenseIntOrFPElementsAttr.from_list(T, [1.0] * 4)
+    twos = DenseIntOrFPElementsAttr.from_list(T, [2.0] * 4)
+    assert constant_identified(relay.ConstantOp(T, twos)) == [DenseIntOrFPElementsAttr, T]
+    clear_memos()
+    relay.ConstantOp(T, ones).verify()
+    relay.ConstantOp(T, twos).verify()
+    # Types equal to those that verified, but other objects: checked by value.
+    other = TensorType(f32, [2, 2])
+    relay.ConstantOp(other, DenseIntOrFPElementsAttr.from_list(T, [1.0] * 4)).verify()
+    wrong = relay.ConstantOp(
+        TensorType(f32, [4]), DenseIntOrFPElementsAttr.from_list(other, [1.0] * 4)
+    )
+    for _ in range(2):
+        with pytest.raises(VerifyException, match="does not match result type"):
+            wrong.verify()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 XDSL_OPT = BIN / "xdsl-opt"
 
@@ -158,7 +158,7 @@ import sys
 import threading
 
 from xdsl.irdl import attributes
-from xdsl.parser import attribute_parser
+from xdsl.parser import Parser, attribute_parser
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 
@@ -167,6 +167,7 @@ def state():
         "excepthook": sys.excepthook is sys.__excepthook__,
         "string regex": MLIRLexer._unescaped_characters_regex.pattern,
         "attribute_parser.base": attribute_parser.base is attributes.base,
+        "regions": Parser.parse_optional_region.__module__ == Parser.__module__,
         "gc": gc.isenabled(),
         "recursion limit": sys.getrecursionlimit(),
         "stack size": threading.stack_size(),
@@ -239,6 +240,7 @@ def test_runs_that_involve_relay_get_the_diagnostics_and_the_fixes(tmp_path: Pat
     )
     before, after = facts["before"], facts["after"]
     assert not after["excepthook"] and not after["attribute_parser.base"]
+    assert not after["regions"]
     assert after["string regex"] != before["string regex"]
     assert (after["gc"], after["recursion limit"], after["stack size"]) == (
         before["gc"],

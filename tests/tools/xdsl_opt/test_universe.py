@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import attribute_parser
+from xdsl.parser import Parser, attribute_parser
 from xdsl.passes import PassPipeline
 from xdsl.utils.mlir_lexer import MLIRLexer
 
@@ -34,6 +34,7 @@ def in_xdsl_opt(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(MLIRLexer, "_unescaped_characters_regex", regex)
     monkeypatch.setattr(MLIRLexer, "lex", MLIRLexer.lex)
     monkeypatch.setattr(attribute_parser, "base", attribute_parser.base)
+    monkeypatch.setattr(Parser, "parse_optional_region", Parser.parse_optional_region)
 
 
 @pytest.fixture
@@ -82,6 +83,7 @@ def test_loading_relay_in_xdsl_opt_brings_the_diagnostics_and_the_fixes(in_xdsl_
 
     assert xdsl_patches.applied() == {
         "common-tokens",
+        "region-names",
         "string-literal",
         "dense-literal-type",
         "function-result",
