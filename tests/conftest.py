@@ -1,4 +1,4 @@
-"""Shared fixtures: a real headless Chromium for the browser tests; the
+"""Shared fixtures: `op_fields`; a real headless Chromium for the browser tests; the
 ``heavy`` mark, which ``make check`` leaves out; and the order of the files,
 longest first (tests/durations.json), which keeps both workers of ``make test`` busy.
 
@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from xdsl.ir import Operation
 
 HEAVY_FOLDERS = (
     "bench",
@@ -122,6 +123,30 @@ def object_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RELAY_XDSL_CACHE", str(tmp_path_factory.mktemp("object-cache")))
         yield
+
+
+def _op_fields(op: Operation) -> tuple[object, ...]:
+    return (
+        type(op),
+        tuple(op.operands),
+        sorted(
+            use.index for value in set(op.operands) for use in value.uses if use.operation is op
+        ),
+        [(r.type, r.index, r.owner is op, r.name_hint, r.first_use) for r in op.results],
+        list(op.attributes.items()),
+        list(op.properties.items()),
+        op.location,
+        tuple(op.successors),
+        op.regions,
+        op.parent,
+    )
+
+
+@pytest.fixture
+def op_fields() -> Callable[[Operation], tuple[object, ...]]:
+    """Everything an op is made of, for comparing ops built field by field
+    with what xDSL's constructors make."""
+    return _op_fields
 
 
 CHROMIUM_ARGS = [
