@@ -13,6 +13,7 @@ platform no ``madvise``, the copies are ordinary pages and as fast as before.
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 from collections.abc import Sequence
 
@@ -48,7 +49,9 @@ def huge_page_copies(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
     # One huge page more than needed, so that the arrays can start at one.
     mapping = mmap.mmap(-1, end + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     if hasattr(mmap, "MADV_HUGEPAGE"):
-        mapping.madvise(mmap.MADV_HUGEPAGE)
+        # a kernel built without transparent huge pages refuses the advice
+        with contextlib.suppress(OSError):
+            mapping.madvise(mmap.MADV_HUGEPAGE)
     memory = np.frombuffer(mapping, dtype=np.uint8)
     base = -memory.ctypes.data % HUGE_PAGE
     copies = []

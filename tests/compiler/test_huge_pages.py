@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import mmap
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from relay_xdsl.compiler import huge_pages
 from relay_xdsl.compiler.huge_pages import HUGE_PAGE, LINE, PAGE, huge_page_copies
 
 
@@ -21,7 +23,7 @@ def _arrays() -> list[np.ndarray]:
     ]
 
 
-def test_copies_are_equal_read_only_and_contiguous():
+def test_copies_are_equal_read_only_and_contiguous() -> None:
     arrays = _arrays()
     copies = huge_page_copies(arrays)
     assert len(copies) == len(arrays)
@@ -34,7 +36,7 @@ def test_copies_are_equal_read_only_and_contiguous():
         copies[0][0, 0, 0, 0] = 1.0
 
 
-def test_copies_share_one_mapping_from_a_huge_page():
+def test_copies_share_one_mapping_from_a_huge_page() -> None:
     # an empty array has no memory to place
     copies = [copy for copy in huge_page_copies(_arrays()) if copy.nbytes]
     addresses = [copy.ctypes.data for copy in copies]
@@ -48,7 +50,7 @@ def test_copies_share_one_mapping_from_a_huge_page():
 
 
 @pytest.mark.skipif(not hasattr(mmap, "MADV_HUGEPAGE"), reason="no transparent huge pages")
-def test_the_mapping_is_advised_for_huge_pages():
+def test_the_mapping_is_advised_for_huge_pages() -> None:
     (copy,) = huge_page_copies([np.ones(HUGE_PAGE // 4, np.float32)])
     start = copy.ctypes.data
     with open("/proc/self/smaps") as smaps:
@@ -64,5 +66,22 @@ def test_the_mapping_is_advised_for_huge_pages():
     pytest.fail("the copy's mapping is not in /proc/self/smaps")
 
 
-def test_no_arrays_no_mapping():
+def test_no_arrays_no_mapping() -> None:
     assert huge_page_copies([]) == []
+
+
+def test_a_kernel_refusing_the_advice_still_gets_copies(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refusing(mmap.mmap):
+        def madvise(self, *arguments: int) -> None:
+            raise OSError(22, "Invalid argument")
+
+    fake = SimpleNamespace(
+        mmap=Refusing,
+        MAP_PRIVATE=mmap.MAP_PRIVATE,
+        MAP_ANONYMOUS=mmap.MAP_ANONYMOUS,
+        MADV_HUGEPAGE=14,
+    )
+    monkeypatch.setattr(huge_pages, "mmap", fake)
+    arrays = _arrays()
+    for array, copy in zip(arrays, huge_pages.huge_page_copies(arrays)):
+        np.testing.assert_array_equal(copy, array)
