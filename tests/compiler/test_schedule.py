@@ -897,6 +897,19 @@ def test_a_conv_of_no_epilogue_runs_rows_then_filter_tiles_then_columns() -> Non
     assert _rows_then_filter_tiles_then_columns(scheduled, 28, 28, 64), scheduled
 
 
+def test_a_conv_of_no_epilogue_starts_each_tile_from_its_bias() -> None:
+    """A conv of no epilogue reads its bias into each 7x32 tile, inside the
+    tile loops: its one loop over the output rows is the conv's, with no
+    pass broadcasting the bias over the whole output before it."""
+    conv = _conv("bias_only", 28, 16, 64, 1, 1, (0, 0), hwio=True, relu=False)
+    scheduled = _scheduled(_function(*conv), "schedule")
+    rows = r"scf\.for %\w+ = %c0 to %c28 step %c1 [^\n]*-> \(tensor<1x28x28x64xf32>\)"
+    assert len(re.findall(rows, scheduled)) == 1, scheduled
+    columns = scheduled.index("step %c7 iter_args")
+    bias = r"vector\.transfer_read %\w+\[%c0\], %\w+ {in_bounds = \[true\]} : tensor<32xf32>"
+    assert re.search(bias, scheduled[columns:]), scheduled
+
+
 def _rows_then_filter_tiles_then_columns(
     scheduled: str, rows: int, columns: int, filters: int
 ) -> bool:
