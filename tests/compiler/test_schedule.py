@@ -446,6 +446,9 @@ CASES = [
     # no epilogue (the bias its sums start from), remainders in width and filters
     _conv("conv3x3_s2_bias_only", 14, 16, 40, 3, 2, (1, 0), hwio=True, relu=False),
     _conv("conv1x1_bias_only", 9, 48, 40, 1, 1, (0, 0), hwio=True, relu=False),
+    # of no epilogue, narrow (14x16 tiles) and thin (3 channels)
+    _conv("conv1x1_narrow_bias_only", 15, 40, 24, 1, 1, (0, 0), hwio=True, relu=False),
+    _conv("stem7x7_s2_bias_only", 20, 3, 32, 7, 2, (3, 2), hwio=True, relu=False),
     # a residual add of the conv as its second operand: 24 filters (narrow), 40
     _residual_conv("conv1x1_narrow_residual", 9, 48, 24),
     _residual_conv("conv1x1_residual", 9, 48, 40),
