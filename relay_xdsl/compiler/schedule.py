@@ -616,8 +616,8 @@ MATMUL_TILE = [8, PANEL, 8]
 # time: 24 AVX-512 accumulators, 8 registers of the panel's rows (an 8x32
 # tile of 8 steps reads a panel's row of 128 bytes for 16 FMAs, this one for
 # 24; 12x32 tiles of 8 steps loaded 16 registers of the panel at once and
-# spilled; 14 or 16 rows spilled too).  Per thread, resnet50's conv
-# functions took 7% less CPU time, BERT ran as fast (perf, one thread).
+# spilled; 14 or 16 rows spilled too).  On one thread resnet50's conv
+# functions took 7% less CPU time (perf), BERT ran as fast.
 PRODUCT_DEPTH = 256
 DEEP_PRODUCT_TILE = [12, PANEL, 4]
 MATMUL_INTERCHANGE = [1, 0, 2]
