@@ -15,7 +15,9 @@ or a global), so `CompiledModel` copies them into numpy arrays and frees
 each allocated pointer once with libc's ``free``.
 
 The library never writes into the arrays it is given (build.py marks the
-arguments read-only), so the weights are passed as they are, every call.
+arguments read-only), so the weights are passed as they are, every call:
+copied once, when the model is made, into memory backed by huge pages
+(huge_pages.py).
 A library is loaded once per path and process (``dlopen``): rebuilding a
 library at the same path needs a new process to take effect.
 
@@ -37,6 +39,7 @@ import numpy as np
 
 from relay_xdsl.compiler.artifact import Signature, TensorSpec, read_artifact
 from relay_xdsl.compiler.errors import CompileError
+from relay_xdsl.compiler.huge_pages import huge_page_copies
 
 _GLOBAL_MARKER = 0xDEADBEEF
 """The allocated pointer MLIR gives a memref of a global (``memref.get_global``): not to free."""
@@ -125,10 +128,12 @@ class CompiledModel:
             raise CompileError(
                 f"{self.library} takes {len(signature.weights)} weights, {len(weights)} given"
             )
-        self._weights = [
-            checked_array(weight, spec, f"weight {index}")
-            for index, (weight, spec) in enumerate(zip(weights, signature.weights))
-        ]
+        self._weights = huge_page_copies(
+            [
+                checked_array(weight, spec, f"weight {index}")
+                for index, (weight, spec) in enumerate(zip(weights, signature.weights))
+            ]
+        )
         self._weight_descriptors = [descriptor(w) for w in self._weights]
         for name, value in OPENMP_DEFAULTS.items():
             os.environ.setdefault(name, value)

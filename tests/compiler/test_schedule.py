@@ -39,6 +39,7 @@ from relay_xdsl.compiler.schedule import (
     PAD_ROWS,
     PARALLEL_EPILOGUE_ROWS,
     PARALLEL_PAD_ROWS,
+    PRODUCT_DEPTH,
     SCHEDULE,
     vector_lowering,
     vectorize,
@@ -339,6 +340,9 @@ PACKED_MATMULS = [
     _packed_matmul("packed_matmul_many_rows", 2, 70, 40, 70),
     # one row (a classifier's head): its unit dim is dropped from the tiles
     _packed_matmul("packed_matvec", 1, 1, 40, 70),
+    # too many rows for the few-rows blocks; a reduction of two blocks and a
+    # remainder, rows of twelve tiles and a remainder
+    _packed_matmul("packed_matmul_deep", 5, 30, 2 * PRODUCT_DEPTH + 88, 70),
 ]
 
 
@@ -448,6 +452,9 @@ CASES = [
     # no epilogue (the bias its sums start from), remainders in width and filters
     _conv("conv3x3_s2_bias_only", 14, 16, 40, 3, 2, (1, 0), hwio=True, relu=False),
     _conv("conv1x1_bias_only", 9, 48, 40, 1, 1, (0, 0), hwio=True, relu=False),
+    # of no epilogue, narrow (14x16 tiles) and thin (3 channels)
+    _conv("conv1x1_narrow_bias_only", 15, 40, 24, 1, 1, (0, 0), hwio=True, relu=False),
+    _conv("stem7x7_s2_bias_only", 20, 3, 32, 7, 2, (3, 2), hwio=True, relu=False),
     # a residual add of the conv as its second operand: 24 filters (narrow), 40
     _residual_conv("conv1x1_narrow_residual", 9, 48, 24),
     _residual_conv("conv1x1_residual", 9, 48, 40),
@@ -731,6 +738,31 @@ def test_a_packed_matmul_of_few_rows_runs_blocks_of_its_reduction_outermost() ->
     assert steps is not None, scheduled
 
 
+def test_a_deep_packed_matmul_runs_its_reduction_in_blocks_outside_its_panels() -> None:
+    """A product on packed panels of a reduction longer than PRODUCT_DEPTH:
+    its panels split into one part per thread, in which the blocks of the
+    reduction run outside the panels, the panels outside the rows' 12x32
+    tiles, which carry their accumulators in registers across the block's
+    4-long steps; the rows' remainder (150 = 12 x 12 + 6) and the reduction's
+    (600 = 2 x 256 + 88) peeled."""
+    case = next(case for case in PACKED_MATMULS if case[0] == "packed_matmul_deep")
+    two = _scheduled(_function(*case), "schedule", vectorize(2))
+    forall = re.search(r"scf\.forall \(%\w+\) in \(2\)", two)
+    assert forall is not None, two
+    blocks = re.search(rf"scf\.for .* step %c{PRODUCT_DEPTH} ", two[forall.end() :])
+    assert blocks is not None, two
+    inside = two[forall.end() + blocks.end() :]
+    panels = re.search(r"scf\.for .* step %c1 ", inside)
+    rows = re.search(r"scf\.for .* step %c12 ", inside)
+    assert panels is not None and rows is not None and panels.start() < rows.start(), two
+    for tile in ("12", "6"):
+        steps = rf"scf\.for .* step %c4 iter_args\(.*\) -> \(vector<{tile}x32xf32>\)"
+        assert re.search(steps, inside), two
+        contract = f"vector<{tile}x4xf32>, vector<4x32xf32> into vector<{tile}x32xf32>"
+        assert contract in inside, two
+    assert re.search(r"tensor<88x32xf32>|\[1, 88, 32\]", inside), two
+
+
 @pytest.mark.parametrize(
     ("case", "tiles"),
     [(PACKED_MATMULS[1], ["8x32", "4x32"]), (MATMULS[1], ["8x32", "5x32", "8x13", "5x13"])],
@@ -899,6 +931,19 @@ def test_a_conv_of_no_epilogue_runs_rows_then_filter_tiles_then_columns() -> Non
     conv = _conv("bias_only", 28, 16, 64, 1, 1, (0, 0), hwio=True, relu=False)
     scheduled = _scheduled(_function(*conv), "schedule")
     assert _rows_then_filter_tiles_then_columns(scheduled, 28, 28, 64), scheduled
+
+
+def test_a_conv_of_no_epilogue_starts_each_tile_from_its_bias() -> None:
+    """A conv of no epilogue reads its bias into each 7x32 tile, inside the
+    tile loops: its one loop over the output rows is the conv's, with no
+    pass broadcasting the bias over the whole output before it."""
+    conv = _conv("bias_only", 28, 16, 64, 1, 1, (0, 0), hwio=True, relu=False)
+    scheduled = _scheduled(_function(*conv), "schedule")
+    rows = r"scf\.for %\w+ = %c0 to %c28 step %c1 [^\n]*-> \(tensor<1x28x28x64xf32>\)"
+    assert len(re.findall(rows, scheduled)) == 1, scheduled
+    columns = scheduled.index("step %c7 iter_args")
+    bias = r"vector\.transfer_read %\w+\[%c0\], %\w+ {in_bounds = \[true\]} : tensor<32xf32>"
+    assert re.search(bias, scheduled[columns:]), scheduled
 
 
 def _rows_then_filter_tiles_then_columns(
