@@ -139,11 +139,7 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   adding the bias.  A product of few rows (``PACKED_FEW_ROWS``) runs its
   reduction in blocks (``PACKED_K_BLOCK``) outside its row tiles instead
   (``_blocked_packed_matmul_action``), each block of the panel read from
-  memory once for all the row tiles; one of more rows and a reduction
-  longer than ``PRODUCT_DEPTH`` (a 3x3 conv's taps) runs it in blocks
-  outside its panels, on 12x32 tiles (``_deep_packed_matmul_action``,
-  ``DEEP_PRODUCT_TILE``), starting from a pass of zeros or bias.
-  **Packed panel:** any other single float32 matmul first
+  memory once for all the row tiles.  **Packed panel:** any other single float32 matmul first
   copies its
   panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
   contiguous buffer, which the row tiles then read.  Read in place, the
@@ -607,23 +603,6 @@ POOL_TILE = [1, 1, 2, 64, 1, 0]
 # padded to 56, than as 8-row tiles and a 1-row remainder; 16 or 4 steps of K
 # no faster.)
 MATMUL_TILE = [8, PANEL, 8]
-# A product on packed panels (packed_matmul.py) of a reduction longer than
-# PRODUCT_DEPTH (a 3x3 conv's taps, 9 x 256 to 9 x 512 long; BERT's 768 and
-# 3072) runs it in blocks of PRODUCT_DEPTH, each block outside the panels of
-# its thread, each panel's rows inside (`_deep_packed_matmul_action`): a
-# block of the panel, 32 KiB, stays in the 48 KiB L1 while every row tile
-# reads it, and the block of the rows (at most 196 x 256 floats, 200 KiB) in
-# the L2 while every panel passes, where each row tile read its panel whole
-# from the L2 and each panel the rows from the L3 (resnet50's 7x7 3x3 convs
-# a quarter faster, its 14x14 ones a tenth; blocks of 128 ran as fast, of 512
-# slower).  Its tile is 12 rows by a panel, 4 steps of the reduction at a
-# time: 24 AVX-512 accumulators, 8 registers of the panel's rows (an 8x32
-# tile of 8 steps reads a panel's row of 128 bytes for 16 FMAs, this one for
-# 24; 12x32 tiles of 8 steps loaded 16 registers of the panel at once and
-# spilled; 14 or 16 rows spilled too).  On one thread resnet50's conv
-# functions took 7% less CPU time (perf), BERT ran as fast.
-PRODUCT_DEPTH = 256
-DEEP_PRODUCT_TILE = [12, PANEL, 4]
 MATMUL_INTERCHANGE = [1, 0, 2]
 # A product on packed panels of few rows (at most PACKED_FEW_ROWS: BERT's and
 # GPT-2's 64 tokens, a CNN's 7x7 layers) runs its reduction in blocks of
@@ -730,10 +709,10 @@ def _parallel(sizes: list[int], split: bool = False) -> tuple[list[str], str]:
     return [forall], "%inner"
 
 
-def _parallel_with_init(sizes: list[int], split: bool = False) -> tuple[list[str], str]:
+def _parallel_with_init(sizes: list[int]) -> tuple[list[str], str]:
     """`_parallel`'s lines, then the producer of ``%op``'s output (its fill,
     or its initial sums) fused into each ``scf.forall`` iteration."""
-    parallel, inner = _parallel(sizes, split)
+    parallel, inner = _parallel(sizes)
     return [
         f"%init = transform.get_producer_of_operand %op[2] : ({_ANY}) -> {_ANY}",
         *parallel,
@@ -811,24 +790,18 @@ def _tiling_action(
     return _action(name, body)
 
 
-def _packed_matmul_matcher(
-    name: str, most_rows: int | None = None, deeper_than: int | None = None
-) -> str:
+def _packed_matmul_matcher(name: str, most_rows: int | None = None) -> str:
     """Matches the ``linalg.generic`` of packed_matmul.py: loops ``(p, m, j,
     k)``, the last a reduction, a multiply-add body, ``j`` a panel's width;
-    with `most_rows`, ``m`` at most that; with `deeper_than`, ``k`` longer
-    than that."""
-    limits = ""
-    if most_rows is not None:
-        limits += f"""
+    with `most_rows`, ``m`` at most that."""
+    rows = (
+        f"""
         %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
         %most_rows = transform.param.constant {most_rows} : i64 -> !transform.param<i64>
         transform.match.param.cmpi le %rows, %most_rows : !transform.param<i64>"""
-    if deeper_than is not None:
-        limits += f"""
-        %depth = transform.match.structured.dim %s[3] : ({_ANY}) -> !transform.param<i64>
-        %shallow = transform.param.constant {deeper_than} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi gt %depth, %shallow : !transform.param<i64>"""
+        if most_rows is not None
+        else ""
+    )
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
@@ -842,7 +815,7 @@ def _packed_matmul_matcher(
         transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
         %width = transform.match.structured.dim %s[2] : ({_ANY}) -> !transform.param<i64>
         %panel = transform.param.constant {PANEL} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>{limits}
+        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>{rows}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -891,9 +864,9 @@ def _blocked_packed_matmul_action() -> str:
     panels in parallel, one at a time, their initial sums (zeros, or the
     bias) fused in; inside each, the reduction in blocks of
     ``PACKED_K_BLOCK``, then the rows tiled by ``MATMUL_TILE`` and the
-    block's steps (`_reduction_blocks_tiled`); each panel's initial sums
-    vectorised here, a vector the first block's tiles read their
-    accumulators from."""
+    block's steps, the tiles' unit panel dim dropped, marked, the loops
+    peeled; each panel's initial sums vectorised here, a vector the first
+    block's tiles read their accumulators from."""
     rows, _, steps = MATMUL_TILE
     parallel, inner = _parallel_with_init([1])
     return _action(
@@ -902,52 +875,19 @@ def _blocked_packed_matmul_action() -> str:
             *parallel,
             _tile(inner, [0, 0, 0, PACKED_K_BLOCK], result="%block", loops="%blocks"),
             _tile("%block", [0, rows, 0, 0], result="%row_tile", loops="%row_loop"),
-            *_reduction_blocks_tiled(steps),
+            _tile("%row_tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
+            "transform.apply_patterns to %row_loop#0 {",
+            "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
+            f"}} : {_ANY}",
+            f'%product = transform.structured.match ops{{["linalg.generic"]}} in %row_loop#0 : ({_ANY}) -> {_ANY}',
+            f'transform.annotate %product "{MARK}" : {_ANY}',
+            *_peel("%steps#0"),
+            *_peel("%row_loop#0"),
+            *_peel("%blocks#0"),
             f'transform.annotate %init_p "{ZEROS}" : {_ANY}',
             *_vectorise_in("%forall_1", [ZEROS]),
         ],
     )
-
-
-def _deep_packed_matmul_action(threads: int) -> str:
-    """The panels split into one part per thread (an ``scf.forall``, the
-    sums the product starts from fused into each part: a pass over the
-    part's output, zeros or the bias, vectorised by the elementwise rules);
-    inside each, the reduction in blocks of `PRODUCT_DEPTH`, outermost, then
-    the part's panels one at a time, then its rows by `DEEP_PRODUCT_TILE`,
-    then the reduction's steps (`_reduction_blocks_tiled`)."""
-    rows, _, steps = DEEP_PRODUCT_TILE
-    parallel, inner = _parallel_with_init([threads], split=True)
-    return _action(
-        "tile_deep_packed_matmul",
-        [
-            *parallel,
-            _tile(inner, [1, 0, 0, PRODUCT_DEPTH], [3, 0, 1, 2], "%block", "%blocks"),
-            f"%row_tile, %row_loop:1 = transform.structured.fuse %block tile_sizes [0, {rows}, 0, 0] : ({_ANY}) -> ({_ANY}, {_ANY})",
-            *_reduction_blocks_tiled(steps),
-        ],
-    )
-
-
-def _reduction_blocks_tiled(steps: int) -> list[str]:
-    """The end of an action on a product on packed panels whose reduction
-    runs in blocks (``%blocks``) outside its row tiles (``%row_tile`` in
-    ``%row_loop``): the block's `steps` tiled, each tile's accumulator read
-    from the output before a block, carried in registers across its steps
-    and written back after it; the tiles' unit panel dim dropped as in
-    `_packed_matmul_action`, the product marked, the steps, rows and blocks
-    peeled."""
-    return [
-        _tile("%row_tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
-        "transform.apply_patterns to %row_loop#0 {",
-        "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
-        f"}} : {_ANY}",
-        f'%product = transform.structured.match ops{{["linalg.generic"]}} in %row_loop#0 : ({_ANY}) -> {_ANY}',
-        f'transform.annotate %product "{MARK}" : {_ANY}',
-        *_peel("%steps#0"),
-        *_peel("%row_loop#0"),
-        *_peel("%blocks#0"),
-    ]
 
 
 def _vectorise_in(container: str, marks: list[str]) -> list[str]:
@@ -1498,10 +1438,8 @@ def _build_schedule(threads: int = 1) -> str:
         + _depthwise_action()
         + _batches_matcher("match_batches_matmul", "linalg.batch_matmul")
         + _batches_matmul_action()
-        + _packed_matmul_matcher("match_few_rows_packed_matmul", most_rows=PACKED_FEW_ROWS)
+        + _packed_matmul_matcher("match_few_rows_packed_matmul", PACKED_FEW_ROWS)
         + _blocked_packed_matmul_action()
-        + _packed_matmul_matcher("match_deep_packed_matmul", deeper_than=PRODUCT_DEPTH)
-        + _deep_packed_matmul_action(threads)
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
@@ -1591,7 +1529,6 @@ def _build_schedule(threads: int = 1) -> str:
     %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %func
         @match_few_rows_packed_matmul -> @tile_blocked_packed_matmul,
-        @match_deep_packed_matmul -> @tile_deep_packed_matmul,
         @match_packed_matmul -> @tile_packed_matmul : ({_ANY}) -> {_ANY}
     transform.yield
   }}

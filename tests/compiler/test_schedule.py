@@ -39,7 +39,6 @@ from relay_xdsl.compiler.schedule import (
     PAD_ROWS,
     PARALLEL_EPILOGUE_ROWS,
     PARALLEL_PAD_ROWS,
-    PRODUCT_DEPTH,
     SCHEDULE,
     vector_lowering,
     vectorize,
@@ -340,9 +339,6 @@ PACKED_MATMULS = [
     _packed_matmul("packed_matmul_many_rows", 2, 70, 40, 70),
     # one row (a classifier's head): its unit dim is dropped from the tiles
     _packed_matmul("packed_matvec", 1, 1, 40, 70),
-    # too many rows for the few-rows blocks; a reduction of two blocks and a
-    # remainder, rows of twelve tiles and a remainder
-    _packed_matmul("packed_matmul_deep", 5, 30, 2 * PRODUCT_DEPTH + 88, 70),
 ]
 
 
@@ -736,31 +732,6 @@ def test_a_packed_matmul_of_few_rows_runs_blocks_of_its_reduction_outermost() ->
         inside[tiles.end() :],
     )
     assert steps is not None, scheduled
-
-
-def test_a_deep_packed_matmul_runs_its_reduction_in_blocks_outside_its_panels() -> None:
-    """A product on packed panels of a reduction longer than PRODUCT_DEPTH:
-    its panels split into one part per thread, in which the blocks of the
-    reduction run outside the panels, the panels outside the rows' 12x32
-    tiles, which carry their accumulators in registers across the block's
-    4-long steps; the rows' remainder (150 = 12 x 12 + 6) and the reduction's
-    (600 = 2 x 256 + 88) peeled."""
-    case = next(case for case in PACKED_MATMULS if case[0] == "packed_matmul_deep")
-    two = _scheduled(_function(*case), "schedule", vectorize(2))
-    forall = re.search(r"scf\.forall \(%\w+\) in \(2\)", two)
-    assert forall is not None, two
-    blocks = re.search(rf"scf\.for .* step %c{PRODUCT_DEPTH} ", two[forall.end() :])
-    assert blocks is not None, two
-    inside = two[forall.end() + blocks.end() :]
-    panels = re.search(r"scf\.for .* step %c1 ", inside)
-    rows = re.search(r"scf\.for .* step %c12 ", inside)
-    assert panels is not None and rows is not None and panels.start() < rows.start(), two
-    for tile in ("12", "6"):
-        steps = rf"scf\.for .* step %c4 iter_args\(.*\) -> \(vector<{tile}x32xf32>\)"
-        assert re.search(steps, inside), two
-        contract = f"vector<{tile}x4xf32>, vector<4x32xf32> into vector<{tile}x32xf32>"
-        assert contract in inside, two
-    assert re.search(r"tensor<88x32xf32>|\[1, 88, 32\]", inside), two
 
 
 @pytest.mark.parametrize(
