@@ -171,16 +171,20 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   element by element, through the stack (BERT's layer_norm took 0.8 ms of its
   64x768 elements).
 * reductions along the innermost axis only (softmax's maxima and sums,
-  layer_norm's means and variances): 8 rows by 64 columns
-  (``ROW_REDUCTION_TILES``), in a rolled loop over the columns carrying the 8
-  running results in registers, each tile a horizontal reduction of each row,
+  layer_norm's means and variances): one row by 64 columns
+  (``ROW_REDUCTION_TILES``), in a rolled loop over the columns carrying a
+  vector of 64 running results in registers, combined elementwise with each
+  tile (``tile_reduction_using_for``), then reduced across once per row,
   reassociated (``reassociate-fp-reductions``: in order, a 64-long chain of
-  dependent scalar adds).  Most arrive as ``linalg.generic``, not
+  dependent scalar adds).  Reduced across at every tile instead, a row's
+  maximum was a NaN-propagating horizontal ``maximumf`` per 64 columns,
+  scalar compares and blends (vit_b_16's softmax, 12x197 rows of 197, one
+  thread: on its own about 0.59 to 0.53 ms a call; in the model, CPU time,
+  12.0 to 11.1 ms a run).  Most arrive as ``linalg.generic``, not
   ``linalg.reduce``: ``linalg-fuse-elementwise-ops`` fuses the ops before
   them in (layer_norm's subtraction and square) and moves the reshape to
-  ``[..., 1]`` after them through them, which adds a unit loop, so that a
-  tile's 8 rows may be that loop's one; left to loops, vit_b_16's softmax and
-  layer_norm functions took about 10 ms of its 175 (one thread), 4 ms
+  ``[..., 1]`` after them through them, which adds a unit loop; left to
+  loops, vit_b_16's softmax and layer_norm functions took about 10 ms of its 175 (one thread), 4 ms
   vectorised.  The products' tiles, generics reducing along their last loop
   too, are told apart by their multiply-accumulate body (``match_contraction``).
 * a loop whose tile does not divide its extent (widths 7, 14, 28; 3 input
@@ -669,12 +673,14 @@ NARROW_TRANSPOSE_TILE = [1, 1, 16, 0]
 # elements on vit_b_16, whose unrolled code took clang minutes; 8 rows made an
 # operand broadcast along the row a read filled element by element).
 ELEMENTWISE_TILES = {4: [1, 1, 1, 64], 3: [1, 1, 64], 2: [1, 64], 1: [64]}
-# Reductions along the innermost axis, by rank: 8 rows, 64 columns at a time.
+# Reductions along the innermost axis, by rank: one row, 64 columns at a time,
+# combined into a vector of 64 running results (4 AVX-512 registers; 8 rows
+# would be all 32), reduced across once per row (`_row_reduction_action`).
 ROW_REDUCTION_TILES = {
-    5: [1, 1, 1, 8, 64],
-    4: [1, 1, 8, 64],
-    3: [1, 8, 64],
-    2: [8, 64],
+    5: [1, 1, 1, 1, 64],
+    4: [1, 1, 1, 64],
+    3: [1, 1, 64],
+    2: [1, 64],
 }
 
 # Tiled ops carry this unit attribute, so that only they are vectorised: an op no
@@ -886,6 +892,37 @@ def _blocked_packed_matmul_action() -> str:
             *_peel("%blocks#0"),
             f'transform.annotate %init_p "{ZEROS}" : {_ANY}',
             *_vectorise_in("%forall_1", [ZEROS]),
+        ],
+    )
+
+
+def _row_reduction_action(name: str, tile: list[int]) -> str:
+    """Tile a row reduction's rows by `tile` (all but its last size), then
+    its columns by the last into a loop of partial reductions: each step
+    combines a slice of the row into a vector of running results, elementwise,
+    and one op after the loop reduces that vector across (``tile_reduction_using_for``);
+    mark the three (the partial results' fill, the steps, the combination)
+    and peel the column and row loops."""
+    rows = [*tile[:-1], 0]
+    columns = [0] * (len(tile) - 1) + [tile[-1]]
+    row_loops = sum(1 for size in rows if size)
+    results = ", ".join([_ANY] * 4)
+    split = (
+        "%partial_fill, %partial, %combined, %columns = "
+        f"transform.structured.tile_reduction_using_for %row_tile "
+        f"by tile_sizes = [{', '.join(map(str, columns))}] : ({_ANY}) -> ({results})"
+    )
+    return _action(
+        name,
+        [
+            _tile("%op", rows, result="%row_tile", loops="%rows"),
+            split,
+            *(
+                f'transform.annotate {handle} "{MARK}" : {_ANY}'
+                for handle in ("%partial_fill", "%partial", "%combined")
+            ),
+            *_peel("%columns"),
+            *_peel(f"%rows#{row_loops - 1}"),
         ],
     )
 
@@ -1410,15 +1447,6 @@ def _build_schedule(threads: int = 1) -> str:
                 [nonzero - 1, nonzero - 2] if nonzero > 1 else [0],
             )
         )
-    for rank, tile in ROW_REDUCTION_TILES.items():
-        rules.append(
-            _Rule(
-                f"row_reduction{rank}",
-                _row_reduction_matcher(f"match_row_reduction{rank}", rank),
-                tile,
-                [rank - 1, rank - 2],
-            )
-        )
     sequences = "".join(
         rule.matcher
         + _tiling_action(
@@ -1443,6 +1471,11 @@ def _build_schedule(threads: int = 1) -> str:
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
+        + "".join(
+            _row_reduction_matcher(f"match_row_reduction{rank}", rank)
+            + _row_reduction_action(f"tile_row_reduction{rank}", tile)
+            for rank, tile in ROW_REDUCTION_TILES.items()
+        )
         + _contraction_matcher("match_contraction")
         + LEAVE_ALONE
         + "".join(
@@ -1496,7 +1529,11 @@ def _build_schedule(threads: int = 1) -> str:
         + ["@match_contraction -> @leave_alone"]
         + [
             f"@match_{name} -> @tile_{name}"
-            for name in [*(rule.name for rule in rules), "depthwise"]
+            for name in [
+                *(rule.name for rule in rules),
+                "depthwise",
+                *(f"row_reduction{rank}" for rank in ROW_REDUCTION_TILES),
+            ]
         ]
     )
     pad_sequences, pad_lines_list = _parallel_pads(threads)
