@@ -67,6 +67,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.parser import Parser
@@ -265,17 +266,13 @@ def apply() -> frozenset[str]:
     from xdsl.utils.mlir_lexer import MLIRLexer
 
     if installed_xdsl_version() == XDSL_VERSION:
-        lex = MLIRLexer.lex
-        if lex is not lex_common_tokens and lex.__module__ == MLIRLexer.__module__:
-            _XDSL_LEX[:] = [lex]
-            MLIRLexer.lex = lex_common_tokens  # type: ignore[method-assign]
-        parse_region = Parser.parse_optional_region
-        if (
-            parse_region is not parse_optional_region_in_place
-            and parse_region.__module__ == Parser.__module__
-        ):
-            _XDSL_PARSE_OPTIONAL_REGION[:] = [parse_region]
-            Parser.parse_optional_region = parse_optional_region_in_place  # type: ignore[method-assign]
+        _replace_own_method(MLIRLexer, "lex", lex_common_tokens, _XDSL_LEX)
+        _replace_own_method(
+            Parser,
+            "parse_optional_region",
+            parse_optional_region_in_place,
+            _XDSL_PARSE_OPTIONAL_REGION,
+        )
         if string_literal_regex().pattern == XDSL_STRING_LITERAL:
             set_string_literal_regex(LINEAR_STRING_LITERAL)
         if attribute_parser.base is attributes.base:
@@ -284,14 +281,21 @@ def apply() -> frozenset[str]:
         if original is not print_func_outputs and original.__module__ == func_format.__name__:
             _XDSL_PRINT_FUNC_OUTPUTS[:] = [original]
             set_func_outputs_printer(print_func_outputs)
-        printer = FunctionalTypeDirective.print
-        if (
-            printer is not print_functional_type
-            and printer.__module__ == FunctionalTypeDirective.__module__
-        ):
-            _XDSL_PRINT_FUNCTIONAL_TYPE[:] = [printer]
-            FunctionalTypeDirective.print = print_functional_type  # type: ignore[method-assign]
+        _replace_own_method(
+            FunctionalTypeDirective, "print", print_functional_type, _XDSL_PRINT_FUNCTIONAL_TYPE
+        )
     return applied()
+
+
+def _replace_own_method(
+    owner: type, name: str, replacement: Callable[..., Any], saved: list[Callable[..., Any]]
+) -> None:
+    """Make `replacement` ``owner.name``, keeping xDSL's in `saved`, only while
+    the method there is still xDSL's own (defined in `owner`'s module)."""
+    method = getattr(owner, name)
+    if method is not replacement and method.__module__ == owner.__module__:
+        saved[:] = [method]
+        setattr(owner, name, replacement)
 
 
 def apply_pipeline_words() -> bool:

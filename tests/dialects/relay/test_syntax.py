@@ -127,6 +127,18 @@ FN_HEADERS = {
 }
 
 
+def _generic_or_error(ctx: Context, text: str) -> str:
+    """The generic form of the module `text` parsed afresh, or the error."""
+    clear_memos()
+    try:
+        module = Parser(ctx, text).parse_module()
+    except ParseError as error:
+        return str(error)
+    output = io.StringIO()
+    Printer(output, print_generic_format=True).print_op(module)
+    return output.getvalue()
+
+
 @pytest.mark.parametrize("name", list(FN_HEADERS))
 def test_fn_bindings_read_as_xdsl_reads_them(name: str, monkeypatch: pytest.MonkeyPatch):
     ctx = _context()
@@ -139,19 +151,9 @@ def test_fn_bindings_read_as_xdsl_reads_them(name: str, monkeypatch: pytest.Monk
         "  func.return %r : tensor<2xf32>\n}\n"
     )
 
-    def parsed() -> str:
-        clear_memos()
-        try:
-            module = Parser(ctx, text).parse_module()
-        except ParseError as error:
-            return str(error)
-        output = io.StringIO()
-        Printer(output, print_generic_format=True).print_op(module)
-        return output.getvalue()
-
-    fast = parsed()
+    fast = _generic_or_error(ctx, text)
     monkeypatch.setattr(structure, "read_bindings", lambda parser: None)
-    assert fast == parsed()
+    assert fast == _generic_or_error(ctx, text)
 
 
 @pytest.mark.parametrize(("name", "count"), [("printed", 2), ("no bindings", 0)])
@@ -202,20 +204,10 @@ def test_calls_read_as_xdsl_reads_them(name: str, monkeypatch: pytest.MonkeyPatc
         "  func.return %r : tensor<2xf32>\n}\n"
     )
 
-    def parsed() -> str:
-        clear_memos()
-        try:
-            module = Parser(ctx, text).parse_module()
-        except ParseError as error:
-            return str(error)
-        output = io.StringIO()
-        Printer(output, print_generic_format=True).print_op(module)
-        return output.getvalue()
-
-    fast = parsed()
+    fast = _generic_or_error(ctx, text)
     # The generic reader of the operands, as before `parse_call` read them whole.
     monkeypatch.setattr(syntax, "_CALL_OPERANDS", re.compile("(?!)"))
-    assert fast == parsed()
+    assert fast == _generic_or_error(ctx, text)
 
 
 def test_printed_operands_of_defined_values_are_taken_directly(monkeypatch: pytest.MonkeyPatch):
