@@ -118,10 +118,10 @@ class BindingLineBuilder:
         checked = self.checked.get(key)
         if checked is None:
             checked = self.checked[key] = self.check(callee, line, args)
+        # The checked attributes themselves: the call leaves them unchanged.
         checked_class, checked_attributes = checked
-        attributes = dict(checked_attributes)
         value = parser.annotated_operator_call(
-            callee, checked_class, args, attributes, parser.read_annotation(line.comment)
+            callee, checked_class, args, checked_attributes, parser.read_annotation(line.comment)
         )
         names[line.variable] = value
         return True

@@ -622,11 +622,12 @@ class RelayExpressionParser(RelayAttributeParser, ABC):
     ) -> SSAValue:
         """The call, its arguments checked (`check_operator_arguments`), of
         the type and location its comment gives (`annotation`): the type is
-        checked against the operator's relation, or inferred from it."""
+        checked against the operator's relation, or inferred from it.
+        `attributes` is not changed: the op has its own copy."""
         type_, location = annotation
         arg_types = [a.type for a in args]
         if callee.name == "split" and type_ is not None:
-            _fill_split_points(attributes, arg_types, type_, self.attribute_values)
+            attributes = _with_split_points(attributes, arg_types, type_, self.attribute_values)
         complete = all(map(is_complete, arg_types))
         inferred = None
         record: tuple[object, ...] = ()  # the agreement record of a call of type `inferred`
@@ -713,34 +714,36 @@ def _is_static(type_: Attribute) -> bool:
     return isinstance(type_, TupleType) and all(_is_static(t) for t in type_.types.data)
 
 
-def _fill_split_points(
+def _with_split_points(
     attributes: dict[str, Attribute],
     arg_types: list[Attribute],
     annotated: Attribute,
     shared: dict[tuple[int, ...] | str, Attribute],
-) -> None:
-    """Give a ``split`` whose points are metadata references (TVM's ONNX
+) -> dict[str, Attribute]:
+    """`attributes`, or a copy of them, that give a ``split`` whose points are metadata references (TVM's ONNX
     frontend prints ``indices_or_sections=[meta[runtime.BoxInt][0], ...]``, and
     a text without its ``#[metadata]`` section lacks their values) the points
     its annotated result type implies: where each field but the last ends
     along ``axis``. Equal points are one attribute, kept in `shared` under
-    their spelling as an int array literal, as the parser keeps its values."""
+    their spelling as an int array literal, as the parser keeps its values.
+    `attributes` itself is left as it is: the binding line builder passes
+    one dict to every call of the same operator and attribute text."""
     points = attributes.get("indices_or_sections")
     if not isinstance(points, ArrayAttr) or not any(
         isinstance(p, relay.MetaRefAttr) for p in points.data
     ):
-        return
+        return attributes
     data = arg_types[0] if arg_types else None
     if not isinstance(annotated, TupleType) or not isinstance(data, TensorType):
-        return
+        return attributes
     fields = annotated.types.data
     axis_attr = attributes.get("axis")
     axis = axis_attr.value.data if isinstance(axis_attr, IntegerAttr) else 0
     rank = len(data.get_shape())
     if not -rank <= axis < rank or len(fields) != len(points.data) + 1:
-        return
+        return attributes
     if not all(isinstance(f, TensorType) and len(f.get_shape()) == rank for f in fields):
-        return
+        return attributes
     ends, end = [], 0
     for field_type in fields[:-1]:
         assert isinstance(field_type, TensorType)
@@ -750,4 +753,4 @@ def _fill_split_points(
     value = shared.get(spelling)
     if value is None:
         value = shared[spelling] = DenseArrayBase.from_list(i32, ends)
-    attributes["indices_or_sections"] = value
+    return {**attributes, "indices_or_sections": value}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.printer import Printer
 
 from relay_xdsl.importers import relay_binding_lines
@@ -141,3 +142,34 @@ def test_a_line_in_a_function_literal_sees_no_outer_value(monkeypatch: pytest.Mo
     )
     whole, general, _ = _both(text, monkeypatch)
     assert whole == general
+
+
+def test_lines_of_one_attribute_text_fill_in_each_its_own_split_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The lines share their checked attributes; each split's points come from its own type.
+    points = "indices_or_sections=[meta[runtime.BoxInt][0], meta[runtime.BoxInt][1]], axis=-1"
+    fields = [(2, 3, 4), (3, 3, 3), (4, 1, 4)]
+    splits = [
+        f"%{i} = split(%0, {points}) /* ty=("
+        + ", ".join(f"Tensor[(2, {n}), float32]" for n in sizes)
+        + ") */;"
+        for i, sizes in enumerate(fields, 1)
+    ]
+    text = (
+        '#[version = "0.0.5"]\ndef @main(%x: Tensor[(2, 9), float32]) {\n  '
+        + "\n  ".join(["%0 = copy(%x) /* ty=Tensor[(2, 9), float32] */;", *splits])
+        + "\n  (%1.2, %2.2, %3.2)\n}\n"
+    )
+    whole, general, built = _both(text, monkeypatch)
+    assert whole == general and built == 2
+    filled = [
+        op.attributes["indices_or_sections"]
+        for op in parse_relay(text).walk()
+        if getattr(op, "operator_name", "") == "split"
+    ]
+    assert [points.get_values() for points in filled if isinstance(points, DenseArrayBase)] == [
+        (2, 5),
+        (3, 6),
+        (4, 5),
+    ]

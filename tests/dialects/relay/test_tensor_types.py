@@ -21,3 +21,11 @@ def test_clear_memos_forgets_the_types():
     clear_memos()
     again = tensor_type(f32, [2, 2])
     assert again == first and again is not first
+
+
+def test_tensor_type_hashes_and_reads_as_the_constructors():
+    clear_memos()
+    built, constructed = tensor_type(f32, [3, 5]), TensorType(f32, [3, 5])
+    assert hash(built) == hash(constructed)
+    assert built.get_shape() == (3, 5) and built.encoding == constructed.encoding
+    assert built in {constructed}
