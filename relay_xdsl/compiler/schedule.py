@@ -33,7 +33,13 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   matmuls' 32-column panels, or the batches of a batch matmul of several.  OpenMP's threads share these out
   (``vector_lowering``), and nothing else, so that every output is computed as
   on one thread, where the forall is a plain loop nest.  Elementwise ops,
-  transposes and row reductions stay on one thread: they are memory-bound, and
+  transposes and row reductions of at least ``PARALLEL_ROWS`` rows and
+  ``PARALLEL_COLUMNS`` columns are split among the threads at their outermost
+  loop that runs at least twice and that their tile takes one at a time
+  (heads, rows: ``_large_op_splits``; vit_b_16's softmax, gelu, attention
+  transposes and layer_norm, 169 to 142 ms a run on two threads).  A row's
+  reduction stays whole on one thread, in the same order.  Smaller ones
+  stay on one thread: they are memory-bound, and
   each parallel loop is a fork and a join, which on a busy machine waits for a
   core (resnet18's 65 elementwise loops on two threads took it from 82 to 110 ms,
   against 85 ms with its 13 heavy ones alone, at a load of 11 on 2 cores).
@@ -1357,15 +1363,17 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     return sequences, lines
 
 
-PARALLEL_ROWS = 64
+PARALLEL_ROWS = 128
 PARALLEL_COLUMNS = 64
 """An elementwise op, transpose or row reduction is split among the threads
 (`_large_op_splits`) only with at least `PARALLEL_ROWS` in one of its outer
 dims and `PARALLEL_COLUMNS` in its innermost: a pass long against a fork and a
-join (vit_b_16's softmax over 12x197 rows of 197, gelu over 197x3072, bert's
-over 64 rows of 768), where resnet18's and mobilenet_v2's many elementwise
-loops at 56 pixels or fewer, or of fewer channels, stay on one thread (on two
-threads, all 65 of resnet18's took it from 85 to 110 ms at a load of 11)."""
+join (vit_b_16's softmax over 12x197 rows of 197, gelu over 197x3072), where
+resnet18's and mobilenet_v2's many elementwise loops at 112 pixels or fewer
+stay on one thread (on two threads, all 65 of resnet18's took it from 85 to
+110 ms at a load of 11), and so do bert's and gpt2's at 64 rows of 768 (split,
+at 64 rows, they took bert from 90 to 103 ms a run and gpt2 from 88 to 100, at
+a load of about 2.5: their time in the OpenMP runtime 2.5 times as long)."""
 
 
 def _large_op_matcher(name: str, base: str, rank: int, split: int, rows: int) -> str:
@@ -1407,8 +1415,8 @@ def _large_op_splits(threads: int) -> tuple[str, list[str], list[str]]:
     if threads < 2:
         return "", [], []
     sequences = ""
-    parallel_pairs = []
-    reduction_pairs = []
+    parallel_pairs: list[str] = []
+    reduction_pairs: list[str] = []
     kinds = [
         ("transpose", TRANSPOSE_TILES, False),
         ("elementwise", ELEMENTWISE_TILES, False),
@@ -1424,11 +1432,17 @@ def _large_op_splits(threads: int) -> tuple[str, list[str], list[str]]:
                     sequences += _row_reduction_action(action, tile, parts)
                 else:
                     nonzero = sum(1 for size in tile if size)
-                    peel = [nonzero - 1, nonzero - 2] if kind == "elementwise" else [rank - 1, rank - 2]
+                    peel = (
+                        [nonzero - 1, nonzero - 2]
+                        if kind == "elementwise"
+                        else [rank - 1, rank - 2]
+                    )
                     sequences += _tiling_action(action, tile, peel, parallel=parts, split=True)
                 for rows in range(split, rank - 1):
                     matcher = f"match_large_{kind}{rank}_{split}_{rows}"
-                    sequences += _large_op_matcher(matcher, f"match_{kind}{rank}", rank, split, rows)
+                    sequences += _large_op_matcher(
+                        matcher, f"match_{kind}{rank}", rank, split, rows
+                    )
                     pair = f"@{matcher} -> @{action}"
                     (reduction_pairs if reduction else parallel_pairs).append(pair)
     return sequences, parallel_pairs, reduction_pairs
@@ -1615,7 +1629,10 @@ def _build_schedule(threads: int = 1) -> str:
         + large_pairs
         + [f"@match_{name} -> @tile_{name}" for name in [*light, "depthwise"]]
         + large_reduction_pairs
-        + [f"@match_row_reduction{rank} -> @tile_row_reduction{rank}" for rank in ROW_REDUCTION_TILES]
+        + [
+            f"@match_row_reduction{rank} -> @tile_row_reduction{rank}"
+            for rank in ROW_REDUCTION_TILES
+        ]
     )
     pad_sequences, pad_lines_list = _parallel_pads(threads)
     sequences += pad_sequences
