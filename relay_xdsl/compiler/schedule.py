@@ -33,7 +33,13 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   matmuls' 32-column panels, or the batches of a batch matmul of several.  OpenMP's threads share these out
   (``vector_lowering``), and nothing else, so that every output is computed as
   on one thread, where the forall is a plain loop nest.  Elementwise ops,
-  transposes and row reductions stay on one thread: they are memory-bound, and
+  transposes and row reductions of at least ``PARALLEL_ROWS`` rows and
+  ``PARALLEL_COLUMNS`` columns are split among the threads at their outermost
+  loop that runs at least twice and that their tile takes one at a time
+  (heads, rows: ``_large_op_splits``; vit_b_16's softmax, gelu, attention
+  transposes and layer_norm, 169 to 142 ms a run on two threads).  A row's
+  reduction stays whole on one thread, in the same order.  Smaller ones
+  stay on one thread: they are memory-bound, and
   each parallel loop is a fork and a join, which on a busy machine waits for a
   core (resnet18's 65 elementwise loops on two threads took it from 82 to 110 ms,
   against 85 ms with its 13 heavy ones alone, at a load of 11 on 2 cores).
@@ -896,8 +902,9 @@ def _blocked_packed_matmul_action() -> str:
     )
 
 
-def _row_reduction_action(name: str, tile: list[int]) -> str:
-    """Tile a row reduction's rows by `tile` (all but its last size), then
+def _row_reduction_action(name: str, tile: list[int], parallel: list[int] | None = None) -> str:
+    """Split the `parallel` dims into that many parts (an ``scf.forall``; none:
+    no forall), then tile a row reduction's rows by `tile` (all but its last size), then
     its columns by the last into a loop of partial reductions: each step
     combines a slice of the row into a vector of running results, elementwise,
     and one op after the loop reduces that vector across (``tile_reduction_using_for``);
@@ -907,6 +914,7 @@ def _row_reduction_action(name: str, tile: list[int]) -> str:
     columns = [0] * (len(tile) - 1) + [tile[-1]]
     row_loops = sum(1 for size in rows if size)
     results = ", ".join([_ANY] * 4)
+    forall, inner = _parallel(parallel or [], split=True)
     split = (
         "%partial_fill, %partial, %combined, %columns = "
         f"transform.structured.tile_reduction_using_for %row_tile "
@@ -915,7 +923,8 @@ def _row_reduction_action(name: str, tile: list[int]) -> str:
     return _action(
         name,
         [
-            _tile("%op", rows, result="%row_tile", loops="%rows"),
+            *forall,
+            _tile(inner, rows, result="%row_tile", loops="%rows"),
             split,
             *(
                 f'transform.annotate {handle} "{MARK}" : {_ANY}'
@@ -1354,6 +1363,92 @@ def _parallel_pads(threads: int) -> tuple[str, list[str]]:
     return sequences, lines
 
 
+PARALLEL_ROWS = 128
+PARALLEL_COLUMNS = 64
+"""An elementwise op, transpose or row reduction is split among the threads
+(`_large_op_splits`) only with at least `PARALLEL_ROWS` in one of its outer
+dims and `PARALLEL_COLUMNS` in its innermost: a pass long against a fork and a
+join (vit_b_16's softmax over 12x197 rows of 197, gelu over 197x3072), where
+resnet18's and mobilenet_v2's many elementwise loops at 112 pixels or fewer
+stay on one thread (on two threads, all 65 of resnet18's took it from 85 to
+110 ms at a load of 11), and so do bert's and gpt2's at 64 rows of 768 (split,
+at 64 rows, they took bert from 90 to 103 ms a run and gpt2 from 88 to 100, at
+a load of about 2.5: their time in the OpenMP runtime 2.5 times as long; at a
+load of about 1.3 they saved 4 %, 50.3 to 48.4 ms and 50.5 to 48.8)."""
+
+
+def _large_op_matcher(name: str, base: str, rank: int, split: int, rows: int) -> str:
+    """Matches what ``@<base>`` matches (an op of `rank` loops) where loop
+    `split` runs at least twice, loop `rows` (outer) at least `PARALLEL_ROWS`
+    times and the innermost at least `PARALLEL_COLUMNS` times."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    %base = transform.include @{base} failures(propagate) (%op) : ({_ANY}) -> {_ANY}
+    %m = transform.match.structured failures(propagate) %base : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %parts = transform.match.structured.dim %s[{split}] : ({_ANY}) -> !transform.param<i64>
+        %two = transform.param.constant 2 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi ge %parts, %two : !transform.param<i64>
+        %rows = transform.match.structured.dim %s[{rows}] : ({_ANY}) -> !transform.param<i64>
+        %enough_rows = transform.param.constant {PARALLEL_ROWS} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi ge %rows, %enough_rows : !transform.param<i64>
+        %columns = transform.match.structured.dim %s[{rank - 1}] : ({_ANY}) -> !transform.param<i64>
+        %enough_columns = transform.param.constant {PARALLEL_COLUMNS} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi ge %columns, %enough_columns : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
+def _large_op_splits(threads: int) -> tuple[str, list[str], list[str]]:
+    """The sequences and the ``foreach_match`` pairs (before the transposes'
+    and elementwise ops', and before the row reductions') that split a large
+    elementwise op, transpose or row reduction (`PARALLEL_ROWS`) among
+    `threads` threads (none on one): its outermost loop that runs at least
+    twice and that its tile takes one at a time (heads, rows; not a
+    transpose's 16-row blocks, whose remainder would not be static), split
+    into one part per thread, then tiled as on one thread.  Each row is
+    reduced whole by one thread, in the same order: the results are those
+    of one thread.  On one thread, each of these passes ran while the other
+    waited (vit_b_16 on two threads: its softmax, gelu, attention
+    transposes and layer_norm about 33 ms of its 170 a run)."""
+    if threads < 2:
+        return "", [], []
+    sequences = ""
+    parallel_pairs: list[str] = []
+    reduction_pairs: list[str] = []
+    kinds = [
+        ("transpose", TRANSPOSE_TILES, False),
+        ("elementwise", ELEMENTWISE_TILES, False),
+        ("row_reduction", ROW_REDUCTION_TILES, True),
+    ]
+    for kind, tiles, reduction in kinds:
+        for rank, tile in tiles.items():
+            outer = _rows(tile)[: rank - 1]
+            for split in range(len(outer)):
+                parts = [0] * split + [threads]
+                action = f"split_large_{kind}{rank}_{split}"
+                if reduction:
+                    sequences += _row_reduction_action(action, tile, parts)
+                else:
+                    nonzero = sum(1 for size in tile if size)
+                    peel = (
+                        [nonzero - 1, nonzero - 2]
+                        if kind == "elementwise"
+                        else [rank - 1, rank - 2]
+                    )
+                    sequences += _tiling_action(action, tile, peel, parallel=parts, split=True)
+                for rows in range(split, rank - 1):
+                    matcher = f"match_large_{kind}{rank}_{split}_{rows}"
+                    sequences += _large_op_matcher(
+                        matcher, f"match_{kind}{rank}", rank, split, rows
+                    )
+                    pair = f"@{matcher} -> @{action}"
+                    (reduction_pairs if reduction else parallel_pairs).append(pair)
+    return sequences, parallel_pairs, reduction_pairs
+
+
 def _build_schedule(threads: int = 1) -> str:
     rules = [
         # Widths, channel counts and filter counts that a tile does not divide
@@ -1524,16 +1619,20 @@ def _build_schedule(threads: int = 1) -> str:
             padded_channels=True,
         )
     )
+    large_sequences, large_pairs, large_reduction_pairs = _large_op_splits(threads)
+    sequences += large_sequences
+    heavy = [rule.name for rule in rules if not rule.name.startswith(("transpose", "elementwise"))]
+    light = [rule.name for rule in rules if rule.name not in heavy]
     pairs = ",\n        ".join(
         [f"@match_bool_{kind}{index} -> @leave_alone" for kind, index in BOOL_OPERANDS]
         + ["@match_contraction -> @leave_alone"]
+        + [f"@match_{name} -> @tile_{name}" for name in heavy]
+        + large_pairs
+        + [f"@match_{name} -> @tile_{name}" for name in [*light, "depthwise"]]
+        + large_reduction_pairs
         + [
-            f"@match_{name} -> @tile_{name}"
-            for name in [
-                *(rule.name for rule in rules),
-                "depthwise",
-                *(f"row_reduction{rank}" for rank in ROW_REDUCTION_TILES),
-            ]
+            f"@match_row_reduction{rank} -> @tile_row_reduction{rank}"
+            for rank in ROW_REDUCTION_TILES
         ]
     )
     pad_sequences, pad_lines_list = _parallel_pads(threads)

@@ -39,6 +39,7 @@ from relay_xdsl.compiler.schedule import (
     PAD_ROWS,
     PARALLEL_EPILOGUE_ROWS,
     PARALLEL_PAD_ROWS,
+    PARALLEL_ROWS,
     SCHEDULE,
     vector_lowering,
     vectorize,
@@ -412,9 +413,9 @@ def _variance() -> tuple:
     return "variance", [shape], row, body
 
 
-def _gelu() -> tuple:
+def _gelu(rows: int = 10, name: str = "gelu") -> tuple:
     """gelu as the conversion writes it: five elementwise ops, one of them erf."""
-    shape = (1, 10, 200)
+    shape = (1, rows, 200)
     body = [
         '%shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>',
         '%c = "tosa.const"() {values = dense<0.707106769> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>',
@@ -426,7 +427,16 @@ def _gelu() -> tuple:
         f'%h = "tosa.mul"(%a0, %half, %shift) : ({_ty(shape)}, tensor<1x1x1xf32>, tensor<1xi8>) -> {_ty(shape)}',
         f'%out = "tosa.mul"(%h, %p, %shift) : ({_ty(shape)}, {_ty(shape)}, tensor<1xi8>) -> {_ty(shape)}',
     ]
-    return "gelu", [shape], shape, body
+    return name, [shape], shape, body
+
+
+# Passes large enough (PARALLEL_ROWS) to be split among the threads: 3 heads
+# (parts of 2 and 1) of 130 rows, or 131 rows, each with a remainder column tile.
+LARGE_PASSES = [
+    _transpose("transpose4_large", (1, 130, 3, 70), (0, 2, 1, 3)),
+    _reduction("row_sums4_large", "reduce_sum", (1, 3, 130, 70), 3),
+    _gelu(131, "gelu_large"),
+]
 
 
 CASES = [
@@ -480,6 +490,7 @@ CASES = [
     _softmax4(),
     _variance(),
     _gelu(),
+    *LARGE_PASSES,
 ]
 
 
@@ -604,6 +615,19 @@ def test_pads_split_their_rows_among_threads() -> None:
         splits = 2 if rows >= PARALLEL_PAD_ROWS else 0
         assert len(re.findall(r"scf\.forall \(%\w+\) in \(2\)", two)) == splits, two
         assert "scf.forall" not in _scheduled(_function(*case), "schedule"), case[0]
+
+
+def test_large_passes_split_their_rows_among_threads() -> None:
+    """On two threads an elementwise op, a transpose or a row reduction of
+    PARALLEL_ROWS rows or more runs in a loop of two parts (its heads or rows
+    split); on one thread, or with fewer rows, in none."""
+    for case in LARGE_PASSES:
+        assert max(case[1][0][:-1]) >= PARALLEL_ROWS
+        two = _scheduled(_function(*case), "schedule", vectorize(2))
+        assert re.search(r"scf\.forall \(%\w+\) in \(2\)", two), two
+        assert "scf.forall" not in _scheduled(_function(*case), "schedule"), case[0]
+    small = _gelu(PARALLEL_ROWS - 1)
+    assert "scf.forall" not in _scheduled(_function(*small), "schedule", vectorize(2))
 
 
 @pytest.mark.parametrize("case", PADS, ids=[case[0] for case in PADS])
