@@ -381,7 +381,10 @@ def _row_reduction_matcher(name: str, rank: int) -> str:
     """Matches a ``linalg.reduce`` or ``linalg.generic`` of `rank` loops,
     reducing along its innermost one only (a generic: a reduction that
     ``linalg-fuse-elementwise-ops`` took its operand's elementwise ops
-    into, or moved a reshape through)."""
+    into, or moved a reshape through), into one result whose body combines
+    it with one op (what ``tile_reduction_using_for`` can split; an
+    argmax's pair of results or a combination of several ops are left to
+    loops)."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["linalg.reduce", "linalg.generic"] : {_ANY}
@@ -392,6 +395,10 @@ def _row_reduction_matcher(name: str, rank: int) -> str:
         transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
         transform.match.structured.dim %s[-1] {{reduction}} : {_ANY}
         transform.match.structured.dim %s[except(-1)] {{parallel}} : {_ANY}
+        %inits = transform.match.structured.num_inits %s : ({_ANY}) -> !transform.param<i64>
+        %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %inits, %one : !transform.param<i64>
+        transform.match.structured.body %s {{reduction_position = 0 : i64}} : {_ANY}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -1086,6 +1093,19 @@ def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     )
 
 
+def _from_linalg_init_matcher(name: str, base: str) -> str:
+    """Matches what ``@<base>`` matches where its initial sums (its output
+    operand) are made by a linalg op, which `_conv_from_init_action` can
+    fuse into its tiles (a reshape of them cannot be)."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
+    %m = transform.include @{base} failures(propagate) (%op) : ({_ANY}) -> {_ANY}
+    %init = transform.get_producer_of_operand %m[2] : ({_ANY}) -> {_ANY}
+    transform.match.operation_name %init ["linalg.fill", "linalg.broadcast", "linalg.generic"] : {_ANY}
+    transform.yield %m : {_ANY}
+  }}"""
+
+
 def _conv_from_init_action(name: str, threads: int, tile: list[int], order: list[int]) -> str:
     """Tile a conv of no epilogue as `_epilogue_action` tiles one with an
     epilogue: its output rows split into one part per thread, then `tile` 's
@@ -1457,8 +1477,12 @@ def _build_schedule(threads: int = 1) -> str:
         # A conv's output rows are split among the threads, not shared out one
         # at a time, so that each thread keeps its filter slices in its cache
         # across its rows.
-        # (the others, with their initial sums: _conv_from_init_action)
+        # (those whose initial sums are a linalg op, with them first:
+        # _conv_from_init_action)
         _conv_rule("conv_long", "long", threads),
+        _conv_rule("conv_narrow", "narrow", threads),
+        _conv_rule("conv_thin", "thin", threads),
+        _conv_rule("conv", "any", threads),
         _Rule(
             "depthwise_hwc",
             _name_matcher("match_depthwise_hwc", ["linalg.depthwise_conv_2d_nhwc_hwc"]),
@@ -1585,12 +1609,17 @@ def _build_schedule(threads: int = 1) -> str:
         )
         + _epilogue_action("tile_conv_thin_epilogue", threads, THIN_CONV_TILE, CONV_EPILOGUE_ORDER)
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER)
-        + _conv_matcher("match_conv_narrow", "narrow")
-        + _conv_matcher("match_conv_thin", "thin")
-        + _conv_matcher("match_conv", "any")
-        + _conv_from_init_action("tile_conv_narrow", threads, NARROW_CONV_TILE, CONV_FILTER_OUTER)
-        + _conv_from_init_action("tile_conv_thin", threads, THIN_CONV_TILE, CONV_ROWS_OUTER)
-        + _conv_from_init_action("tile_conv", threads, CONV_TILE, CONV_ROWS_OUTER)
+        + "".join(
+            _from_linalg_init_matcher(f"match_{name}_from_init", f"match_{name}")
+            for name in ("conv_narrow", "conv_thin", "conv")
+        )
+        + _conv_from_init_action(
+            "tile_conv_narrow_from_init", threads, NARROW_CONV_TILE, CONV_FILTER_OUTER
+        )
+        + _conv_from_init_action(
+            "tile_conv_thin_from_init", threads, THIN_CONV_TILE, CONV_ROWS_OUTER
+        )
+        + _conv_from_init_action("tile_conv_from_init", threads, CONV_TILE, CONV_ROWS_OUTER)
         + _conv_epilogue_matcher("match_depthwise_hwc_epilogue", "match_depthwise_hwc")
         + _epilogue_action("tile_depthwise_hwc_epilogue", threads, DEPTHWISE_HWC_TILE, [0, 1, 2, 3])
         + _padded_epilogue_matcher(
@@ -1694,9 +1723,9 @@ def _build_schedule(threads: int = 1) -> str:
     // The other convs of a short reduction, with their initial sums.
     %started = transform.foreach_match in %fused
         @match_conv_long -> @leave_alone,
-        @match_conv_narrow -> @tile_conv_narrow,
-        @match_conv_thin -> @tile_conv_thin,
-        @match_conv -> @tile_conv : ({_ANY}) -> {_ANY}
+        @match_conv_narrow_from_init -> @tile_conv_narrow_from_init,
+        @match_conv_thin_from_init -> @tile_conv_thin_from_init,
+        @match_conv_from_init -> @tile_conv_from_init : ({_ANY}) -> {_ANY}
     %batches = transform.foreach_match in %started
         @match_batches_matmul -> @tile_batches_matmul : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %batches
