@@ -1068,6 +1068,19 @@ def test_row_reductions_reduce_across_once_a_row(case: tuple) -> None:
         assert re.search(r"vector\.reduction <(add|maximumf)>, %\w+, %\w+ : vector<64xf32>", after)
 
 
+def test_softmax_is_one_pass_a_row() -> None:
+    """A softmax's maximum, exponentials, sum and scaling are fused into one
+    loop over its rows (an ``scf.forall`` of one row an iteration): each row's
+    exponentials are computed once, and no pass runs over the whole tensor."""
+    scheduled = _scheduled(_function(*_softmax4(197)), "schedule")
+    loops = re.findall(r"scf\.forall \(%\w+, %\w+\) in \(3, 11\)", scheduled)
+    assert len(loops) == 1, scheduled
+    body = scheduled[scheduled.index(loops[0]) :]
+    assert scheduled.count("math.exp") == body.count("math.exp") == 2, scheduled  # tile, remainder
+    assert re.search(r"vector\.reduction <maximumf>", body)
+    assert re.search(r"vector\.reduction <add>", body)
+
+
 def test_scheduled_softmax_and_variance_match_numpy(libraries: tuple[Compiled, Compiled]) -> None:
     rng = np.random.default_rng(3)
     x = rng.standard_normal((1, 3, 11, 70), dtype=np.float32)
