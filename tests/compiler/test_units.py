@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from relay_xdsl.compiler.build import generic_text
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.program import program_from_mlir
+from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.units import Unit, split_units
+
+Compile = Callable[..., CompiledModel]
 
 
 def units_of(text: str, parts: int) -> list[Unit]:
@@ -102,3 +107,60 @@ def test_the_model_function_must_exist(tosa: SimpleNamespace):
     program = program_from_mlir(tosa.GROUPS, function="model")
     with pytest.raises(CompileError, match="the module has no function @other"):
         split_units(program.module, "other", 1)
+
+
+RESHAPES = """
+func.func private @fused_add_0(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "tosa.add"(%a, %b) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+func.func private @fused_reshape_1(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %s = "tosa.const_shape"() {values = dense<[3, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = "tosa.reshape"(%a, %s) : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<3x2xf32>
+  func.return %0 : tensor<3x2xf32>
+}
+func.func private @fused_reshape_2(%a: tensor<2x3xf32>) -> tensor<1x6xf32> {
+  %s = "tosa.const_shape"() {values = dense<[1, 6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = "tosa.reshape"(%a, %s) : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<1x6xf32>
+  func.return %0 : tensor<1x6xf32>
+}
+func.func private @fused_negate_3(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %z = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %0 = "tosa.negate"(%a, %z, %z) : (tensor<3x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<3x2xf32>
+  func.return %0 : tensor<3x2xf32>
+}
+func.func @model(%x: tensor<2x3xf32>, %w: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<1x6xf32>)
+    attributes {llvm.emit_c_interface} {
+  %0 = func.call @fused_add_0(%x, %w) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = func.call @fused_reshape_1(%0) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %2 = func.call @fused_negate_3(%1) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  %3 = func.call @fused_reshape_2(%0) : (tensor<2x3xf32>) -> tensor<1x6xf32>
+  func.return %2, %3 : tensor<3x2xf32>, tensor<1x6xf32>
+}
+"""
+"""A group that only reshapes between two others (a view), and one whose reshape the
+model returns (a call: the library's results are buffers of their own)."""
+
+
+def test_a_group_that_only_reshapes_is_a_view():
+    model, _ = units_of(RESHAPES, 1)
+    cast = re.search(
+        r'"memref.reinterpret_cast"\(.*\) <\{(.*)\}> : .* -> memref<3x2xf32>', model.text
+    )
+    assert cast is not None, model.text
+    assert "static_strides = array<i64: 2, 1>" in cast[1]
+    called = re.findall(r"callee = @(\w+)", model.text)
+    assert sorted(re.sub("_[0-9a-f]{16}$", "", name) for name in called) == [
+        "fused_add",
+        "fused_negate",
+        "fused_reshape",  # the returned one
+    ]
+    assert len(re.findall(r'sym_name = "fused_reshape_\w+", function_type', model.text)) == 1
+
+
+def test_a_viewed_reshape_computes_the_same(compile_mlir: Compile):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    w = np.full((2, 3), 0.5, np.float32)
+    negated, flat = compile_mlir(RESHAPES, "model")(x, w)
+    np.testing.assert_array_equal(negated, -(x + w).reshape(3, 2))
+    np.testing.assert_array_equal(flat, (x + w).reshape(1, 6))
