@@ -146,11 +146,18 @@ class TosaBuilder:
         return self.op("reshape", [x, self.shape(shape)], result)
 
     def transpose(self, x: SSAValue, perms: Sequence[int]) -> SSAValue:
+        """``tosa.transpose`` of `x` by `perms`; a ``tosa.reshape`` where `perms` moves
+        only dimensions of size one (the elements keep their order): a view, where a
+        transpose is a pass over the tensor (vit_b_16's ``197×1×768`` to ``1×197×768``
+        before each residual add)."""
         if list(perms) == list(range(len(perms))):
             return x
         type_ = _tensor(x)
         shape = type_.get_shape()
-        result = TensorType(type_.get_element_type(), [shape[p] for p in perms])
+        permuted = [shape[p] for p in perms]
+        if [p for p in perms if shape[p] != 1] == [d for d, n in enumerate(shape) if n != 1]:
+            return self.reshape(x, permuted)
+        result = TensorType(type_.get_element_type(), permuted)
         return self.op("transpose", [x], result, {"perms": i32_array(perms)})
 
     def slice(self, x: SSAValue, start: Sequence[int], size: Sequence[int]) -> SSAValue:

@@ -1,4 +1,5 @@
-"""TosaBuilder: a pad takes at most three dimensions (TOSA level 8K's MAX_RANK)."""
+"""TosaBuilder: a pad takes at most three dimensions (TOSA level 8K's MAX_RANK); a
+transpose that moves only dimensions of one is a reshape."""
 
 from __future__ import annotations
 
@@ -42,3 +43,22 @@ def test_pad_of_rank_three_or_less_is_one_pad():
     type_, padded = _pads([4, 5], [1, 0, 0, 2])
     assert type_.get_shape() == (5, 7)
     assert padded == [(4, 5)]
+
+
+def _transposed(shape: list[int], perms: list[int]) -> tuple[TensorType, list[str]]:
+    block = Block(arg_types=[TensorType(f32, shape)])
+    result = TosaBuilder(block).transpose(block.args[0], perms)
+    assert isinstance(result.type, TensorType)
+    return result.type, [op.op_name.data for op in block.ops if isinstance(op, UnregisteredOp)]
+
+
+def test_transpose_moving_only_ones_is_a_reshape():
+    type_, ops = _transposed([197, 1, 768], [1, 0, 2])
+    assert type_.get_shape() == (1, 197, 768)
+    assert ops == ["tosa.const_shape", "tosa.reshape"]
+
+
+def test_transpose_of_two_dimensions_not_one_is_a_transpose():
+    type_, ops = _transposed([1, 197, 3, 768], [2, 1, 0, 3])
+    assert type_.get_shape() == (3, 197, 1, 768)
+    assert ops == ["tosa.transpose"]

@@ -6,14 +6,16 @@
 // Elementwise operators run in the layout of their first operand computed at
 // run time (NHWC after a convolution; an add there would be the convolution's
 // bias, rules/bias.py). A lower-rank operand gets leading ones
-// (a reshape) and then that layout; a known one is laid out when compiling; a
-// full-rank NCHW operand (the input) is transposed, once.
+// (a reshape) and then that layout (a reshape too, where it moves only ones); a
+// known one is laid out when compiling; a full-rank NCHW operand (the input) is
+// transposed, once.
 // CHECK-LABEL: sym_name = "broadcast_nhwc"
 // CHECK:       ^bb0(%[[X:.*]]: tensor<1x2x4x4xf32>, %{{.*}}: tensor<2x2x1x1xf32>, %[[B:.*]]: tensor<2x1x1xf32>):
 // CHECK-NEXT:  %[[X_NHWC:.*]] = "tosa.transpose"(%[[X]]) {perms = array<i32: 0, 2, 3, 1>}
 // CHECK:       %[[C:.*]] = "tosa.conv2d"
 // CHECK:       %[[B4:.*]] = "tosa.reshape"(%[[B]], %{{.*}}) : (tensor<2x1x1xf32>, !tosa.shape<4>) -> tensor<1x2x1x1xf32>
-// CHECK-NEXT:  %[[B_NHWC:.*]] = "tosa.transpose"(%[[B4]]) {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x2x1x1xf32>) -> tensor<1x1x1x2xf32>
+// CHECK-NEXT:  %[[B_SHAPE:.*]] = "tosa.const_shape"() {values = dense<[1, 1, 1, 2]> : tensor<4xindex>}
+// CHECK-NEXT:  %[[B_NHWC:.*]] = "tosa.reshape"(%[[B4]], %[[B_SHAPE]]) : (tensor<1x2x1x1xf32>, !tosa.shape<4>) -> tensor<1x1x1x2xf32>
 // CHECK-NEXT:  %[[A:.*]] = "tosa.sub"(%[[C]], %[[B_NHWC]]) : (tensor<1x4x4x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x4x4x2xf32>
 // CHECK-NEXT:  %[[K:.*]] = "tosa.const"() {values = dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00]]]]> : tensor<1x1x1x2xf32>}
 // CHECK-NEXT:  %[[SHIFT:.*]] = "tosa.const"() {values = dense<0> : tensor<1xi8>}
