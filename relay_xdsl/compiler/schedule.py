@@ -73,7 +73,11 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   2) into a block-sized buffer, allocated once per thread, just before its
   tiles read them from cache, where a whole padded tensor was written, then
   read back (mobilenet_v2's depthwise convs: about 2.9 to 2.2 ms of CPU time
-  a run, one thread, on a busy machine).  On several threads, a conv of
+  a run, one thread, on a busy machine).  A conv of fewer than
+  ``DEPTHWISE_CHANNEL_BLOCK_ROWS`` output rows (28 and less) blocks its
+  channels too, by its tiles' 32 (``padded_block_channels``): each block
+  (18 KiB at mobilenet_v2's 14x14x384) stays in L1 while the block's tiles
+  read each of its rows three times.  On several threads, a conv of
   fewer rows (mobilenet_v2's at 7 pixels) splits its channels among the
   threads instead, each writing the padded input of its channels
   (``padded_channels`` in ``_epilogue_action``): its 7 rows split 4 and 3,
@@ -669,6 +673,15 @@ DEPTHWISE_PAD_BLOCK = 7
 """Output rows of a depthwise conv whose padded input rows are written together
 (see the module docstring): 7 divides each thread's rows of a 224-pixel CNN's
 layers on one and two threads, so the blocks have one static shape."""
+# A depthwise conv of fewer output rows than this (28 and less) writes and
+# reads its padded input by blocks of DEPTHWISE_PAD_BLOCK rows and one
+# channel tile (32 channels): a block of mobilenet_v2's 14x14x384 layer is
+# 18 KiB, which stays in L1 while the block's tiles read each row three
+# times, where the block of all channels (221 KiB) came from L2.  (Its
+# 14x14 and 7x7 depthwise convs took 35 to 45% less CPU time, its stride-2
+# ones from 56, 28 and 14 pixels 10, 25 and 45% less; those of 56 and 112
+# rows, whose channel blocks outgrow L1 too, 0 to 4% more.)
+DEPTHWISE_CHANNEL_BLOCK_ROWS = 56
 # Transposes left at run time (filters given OHWI, attention's keys): 16x16
 # blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
 # transpose became 512 element extracts and inserts).
@@ -1208,6 +1221,23 @@ def _padded_epilogue_matcher(name: str, epilogue: str, rows: int, predicate: str
   }}"""
 
 
+def _rows_below_matcher(name: str, base: str, rows: int) -> str:
+    """Matches what ``@<base>`` matches (an epilogue, its windowed op and the
+    op's padded input) where the op has fewer than `rows` output rows."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> ({_ANY}, {_ANY}, {_ANY}) {{
+    %epilogue, %conv, %padded = transform.include @{base} failures(propagate) (%op) : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})
+    %c = transform.match.structured failures(propagate) %conv : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
+        %bound = transform.param.constant {rows} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi lt %rows, %bound : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %epilogue, %c, %padded : {_ANY}, {_ANY}, {_ANY}
+  }}"""
+
+
 PARALLEL_EPILOGUE_ROWS = 14
 """A product's epilogue of fewer rows stays on one thread: a pass of 7 rows
 (mobilenet_v2's at 7 pixels, about 10 to 20 us) is short against a fork and a
@@ -1250,6 +1280,7 @@ def _epilogue_action(
     order: list[int],
     padded_block: int = 0,
     padded_channels: bool = False,
+    padded_block_channels: int = 0,
 ) -> str:
     """Tile an epilogue as its windowed op's output (rows split per thread,
     then `tile` 's output dims, the first four, in `order`) and fuse into each
@@ -1279,10 +1310,17 @@ def _epilogue_action(
         body.append(f"%pad_p, %forall_3 = {fuse} %padded into %forall_2 : {types}")
     inner = "%inner"
     if padded_block:
+        blocks = 2 if padded_block_channels else 1
         body += [
             f"%pad_p, %forall_3 = {fuse} %padded into %forall_2 : {types}",
-            _tile("%inner", [0, padded_block, 0, 0], None, "%block_epilogue", "%block"),
-            f"%conv_b, %block_1 = {fuse} %conv_p into %block#0 : {types}",
+            _tile(
+                "%inner",
+                [0, padded_block, 0, padded_block_channels],
+                None,
+                "%block_epilogue",
+                "%block",
+            ),
+            f"%conv_b, %block_1 = {fuse} %conv_p into %block#{blocks - 1} : {types}",
             f"%init_b, %block_2 = {fuse} %init_p into %block_1 : {types}",
             f"%pad_b, %block_3 = {fuse} %pad_p into %block_2 : {types}",
         ]
@@ -1309,6 +1347,7 @@ def _epilogue_action(
         ),
         *_peel(f"%steps#{steps - 1}"),
         *(line for loop in peel for line in _peel(f"%loops#{loop}")),
+        *(_peel("%block#1") if padded_block and padded_block_channels else []),
     ]
     lines = "\n    ".join(body)
     padded = f", %padded: {_ANY} {{transform.consumed}}" if padded_block or padded_channels else ""
@@ -1634,6 +1673,19 @@ def _build_schedule(threads: int = 1) -> str:
             [0, 1, 2, 3],
             DEPTHWISE_PAD_BLOCK,
         )
+        + _rows_below_matcher(
+            "match_depthwise_hwc_small_padded_epilogue",
+            "match_depthwise_hwc_padded_epilogue",
+            DEPTHWISE_CHANNEL_BLOCK_ROWS,
+        )
+        + _epilogue_action(
+            "tile_depthwise_hwc_small_padded_epilogue",
+            threads,
+            DEPTHWISE_HWC_TILE,
+            [0, 1, 2, 3],
+            DEPTHWISE_PAD_BLOCK,
+            padded_block_channels=DEPTHWISE_HWC_TILE[3],
+        )
         + _padded_epilogue_matcher(
             "match_depthwise_hwc_few_rows_epilogue",
             "match_depthwise_hwc_epilogue",
@@ -1718,6 +1770,7 @@ def _build_schedule(threads: int = 1) -> str:
         @match_conv_thin_epilogue_second -> @tile_conv_thin_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_conv_epilogue_second -> @tile_conv_epilogue,
+        @match_depthwise_hwc_small_padded_epilogue -> @tile_depthwise_hwc_small_padded_epilogue,
         @match_depthwise_hwc_padded_epilogue -> @tile_depthwise_hwc_padded_epilogue,{few_rows_rule}
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue{product_epilogue_rule} : ({_ANY}) -> {_ANY}
     // The other convs of a short reduction, with their initial sums.
