@@ -102,8 +102,8 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   128 filters arrives 16 filters wider, sliced (conversion/rules/
   convolutions.py: its rows then do not all fall in a few cache sets).  The tile
   loops run output rows outermost, then filter tiles, then columns where the
-  reduction is short (each output row written whole while in cache; a narrow
-  conv's filter tiles outermost), and taps and channel steps
+  reduction is short (each output row written whole while in cache, a narrow
+  conv's too), and taps and channel steps
   outermost where it has ``LONG_REDUCTION`` channels or more into at most
   ``LONG_REDUCTION_ROWS`` output rows (each step's filter rows read whole,
   once from memory; resnet18's last layers went from about 90 to 145
@@ -560,13 +560,16 @@ THIN_CONV_TILE = [1, 1, 7, 32, 1, 1, 1]
 # is written whole while in cache and the row's input stays in L1 while the
 # filter's 32-column slices pass, the filter (at most a few hundred KiB in
 # resnet's and mobilenet_v2's such convs) read again from L2 for each row.
-# A narrow conv (NARROW_FILTERS) runs its one or two filter tiles outermost
-# (CONV_FILTER_OUTER), as every conv did: with 32-filter tiles outermost,
-# each tile's pass read the input and wrote the output 128 bytes a pixel, a
-# row of the output apart, over the whole output (resnet50's 1x1 convs of no
-# epilogue, each on its own, best of 30 calls: 56 pixels 64 to 256 channels
-# 0.881 to 0.818 ms, stride 2 from 56 pixels 256 to 512 channels 1.559 to
-# 1.470; for those tiled from an epilogue, see CONV_EPILOGUE_ORDER).  A
+# With filter tiles outermost, as every conv once ran, each tile's pass read
+# the input and wrote the output 128 bytes a pixel, a row of the output
+# apart, over the whole output (resnet50's 1x1 convs of no epilogue, each on
+# its own, best of 30 calls: 56 pixels 64 to 256 channels 0.881 to 0.818 ms,
+# stride 2 from 56 pixels 256 to 512 channels 1.559 to 1.470; for those tiled
+# from an epilogue, see CONV_EPILOGUE_ORDER).  A narrow conv (NARROW_FILTERS)
+# runs so too: its filter tiles outermost (16 and 8 of 24 filters), it read
+# its input twice from L2 (mobilenet_v2's 1x1 convs at 56 pixels from 144 and
+# 96 channels to 24 took 13 to 16% and 8 to 10% more CPU time, one thread,
+# `perf`, both libraries alternating in one process).  A
 # longer one on a small output
 # (a large filter of a late, 7-pixel layer, whose slices 7 rows only share;
 # a known float32 one is a product by packed panels instead, PRODUCT_PIXELS
@@ -583,7 +586,6 @@ THIN_CONV_TILE = [1, 1, 7, 32, 1, 1, 1]
 # resnet50's at 56 and 28 pixels with a residual add, 10 to 25%.  A conv of no
 # epilogue has its bias fused into its tiles (`_conv_from_init_action`).
 CONV_ROWS_OUTER = [0, 1, 3, 2, 4, 5, 6]
-CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
 LONG_REDUCTION_ROWS = 7
@@ -601,9 +603,6 @@ CONV_PEELED = [2, 3, 6]
 # at 112 pixels to 96 channels 0.46 to 0.39 ms (each function on its own,
 # best of 20 calls, one thread).
 CONV_EPILOGUE_ORDER = [dim for dim in CONV_ROWS_OUTER if dim < 4]
-NARROW_EPILOGUE_ORDER = [dim for dim in CONV_FILTER_OUTER if dim < 4]
-"""`CONV_FILTER_OUTER` on the output dims alone: a narrow conv's epilogue's
-loops (its one or two filter tiles outermost)."""
 # A conv of fewer than NARROW_FILTERS filters (mobilenet_v2's 1x1 convs to 24
 # channels) takes 14 columns by 16 filters: its last filter tile is then 16 or
 # 8 wide, where in CONV_TILE it is as wide as the filters, 24, a vector that
@@ -1088,12 +1087,11 @@ def _conv_matcher(name: str, kind: str) -> str:
 def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     """The conv's rule: its output rows split into one part per thread (each
     part's rows one at a time inside, filter tiles and reductions in the
-    order of `CONV_REDUCTION_OUTER` for a long reduction, of
-    `CONV_FILTER_OUTER` for a narrow conv, else of `CONV_ROWS_OUTER`),
+    order of `CONV_REDUCTION_OUTER` for a long reduction, else of
+    `CONV_ROWS_OUTER`),
     tiled by `NARROW_CONV_TILE` if narrow, by `THIN_CONV_TILE` if thin, else
     by `CONV_TILE`; the peeled loops innermost first."""
-    orders = {"long": CONV_REDUCTION_OUTER, "narrow": CONV_FILTER_OUTER}
-    order = orders.get(kind, CONV_ROWS_OUTER)
+    order = CONV_REDUCTION_OUTER if kind == "long" else CONV_ROWS_OUTER
     peel = sorted((order.index(dim) for dim in CONV_PEELED), reverse=True)
     return _Rule(
         name,
@@ -1644,7 +1642,7 @@ def _build_schedule(threads: int = 1) -> str:
             for operand, suffix in enumerate(EPILOGUE_OPERANDS)
         )
         + _epilogue_action(
-            "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, NARROW_EPILOGUE_ORDER
+            "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, CONV_EPILOGUE_ORDER
         )
         + _epilogue_action("tile_conv_thin_epilogue", threads, THIN_CONV_TILE, CONV_EPILOGUE_ORDER)
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER)
@@ -1653,7 +1651,7 @@ def _build_schedule(threads: int = 1) -> str:
             for name in ("conv_narrow", "conv_thin", "conv")
         )
         + _conv_from_init_action(
-            "tile_conv_narrow_from_init", threads, NARROW_CONV_TILE, CONV_FILTER_OUTER
+            "tile_conv_narrow_from_init", threads, NARROW_CONV_TILE, CONV_ROWS_OUTER
         )
         + _conv_from_init_action(
             "tile_conv_thin_from_init", threads, THIN_CONV_TILE, CONV_ROWS_OUTER

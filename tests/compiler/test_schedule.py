@@ -1000,6 +1000,21 @@ def test_a_narrow_conv_sums_14_columns_by_16_filters() -> None:
     assert _epilogue_in_tile(scheduled)
 
 
+@pytest.mark.parametrize("name", ["conv1x1_narrow", "conv1x1_narrow_bias_only"])
+def test_a_narrow_conv_runs_its_rows_outermost(name: str) -> None:
+    """A narrow conv (24 filters: a 16- and an 8-filter tile), with an
+    epilogue or starting from its bias, loops over its 15 output rows once,
+    both filter tiles inside each row (CONV_ROWS_OUTER), not once per filter
+    tile, which read the input twice."""
+    (narrow,) = [case for case in CASES if case[0] == name]
+    scheduled = _scheduled(_function(*narrow), "schedule")
+    rows = re.findall(r"scf\.for %\w+ = %c0 to %c15 step %c1 ", scheduled)
+    assert len(rows) == 1, scheduled
+    row_loop = scheduled.index(rows[0])
+    assert "vector<14x16xf32>" in scheduled[row_loop:], scheduled
+    assert "vector<14x8xf32>" in scheduled[row_loop:], scheduled
+
+
 def _scheduled(text: str, upto: str, schedule: Schedule = SCHEDULE) -> str:
     """`text` through `schedule` 's stages up to and including `upto`."""
     names = [stage.name for stage in stages(schedule)]
