@@ -1167,19 +1167,19 @@ def _padded_depthwise_module(size: int, channels: int, stride: int) -> str:
 def _padded_input_written(size: int, stride: int, channels: int, threads: int) -> str:
     """The padded input a thread writes, per `test_a_depthwise_convs_padded_input_is_written_in_parts`."""
     whole, out = size + 3 - stride, size // stride
+    rows = (min(out, DEPTHWISE_PAD_BLOCK) - 1) * stride + 3
     if out >= DEPTHWISE_PAD_BLOCK * threads:
-        rows = (DEPTHWISE_PAD_BLOCK - 1) * stride + 3
         if out < DEPTHWISE_CHANNEL_BLOCK_ROWS:
-            return f"1x{rows}x{whole}x{DEPTHWISE_HWC_TILE[3]}"
+            return f"1x{rows}x{whole}x{min(channels, DEPTHWISE_HWC_TILE[3])}"
         return f"1x{rows}x{whole}x{channels}"
     if threads > 1:
-        return f"1x{whole}x{whole}x{channels // threads}"
+        return f"1x{rows}x{whole}x{min(channels // threads, DEPTHWISE_HWC_TILE[3])}"
     return f"1x{whole}x{whole}x{channels}"
 
 
 @pytest.mark.parametrize(
     ("size", "stride", "channels"),
-    [(56, 1, 40), (28, 1, 40), (28, 2, 40), (7, 1, 64), (14, 2, 64)],
+    [(56, 1, 40), (28, 1, 40), (30, 1, 40), (28, 2, 40), (7, 1, 64), (14, 2, 64), (10, 1, 40)],
 )
 def test_a_depthwise_convs_padded_input_is_written_in_parts(
     size: int, stride: int, channels: int, tmp_path: Path
@@ -1189,10 +1189,11 @@ def test_a_depthwise_convs_padded_input_is_written_in_parts(
     rows, where each thread has that many rows (and, where the conv has fewer
     than DEPTHWISE_CHANNEL_BLOCK_ROWS output rows, of one channel tile, the
     last one narrower where the tile does not divide the channels: 40 = 32 +
-    8); on several threads with fewer
-    rows, the threads split the channels, each padding its channels'
-    input; else it is one pass before the conv. It computes as numpy does on
-    one thread and on two."""
+    8; a last block of fewer rows where DEPTHWISE_PAD_BLOCK does not divide
+    them: 30 = 4 x 7 + 2); on several threads with fewer rows, the threads
+    split the channels, each padding its channels' input by channel tiles;
+    else it is one pass before the conv. It computes as numpy does on one
+    thread and on two, and leaves no linalg op."""
     text = _padded_depthwise_module(size, channels, stride)
     whole = size + 3 - stride
     rng = np.random.default_rng(5)
@@ -1211,6 +1212,7 @@ def test_a_depthwise_convs_padded_input_is_written_in_parts(
         scheduled = _scheduled(text, "schedule", vectorize(threads))
         written = _padded_input_written(size, stride, channels, threads)
         assert f"tensor.empty() : tensor<{written}xf32>" in scheduled, scheduled
+        assert "linalg." not in scheduled, scheduled
         if written != f"1x{whole}x{whole}x{channels}":
             assert f"tensor<1x{whole}x{whole}x{channels}xf32>" not in scheduled, scheduled
         library = tmp_path / f"depthwise{threads}.so"
