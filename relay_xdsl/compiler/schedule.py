@@ -73,10 +73,16 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   2) into a block-sized buffer, allocated once per thread, just before its
   tiles read them from cache, where a whole padded tensor was written, then
   read back (mobilenet_v2's depthwise convs: about 2.9 to 2.2 ms of CPU time
-  a run, one thread, on a busy machine).  On several threads, a conv of
+  a run, one thread, on a busy machine).  A conv of fewer than
+  ``DEPTHWISE_CHANNEL_BLOCK_ROWS`` output rows (28 and less) blocks its
+  channels too, by its tiles' 32 (``padded_block_channels``): each block
+  (18 KiB at mobilenet_v2's 14x14x384) stays in L1 while the block's tiles
+  read each of its rows three times.  On several threads, a conv of
   fewer rows (mobilenet_v2's at 7 pixels) splits its channels among the
-  threads instead, each writing the padded input of its channels
-  (``padded_channels`` in ``_epilogue_action``): its 7 rows split 4 and 3,
+  threads instead, each writing the padded input of its channels in blocks
+  of 32 (``padded_channels`` in ``_epilogue_action``; its 7x7x960 conv took
+  about 45% less CPU time than with one block of a thread's 480 channels,
+  the blocks staying in L1): its 7 rows split 4 and 3,
   after a pad on one thread while the other waited.  Fused into the conv's tiles
   instead, each tile padding the window it reads, it was slower
   (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread): the windows
@@ -98,8 +104,8 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   128 filters arrives 16 filters wider, sliced (conversion/rules/
   convolutions.py: its rows then do not all fall in a few cache sets).  The tile
   loops run output rows outermost, then filter tiles, then columns where the
-  reduction is short (each output row written whole while in cache; a narrow
-  conv's filter tiles outermost), and taps and channel steps
+  reduction is short (each output row written whole while in cache, a narrow
+  conv's too), and taps and channel steps
   outermost where it has ``LONG_REDUCTION`` channels or more into at most
   ``LONG_REDUCTION_ROWS`` output rows (each step's filter rows read whole,
   once from memory; resnet18's last layers went from about 90 to 145
@@ -565,13 +571,16 @@ THIN_CONV_TILE = [1, 1, 7, 32, 1, 1, 1]
 # is written whole while in cache and the row's input stays in L1 while the
 # filter's 32-column slices pass, the filter (at most a few hundred KiB in
 # resnet's and mobilenet_v2's such convs) read again from L2 for each row.
-# A narrow conv (NARROW_FILTERS) runs its one or two filter tiles outermost
-# (CONV_FILTER_OUTER), as every conv did: with 32-filter tiles outermost,
-# each tile's pass read the input and wrote the output 128 bytes a pixel, a
-# row of the output apart, over the whole output (resnet50's 1x1 convs of no
-# epilogue, each on its own, best of 30 calls: 56 pixels 64 to 256 channels
-# 0.881 to 0.818 ms, stride 2 from 56 pixels 256 to 512 channels 1.559 to
-# 1.470; for those tiled from an epilogue, see CONV_EPILOGUE_ORDER).  A
+# With filter tiles outermost, as every conv once ran, each tile's pass read
+# the input and wrote the output 128 bytes a pixel, a row of the output
+# apart, over the whole output (resnet50's 1x1 convs of no epilogue, each on
+# its own, best of 30 calls: 56 pixels 64 to 256 channels 0.881 to 0.818 ms,
+# stride 2 from 56 pixels 256 to 512 channels 1.559 to 1.470; for those tiled
+# from an epilogue, see CONV_EPILOGUE_ORDER).  A narrow conv (NARROW_FILTERS)
+# runs so too: its filter tiles outermost (16 and 8 of 24 filters), it read
+# its input twice from L2 (mobilenet_v2's 1x1 convs at 56 pixels from 144 and
+# 96 channels to 24 took 13 to 16% and 8 to 10% more CPU time, one thread,
+# `perf`, both libraries alternating in one process).  A
 # longer one on a small output
 # (a large filter of a late, 7-pixel layer, whose slices 7 rows only share;
 # a known float32 one is a product by packed panels instead, PRODUCT_PIXELS
@@ -588,7 +597,6 @@ THIN_CONV_TILE = [1, 1, 7, 32, 1, 1, 1]
 # resnet50's at 56 and 28 pixels with a residual add, 10 to 25%.  A conv of no
 # epilogue has its bias fused into its tiles (`_conv_from_init_action`).
 CONV_ROWS_OUTER = [0, 1, 3, 2, 4, 5, 6]
-CONV_FILTER_OUTER = [0, 3, 1, 2, 4, 5, 6]
 CONV_REDUCTION_OUTER = [0, 4, 5, 6, 1, 3, 2]
 LONG_REDUCTION = 256
 LONG_REDUCTION_ROWS = 7
@@ -606,9 +614,6 @@ CONV_PEELED = [2, 3, 6]
 # at 112 pixels to 96 channels 0.46 to 0.39 ms (each function on its own,
 # best of 20 calls, one thread).
 CONV_EPILOGUE_ORDER = [dim for dim in CONV_ROWS_OUTER if dim < 4]
-NARROW_EPILOGUE_ORDER = [dim for dim in CONV_FILTER_OUTER if dim < 4]
-"""`CONV_FILTER_OUTER` on the output dims alone: a narrow conv's epilogue's
-loops (its one or two filter tiles outermost)."""
 # A conv of fewer than NARROW_FILTERS filters (mobilenet_v2's 1x1 convs to 24
 # channels) takes 14 columns by 16 filters: its last filter tile is then 16 or
 # 8 wide, where in CONV_TILE it is as wide as the filters, 24, a vector that
@@ -678,6 +683,15 @@ DEPTHWISE_PAD_BLOCK = 7
 """Output rows of a depthwise conv whose padded input rows are written together
 (see the module docstring): 7 divides each thread's rows of a 224-pixel CNN's
 layers on one and two threads, so the blocks have one static shape."""
+# A depthwise conv of fewer output rows than this (28 and less) writes and
+# reads its padded input by blocks of DEPTHWISE_PAD_BLOCK rows and one
+# channel tile (32 channels): a block of mobilenet_v2's 14x14x384 layer is
+# 18 KiB, which stays in L1 while the block's tiles read each row three
+# times, where the block of all channels (221 KiB) came from L2.  (Its
+# 14x14 and 7x7 depthwise convs took 35 to 45% less CPU time, its stride-2
+# ones from 56, 28 and 14 pixels 10, 25 and 45% less; those of 56 and 112
+# rows, whose channel blocks outgrow L1 too, 0 to 4% more.)
+DEPTHWISE_CHANNEL_BLOCK_ROWS = 56
 # Transposes left at run time (filters given OHWI, attention's keys): 16x16
 # blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
 # transpose became 512 element extracts and inserts).
@@ -1152,12 +1166,11 @@ def _conv_matcher(name: str, kind: str) -> str:
 def _conv_rule(name: str, kind: str, threads: int) -> _Rule:
     """The conv's rule: its output rows split into one part per thread (each
     part's rows one at a time inside, filter tiles and reductions in the
-    order of `CONV_REDUCTION_OUTER` for a long reduction, of
-    `CONV_FILTER_OUTER` for a narrow conv, else of `CONV_ROWS_OUTER`),
+    order of `CONV_REDUCTION_OUTER` for a long reduction, else of
+    `CONV_ROWS_OUTER`),
     tiled by `NARROW_CONV_TILE` if narrow, by `THIN_CONV_TILE` if thin, else
     by `CONV_TILE`; the peeled loops innermost first."""
-    orders = {"long": CONV_REDUCTION_OUTER, "narrow": CONV_FILTER_OUTER}
-    order = orders.get(kind, CONV_ROWS_OUTER)
+    order = CONV_REDUCTION_OUTER if kind == "long" else CONV_ROWS_OUTER
     peel = sorted((order.index(dim) for dim in CONV_PEELED), reverse=True)
     return _Rule(
         name,
@@ -1285,6 +1298,23 @@ def _padded_epilogue_matcher(name: str, epilogue: str, rows: int, predicate: str
   }}"""
 
 
+def _rows_below_matcher(name: str, base: str, rows: int) -> str:
+    """Matches what ``@<base>`` matches (an epilogue, its windowed op and the
+    op's padded input) where the op has fewer than `rows` output rows."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> ({_ANY}, {_ANY}, {_ANY}) {{
+    %epilogue, %conv, %padded = transform.include @{base} failures(propagate) (%op) : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})
+    %c = transform.match.structured failures(propagate) %conv : ({_ANY}) -> {_ANY} {{
+      ^bb0(%s: {_ANY}):
+        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
+        %bound = transform.param.constant {rows} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi lt %rows, %bound : !transform.param<i64>
+        transform.match.structured.yield %s : {_ANY}
+    }}
+    transform.yield %epilogue, %c, %padded : {_ANY}, {_ANY}, {_ANY}
+  }}"""
+
+
 PARALLEL_EPILOGUE_ROWS = 14
 """A product's epilogue of fewer rows stays on one thread: a pass of 7 rows
 (mobilenet_v2's at 7 pixels, about 10 to 20 us) is short against a fork and a
@@ -1327,6 +1357,7 @@ def _epilogue_action(
     order: list[int],
     padded_block: int = 0,
     padded_channels: bool = False,
+    padded_block_channels: int = 0,
 ) -> str:
     """Tile an epilogue as its windowed op's output (rows split per thread,
     then `tile` 's output dims, the first four, in `order`) and fuse into each
@@ -1338,9 +1369,11 @@ def _epilogue_action(
     goes through the epilogue before it is stored, once.
 
     With `padded_block`, the op's padded input (``%padded``, a third
-    argument) is fused too, into blocks of that many rows of each thread's
-    share; with `padded_channels`, the channels are split per thread instead
-    of the rows, and the padded input fused into each thread's part."""
+    argument) is fused too, into blocks of that many rows (and, with
+    `padded_block_channels`, that many channels) of each thread's share, a
+    last smaller block peeled; with `padded_channels`, the channels are split
+    per thread instead of the rows, and the padded input fused into each
+    thread's part (and into its blocks, with `padded_block`)."""
     outputs, reduction = tile[:4], [0] * 4 + tile[4:]
     steps = sum(1 for size in reduction if size)
     peel = sorted((order.index(dim) for dim in (2, 3)), reverse=True)
@@ -1352,14 +1385,20 @@ def _epilogue_action(
         f"%conv_p, %forall_1 = {fuse} %conv into %forall : {types}",
         f"%init_p, %forall_2 = {fuse} %init into %forall_1 : {types}",
     ]
-    if padded_channels:
+    if padded_channels or padded_block:
         body.append(f"%pad_p, %forall_3 = {fuse} %padded into %forall_2 : {types}")
     inner = "%inner"
     if padded_block:
+        blocks = 2 if padded_block_channels else 1
         body += [
-            f"%pad_p, %forall_3 = {fuse} %padded into %forall_2 : {types}",
-            _tile("%inner", [0, padded_block, 0, 0], None, "%block_epilogue", "%block"),
-            f"%conv_b, %block_1 = {fuse} %conv_p into %block#0 : {types}",
+            _tile(
+                "%inner",
+                [0, padded_block, 0, padded_block_channels],
+                None,
+                "%block_epilogue",
+                "%block",
+            ),
+            f"%conv_b, %block_1 = {fuse} %conv_p into %block#{blocks - 1} : {types}",
             f"%init_b, %block_2 = {fuse} %init_p into %block_1 : {types}",
             f"%pad_b, %block_3 = {fuse} %pad_p into %block_2 : {types}",
         ]
@@ -1386,6 +1425,8 @@ def _epilogue_action(
         ),
         *_peel(f"%steps#{steps - 1}"),
         *(line for loop in peel for line in _peel(f"%loops#{loop}")),
+        *(_peel("%block#1") if padded_block and padded_block_channels else []),
+        *(_peel("%block#0") if padded_block else []),
     ]
     lines = "\n    ".join(body)
     padded = f", %padded: {_ANY} {{transform.consumed}}" if padded_block or padded_channels else ""
@@ -1682,7 +1723,7 @@ def _build_schedule(threads: int = 1) -> str:
             for operand, suffix in enumerate(EPILOGUE_OPERANDS)
         )
         + _epilogue_action(
-            "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, NARROW_EPILOGUE_ORDER
+            "tile_conv_narrow_epilogue", threads, NARROW_CONV_TILE, CONV_EPILOGUE_ORDER
         )
         + _epilogue_action("tile_conv_thin_epilogue", threads, THIN_CONV_TILE, CONV_EPILOGUE_ORDER)
         + _epilogue_action("tile_conv_epilogue", threads, CONV_TILE, CONV_EPILOGUE_ORDER)
@@ -1691,7 +1732,7 @@ def _build_schedule(threads: int = 1) -> str:
             for name in ("conv_narrow", "conv_thin", "conv")
         )
         + _conv_from_init_action(
-            "tile_conv_narrow_from_init", threads, NARROW_CONV_TILE, CONV_FILTER_OUTER
+            "tile_conv_narrow_from_init", threads, NARROW_CONV_TILE, CONV_ROWS_OUTER
         )
         + _conv_from_init_action(
             "tile_conv_thin_from_init", threads, THIN_CONV_TILE, CONV_ROWS_OUTER
@@ -1711,6 +1752,19 @@ def _build_schedule(threads: int = 1) -> str:
             [0, 1, 2, 3],
             DEPTHWISE_PAD_BLOCK,
         )
+        + _rows_below_matcher(
+            "match_depthwise_hwc_small_padded_epilogue",
+            "match_depthwise_hwc_padded_epilogue",
+            DEPTHWISE_CHANNEL_BLOCK_ROWS,
+        )
+        + _epilogue_action(
+            "tile_depthwise_hwc_small_padded_epilogue",
+            threads,
+            DEPTHWISE_HWC_TILE,
+            [0, 1, 2, 3],
+            DEPTHWISE_PAD_BLOCK,
+            padded_block_channels=DEPTHWISE_HWC_TILE[3],
+        )
         + _padded_epilogue_matcher(
             "match_depthwise_hwc_few_rows_epilogue",
             "match_depthwise_hwc_epilogue",
@@ -1722,7 +1776,9 @@ def _build_schedule(threads: int = 1) -> str:
             threads,
             DEPTHWISE_HWC_TILE,
             [0, 1, 2, 3],
+            DEPTHWISE_PAD_BLOCK,
             padded_channels=True,
+            padded_block_channels=DEPTHWISE_HWC_TILE[3],
         )
     )
     row_consumers = [
@@ -1816,6 +1872,7 @@ def _build_schedule(threads: int = 1) -> str:
         @match_conv_thin_epilogue_second -> @tile_conv_thin_epilogue,
         @match_conv_epilogue -> @tile_conv_epilogue,
         @match_conv_epilogue_second -> @tile_conv_epilogue,
+        @match_depthwise_hwc_small_padded_epilogue -> @tile_depthwise_hwc_small_padded_epilogue,
         @match_depthwise_hwc_padded_epilogue -> @tile_depthwise_hwc_padded_epilogue,{few_rows_rule}
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue{product_epilogue_rule} : ({_ANY}) -> {_ANY}
     // The other convs of a short reduction, with their initial sums.

@@ -32,6 +32,8 @@ from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.schedule import (
+    DEPTHWISE_CHANNEL_BLOCK_ROWS,
+    DEPTHWISE_HWC_TILE,
     DEPTHWISE_PAD_BLOCK,
     LONG_REDUCTION,
     PACKED_FEW_ROWS,
@@ -998,6 +1000,21 @@ def test_a_narrow_conv_sums_14_columns_by_16_filters() -> None:
     assert _epilogue_in_tile(scheduled)
 
 
+@pytest.mark.parametrize("name", ["conv1x1_narrow", "conv1x1_narrow_bias_only"])
+def test_a_narrow_conv_runs_its_rows_outermost(name: str) -> None:
+    """A narrow conv (24 filters: a 16- and an 8-filter tile), with an
+    epilogue or starting from its bias, loops over its 15 output rows once,
+    both filter tiles inside each row (CONV_ROWS_OUTER), not once per filter
+    tile, which read the input twice."""
+    (narrow,) = [case for case in CASES if case[0] == name]
+    scheduled = _scheduled(_function(*narrow), "schedule")
+    rows = re.findall(r"scf\.for %\w+ = %c0 to %c15 step %c1 ", scheduled)
+    assert len(rows) == 1, scheduled
+    row_loop = scheduled.index(rows[0])
+    assert "vector<14x16xf32>" in scheduled[row_loop:], scheduled
+    assert "vector<14x8xf32>" in scheduled[row_loop:], scheduled
+
+
 def _scheduled(text: str, upto: str, schedule: Schedule = SCHEDULE) -> str:
     """`text` through `schedule` 's stages up to and including `upto`."""
     names = [stage.name for stage in stages(schedule)]
@@ -1163,25 +1180,33 @@ def _padded_depthwise_module(size: int, channels: int, stride: int) -> str:
 def _padded_input_written(size: int, stride: int, channels: int, threads: int) -> str:
     """The padded input a thread writes, per `test_a_depthwise_convs_padded_input_is_written_in_parts`."""
     whole, out = size + 3 - stride, size // stride
+    rows = (min(out, DEPTHWISE_PAD_BLOCK) - 1) * stride + 3
     if out >= DEPTHWISE_PAD_BLOCK * threads:
-        return f"1x{(DEPTHWISE_PAD_BLOCK - 1) * stride + 3}x{whole}x{channels}"
+        if out < DEPTHWISE_CHANNEL_BLOCK_ROWS:
+            return f"1x{rows}x{whole}x{min(channels, DEPTHWISE_HWC_TILE[3])}"
+        return f"1x{rows}x{whole}x{channels}"
     if threads > 1:
-        return f"1x{whole}x{whole}x{channels // threads}"
+        return f"1x{rows}x{whole}x{min(channels // threads, DEPTHWISE_HWC_TILE[3])}"
     return f"1x{whole}x{whole}x{channels}"
 
 
 @pytest.mark.parametrize(
-    ("size", "stride", "channels"), [(28, 1, 40), (28, 2, 40), (7, 1, 64), (14, 2, 64)]
+    ("size", "stride", "channels"),
+    [(56, 1, 40), (28, 1, 40), (30, 1, 40), (28, 2, 40), (7, 1, 64), (14, 2, 64), (10, 1, 40)],
 )
 def test_a_depthwise_convs_padded_input_is_written_in_parts(
     size: int, stride: int, channels: int, tmp_path: Path
 ) -> None:
     """A depthwise conv with an epilogue writes its padded input in blocks of
     the rows that DEPTHWISE_PAD_BLOCK output rows read, inside each thread's
-    rows, where each thread has that many rows; on several threads with fewer
-    rows, the threads split the channels, each padding its channels'
-    input; else it is one pass before the conv. It computes as numpy does on
-    one thread and on two."""
+    rows, where each thread has that many rows (and, where the conv has fewer
+    than DEPTHWISE_CHANNEL_BLOCK_ROWS output rows, of one channel tile, the
+    last one narrower where the tile does not divide the channels: 40 = 32 +
+    8; a last block of fewer rows where DEPTHWISE_PAD_BLOCK does not divide
+    them: 30 = 4 x 7 + 2); on several threads with fewer rows, the threads
+    split the channels, each padding its channels' input by channel tiles;
+    else it is one pass before the conv. It computes as numpy does on one
+    thread and on two, and leaves no linalg op."""
     text = _padded_depthwise_module(size, channels, stride)
     whole = size + 3 - stride
     rng = np.random.default_rng(5)
@@ -1200,6 +1225,7 @@ def test_a_depthwise_convs_padded_input_is_written_in_parts(
         scheduled = _scheduled(text, "schedule", vectorize(threads))
         written = _padded_input_written(size, stride, channels, threads)
         assert f"tensor.empty() : tensor<{written}xf32>" in scheduled, scheduled
+        assert "linalg." not in scheduled, scheduled
         if written != f"1x{whole}x{whole}x{channels}":
             assert f"tensor<1x{whole}x{whole}x{channels}xf32>" not in scheduled, scheduled
         library = tmp_path / f"depthwise{threads}.so"
