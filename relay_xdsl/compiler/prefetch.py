@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import re
 
+from relay_xdsl.compiler.schedule import MATMUL_TILE
 from relay_xdsl.conversion.packed_matmul import PANEL
 
-TILE_ROWS = 8
-"""The rows of a product's register tile (schedule.py's ``MATMUL_TILE``)."""
-STEPS = 8
-"""The reduction steps of one iteration of its loop (``MATMUL_TILE``)."""
+TILE_ROWS, _, STEPS = MATMUL_TILE
+"""The rows of a product's register tile and the reduction steps of one
+iteration of its loop."""
 LINE_FLOATS = 16
 """The floats of a cache line (64 bytes)."""
 LINES_A_STEP = STEPS * PANEL // LINE_FLOATS
@@ -101,6 +101,7 @@ def _function_prefetches(
         weight = _descriptor_pointer(lines, definitions, index, offset)
         if reduction < SHORTEST_REDUCTION or row is None or weight is None:
             continue
+        # the tile's index and its line by shift and mask: both powers of two
         name = f"%next_panel{count + len(prefetches)}"
         prefetches[index] = [
             f"  {name}.tile = lshr i64 {row}, {TILE_ROWS.bit_length() - 1}",
