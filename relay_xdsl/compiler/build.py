@@ -9,7 +9,9 @@
 2. each unit, at the same time as others (``jobs`` processes at once), looked
    up in the object cache (cache.py) or compiled: ``mlir-opt-22
    --pass-pipeline=...`` (the stages of pipeline.py),
-   ``mlir-translate-22 --mlir-to-llvmir``, ``clang-22 -O3 -c``, and kept;
+   ``mlir-translate-22 --mlir-to-llvmir``, with the schedule the packed
+   products' prefetches of their next panel (prefetch.py), ``clang-22 -O3
+   -c``, and kept;
 3. the objects, with `MEMREF_COPY_C` 's (the one runner-library function
    compiled code calls), linked by clang into the library, and, where the
    schedule runs loops on several threads, with LLVM's OpenMP runtime (one
@@ -53,6 +55,7 @@ from relay_xdsl.compiler.pipeline import (
     pass_pipeline,
     stages,
 )
+from relay_xdsl.compiler.prefetch import PREFETCH_KEY, prefetch_next_panels
 from relay_xdsl.compiler.toolchain import (
     native_target,
     openmp_library,
@@ -241,6 +244,8 @@ class _UnitCompiler:
         else:
             llvm_dialect = run_tool("mlir-opt", self.mlir_opt, unit.text).decode()
             llvm_ir = internalized(translate_to_llvm_ir(llvm_dialect), unit.defines)
+            if self.schedule is not None:
+                llvm_ir = prefetch_next_panels(llvm_ir)
             run_tool("clang", [*clang, "-x", "ir", "-", "-o", str(object_file)], llvm_ir)
         return object_file if self.cache is None else self.cache.put(key, object_file)
 
@@ -259,6 +264,7 @@ class _UnitCompiler:
                 pass_pipeline(self.pipeline, SCRIPT if script else None),
                 script,
                 " ".join(TRANSLATE_ARGUMENTS),
+                f"prefetch {PREFETCH_KEY}" if script else "",
                 " ".join(self._clang(unit)),
                 native_target() if self.native else "",
                 *(tool_identity(name) for name in ("mlir-opt", "mlir-translate", "clang")),

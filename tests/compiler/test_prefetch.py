@@ -1,0 +1,107 @@
+"""The prefetches of a packed product's next panel, in the LLVM IR of a compiled dense layer."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from relay_xdsl.compiler import build
+from relay_xdsl.compiler.frontend import lower
+from relay_xdsl.compiler.pipeline import stages
+from relay_xdsl.compiler.prefetch import DECLARATION, prefetch_next_panels
+from relay_xdsl.compiler.runtime import CompiledModel
+from relay_xdsl.compiler.schedule import PACKED_FEW_ROWS, SCHEDULE
+from relay_xdsl.tools.io import load_module
+
+PREFETCH = re.compile(r"call void @llvm\.prefetch\.p0\(ptr %[\w.]+, i32 0, i32 \d, i32 1\)")
+
+
+def _hex(array: np.ndarray) -> str:
+    return '"0x' + np.ascontiguousarray(array, dtype="<f4").tobytes().hex().upper() + '"'
+
+
+def _dense(tmp_path: Path, rows: int, k: int, n: int) -> tuple[Path, np.ndarray, np.ndarray]:
+    """A Relay module of one dense layer, ``x @ weight.T + bias``, by a known
+    `n` x `k` weight: its file, the weight and the bias."""
+    rng = np.random.default_rng(0)
+    weight = rng.standard_normal((n, k), dtype=np.float32)
+    bias = rng.standard_normal(n, dtype=np.float32)
+    x, w, kn, out = (
+        f"tensor<{rows}x{k}xf32>",
+        f"tensor<{n}x{k}xf32>",
+        f"tensor<{k}x{n}xf32>",
+        f"tensor<{rows}x{n}xf32>",
+    )
+    text = f"""builtin.module {{
+  func.func @main(%x: {x}) -> tuple<{out}> {{
+    %0 = relay.constant dense<{_hex(weight)}> : {w}
+    %1 = relay.transpose(%0) {{axes = array<i32: 1, 0>}} : ({w}) -> {kn}
+    %2 = relay.relax.matmul(%x, %1) {{out_dtype = "float32"}} : ({x}, {kn}) -> {out}
+    %3 = relay.constant dense<{_hex(bias)}> : tensor<{n}xf32>
+    %4 = relay.add(%3, %2) : (tensor<{n}xf32>, {out}) -> {out}
+    %5 = relay.tuple(%4) : tuple<{out}>
+    func.return %5 : tuple<{out}>
+  }}
+}}
+"""
+    path = tmp_path / f"dense_{rows}_{k}_{n}.mlir"
+    path.write_text(text)
+    return path, weight, bias
+
+
+def _llvm_ir(path: Path) -> str:
+    program = lower(load_module(str(path)))
+    llvm = build.lower_to_llvm_dialect(build.generic_text(program), stages(SCHEDULE), SCHEDULE)
+    return build.translate_to_llvm_ir(llvm)
+
+
+def test_a_packed_product_of_many_rows_prefetches_the_next_panel(tmp_path: Path) -> None:
+    """One prefetch in the reduction loop of its row tiles, K * 32 floats (a
+    panel) past the panel the loop reads, at the line the tile's row selects."""
+    rows, k = PACKED_FEW_ROWS + 8, 64
+    path, _, _ = _dense(tmp_path, rows, k, 96)
+    llvm_ir = _llvm_ir(path)
+    assert not PREFETCH.search(llvm_ir)
+    prefetched = prefetch_next_panels(llvm_ir)
+    assert len(PREFETCH.findall(prefetched)) == 1
+    assert re.search(rf"= add i64 %[\w.]+, {k * 32}\n", prefetched)
+    assert re.search(r"= lshr i64 %[\w.]+, 3\n.*= and i64 %[\w.]+, 15\n", prefetched)
+    assert prefetched.count(DECLARATION) == 1
+    # the rest as it was
+    assert "\n".join(line for line in prefetched.split("\n") if "%next_panel" not in line) == (
+        llvm_ir + "\n" + DECLARATION
+    )
+
+
+@pytest.mark.parametrize(("rows", "k"), [(PACKED_FEW_ROWS, 64), (PACKED_FEW_ROWS + 8, 32)])
+def test_products_of_few_rows_or_a_short_reduction_get_no_prefetches(
+    tmp_path: Path, rows: int, k: int
+) -> None:
+    """Few rows run their reduction in blocks (another loop); a short
+    reduction's panel (at most 8 KiB) is fetched quickly enough."""
+    path, _, _ = _dense(tmp_path, rows, k, 96)
+    llvm_ir = _llvm_ir(path)
+    assert prefetch_next_panels(llvm_ir) == llvm_ir
+
+
+def test_a_built_library_with_prefetches_computes_the_product(tmp_path: Path) -> None:
+    rows, k = PACKED_FEW_ROWS + 13, 96
+    path, weight, bias = _dense(tmp_path, rows, k, 70)
+    library = tmp_path / "dense.so"
+    build.build(lower(load_module(str(path))), library, schedule=SCHEDULE, cache=False)
+    if shutil.which("objdump"):
+        assert "prefetcht1" in _disassembly(library)
+    x = np.random.default_rng(1).standard_normal((rows, k), dtype=np.float32)
+    (result,) = CompiledModel.load(library)(x)
+    np.testing.assert_allclose(result, x @ weight.T + bias, rtol=1e-4, atol=1e-4)
+
+
+def _disassembly(library: Path) -> str:
+    return subprocess.run(
+        ["objdump", "-d", str(library)], capture_output=True, text=True, check=True
+    ).stdout
