@@ -10,7 +10,7 @@
    up in the object cache (cache.py) or compiled: ``mlir-opt-22
    --pass-pipeline=...`` (the stages of pipeline.py),
    ``mlir-translate-22 --mlir-to-llvmir``, with the schedule the packed
-   products' prefetches of their next panel (prefetch.py), ``clang-22 -O3
+   products' prefetches of their next panel or block (prefetch.py), ``clang-22 -O3
    -c``, and kept;
 3. the objects, with `MEMREF_COPY_C` 's (the one runner-library function
    compiled code calls), linked by clang into the library, and, where the

@@ -1,4 +1,4 @@
-"""The prefetches of a packed product's next panel, in the LLVM IR of a compiled dense layer."""
+"""The prefetches of a packed product's next panel or block, in the LLVM IR of a compiled dense layer."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 from relay_xdsl.compiler import build
 from relay_xdsl.compiler.frontend import lower
 from relay_xdsl.compiler.pipeline import stages
-from relay_xdsl.compiler.prefetch import DECLARATION, prefetch_next_panels
+from relay_xdsl.compiler.prefetch import BLOCKS_AHEAD, DECLARATION, prefetch_next_panels
 from relay_xdsl.compiler.runtime import CompiledModel
-from relay_xdsl.compiler.schedule import PACKED_FEW_ROWS, SCHEDULE
+from relay_xdsl.compiler.schedule import PACKED_FEW_ROWS, PACKED_K_BLOCK, SCHEDULE
 from relay_xdsl.tools.io import load_module
 
 PREFETCH = re.compile(r"call void @llvm\.prefetch\.p0\(ptr %[\w.]+, i32 0, i32 \d, i32 1\)")
@@ -78,19 +78,34 @@ def test_a_packed_product_of_many_rows_prefetches_the_next_panel(tmp_path: Path)
     )
 
 
-@pytest.mark.parametrize(("rows", "k"), [(PACKED_FEW_ROWS, 64), (PACKED_FEW_ROWS + 8, 32)])
-def test_products_of_few_rows_or_a_short_reduction_get_no_prefetches(
-    tmp_path: Path, rows: int, k: int
-) -> None:
-    """Few rows run their reduction in blocks (another loop); a short
-    reduction's panel (at most 8 KiB) is fetched quickly enough."""
+def test_a_product_of_few_rows_prefetches_a_block_ahead(tmp_path: Path) -> None:
+    """One prefetch in the loop of a tile's steps in a reduction block, of
+    the panel row its tile and step select, ``BLOCKS_AHEAD`` blocks on."""
+    rows, k = PACKED_FEW_ROWS // 2, 128
     path, _, _ = _dense(tmp_path, rows, k, 96)
+    llvm_ir = _llvm_ir(path)
+    prefetched = prefetch_next_panels(llvm_ir)
+    assert len(PREFETCH.findall(prefetched)) == 1
+    assert "%next_panel" not in prefetched
+    ahead = BLOCKS_AHEAD * PACKED_K_BLOCK * 32
+    assert re.search(rf"%next_block0.ahead = add i64 %[\w.]+, {ahead}\n", prefetched)
+    assert re.search(r"= and i64 %next_block0.index, 31\n", prefetched)
+    assert "\n".join(line for line in prefetched.split("\n") if "%next_block" not in line) == (
+        llvm_ir + "\n" + DECLARATION
+    )
+
+
+def test_a_short_reduction_of_many_rows_gets_no_prefetches(tmp_path: Path) -> None:
+    """Its panel (at most 8 KiB) is fetched quickly enough."""
+    path, _, _ = _dense(tmp_path, PACKED_FEW_ROWS + 8, 32, 96)
     llvm_ir = _llvm_ir(path)
     assert prefetch_next_panels(llvm_ir) == llvm_ir
 
 
-def test_a_built_library_with_prefetches_computes_the_product(tmp_path: Path) -> None:
-    rows, k = PACKED_FEW_ROWS + 13, 96
+@pytest.mark.parametrize("rows", [PACKED_FEW_ROWS // 2 + 3, PACKED_FEW_ROWS + 13])
+def test_a_built_library_with_prefetches_computes_the_product(tmp_path: Path, rows: int) -> None:
+    """Of few rows (blocked) and of many, each with a last partial row tile."""
+    k = 96
     path, weight, bias = _dense(tmp_path, rows, k, 70)
     library = tmp_path / "dense.so"
     build.build(lower(load_module(str(path))), library, schedule=SCHEDULE, cache=False)
