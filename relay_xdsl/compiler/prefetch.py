@@ -29,7 +29,8 @@ the panel row (128 bytes: the L2's spatial prefetcher brings the line next
 to the one asked for) that the tile's and the step's indices select among
 the block's, ``BLOCKS_AHEAD`` blocks on (past the panel's last block, the
 next panel's first), so that the tiles of a block fetch a block while they
-compute with this one.  That loop's weight offset is ``(p * (K * PANEL) + b
+compute with this one (of fewer than 64 rows, part of it: two prefetches an
+iteration, to cover a 49-row product's block, were slower than none).  That loop's weight offset is ``(p * (K * PANEL) + b
 * PANEL) + s * PANEL`` (``b`` the block's first row, ``s`` the step's in
 the block) and its left operand's ``(b + r * K) + s``.
 """
