@@ -52,6 +52,7 @@ from relay_xdsl.compiler.pipeline import (
     describe,
     pass_pipeline,
     stages,
+    without_deallocation,
 )
 from relay_xdsl.compiler.toolchain import (
     native_target,
@@ -203,6 +204,8 @@ class _UnitCompiler:
             script_path.write_text(self.schedule.script)
         script = str(script_path) if script_path is not None else None
         self.mlir_opt = [f"--pass-pipeline={pass_pipeline(self.pipeline, script)}"]
+        calls_only = pass_pipeline(without_deallocation(self.pipeline), script)
+        self.mlir_opt_calls_only = [f"--pass-pipeline={calls_only}"]
         target = ["-march=native"] if self.native else []
         self.clang = [*COMPILE_FLAGS, *target, "-c"]
         self.clang_calls_only = [*CALLS_ONLY_FLAGS, *target, "-c"]
@@ -210,6 +213,9 @@ class _UnitCompiler:
     def log_commands(self, log: Callable[[str], None] | None, units: Sequence[Unit]) -> None:
         """State the tools' command lines, as `units` run them."""
         _log_command(log, "mlir-opt", self.mlir_opt, " (each unit)")
+        if any(unit.calls_only for unit in units):
+            what = " (instead, the model's function of calls only, which frees its buffers)"
+            _log_command(log, "mlir-opt", self.mlir_opt_calls_only, what)
         _log_command(log, "mlir-translate", TRANSLATE_ARGUMENTS, " (each unit)")
         _log_command(log, "clang", [*self.clang, "-x", "ir", "-", "-o", "UNIT.o"], " (each unit)")
         if any(unit.calls_only for unit in units):
@@ -239,7 +245,8 @@ class _UnitCompiler:
             source.write_text(unit.text)
             run_tool("clang", [*clang, "-x", "c", str(source), "-o", str(object_file)])
         else:
-            llvm_dialect = run_tool("mlir-opt", self.mlir_opt, unit.text).decode()
+            mlir_opt = self.mlir_opt_calls_only if unit.calls_only else self.mlir_opt
+            llvm_dialect = run_tool("mlir-opt", mlir_opt, unit.text).decode()
             llvm_ir = internalized(translate_to_llvm_ir(llvm_dialect), unit.defines)
             run_tool("clang", [*clang, "-x", "ir", "-", "-o", str(object_file)], llvm_ir)
         return object_file if self.cache is None else self.cache.put(key, object_file)
@@ -247,6 +254,10 @@ class _UnitCompiler:
     def _clang(self, unit: Unit) -> list[str]:
         """clang's arguments for `unit` 's object file, but its input and output."""
         return self.clang_calls_only if unit.calls_only else self.clang
+
+    def _pipeline(self, unit: Unit) -> Sequence[Stage]:
+        """The stages that take `unit` to the LLVM dialect."""
+        return without_deallocation(self.pipeline) if unit.calls_only else self.pipeline
 
     def key(self, unit: Unit) -> str:
         """`unit` 's key in the cache: all that its object depends on (cache.py)."""
@@ -256,7 +267,7 @@ class _UnitCompiler:
                 unit.language,
                 unit.text,
                 " ".join(unit.defines),
-                pass_pipeline(self.pipeline, SCRIPT if script else None),
+                pass_pipeline(self._pipeline(unit), SCRIPT if script else None),
                 script,
                 " ".join(TRANSLATE_ARGUMENTS),
                 " ".join(self._clang(unit)),

@@ -16,7 +16,9 @@ function calls (``func.call``). `split_units` makes of them
   a call of a group that only reshapes its argument (`reshapes_only`: attention's
   scores between its batch matmul and its softmax) is a view of the argument
   (``memref.reinterpret_cast``), not a call that copies it into a buffer of its
-  own (vit_b_16: 24 copies of 1.8 MB a run). Where
+  own (vit_b_16: 24 copies of 1.8 MB a run). There too each buffer that a call
+  returns is freed after its last use (`_free_after_last_use`), so that the next
+  result of its size reuses it while it is in cache. Where
   there are groups, the ops of the model's function outside them (gpt2's
   reshapes and transposes of attention's heads after a split, which fusion
   leaves alone) are first made groups of their own (`outline_ops`), each set
@@ -334,23 +336,51 @@ def on_buffers(
     result = _function_on_buffers(model)
     values: dict[SSAValue, SSAValue] = dict(zip(model.args, result.args, strict=True))
     returned = {value for op in ops if isinstance(op, ReturnOp) for value in op.operands}
+    owner: dict[SSAValue, SSAValue] = {}  # a view's buffer: the call result it views
     for op in ops:
         operands = [values[operand] for operand in op.operands]
         if isinstance(op, CallOp):
             buffers = [_buffer(t) for t in op.result_types]
             if op.callee.root_reference.data in views and op.results[0] not in returned:
                 new: Operation = _view(operands[0], buffers[0])
+                owner[new.results[0]] = owner.get(operands[0], operands[0])
             else:
                 new = CallOp(op.callee, operands, buffers)
             values.update(zip(op.results, new.results, strict=True))
             result.body.block.add_op(new)
         else:
             result.body.block.add_op(ReturnOp(*operands))
+    _free_after_last_use(result, owner)
     called = {
         op.callee.root_reference.data for op in result.body.block.ops if isinstance(op, CallOp)
     }
     buffered = [declaration for declaration in buffered if declaration.sym_name.data in called]
     return [*buffered, result]
+
+
+def _free_after_last_use(model: FuncOp, owner: dict[SSAValue, SSAValue]) -> None:
+    """Free each buffer that a call in `model` returns right after its last use (its
+    views' included: `owner` maps a view to the call result it views), unless `model`
+    returns it or a view of it, by a ``memref.dealloc``: the build runs no deallocation
+    pass on such a function (``pipeline.without_deallocation``), which would free every
+    buffer at the end. Freed early, a buffer serves a later result of its size (glibc's
+    ``malloc``) while its lines are in cache (docs/compiler.md has the figures)."""
+    block = model.body.block
+    ops = list(block.ops)
+    last: dict[SSAValue, Operation] = {}
+    returned: set[SSAValue] = set()
+    for op in ops:
+        for result in op.results if isinstance(op, CallOp) else ():
+            last[result] = op
+        for operand in op.operands:
+            buffer = owner.get(operand, operand)
+            if isinstance(op, ReturnOp):
+                returned.add(buffer)
+            elif buffer in last:
+                last[buffer] = op
+    for buffer, op in last.items():
+        if buffer not in returned:
+            block.insert_op_after(memref.DeallocOp.get(buffer), op)
 
 
 def _view(buffer: SSAValue, shape: MemRefType[Attribute]) -> memref.ReinterpretCastOp:

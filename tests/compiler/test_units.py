@@ -164,3 +164,39 @@ def test_a_viewed_reshape_computes_the_same(compile_mlir: Compile):
     negated, flat = compile_mlir(RESHAPES, "model")(x, w)
     np.testing.assert_array_equal(negated, -(x + w).reshape(3, 2))
     np.testing.assert_array_equal(flat, (x + w).reshape(1, 6))
+
+
+def _model_ops(text: str) -> list[str]:
+    """The model's function's ops, each as its name and its operands (``func.call(%1)``)."""
+    body = text[text.index('sym_name = "model"') :]
+    return [
+        f"{call or name}({operands})"
+        for name, operands, call in re.findall(
+            r'"([\w.]+)"\(([^)]*)\)(?: <\{callee = @(\w+?)_[0-9a-f]{16})?', body
+        )
+    ]
+
+
+def test_the_model_frees_each_buffer_after_its_last_use(tosa: SimpleNamespace):
+    model, _ = units_of(tosa.GROUPS, 1)
+    # %x and %w are %0 and %1; the adds' results are returned, and the clamp's %3 is
+    # freed once the second add has read it
+    assert _model_ops(model.text) == [
+        "fused_add(%0, %1)",
+        "fused_relu(%2)",
+        "fused_add(%3, %0)",
+        "memref.dealloc(%3)",
+        "func.return(%4, %2)",
+    ]
+
+
+def test_a_viewed_buffer_is_freed_after_its_views_last_use():
+    model, _ = units_of(RESHAPES, 1)
+    assert _model_ops(model.text) == [
+        "fused_add(%0, %1)",
+        "memref.reinterpret_cast(%2)",
+        "fused_negate(%3)",
+        "fused_reshape(%2)",
+        "memref.dealloc(%2)",
+        "func.return(%4, %5)",
+    ]
