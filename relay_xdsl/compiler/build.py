@@ -204,8 +204,8 @@ class _UnitCompiler:
             script_path.write_text(self.schedule.script)
         script = str(script_path) if script_path is not None else None
         self.mlir_opt = [f"--pass-pipeline={pass_pipeline(self.pipeline, script)}"]
-        calls_only = pass_pipeline(without_deallocation(self.pipeline), script)
-        self.mlir_opt_calls_only = [f"--pass-pipeline={calls_only}"]
+        freeing = pass_pipeline(without_deallocation(self.pipeline), script)
+        self.mlir_opt_freeing = [f"--pass-pipeline={freeing}"]
         target = ["-march=native"] if self.native else []
         self.clang = [*COMPILE_FLAGS, *target, "-c"]
         self.clang_calls_only = [*CALLS_ONLY_FLAGS, *target, "-c"]
@@ -213,9 +213,9 @@ class _UnitCompiler:
     def log_commands(self, log: Callable[[str], None] | None, units: Sequence[Unit]) -> None:
         """State the tools' command lines, as `units` run them."""
         _log_command(log, "mlir-opt", self.mlir_opt, " (each unit)")
-        if any(unit.calls_only for unit in units):
+        if any(unit.frees_buffers for unit in units):
             what = " (instead, the model's function of calls only, which frees its buffers)"
-            _log_command(log, "mlir-opt", self.mlir_opt_calls_only, what)
+            _log_command(log, "mlir-opt", self.mlir_opt_freeing, what)
         _log_command(log, "mlir-translate", TRANSLATE_ARGUMENTS, " (each unit)")
         _log_command(log, "clang", [*self.clang, "-x", "ir", "-", "-o", "UNIT.o"], " (each unit)")
         if any(unit.calls_only for unit in units):
@@ -245,7 +245,7 @@ class _UnitCompiler:
             source.write_text(unit.text)
             run_tool("clang", [*clang, "-x", "c", str(source), "-o", str(object_file)])
         else:
-            mlir_opt = self.mlir_opt_calls_only if unit.calls_only else self.mlir_opt
+            mlir_opt = self.mlir_opt_freeing if unit.frees_buffers else self.mlir_opt
             llvm_dialect = run_tool("mlir-opt", mlir_opt, unit.text).decode()
             llvm_ir = internalized(translate_to_llvm_ir(llvm_dialect), unit.defines)
             run_tool("clang", [*clang, "-x", "ir", "-", "-o", str(object_file)], llvm_ir)
@@ -257,7 +257,7 @@ class _UnitCompiler:
 
     def _pipeline(self, unit: Unit) -> Sequence[Stage]:
         """The stages that take `unit` to the LLVM dialect."""
-        return without_deallocation(self.pipeline) if unit.calls_only else self.pipeline
+        return without_deallocation(self.pipeline) if unit.frees_buffers else self.pipeline
 
     def key(self, unit: Unit) -> str:
         """`unit` 's key in the cache: all that its object depends on (cache.py)."""

@@ -81,13 +81,15 @@ class Unit:
     `calls_only` marks a model's function of calls only, whose own code takes no time
     to run (it passes buffers along and frees them): clang compiles it at -O1
     (build.py, `CALLS_ONLY_FLAGS`), not -O3, which takes a third longer on its
-    hundreds of live buffer descriptors.
+    hundreds of live buffer descriptors. `frees_buffers` marks one that frees its
+    buffers itself (`on_buffers`), whose pipeline runs no deallocation pass.
     """
 
     text: str
     defines: tuple[str, ...]
     language: str = "mlir"
     calls_only: bool = False
+    frees_buffers: bool = False
 
 
 def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
@@ -123,7 +125,17 @@ def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
     views = {symbol for symbol, group in by_symbol.items() if reshapes_only(group)}
     buffered = on_buffers(model, declarations, views)
     entry_unit = buffered or [*declarations, model]
-    units = [Unit(module_text(ModuleOp(entry_unit)), (function,), calls_only=buffered is not None)]
+    frees = buffered is not None and any(
+        isinstance(op, memref.DeallocOp) for op in buffered[-1].body.block.ops
+    )
+    units = [
+        Unit(
+            module_text(ModuleOp(entry_unit)),
+            (function,),
+            calls_only=buffered is not None,
+            frees_buffers=frees,
+        )
+    ]
     for _, members in sorted(buckets.items()):
         members.sort(key=lambda group: group.sym_name.data)
         defines = tuple(group.sym_name.data for group in members)
@@ -350,7 +362,8 @@ def on_buffers(
             result.body.block.add_op(new)
         else:
             result.body.block.add_op(ReturnOp(*operands))
-    _free_after_last_use(result, owner)
+    if all(len(op.results) <= 1 for op in ops):
+        _free_after_last_use(result, owner)
     called = {
         op.callee.root_reference.data for op in result.body.block.ops if isinstance(op, CallOp)
     }
@@ -364,7 +377,12 @@ def _free_after_last_use(model: FuncOp, owner: dict[SSAValue, SSAValue]) -> None
     returns it or a view of it, by a ``memref.dealloc``: the build runs no deallocation
     pass on such a function (``pipeline.without_deallocation``), which would free every
     buffer at the end. Freed early, a buffer serves a later result of its size (glibc's
-    ``malloc``) while its lines are in cache (docs/compiler.md has the figures)."""
+    ``malloc``) while its lines are in cache (docs/compiler.md has the figures).
+
+    Only where each call has one result: a group that returns one buffer twice (a
+    tensor returned twice) gives both results the same pointer, which the deallocation
+    pass's frees (``bufferization.dealloc``) free once, and two ``memref.dealloc``
+    twice."""
     block = model.body.block
     ops = list(block.ops)
     last: dict[SSAValue, Operation] = {}
