@@ -48,7 +48,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -126,7 +126,7 @@ def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
     buffered = on_buffers(model, declarations, views)
     entry_unit = buffered or [*declarations, model]
     frees = buffered is not None and any(
-        isinstance(op, memref.DeallocOp) for op in buffered[-1].body.block.ops
+        isinstance(op, memref.DeallocOp) for op in buffered[-1].walk()
     )
     units = [
         Unit(
@@ -362,8 +362,7 @@ def on_buffers(
             result.body.block.add_op(new)
         else:
             result.body.block.add_op(ReturnOp(*operands))
-    if all(len(op.results) <= 1 for op in ops):
-        _free_after_last_use(result, owner)
+    _free_after_last_use(result, owner)
     called = {
         op.callee.root_reference.data for op in result.body.block.ops if isinstance(op, CallOp)
     }
@@ -372,33 +371,59 @@ def on_buffers(
 
 
 def _free_after_last_use(model: FuncOp, owner: dict[SSAValue, SSAValue]) -> None:
-    """Free each buffer that a call in `model` returns right after its last use (its
-    views' included: `owner` maps a view to the call result it views), unless `model`
-    returns it or a view of it, by a ``memref.dealloc``: the build runs no deallocation
-    pass on such a function (``pipeline.without_deallocation``), which would free every
-    buffer at the end. Freed early, a buffer serves a later result of its size (glibc's
-    ``malloc``) while its lines are in cache (docs/compiler.md has the figures).
+    """Free each buffer that a call in `model` returns right after the last use of any
+    of the call's results (their views' included: `owner` maps a view to the call
+    result it views), unless `model` returns it or a view of it, by a
+    ``memref.dealloc``: the build runs no deallocation pass on such a function
+    (``pipeline.without_deallocation``), which would free every buffer at the end.
+    Freed early, a buffer serves a later result of its size (glibc's ``malloc``) while
+    its lines are in cache (docs/compiler.md has the figures).
 
-    Only where each call has one result: a group that returns one buffer twice (a
-    tensor returned twice) gives both results the same pointer, which the deallocation
-    pass's frees (``bufferization.dealloc``) free once, and two ``memref.dealloc``
-    twice."""
+    A group that returns one tensor twice gives both results one buffer: of a call's
+    several results, each is freed only where its pointer is none of those of the
+    results returned or freed before it (`_frees`)."""
     block = model.body.block
-    ops = list(block.ops)
-    last: dict[SSAValue, Operation] = {}
+    calls = [op for op in block.ops if isinstance(op, CallOp)]
+    call_of = {result: call for call in calls for result in call.results}
+    last: dict[CallOp, Operation] = {call: call for call in calls}
     returned: set[SSAValue] = set()
-    for op in ops:
-        for result in op.results if isinstance(op, CallOp) else ():
-            last[result] = op
+    for op in block.ops:
         for operand in op.operands:
             buffer = owner.get(operand, operand)
+            if buffer not in call_of:
+                continue
             if isinstance(op, ReturnOp):
                 returned.add(buffer)
-            elif buffer in last:
-                last[buffer] = op
-    for buffer, op in last.items():
-        if buffer not in returned:
-            block.insert_op_after(memref.DeallocOp.get(buffer), op)
+            else:
+                last[call_of[buffer]] = op
+    for call, anchor in last.items():
+        for free in _frees(list(call.results), returned):
+            block.insert_op_after(free, anchor)
+            anchor = free
+
+
+def _frees(results: list[SSAValue], returned: Collection[SSAValue]) -> list[Operation]:
+    """The ops that free `results` (one call's) but those `returned`: each a
+    ``memref.dealloc``, under an ``scf.if`` where another result (returned, or freed
+    before it) may be the same buffer, its aligned pointer then the same."""
+    if len(results) == 1:
+        return [] if results[0] in returned else [memref.DeallocOp.get(results[0])]
+    pointers = [memref.ExtractAlignedPointerAsIndexOp.get(result) for result in results]
+    ops: list[Operation] = [*pointers]
+    for index, result in enumerate(results):
+        if result in returned:
+            continue
+        condition: Operation | None = None
+        for other, pointer in enumerate(pointers):
+            if other != index and (results[other] in returned or other < index):
+                differs = arith.CmpiOp(pointers[index], pointer, "ne")
+                ops.append(differs)
+                condition = differs if condition is None else arith.AndIOp(condition, differs)
+                if condition is not differs:
+                    ops.append(condition)
+        free = memref.DeallocOp.get(result)
+        ops.append(free if condition is None else scf.IfOp(condition, [], [free, scf.YieldOp()]))
+    return ops
 
 
 def _view(buffer: SSAValue, shape: MemRefType[Attribute]) -> memref.ReinterpretCastOp:
