@@ -54,6 +54,7 @@ from relay_xdsl.compiler.pipeline import (
     describe,
     pass_pipeline,
     stages,
+    without_deallocation,
 )
 from relay_xdsl.compiler.prefetch import PREFETCH_KEY, prefetch_next_panels
 from relay_xdsl.compiler.toolchain import (
@@ -206,6 +207,8 @@ class _UnitCompiler:
             script_path.write_text(self.schedule.script)
         script = str(script_path) if script_path is not None else None
         self.mlir_opt = [f"--pass-pipeline={pass_pipeline(self.pipeline, script)}"]
+        freeing = pass_pipeline(without_deallocation(self.pipeline), script)
+        self.mlir_opt_freeing = [f"--pass-pipeline={freeing}"]
         target = ["-march=native"] if self.native else []
         self.clang = [*COMPILE_FLAGS, *target, "-c"]
         self.clang_calls_only = [*CALLS_ONLY_FLAGS, *target, "-c"]
@@ -213,6 +216,9 @@ class _UnitCompiler:
     def log_commands(self, log: Callable[[str], None] | None, units: Sequence[Unit]) -> None:
         """State the tools' command lines, as `units` run them."""
         _log_command(log, "mlir-opt", self.mlir_opt, " (each unit)")
+        if any(unit.frees_buffers for unit in units):
+            what = " (instead, the model's function of calls only, which frees its buffers)"
+            _log_command(log, "mlir-opt", self.mlir_opt_freeing, what)
         _log_command(log, "mlir-translate", TRANSLATE_ARGUMENTS, " (each unit)")
         _log_command(log, "clang", [*self.clang, "-x", "ir", "-", "-o", "UNIT.o"], " (each unit)")
         if any(unit.calls_only for unit in units):
@@ -242,7 +248,8 @@ class _UnitCompiler:
             source.write_text(unit.text)
             run_tool("clang", [*clang, "-x", "c", str(source), "-o", str(object_file)])
         else:
-            llvm_dialect = run_tool("mlir-opt", self.mlir_opt, unit.text).decode()
+            mlir_opt = self.mlir_opt_freeing if unit.frees_buffers else self.mlir_opt
+            llvm_dialect = run_tool("mlir-opt", mlir_opt, unit.text).decode()
             llvm_ir = internalized(translate_to_llvm_ir(llvm_dialect), unit.defines)
             if self.schedule is not None:
                 llvm_ir = prefetch_next_panels(llvm_ir)
@@ -253,6 +260,10 @@ class _UnitCompiler:
         """clang's arguments for `unit` 's object file, but its input and output."""
         return self.clang_calls_only if unit.calls_only else self.clang
 
+    def _pipeline(self, unit: Unit) -> Sequence[Stage]:
+        """The stages that take `unit` to the LLVM dialect."""
+        return without_deallocation(self.pipeline) if unit.frees_buffers else self.pipeline
+
     def key(self, unit: Unit) -> str:
         """`unit` 's key in the cache: all that its object depends on (cache.py)."""
         script = self.schedule.script if self.schedule is not None else ""
@@ -261,7 +272,7 @@ class _UnitCompiler:
                 unit.language,
                 unit.text,
                 " ".join(unit.defines),
-                pass_pipeline(self.pipeline, SCRIPT if script else None),
+                pass_pipeline(self._pipeline(unit), SCRIPT if script else None),
                 script,
                 " ".join(TRANSLATE_ARGUMENTS),
                 f"prefetch {PREFETCH_KEY}" if script else "",

@@ -37,6 +37,10 @@ class Stage:
         return ",".join(self.passes)
 
 
+DEALLOCATION = "buffer-deallocation-pipeline"
+"""Bufferization's deallocation: frees each buffer at the end of its block."""
+
+
 BASELINE: tuple[Stage, ...] = (
     Stage(
         "tosa-to-linalg",
@@ -47,7 +51,7 @@ BASELINE: tuple[Stage, ...] = (
         "bufferize",
         (
             "one-shot-bufferize{bufferize-function-boundaries}",
-            "buffer-deallocation-pipeline",
+            DEALLOCATION,
             "convert-bufferization-to-memref",
         ),
     ),
@@ -102,6 +106,15 @@ def stages(schedule: Schedule | None = None) -> tuple[Stage, ...]:
     for stage in BASELINE:
         result.extend(schedule.replacing.get(stage.name, (stage,)))
     return tuple(result)
+
+
+def without_deallocation(pipeline: Iterable[Stage]) -> tuple[Stage, ...]:
+    """`pipeline` without `DEALLOCATION`: for a function that frees its buffers itself
+    (a model's function of calls only, units.py's ``on_buffers``), where the pass would
+    reject its frees."""
+    return tuple(
+        Stage(stage.name, tuple(p for p in stage.passes if p != DEALLOCATION)) for stage in pipeline
+    )
 
 
 def pass_pipeline(pipeline: Iterable[Stage], script_path: str | None = None) -> str:

@@ -232,7 +232,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from relay_xdsl.compiler.pipeline import SCRIPT, Schedule, Stage
+from relay_xdsl.compiler.pipeline import DEALLOCATION, SCRIPT, Schedule, Stage
 from relay_xdsl.conversion.packed_matmul import PANEL
 
 # Identity layouts at the function boundary: the arguments' strides are then
@@ -243,7 +243,7 @@ BUFFERIZE = (
     "eliminate-empty-tensors",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
     "func.func(buffer-loop-hoisting)",
-    "buffer-deallocation-pipeline",
+    DEALLOCATION,
     "convert-bufferization-to-memref",
 )
 

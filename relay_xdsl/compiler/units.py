@@ -16,7 +16,9 @@ function calls (``func.call``). `split_units` makes of them
   a call of a group that only reshapes its argument (`reshapes_only`: attention's
   scores between its batch matmul and its softmax) is a view of the argument
   (``memref.reinterpret_cast``), not a call that copies it into a buffer of its
-  own (vit_b_16: 24 copies of 1.8 MB a run). Where
+  own (vit_b_16: 24 copies of 1.8 MB a run). There too each buffer that a call
+  returns is freed after its last use (`_free_after_last_use`), so that the next
+  result of its size reuses it while it is in cache. Where
   there are groups, the ops of the model's function outside them (gpt2's
   reshapes and transposes of attention's heads after a split, which fusion
   leaves alone) are first made groups of their own (`outline_ops`), each set
@@ -46,7 +48,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -79,13 +81,15 @@ class Unit:
     `calls_only` marks a model's function of calls only, whose own code takes no time
     to run (it passes buffers along and frees them): clang compiles it at -O1
     (build.py, `CALLS_ONLY_FLAGS`), not -O3, which takes a third longer on its
-    hundreds of live buffer descriptors.
+    hundreds of live buffer descriptors. `frees_buffers` marks one that frees its
+    buffers itself (`on_buffers`), whose pipeline runs no deallocation pass.
     """
 
     text: str
     defines: tuple[str, ...]
     language: str = "mlir"
     calls_only: bool = False
+    frees_buffers: bool = False
 
 
 def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
@@ -121,7 +125,17 @@ def split_units(module: ModuleOp, function: str, parts: int) -> list[Unit]:
     views = {symbol for symbol, group in by_symbol.items() if reshapes_only(group)}
     buffered = on_buffers(model, declarations, views)
     entry_unit = buffered or [*declarations, model]
-    units = [Unit(module_text(ModuleOp(entry_unit)), (function,), calls_only=buffered is not None)]
+    frees = buffered is not None and any(
+        isinstance(op, memref.DeallocOp) for op in buffered[-1].walk()
+    )
+    units = [
+        Unit(
+            module_text(ModuleOp(entry_unit)),
+            (function,),
+            calls_only=buffered is not None,
+            frees_buffers=frees,
+        )
+    ]
     for _, members in sorted(buckets.items()):
         members.sort(key=lambda group: group.sym_name.data)
         defines = tuple(group.sym_name.data for group in members)
@@ -334,23 +348,82 @@ def on_buffers(
     result = _function_on_buffers(model)
     values: dict[SSAValue, SSAValue] = dict(zip(model.args, result.args, strict=True))
     returned = {value for op in ops if isinstance(op, ReturnOp) for value in op.operands}
+    owner: dict[SSAValue, SSAValue] = {}  # a view's buffer: the call result it views
     for op in ops:
         operands = [values[operand] for operand in op.operands]
         if isinstance(op, CallOp):
             buffers = [_buffer(t) for t in op.result_types]
             if op.callee.root_reference.data in views and op.results[0] not in returned:
                 new: Operation = _view(operands[0], buffers[0])
+                owner[new.results[0]] = owner.get(operands[0], operands[0])
             else:
                 new = CallOp(op.callee, operands, buffers)
             values.update(zip(op.results, new.results, strict=True))
             result.body.block.add_op(new)
         else:
             result.body.block.add_op(ReturnOp(*operands))
+    _free_after_last_use(result, owner)
     called = {
         op.callee.root_reference.data for op in result.body.block.ops if isinstance(op, CallOp)
     }
     buffered = [declaration for declaration in buffered if declaration.sym_name.data in called]
     return [*buffered, result]
+
+
+def _free_after_last_use(model: FuncOp, owner: dict[SSAValue, SSAValue]) -> None:
+    """Free each buffer that a call in `model` returns right after the last use of any
+    of the call's results (their views' included: `owner` maps a view to the call
+    result it views), unless `model` returns it or a view of it, by a
+    ``memref.dealloc``: the build runs no deallocation pass on such a function
+    (``pipeline.without_deallocation``), which would free every buffer at the end.
+    Freed early, a buffer serves a later result of its size (glibc's ``malloc``) while
+    its lines are in cache (docs/compiler.md has the figures).
+
+    A group that returns one tensor twice gives both results one buffer: of a call's
+    several results, each is freed only where its pointer is none of those of the
+    results returned or freed before it (`_frees`)."""
+    block = model.body.block
+    calls = [op for op in block.ops if isinstance(op, CallOp)]
+    call_of = {result: call for call in calls for result in call.results}
+    last: dict[CallOp, Operation] = {call: call for call in calls}
+    returned: set[SSAValue] = set()
+    for op in block.ops:
+        for operand in op.operands:
+            buffer = owner.get(operand, operand)
+            if buffer not in call_of:
+                continue
+            if isinstance(op, ReturnOp):
+                returned.add(buffer)
+            else:
+                last[call_of[buffer]] = op
+    for call, anchor in last.items():
+        for free in _frees(list(call.results), returned):
+            block.insert_op_after(free, anchor)
+            anchor = free
+
+
+def _frees(results: list[SSAValue], returned: Collection[SSAValue]) -> list[Operation]:
+    """The ops that free `results` (one call's) but those `returned`: each a
+    ``memref.dealloc``, under an ``scf.if`` where another result (returned, or freed
+    before it) may be the same buffer, its aligned pointer then the same."""
+    if len(results) == 1:
+        return [] if results[0] in returned else [memref.DeallocOp.get(results[0])]
+    pointers = [memref.ExtractAlignedPointerAsIndexOp.get(result) for result in results]
+    ops: list[Operation] = [*pointers]
+    for index, result in enumerate(results):
+        if result in returned:
+            continue
+        condition: Operation | None = None
+        for other, pointer in enumerate(pointers):
+            if other != index and (results[other] in returned or other < index):
+                differs = arith.CmpiOp(pointers[index], pointer, "ne")
+                ops.append(differs)
+                condition = differs if condition is None else arith.AndIOp(condition, differs)
+                if condition is not differs:
+                    ops.append(condition)
+        free = memref.DeallocOp.get(result)
+        ops.append(free if condition is None else scf.IfOp(condition, [], [free, scf.YieldOp()]))
+    return ops
 
 
 def _view(buffer: SSAValue, shape: MemRefType[Attribute]) -> memref.ReinterpretCastOp:

@@ -189,3 +189,19 @@ def test_only_the_units_functions_stay_public():
         "define internal void @already(ptr %0) {",
         "declare ptr @malloc(i64)",
     ]
+
+
+def test_a_model_of_calls_only_frees_its_buffers_itself(tmp_path: Path, tosa: SimpleNamespace):
+    logged: list[str] = []
+    build(program_from_mlir(tosa.GROUPS, function="model"), tmp_path / "m.so", log=logged.append)
+    mlir_opt = [line for line in logged if "mlir-opt" in line.split(": ")[1].split()[0]]
+    each, calls_only = mlir_opt
+    assert "(each unit)" in each and "buffer-deallocation-pipeline" in each
+    assert "which frees its buffers" in calls_only
+    assert "buffer-deallocation-pipeline" not in calls_only
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    w = np.full((2, 3), 0.5, np.float32)
+    model = CompiledModel.load(tmp_path / "m.so")
+    for _ in range(3):  # the freed clamp's buffer is taken again by the next call
+        for output, expected in zip(model(x, w), tosa.groups(x, w), strict=True):
+            np.testing.assert_array_equal(output, expected)

@@ -12,6 +12,7 @@ from relay_xdsl.compiler.pipeline import (
     describe,
     pass_pipeline,
     stages,
+    without_deallocation,
 )
 
 VERIFIED = (
@@ -26,6 +27,15 @@ VERIFIED = (
 def test_the_baseline_is_the_verified_pipeline():
     assert pass_pipeline(BASELINE) == VERIFIED
     assert stages() == BASELINE
+
+
+def test_a_function_that_frees_its_buffers_runs_no_deallocation_pass():
+    assert pass_pipeline(without_deallocation(BASELINE)) == VERIFIED.replace(
+        "buffer-deallocation-pipeline,", ""
+    )
+    assert [stage.name for stage in without_deallocation(BASELINE)] == [
+        stage.name for stage in BASELINE
+    ]
 
 
 def test_describe_names_the_stages_that_run():
