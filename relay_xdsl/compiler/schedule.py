@@ -373,6 +373,14 @@ def _peel(loop: str) -> list[str]:
     ]
 
 
+def _rank_is(handle: str, rank: int) -> str:
+    """Lines of a structured match that fail unless the op `handle` has
+    `rank` loops (the first line unindented, for its call site)."""
+    return f"""%rank = transform.match.structured.rank {handle} : ({_ANY}) -> !transform.param<i64>
+        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>"""
+
+
 def _rank_matcher(name: str, rank: int, parallel_only: bool) -> str:
     parallel = (
         f"\n        transform.match.structured.dim %s[all] {{parallel}} : {_ANY}"
@@ -383,9 +391,7 @@ def _rank_matcher(name: str, rank: int, parallel_only: bool) -> str:
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>{parallel}
+        {_rank_is("%s", rank)}{parallel}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
@@ -405,9 +411,7 @@ def _row_reduction_matcher(name: str, rank: int) -> str:
     transform.match.operation_name %op ["linalg.reduce", "linalg.generic"] : {_ANY}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        {_rank_is("%s", rank)}
         transform.match.structured.dim %s[-1] {{reduction}} : {_ANY}
         transform.match.structured.dim %s[except(-1)] {{parallel}} : {_ANY}
         %inits = transform.match.structured.num_inits %s : ({_ANY}) -> !transform.param<i64>
@@ -483,9 +487,7 @@ def _name_matcher(name: str, ops: list[str], rank: int | None = None) -> str:
         f"""
     %ranked = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        {_rank_is("%s", rank)}
         transform.match.structured.yield %s : {_ANY}
     }}"""
         if rank is not None
@@ -849,9 +851,7 @@ def _packed_matmul_matcher(name: str, most_rows: int | None = None) -> str:
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        {_rank_is("%s", 4)}
         transform.match.structured.dim %s[0, 1, 2] {{parallel}} : {_ANY}
         transform.match.structured.dim %s[3] {{reduction}} : {_ANY}
         transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
@@ -985,9 +985,7 @@ def _row_consumer_matcher(name: str, rank: int, reduction_rank: int, operand: in
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
     %m, %producer = transform.match.structured failures(propagate) %op : ({_ANY}) -> ({_ANY}, {_ANY}) {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        {_rank_is("%s", rank)}
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
         %input = transform.match.structured.input %s[{operand}] : ({_ANY}) -> {_ANY}
         %user = transform.match.structured.result %s[0] {{single}} : ({_ANY}) -> {_ANY}
@@ -995,9 +993,7 @@ def _row_consumer_matcher(name: str, rank: int, reduction_rank: int, operand: in
     }}
     %reduction = transform.match.structured failures(propagate) %producer : ({_ANY}) -> {_ANY} {{
       ^bb0(%r: {_ANY}):
-        %reduction_rank = transform.match.structured.rank %r : ({_ANY}) -> !transform.param<i64>
-        %want_reduction = transform.param.constant {reduction_rank} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %reduction_rank, %want_reduction : !transform.param<i64>
+        {_rank_is("%r", reduction_rank)}
         transform.match.structured.dim %r[-1] {{reduction}} : {_ANY}
         transform.match.structured.dim %r[except(-1)] {{parallel}} : {_ANY}
         transform.match.structured.yield %r : {_ANY}
@@ -1135,9 +1131,7 @@ def _narrow_transpose_matcher(name: str) -> str:
     transform.match.operation_name %op ["linalg.transpose"] : {_ANY}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        {_rank_is("%s", 4)}
         %inner = transform.match.structured.dim %s[3] : ({_ANY}) -> !transform.param<i64>
         %sixteen = transform.param.constant 16 : i64 -> !transform.param<i64>
         transform.match.param.cmpi lt %inner, %sixteen : !transform.param<i64>
@@ -1251,9 +1245,7 @@ def _conv_epilogue_matcher(name: str, conv: str, operand: int = 0) -> str:
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
     %m, %producer, %sizes = transform.match.structured failures(propagate) %op : ({_ANY}) -> ({_ANY}, {_ANY}, !transform.param<i64>) {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %want = transform.param.constant 4 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        {_rank_is("%s", 4)}
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
         %input = transform.match.structured.input %s[{operand}] {{permutation}} : ({_ANY}) -> {_ANY}
         %d = transform.match.structured.dim %s{dims}
@@ -1335,9 +1327,7 @@ def _product_epilogue_matcher(name: str, operand: int = 0) -> str:
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
     %m, %producer = transform.match.structured failures(propagate) %op : ({_ANY}) -> ({_ANY}, {_ANY}) {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %four : !transform.param<i64>
+        {_rank_is("%s", 4)}
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
         %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
         %enough = transform.param.constant {PARALLEL_EPILOGUE_ROWS} : i64 -> !transform.param<i64>
@@ -1456,9 +1446,7 @@ def _pad_rows_matcher(name: str, rank: int) -> str:
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
-        %rank = transform.match.structured.rank %s : ({_ANY}) -> !transform.param<i64>
-        %want = transform.param.constant {rank} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %rank, %want : !transform.param<i64>
+        {_rank_is("%s", rank)}
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
         %rows = transform.match.structured.dim %s[{PAD_ROWS[rank]}] : ({_ANY}) -> !transform.param<i64>
         %enough = transform.param.constant {PARALLEL_PAD_ROWS} : i64 -> !transform.param<i64>
