@@ -10,6 +10,13 @@ cut to the ``N`` columns by a slice. A bias added to the product (found by
 rules/bias.py) is its initial sums, laid out as the panels and broadcast
 along the rows, so that the compiled tiles start from it.
 
+A convolution of a stride of one by a known filter is the same product with
+its rows' taps read in place (`packed_conv2d`): one ``linalg.generic`` of
+loops ``(n, p, y, x, j, kh, kw, c)``, ``out[n, y, x, p, j] += padded[n, y +
+kh * dh, x + kw * dw, c] * packed[p, kh, kw, c, j]``, the packed weight seen
+as ``[P, KH, KW, C, PANEL]`` by a reshape, so that each loop's extent is an
+operand's dimension.
+
 The compiled schedule (relay_xdsl/compiler/schedule.py) reads a panel of the
 right operand ``K`` rows of ``PANEL`` contiguous floats at a time; a panel
 read in place from a ``[K, N]`` matrix has its rows ``N`` floats apart, and
@@ -70,3 +77,41 @@ def packed_matmul(
     emit.block.add_op(generic)
     flat = emit.reshape(generic.results[0], [m, panels * PANEL])
     return emit.slice(flat, [0, 0], [m, columns])
+
+
+def packed_conv2d(
+    emit: TosaBuilder,
+    padded: SSAValue,
+    packed: SSAValue,
+    filters: int,
+    kernel: tuple[int, int],
+    dilation: tuple[int, int],
+) -> SSAValue:
+    """The 2-D convolution, of a stride of one, of the padded NHWC `padded`
+    by a `kernel` (``KH, KW``) of `filters` filters packed as
+    ``pack_panels(hwio.reshape(KH * KW * C, F))``, dilated by `dilation`
+    (see the module docstring): NHWC."""
+    n, height, width, channels = padded.type.get_shape()  # type: ignore[attr-defined]
+    panels = packed.type.get_shape()[0]  # type: ignore[attr-defined]
+    kh_size, kw_size = kernel
+    output = (height - dilation[0] * (kh_size - 1), width - dilation[1] * (kw_size - 1))
+    init = initial_sums(emit, None, TensorType(f32, [n, *output, panels, PANEL]))
+    b, p, y, x, j, kh, kw, c = (AffineExpr.dimension(d) for d in range(8))
+    taps = emit.reshape(packed, [panels, kh_size, kw_size, channels, PANEL])
+    maps = [
+        AffineMap(8, 0, (b, y + kh * dilation[0], x + kw * dilation[1], c)),
+        AffineMap(8, 0, (p, kh, kw, c, j)),
+        AffineMap(8, 0, (b, y, x, p, j)),
+    ]
+    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+    generic = GenericOp(
+        [padded, taps],
+        [init],
+        multiply_accumulate(f32),
+        [AffineMapAttr(a) for a in maps],
+        [parallel] * 5 + [reduction] * 3,
+        [init.type],
+    )
+    emit.block.add_op(generic)
+    flat = emit.reshape(generic.results[0], [n, *output, panels * PANEL])
+    return emit.slice(flat, [0, 0, 0, 0], [n, *output, filters])

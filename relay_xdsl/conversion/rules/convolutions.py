@@ -34,7 +34,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from relay_xdsl.conversion import linalg
 from relay_xdsl.conversion.lowering import SMALL_CONSTANT, RuleCall
-from relay_xdsl.conversion.packed_matmul import pack_panels, packed_matmul
+from relay_xdsl.conversion.packed_matmul import pack_panels, packed_conv2d, packed_matmul
 from relay_xdsl.conversion.registry import lowering
 from relay_xdsl.conversion.rules.bias import with_following_bias
 from relay_xdsl.conversion.rules.windows import (
@@ -45,7 +45,7 @@ from relay_xdsl.conversion.rules.windows import (
     with_unit_layout,
     without_unit_axis,
 )
-from relay_xdsl.conversion.tosa import i64_array
+from relay_xdsl.conversion.tosa import TosaBuilder, i64_array
 from relay_xdsl.conversion.values import Tensor, permuted_type
 from relay_xdsl.dialects.relay.layouts import spatial_axes
 
@@ -207,6 +207,16 @@ PADDED_FILTERS = 16
 # of them took mlir-opt minutes (a build of 8 s took 494).
 PRODUCT_PIXELS = 196
 PRODUCT_TAPS = 9
+# A conv of a stride of one into more than IN_PLACE_TAPS_PIXELS pixels (14x14)
+# reads its taps in place from its padded input (`packed_conv2d`), where the
+# product of copied taps wrote and read again a matrix nine times the input
+# (1.8 MB at 14x14x256, beside a 2.4 MB filter in a 2 MiB L2).  Fewer pixels
+# (7x7) stay a product of copied taps, compiled in blocks of the reduction
+# that each pass every row tile (schedule.py's PACKED_FEW_ROWS): tiled by
+# rows, the 7x7 3x3 512-filter convs took 30% more time.  A stride of two
+# reads taps of every other pixel, which does not vectorise as a contiguous
+# read.
+IN_PLACE_TAPS_PIXELS = 128
 
 
 def _as_product(call: RuleCall, data: SSAValue, w: Tensor, result: TensorType, taps: int) -> bool:
@@ -233,16 +243,45 @@ def _product_conv2d(
     bias: SSAValue | None,
     result: TensorType,
 ) -> SSAValue:
-    """The 2-D convolution of NHWC `data` by the known `w` as a product:
-    each tap's pixels (``[N * OH * OW, C]``) side by side, ``[N * OH * OW,
-    KH * KW * C]``, by the filter as ``[KH * KW * C, F]`` packed into panels
-    (`PRODUCT_PIXELS`), plus `bias`, to NHWC `result`."""
+    """The 2-D convolution of NHWC `data` by the known `w` as a product by
+    the filter as ``[KH * KW * C, F]`` packed into panels (`PRODUCT_PIXELS`),
+    plus `bias`, to NHWC `result`: of a stride of one into more than
+    `IN_PLACE_TAPS_PIXELS` pixels, a `packed_conv2d`, which reads each tap
+    in place; otherwise a `_taps_product`."""
     emit = call.emit
-    n, oh, ow, filters = result.get_shape()
+    _, oh, ow, filters = result.get_shape()
     channels = data.type.get_shape()[3]  # type: ignore[attr-defined]
     assert w.array is not None
     hwio = w.array.transpose((ohwi[1], ohwi[2], ohwi[3], ohwi[0]))
     kh, kw = hwio.shape[:2]
+    sh, sw = strides
+    weight = pack_panels(hwio.reshape(kh * kw * channels, filters))
+    packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
+    if (sh, sw) == (1, 1) and kh * kw > 1 and oh * ow > IN_PLACE_TAPS_PIXELS:
+        padded = emit.pad(data, [0, 0, *pads, 0, 0])
+        product = packed_conv2d(emit, padded, packed, filters, (kh, kw), (dilation[0], dilation[1]))
+    else:
+        product = _taps_product(emit, data, packed, result, (kh, kw), strides, dilation, pads)
+    if bias is None:
+        return product
+    return emit.op("add", [product, emit.reshape(bias, [1, 1, 1, filters])], result)
+
+
+def _taps_product(
+    emit: TosaBuilder,
+    data: SSAValue,
+    packed: SSAValue,
+    result: TensorType,
+    kernel: tuple[int, int],
+    strides: Sequence[int],
+    dilation: Sequence[int],
+    pads: list[int],
+) -> SSAValue:
+    """The conv of NHWC `data` by the `packed` filter to NHWC `result`
+    (`_product_conv2d`) as a `packed_matmul` of its taps' pixels copied side by side."""
+    n, oh, ow, filters = result.get_shape()
+    channels = data.type.get_shape()[3]  # type: ignore[attr-defined]
+    kh, kw = kernel
     sh, sw = strides
     # `stride - 1` more rows and columns after, so that every tap's window
     # is `stride` times its output and a reshape picks every stride-th pixel
@@ -257,12 +296,7 @@ def _product_conv2d(
             tap = emit.slice(strided, [0, 0, 0, 0], [n * oh, 1, ow, channels])
             taps.append(emit.reshape(tap, [n * oh * ow, channels]))
     rows = emit.concat(taps, 1, TensorType(f32, [n * oh * ow, kh * kw * channels]))
-    weight = pack_panels(hwio.reshape(kh * kw * channels, filters))
-    packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
-    product = emit.reshape(packed_matmul(emit, rows, packed, filters), [n, oh, ow, filters])
-    if bias is None:
-        return product
-    return emit.op("add", [product, emit.reshape(bias, [1, 1, 1, filters])], result)
+    return emit.reshape(packed_matmul(emit, rows, packed, filters), [n, oh, ow, filters])
 
 
 def _ohwi_weight(call: RuleCall, w: Tensor, ohwi: tuple[int, ...]) -> SSAValue:
