@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from relay_xdsl.compiler.schedule import MATMUL_TILE, PACKED_K_BLOCK
+from relay_xdsl.compiler.schedule import CONV_TILE, MATMUL_TILE, PACKED_K_BLOCK
 from relay_xdsl.conversion.packed_matmul import PANEL
 
 TILE_ROWS, _, STEPS = MATMUL_TILE
@@ -50,6 +50,8 @@ LINE_FLOATS = 16
 """The floats of a cache line (64 bytes)."""
 LINES_A_STEP = STEPS * PANEL // LINE_FLOATS
 """The cache lines of a panel that one iteration of the reduction loop reads."""
+CONV_LINES_A_STEP = CONV_TILE[-1] * PANEL // LINE_FLOATS
+"""The cache lines of a panel that one iteration of a packed conv's loop reads."""
 SHORTEST_REDUCTION = 64
 """Products of a shorter reduction (a panel of at most 8 KiB) get no prefetches."""
 LOCALITY = 2
@@ -67,7 +69,7 @@ _SCALED = re.compile(r"mul nsw i64 (%[\w.]+), (\d+)")
 DECLARATION = "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)"
 PREFETCH_KEY = (
     f"{TILE_ROWS} {STEPS} {LINES_A_STEP} {SHORTEST_REDUCTION} {LOCALITY}"
-    f" {PACKED_K_BLOCK} {BLOCKS_AHEAD}"
+    f" {PACKED_K_BLOCK} {BLOCKS_AHEAD} {CONV_LINES_A_STEP}"
 )
 """What the prefetches depend on, for the object cache's key (build.py)."""
 
@@ -124,6 +126,12 @@ def _function_prefetches(
         add = _ADD.fullmatch(expression)
         if add is None:
             continue
+        if conv := _conv_taps(scaled, added, definitions, add):
+            weight = _descriptor_pointer(lines, definitions, index, offset)
+            if weight is not None:
+                name = f"%next_taps{count + len(prefetches)}"
+                prefetches[index] = _conv_prefetch(name, weight, offset, *conv)
+            continue
         if blocked := _blocked(scaled, added, block_rows, add):
             weight = _descriptor_pointer(lines, definitions, index, offset)
             if weight is not None:
@@ -169,6 +177,51 @@ def _blocked(
         return None
     row = block_rows.get((block[0], step[0], panel[1] // PANEL))
     return (add.group(1), row, step[0]) if row is not None else None
+
+
+def _conv_taps(
+    scaled: Callable[[str], tuple[str, int] | None],
+    added: Callable[[str], re.Match[str] | None],
+    definitions: dict[str, tuple[int, str]],
+    add: re.Match[str],
+) -> tuple[int, str] | None:
+    """If `add` is a packed conv's weight offset ``((p * (K * PANEL) + kh *
+    (KW * C * PANEL)) + kw * (C * PANEL)) + c * PANEL``: the panel's size ``K
+    * PANEL`` and the tile's output row ``y``, the first term of its input's
+    offset ``(((y * W + x) + kh * W) + kw * C) + c``."""
+    taps, step = added(add.group(1)), scaled(add.group(2))
+    if taps is None or step is None or step[1] != PANEL:
+        return None
+    rows, column = added(taps.group(1)), scaled(taps.group(2))
+    if rows is None or column is None or column[1] % PANEL or column[1] == PANEL:
+        return None
+    panel, row = scaled(rows.group(1)), scaled(rows.group(2))
+    if panel is None or row is None or panel[1] % row[1] or row[1] % column[1]:
+        return None
+    for _, expression in definitions.values():
+        match = _ADD.fullmatch(expression)
+        if match is None or match.group(2) != step[0]:
+            continue
+        first = match.group(1)
+        while (inner := added(first)) is not None:
+            first = inner.group(1)
+        if (output_row := scaled(first)) is not None:
+            return panel[1], output_row[0]
+    return None
+
+
+def _conv_prefetch(name: str, weight: str, offset: str, panel: int, row: str) -> list[str]:
+    """The prefetch, named `name`, in a packed conv's loop of a tile's steps
+    (see the module docstring): of line ``y % CONV_LINES_A_STEP`` of the
+    lines the step reads, in the next panel of `weight` (`panel` floats on)."""
+    return [
+        f"  {name}.line = and i64 {row}, {CONV_LINES_A_STEP - 1}",
+        f"  {name}.floats = mul i64 {name}.line, {LINE_FLOATS}",
+        f"  {name}.step = add i64 {offset}, {panel}",
+        f"  {name}.at = add i64 {name}.step, {name}.floats",
+        f"  {name} = getelementptr float, ptr {weight}, i64 {name}.at",
+        f"  call void @llvm.prefetch.p0(ptr {name}, i32 0, i32 {LOCALITY}, i32 1)",
+    ]
 
 
 def _block_prefetch(name: str, weight: str, block: str, row: str, step: str) -> list[str]:

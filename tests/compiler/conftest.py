@@ -1,5 +1,6 @@
 """Hand-written TOSA programs (generic form, as the conversion's output reaches upstream),
-as the `tosa` fixture, and `compile_mlir`, which compiles one and loads it."""
+as the `tosa` fixture, `compile_mlir`, which compiles one and loads it, and
+`known_conv`, a Relay module of one conv by known filters."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
 
 from relay_xdsl.compiler.build import build
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
+from relay_xdsl.tools.mlir_text import relay_context
 
 DENSE_RELU = """
 func.func @dense_relu(%x: tensor<2x3xf32>, %w: tensor<1x3x4xf32>, %b: tensor<1x1x4xf32>)
@@ -134,3 +138,30 @@ def tosa() -> SimpleNamespace:
         dense_relu_weights=dense_relu_weights,
         dense_relu=dense_relu,
     )
+
+
+def _known_conv(pixels: int, channels: int, filters: int) -> ModuleOp:
+    """A Relay module of one 3x3 conv, padded by 1, of `channels` NCHW
+    channels of `pixels` x `pixels` by `filters` known random filters."""
+    weight = np.random.default_rng(0).standard_normal((filters, channels, 3, 3), dtype=np.float32)
+    known = '"0x' + weight.astype("<f4").tobytes().hex().upper() + '"'
+    x = f"tensor<1x{channels}x{pixels}x{pixels}xf32>"
+    w = f"tensor<{filters}x{channels}x3x3xf32>"
+    out = f"tensor<1x{filters}x{pixels}x{pixels}xf32>"
+    text = f"""builtin.module {{
+  func.func @main(%x: {x}) -> {out} {{
+    %w = relay.constant dense<{known}> : {w}
+    %r = relay.nn.conv2d(%x, %w) {{channels = {filters} : i32, kernel_size = array<i32: 3, 3>,
+      padding = array<i32: 1, 1, 1, 1>}} : ({x}, {w}) -> {out}
+    func.return %r : {out}
+  }}
+}}
+"""
+    return Parser(relay_context(), text).parse_module()
+
+
+@pytest.fixture
+def known_conv() -> Callable[[int, int, int], ModuleOp]:
+    """``known_conv(pixels, channels, filters)``: a Relay module of one 3x3
+    conv (padded by 1, stride 1) by known filters."""
+    return _known_conv

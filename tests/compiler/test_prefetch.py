@@ -5,15 +5,22 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 from relay_xdsl.compiler import build
 from relay_xdsl.compiler.frontend import lower
 from relay_xdsl.compiler.pipeline import stages
-from relay_xdsl.compiler.prefetch import BLOCKS_AHEAD, DECLARATION, prefetch_next_panels
+from relay_xdsl.compiler.prefetch import (
+    BLOCKS_AHEAD,
+    CONV_LINES_A_STEP,
+    DECLARATION,
+    prefetch_next_panels,
+)
 from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.schedule import PACKED_FEW_ROWS, PACKED_K_BLOCK, SCHEDULE
 from relay_xdsl.tools.io import load_module
@@ -54,8 +61,8 @@ def _dense(tmp_path: Path, rows: int, k: int, n: int) -> tuple[Path, np.ndarray,
     return path, weight, bias
 
 
-def _llvm_ir(path: Path) -> str:
-    program = lower(load_module(str(path)))
+def _llvm_ir(path: Path | ModuleOp) -> str:
+    program = lower(path if isinstance(path, ModuleOp) else load_module(str(path)))
     llvm = build.lower_to_llvm_dialect(build.generic_text(program), stages(SCHEDULE), SCHEDULE)
     return build.translate_to_llvm_ir(llvm)
 
@@ -91,6 +98,22 @@ def test_a_product_of_few_rows_prefetches_a_block_ahead(tmp_path: Path) -> None:
     assert re.search(rf"%next_block0.ahead = add i64 %[\w.]+, {ahead}\n", prefetched)
     assert re.search(r"= and i64 %next_block0.index, 31\n", prefetched)
     assert "\n".join(line for line in prefetched.split("\n") if "%next_block" not in line) == (
+        llvm_ir + "\n" + DECLARATION
+    )
+
+
+def test_a_conv_reading_its_taps_in_place_prefetches_the_next_panel(
+    known_conv: Callable[[int, int, int], ModuleOp],
+) -> None:
+    """One prefetch in the loop of a tile's channel steps (a stride-1 conv of
+    14x14 pixels, 3x3 taps of 64 channels), a panel (9 * 64 * 32 floats) on,
+    at the line among the step's that the tile's output row selects."""
+    llvm_ir = _llvm_ir(known_conv(14, 64, 64))
+    prefetched = prefetch_next_panels(llvm_ir)
+    assert len(PREFETCH.findall(prefetched)) == 1
+    assert re.search(rf"%next_taps0.step = add i64 %[\w.]+, {9 * 64 * 32}\n", prefetched)
+    assert re.search(rf"%next_taps0.line = and i64 %[\w.]+, {CONV_LINES_A_STEP - 1}\n", prefetched)
+    assert "\n".join(line for line in prefetched.split("\n") if "%next_taps" not in line) == (
         llvm_ir + "\n" + DECLARATION
     )
 

@@ -18,6 +18,7 @@ import math
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,7 @@ from xdsl.ir import Block, Region
 
 from relay_xdsl.compiler import build
 from relay_xdsl.compiler.artifact import Signature
+from relay_xdsl.compiler.frontend import lower
 from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
@@ -731,6 +733,31 @@ def test_packed_matmul_reads_its_panels_in_place() -> None:
     assert loop is not None, scheduled
     assert "vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>" in scheduled[loop.end() :]
     assert "tensor.collapse_shape %arg0 [[0, 1], [2]]" in scheduled
+
+
+def test_a_conv_reading_its_taps_in_place_takes_a_direct_convs_tiles(
+    known_conv: Callable[[int, int, int], ModuleOp],
+) -> None:
+    """A stride-1 conv into 14x14 pixels by known filters (packed_conv2d): a
+    forall over its 2 panels; in each, rows, then tiles of 7 pixels, then the
+    3x3 taps and the channels in steps of 4, which carry a 7x32 accumulator."""
+    text = build.generic_text(lower(known_conv(14, 16, 64)))
+    scheduled = _scheduled(text, "schedule")
+    forall = re.search(r"scf\.forall \(%\w+\) in \(2\)", scheduled)
+    assert forall is not None, scheduled
+    nest = [
+        r"scf\.for %\w+ = %c0 to %c14 step %c1 ",
+        r"scf\.for %\w+ = %c0 to %c14 step %c7 ",
+        r"scf\.for %\w+ = %c0 to %c3 step %c1 iter_args\(.*\) -> \(vector<7x32xf32>\)",
+        r"scf\.for %\w+ = %c0 to %c3 step %c1 iter_args\(.*\) -> \(vector<7x32xf32>\)",
+        r"scf\.for %\w+ = %c0 to %c16 step %c4 iter_args\(.*\) -> \(vector<7x32xf32>\)",
+    ]
+    at = forall.end()
+    for loop in nest:
+        found = re.compile(loop).search(scheduled, at)
+        assert found is not None, (loop, scheduled)
+        at = found.end()
+    assert "vector<7x4xf32>, vector<4x32xf32> into vector<7x32xf32>" in scheduled[at:]
 
 
 def test_a_packed_matmul_of_few_rows_runs_blocks_of_its_reduction_outermost() -> None:

@@ -12,6 +12,7 @@ from relay_xdsl.conversion.packed_matmul import PANEL
 from relay_xdsl.conversion.rules.convolutions import (
     ALIASED_FILTERS,
     PADDED_FILTERS,
+    IN_PLACE_TAPS_PIXELS,
     PRODUCT_PIXELS,
     PRODUCT_TAPS,
 )
@@ -283,6 +284,21 @@ CASES["conv2d_known_1x1_strided_as_product"] = (
     {"x": random(1, 8, 9, 9)},
 )
 
+# A stride of one into more than IN_PLACE_TAPS_PIXELS pixels (11x12): its taps
+# read in place; two images, a dilation, uneven padding, 12 columns (a tile of
+# 7 and a remainder of 5), 5 channels (steps of 4 and a remainder of 1), 40
+# filters (a last panel of 8).
+CASES["conv2d_known_3x3_taps_in_place"] = (
+    _product_conv(
+        (2, 5, 12, 13),
+        (40, 5, 3, 3),
+        (2, 40, 11, 12),
+        "kernel_size = array<i32: 3, 3>, dilation = array<i32: 2, 2>,"
+        " padding = array<i32: 2, 2, 1, 1>",
+    ),
+    {"x": random(2, 5, 12, 13)},
+)
+
 
 def _parsed(text: str) -> ModuleOp:
     return Parser(relay_context(), text).parse_module()
@@ -327,3 +343,24 @@ def test_a_conv_of_more_taps_stays_a_conv() -> None:
     assert 4 * 4 > PRODUCT_TAPS and 2 * 2 <= PRODUCT_PIXELS
     module = str(lower_module(_parsed(text)).module)
     assert module.count('"tosa.conv2d"') == 1
+
+
+def _generic_ranks(text: str) -> tuple[list[int], str]:
+    """The loop counts of the ``linalg.generic`` s of `text` 's lowering, and the module."""
+    module = lower_module(_parsed(text)).module
+    generics = [op for op in module.walk() if op.name == "linalg.generic"]
+    return [len(op.iterator_types) for op in generics], str(module)  # type: ignore[attr-defined]
+
+
+def test_a_stride_one_conv_into_more_pixels_reads_its_taps_in_place() -> None:
+    """Of a stride of one into more than IN_PLACE_TAPS_PIXELS pixels: one
+    ``linalg.generic`` of loops (n, p, y, x, j, kh, kw, c) on the padded
+    input, no concatenation of its taps; into fewer pixels, or of a stride
+    of two, the taps are concatenated into the product's rows."""
+    (text, _) = CASES["conv2d_known_3x3_taps_in_place"]
+    assert IN_PLACE_TAPS_PIXELS < 11 * 12 <= PRODUCT_PIXELS
+    ranks, module = _generic_ranks(text)
+    assert ranks == [8] and '"tosa.concat"' not in module
+    for case in ("conv2d_known_3x3_as_product", "conv2d_known_strided_dilated_as_product"):
+        ranks, module = _generic_ranks(CASES[case][0])
+        assert ranks == [4] and '"tosa.concat"' in module
