@@ -11,8 +11,8 @@ from relay_xdsl.conversion import lower_module
 from relay_xdsl.conversion.packed_matmul import PANEL
 from relay_xdsl.conversion.rules.convolutions import (
     ALIASED_FILTERS,
-    PADDED_FILTERS,
     IN_PLACE_TAPS_PIXELS,
+    PADDED_FILTERS,
     PRODUCT_PIXELS,
     PRODUCT_TAPS,
 )
@@ -284,8 +284,7 @@ CASES["conv2d_known_1x1_strided_as_product"] = (
     {"x": random(1, 8, 9, 9)},
 )
 
-# A stride of one into more than IN_PLACE_TAPS_PIXELS pixels (11x12): its taps
-# read in place; two images, a dilation, uneven padding, 12 columns (a tile of
+# Into more than IN_PLACE_TAPS_PIXELS pixels (11x12): its taps read in place; two images, a dilation, uneven padding, 12 columns (a tile of
 # 7 and a remainder of 5), 5 channels (steps of 4 and a remainder of 1), 40
 # filters (a last panel of 8).
 CASES["conv2d_known_3x3_taps_in_place"] = (
@@ -297,6 +296,17 @@ CASES["conv2d_known_3x3_taps_in_place"] = (
         " padding = array<i32: 2, 2, 1, 1>",
     ),
     {"x": random(2, 5, 12, 13)},
+)
+# of a stride of two, 25 padded rows made 26
+CASES["conv2d_known_3x3_strided_taps_in_place"] = (
+    _product_conv(
+        (1, 6, 24, 26),
+        (33, 6, 3, 3),
+        (1, 33, 12, 13),
+        "kernel_size = array<i32: 3, 3>, strides = array<i32: 2, 2>,"
+        " padding = array<i32: 1, 1, 0, 1>",
+    ),
+    {"x": random(1, 6, 24, 26)},
 )
 
 
@@ -352,15 +362,15 @@ def _generic_ranks(text: str) -> tuple[list[int], str]:
     return [len(op.iterator_types) for op in generics], str(module)  # type: ignore[attr-defined]
 
 
-def test_a_stride_one_conv_into_more_pixels_reads_its_taps_in_place() -> None:
-    """Of a stride of one into more than IN_PLACE_TAPS_PIXELS pixels: one
+def test_a_conv_into_more_pixels_reads_its_taps_in_place() -> None:
+    """Into more than IN_PLACE_TAPS_PIXELS pixels, at any stride: one
     ``linalg.generic`` of loops (n, p, y, x, j, kh, kw, c) on the padded
-    input, no concatenation of its taps; into fewer pixels, or of a stride
-    of two, the taps are concatenated into the product's rows."""
-    (text, _) = CASES["conv2d_known_3x3_taps_in_place"]
-    assert IN_PLACE_TAPS_PIXELS < 11 * 12 <= PRODUCT_PIXELS
-    ranks, module = _generic_ranks(text)
-    assert ranks == [8] and '"tosa.concat"' not in module
+    input, no concatenation of its taps; into fewer pixels, the taps are
+    concatenated into the product's rows."""
+    for case in ("conv2d_known_3x3_taps_in_place", "conv2d_known_3x3_strided_taps_in_place"):
+        ranks, module = _generic_ranks(CASES[case][0])
+        assert ranks == [8] and '"tosa.concat"' not in module
+    assert IN_PLACE_TAPS_PIXELS < 11 * 12 and IN_PLACE_TAPS_PIXELS < 12 * 13 <= PRODUCT_PIXELS
     for case in ("conv2d_known_3x3_as_product", "conv2d_known_strided_dilated_as_product"):
         ranks, module = _generic_ranks(CASES[case][0])
         assert ranks == [4] and '"tosa.concat"' in module
