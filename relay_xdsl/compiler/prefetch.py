@@ -33,6 +33,15 @@ compute with this one (of fewer than 64 rows, part of it: two prefetches an
 iteration, to cover a 49-row product's block, were slower than none).  That loop's weight offset is ``(p * (K * PANEL) + b
 * PANEL) + s * PANEL`` (``b`` the block's first row, ``s`` the step's in
 the block) and its left operand's ``(b + r * K) + s``.
+
+A convolution reading its taps in place (packed_matmul.py's
+``packed_conv2d``) passes each panel once per tile of an output row's
+pixels: its loop of a tile's channel steps gets one prefetch an iteration,
+in the next panel, of the line that the tile's output row selects among the
+``CONV_LINES_A_STEP`` lines of the step, so that 8 rows' tiles fetch the
+whole next panel.  That loop's weight offset is ``((p * (K * PANEL) + kh *
+(KW * C * PANEL)) + kw * (C * PANEL)) + c * PANEL``, and the output row the
+first term of its input's offset, which ends in ``+ c``.
 """
 
 from __future__ import annotations
