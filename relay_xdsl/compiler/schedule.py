@@ -834,34 +834,41 @@ def _tiling_action(
     return _action(name, body)
 
 
-def _packed_matmul_matcher(name: str, most_rows: int | None = None) -> str:
-    """Matches the ``linalg.generic`` of packed_matmul.py: loops ``(p, m, j,
-    k)``, the last a reduction, a multiply-add body, ``j`` a panel's width;
-    with `most_rows`, ``m`` at most that."""
-    rows = (
-        f"""
-        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
-        %most_rows = transform.param.constant {most_rows} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi le %rows, %most_rows : !transform.param<i64>"""
-        if most_rows is not None
-        else ""
-    )
+def _multiply_add_matcher(name: str, rank: int, reductions: int, conditions: str = "") -> str:
+    """Matches a ``linalg.generic`` of `rank` loops, the last `reductions`
+    reductions and the others parallel, whose body is a multiply-add, and
+    which meets `conditions` (more match lines on ``%s``)."""
+    parallel = ", ".join(map(str, range(rank - reductions)))
+    reduced = ", ".join(map(str, range(rank - reductions, rank)))
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
     %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
       ^bb0(%s: {_ANY}):
-        {_rank_is("%s", 4)}
-        transform.match.structured.dim %s[0, 1, 2] {{parallel}} : {_ANY}
-        transform.match.structured.dim %s[3] {{reduction}} : {_ANY}
-        transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
-        %width = transform.match.structured.dim %s[2] : ({_ANY}) -> !transform.param<i64>
-        %panel = transform.param.constant {PANEL} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>{rows}
+        {_rank_is("%s", rank)}
+        transform.match.structured.dim %s[{parallel}] {{parallel}} : {_ANY}
+        transform.match.structured.dim %s[{reduced}] {{reduction}} : {_ANY}
+        transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}{conditions}
         transform.match.structured.yield %s : {_ANY}
     }}
     transform.yield %m : {_ANY}
   }}"""
+
+
+def _packed_matmul_matcher(name: str, most_rows: int | None = None) -> str:
+    """Matches the ``linalg.generic`` of packed_matmul.py: loops ``(p, m, j,
+    k)``, the last a reduction, a multiply-add body, ``j`` a panel's width;
+    with `most_rows`, ``m`` at most that."""
+    conditions = f"""
+        %width = transform.match.structured.dim %s[2] : ({_ANY}) -> !transform.param<i64>
+        %panel = transform.param.constant {PANEL} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>"""
+    if most_rows is not None:
+        conditions += f"""
+        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
+        %most_rows = transform.param.constant {most_rows} : i64 -> !transform.param<i64>
+        transform.match.param.cmpi le %rows, %most_rows : !transform.param<i64>"""
+    return _multiply_add_matcher(name, 4, 1, conditions)
 
 
 def _packed_matmul_action() -> str:
@@ -905,19 +912,7 @@ def _packed_conv_matcher(name: str) -> str:
     """Matches the ``linalg.generic`` of packed_matmul.py's `packed_conv2d`:
     loops ``(n, p, y, x, j, kh, kw, c)``, the last three reductions, a
     multiply-add body."""
-    return f"""
-  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
-    transform.match.operation_name %op ["linalg.generic"] : {_ANY}
-    %m = transform.match.structured failures(propagate) %op : ({_ANY}) -> {_ANY} {{
-      ^bb0(%s: {_ANY}):
-        {_rank_is("%s", 8)}
-        transform.match.structured.dim %s[0, 1, 2, 3, 4] {{parallel}} : {_ANY}
-        transform.match.structured.dim %s[5, 6, 7] {{reduction}} : {_ANY}
-        transform.match.structured.body %s {{contraction = ["arith.mulf", "arith.addf"]}} : {_ANY}
-        transform.match.structured.yield %s : {_ANY}
-    }}
-    transform.yield %m : {_ANY}
-  }}"""
+    return _multiply_add_matcher(name, 8, 3)
 
 
 def _packed_conv_action() -> str:

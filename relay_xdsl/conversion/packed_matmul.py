@@ -10,13 +10,12 @@ cut to the ``N`` columns by a slice. A bias added to the product (found by
 rules/bias.py) is its initial sums, laid out as the panels and broadcast
 along the rows, so that the compiled tiles start from it.
 
-A convolution by a known filter is the same product with its rows' taps
-read in place (`packed_conv2d`): one ``linalg.generic`` of loops ``(n, p, y,
-x, j, kh, kw, c)``, ``out[n, y, x, p, j] += padded[n, y * sh + kh * dh, x *
-sw + kw * dw, c] * packed[p, kh, kw, c, j]``, the packed weight seen as ``[P,
-KH, KW, C, PANEL]`` by a reshape, so that each loop's extent is an operand's
-dimension, and the padded input as ``[N, H / sh, sh, W / sw, sw * C]``, so
-that a tap of a stride of two reads consecutive elements too.
+A convolution of a stride of one by a known filter is the same product with
+its rows' taps read in place (`packed_conv2d`): one ``linalg.generic`` of
+loops ``(n, p, y, x, j, kh, kw, c)``, ``out[n, y, x, p, j] += padded[n, y +
+kh * dh, x + kw * dw, c] * packed[p, kh, kw, c, j]``, the packed weight seen
+as ``[P, KH, KW, C, PANEL]`` by a reshape, so that each loop's extent is an
+operand's dimension.
 
 The compiled schedule (relay_xdsl/compiler/schedule.py) reads a panel of the
 right operand ``K`` rows of ``PANEL`` contiguous floats at a time; a panel
@@ -65,19 +64,36 @@ def packed_matmul(
         bias = emit.reshape(emit.pad(bias, [0, panels * PANEL - columns]), [panels, PANEL])
     init = initial_sums(emit, bias, TensorType(f32, [m, panels, PANEL]))
     p, i, j, k = (AffineExpr.dimension(d) for d in range(4))
-    maps = [AffineMap(4, 0, (i, k)), AffineMap(4, 0, (p, k, j)), AffineMap(4, 0, (i, p, j))]
-    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+    maps = [(i, k), (p, k, j), (i, p, j)]
+    return _panels_summed(emit, [rows, packed], maps, 3, init, columns)
+
+
+def _panels_summed(
+    emit: TosaBuilder,
+    inputs: list[SSAValue],
+    maps: list[tuple[AffineExpr, ...]],
+    parallel: int,
+    init: SSAValue,
+    columns: int,
+) -> SSAValue:
+    """The ``linalg.generic`` multiplying `inputs` (by their `maps`, of
+    `parallel` parallel loops, then reductions) into `init` (``[..., P,
+    PANEL]``), seen as ``[..., P * PANEL]`` and cut to `columns`."""
+    dims = len({d for m in maps for e in m for d in e.used_dims()})
+    iterators = [IteratorTypeAttr.parallel()] * parallel
+    iterators += [IteratorTypeAttr.reduction()] * (dims - parallel)
     generic = GenericOp(
-        [rows, packed],
+        inputs,
         [init],
         multiply_accumulate(f32),
-        [AffineMapAttr(a) for a in maps],
-        [parallel, parallel, parallel, reduction],
+        [AffineMapAttr(AffineMap(dims, 0, m)) for m in maps],
+        iterators,
         [init.type],
     )
     emit.block.add_op(generic)
-    flat = emit.reshape(generic.results[0], [m, panels * PANEL])
-    return emit.slice(flat, [0, 0], [m, columns])
+    *outer, panels, _ = init.type.get_shape()  # type: ignore[attr-defined]
+    flat = emit.reshape(generic.results[0], [*outer, panels * PANEL])
+    return emit.slice(flat, [0] * (len(outer) + 1), [*outer, columns])
 
 
 def packed_conv2d(
@@ -86,41 +102,22 @@ def packed_conv2d(
     packed: SSAValue,
     filters: int,
     kernel: tuple[int, int],
-    strides: tuple[int, int],
     dilation: tuple[int, int],
-    output: tuple[int, int],
 ) -> SSAValue:
-    """The 2-D convolution of the padded NHWC `padded` (its rows and columns
-    multiples of `strides`) by a `kernel` (``KH, KW``) of `filters` filters
-    packed as ``pack_panels(hwio.reshape(KH * KW * C, F))``, `strides` and
-    `dilation` apart, into `output` rows and columns (see the module
-    docstring): NHWC."""
+    """The 2-D convolution, of a stride of one, of the padded NHWC `padded`
+    by a `kernel` (``KH, KW``) of `filters` filters packed as
+    ``pack_panels(hwio.reshape(KH * KW * C, F))``, dilated by `dilation`
+    (see the module docstring): NHWC."""
     n, height, width, channels = padded.type.get_shape()  # type: ignore[attr-defined]
     panels = packed.type.get_shape()[0]  # type: ignore[attr-defined]
     kh_size, kw_size = kernel
-    sh, sw = strides
+    output = (height - dilation[0] * (kh_size - 1), width - dilation[1] * (kw_size - 1))
     init = initial_sums(emit, None, TensorType(f32, [n, *output, panels, PANEL]))
     b, p, y, x, j, kh, kw, c = (AffineExpr.dimension(d) for d in range(8))
-    # each row and column `stride` apart, by a reshape: every tap reads
-    # consecutive pixels, a contiguous vector
-    strided = emit.reshape(padded, [n, height // sh, sh, width // sw, sw * channels])
-    row, column = kh * dilation[0], kw * dilation[1]
-    read = (b, y + row // sh, row % sh, x + column // sw, (column % sw) * channels + c)
     taps = emit.reshape(packed, [panels, kh_size, kw_size, channels, PANEL])
     maps = [
-        AffineMap(8, 0, read),
-        AffineMap(8, 0, (p, kh, kw, c, j)),
-        AffineMap(8, 0, (b, y, x, p, j)),
+        (b, y + kh * dilation[0], x + kw * dilation[1], c),
+        (p, kh, kw, c, j),
+        (b, y, x, p, j),
     ]
-    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
-    generic = GenericOp(
-        [strided, taps],
-        [init],
-        multiply_accumulate(f32),
-        [AffineMapAttr(a) for a in maps],
-        [parallel] * 5 + [reduction] * 3,
-        [init.type],
-    )
-    emit.block.add_op(generic)
-    flat = emit.reshape(generic.results[0], [n, *output, panels * PANEL])
-    return emit.slice(flat, [0, 0, 0, 0], [n, *output, filters])
+    return _panels_summed(emit, [padded, taps], maps, 5, init, filters)

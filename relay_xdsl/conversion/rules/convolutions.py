@@ -207,14 +207,18 @@ PADDED_FILTERS = 16
 # of them took mlir-opt minutes (a build of 8 s took 494).
 PRODUCT_PIXELS = 196
 PRODUCT_TAPS = 9
-# A conv into more than IN_PLACE_TAPS_PIXELS pixels (14x14) reads its taps in
-# place from its padded input (`packed_conv2d`), where the product of copied
-# taps wrote and read again a matrix nine times the input (1.8 MB at
-# 14x14x256, beside a 2.4 MB filter in a 2 MiB L2): resnet50's 14x14 3x3
-# convs about 14% faster, its stride-2 one from 28 pixels 12%.  Fewer pixels
-# (7x7) stay a product of copied taps, compiled in blocks of the reduction
-# that each pass every row tile (schedule.py's PACKED_FEW_ROWS): tiled by
-# rows, the 7x7 3x3 512-filter convs took 30% more time.
+# A conv of a stride of one into more than IN_PLACE_TAPS_PIXELS pixels (14x14)
+# reads its taps in place from its padded input (`packed_conv2d`), where the
+# product of copied taps wrote and read again a matrix nine times the input
+# (1.8 MB at 14x14x256, beside a 2.4 MB filter in a 2 MiB L2): resnet50's
+# 14x14 3x3 convs took about 14% less time.  Fewer pixels (7x7) stay a
+# product of copied taps, compiled in blocks of the reduction that each pass
+# every row tile (schedule.py's PACKED_FEW_ROWS): tiled by rows, the 7x7 3x3
+# 512-filter convs took 30% more time.  A stride of two would read its taps
+# in place from the input seen as [N, H/2, 2, W/2, 2C], at (y + kh floordiv
+# 2, kh mod 2, ...): 12% faster for resnet50's stride-2 conv into 14x14, but
+# IREE's dispatch analysis crashes on such maps (iree-compile 3.13, signal 11
+# in inferConvolutionDims), and IREE compiles the same module.
 IN_PLACE_TAPS_PIXELS = 128
 
 
@@ -244,9 +248,9 @@ def _product_conv2d(
 ) -> SSAValue:
     """The 2-D convolution of NHWC `data` by the known `w` as a product by
     the filter as ``[KH * KW * C, F]`` packed into panels (`PRODUCT_PIXELS`),
-    plus `bias`, to NHWC `result`: into more than `IN_PLACE_TAPS_PIXELS`
-    pixels, a `packed_conv2d`, which reads each tap in place; otherwise a
-    `_taps_product`."""
+    plus `bias`, to NHWC `result`: of a stride of one into more than
+    `IN_PLACE_TAPS_PIXELS` pixels, a `packed_conv2d`, which reads each tap in
+    place; otherwise a `_taps_product`."""
     emit = call.emit
     _, oh, ow, filters = result.get_shape()
     channels = data.type.get_shape()[3]  # type: ignore[attr-defined]
@@ -256,16 +260,9 @@ def _product_conv2d(
     sh, sw = strides
     weight = pack_panels(hwio.reshape(kh * kw * channels, filters))
     packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
-    if kh * kw > 1 and oh * ow > IN_PLACE_TAPS_PIXELS:
-        # rows and columns made multiples of the strides
-        _, height, width, _ = data.type.get_shape()  # type: ignore[attr-defined]
-        after = (-(height + pads[0] + pads[1]) % sh, -(width + pads[2] + pads[3]) % sw)
-        padded = emit.pad(
-            data, [0, 0, pads[0], pads[1] + after[0], pads[2], pads[3] + after[1], 0, 0]
-        )
-        product = packed_conv2d(
-            emit, padded, packed, filters, (kh, kw), (sh, sw), (dilation[0], dilation[1]), (oh, ow)
-        )
+    if (sh, sw) == (1, 1) and kh * kw > 1 and oh * ow > IN_PLACE_TAPS_PIXELS:
+        padded = emit.pad(data, [0, 0, *pads, 0, 0])
+        product = packed_conv2d(emit, padded, packed, filters, (kh, kw), (dilation[0], dilation[1]))
     else:
         product = _taps_product(emit, data, packed, result, (kh, kw), strides, dilation, pads)
     if bias is None:
