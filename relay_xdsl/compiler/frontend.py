@@ -51,6 +51,7 @@ def lower(
     weights_as_arguments: bool = True,
     random_constants: int | None = None,
     fuse: bool = True,
+    in_place_taps: bool = True,
 ) -> LoweredProgram:
     """`module` 's @`function` lowered to TOSA (see the module docstring); `module` is changed
     only by `random_constants`.
@@ -61,7 +62,7 @@ def lower(
     each group becomes a function of its own, which keeps LLVM's optimiser fast.
     Dynamic calls are made static before that, as TVM's ``DynamicToStatic`` runs
     before its ``FuseOps``: inside a group, a constant shape argument would be a
-    parameter."""
+    parameter. `in_place_taps` is ``lower_module`` 's."""
     if random_constants is not None:
         fill_random_constants(module, random_constants)
     module = with_static_shapes(module)
@@ -74,7 +75,12 @@ def lower(
         except PassFailedException as error:
             raise CompileError(str(error)) from None
     try:
-        return lower_module(module, function=function, weights_as_arguments=weights_as_arguments)
+        return lower_module(
+            module,
+            function=function,
+            weights_as_arguments=weights_as_arguments,
+            in_place_taps=in_place_taps,
+        )
     except LoweringError as error:
         raise CompileError(str(error)) from None
 

@@ -83,6 +83,12 @@ class RuleCall:
         return self.lowering.prefer_linalg
 
     @property
+    def in_place_taps(self) -> bool:
+        """Whether a convolution may read its taps in place (rules/convolutions.py's
+        ``IN_PLACE_TAPS_PIXELS``) rather than copy them side by side."""
+        return self.lowering.in_place_taps
+
+    @property
     def name(self) -> str:
         return self.op.OPERATOR.name
 
@@ -133,6 +139,7 @@ class FunctionLowering:
         *,
         weights_as_arguments: bool,
         prefer_linalg: bool,
+        in_place_taps: bool = True,
         caller: FunctionLowering | None = None,
         outlined: list[func.FuncOp] | None = None,
         by_body: dict[str, str] | None = None,
@@ -140,6 +147,7 @@ class FunctionLowering:
         self.builder = builder
         self.weights_as_arguments = weights_as_arguments
         self.prefer_linalg = prefer_linalg
+        self.in_place_taps = in_place_taps
         self.caller = caller
         self.outlined: list[func.FuncOp] = outlined if outlined is not None else []
         """The functions lowered from ``relay.fn`` ops, in order, shared with callees."""
@@ -253,6 +261,7 @@ class FunctionLowering:
             TosaBuilder(block),
             weights_as_arguments=self.weights_as_arguments,
             prefer_linalg=self.prefer_linalg,
+            in_place_taps=self.in_place_taps,
             caller=self,
             outlined=self.outlined,
             by_body=self.by_body,

@@ -51,6 +51,7 @@ def lower_function(
     *,
     weights_as_arguments: bool,
     prefer_linalg: bool,
+    in_place_taps: bool = True,
     outlined: list[func.FuncOp] | None = None,
 ) -> tuple[func.FuncOp, list[func.FuncOp], list[np.ndarray]]:
     """`function`'s lowering, the private functions it calls (its ``relay.fn``
@@ -72,6 +73,7 @@ def lower_function(
         TosaBuilder(block),
         weights_as_arguments=weights_as_arguments,
         prefer_linalg=prefer_linalg,
+        in_place_taps=in_place_taps,
         outlined=outlined,
     )
     for param, arg in zip(function.body.block.args, block.args):
@@ -93,8 +95,11 @@ def lower_module(
     function: str = "main",
     weights_as_arguments: bool = True,
     prefer_linalg: bool = True,
+    in_place_taps: bool = True,
 ) -> LoweredProgram:
-    """Lower `module`'s function `function` (see the module docstring)."""
+    """Lower `module`'s function `function` (see the module docstring); without
+    `in_place_taps`, every convolution by packed panels copies its taps side by
+    side (rules/convolutions.py's ``IN_PLACE_TAPS_PIXELS``)."""
     module = with_static_shapes(module)
     source = next(
         (op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == function),
@@ -103,7 +108,10 @@ def lower_module(
     if source is None:
         raise LoweringError(f"the module has no function @{function}")
     lowered, outlined, weights = lower_function(
-        source, weights_as_arguments=weights_as_arguments, prefer_linalg=prefer_linalg
+        source,
+        weights_as_arguments=weights_as_arguments,
+        prefer_linalg=prefer_linalg,
+        in_place_taps=in_place_taps,
     )
     inputs = [
         (arg.name_hint or f"arg{i}", arg.type) for i, arg in enumerate(source.body.block.args)

@@ -260,7 +260,7 @@ def _product_conv2d(
     sh, sw = strides
     weight = pack_panels(hwio.reshape(kh * kw * channels, filters))
     packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
-    if (sh, sw) == (1, 1) and kh * kw > 1 and oh * ow > IN_PLACE_TAPS_PIXELS:
+    if call.in_place_taps and (sh, sw) == (1, 1) and kh * kw > 1 and oh * ow > IN_PLACE_TAPS_PIXELS:
         padded = emit.pad(data, [0, 0, *pads, 0, 0])
         product = packed_conv2d(emit, padded, packed, filters, (kh, kw), (dilation[0], dilation[1]))
     else:

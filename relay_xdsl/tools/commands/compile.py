@@ -160,6 +160,7 @@ def run(args: argparse.Namespace) -> None:
             args.function,
             args.random_constants,
             weights_as_arguments=args.emit != "runner",
+            in_place_taps=args.target != "iree",
         )
         if args.emit == "tosa":
             write(args.output, build.generic_text(program))
@@ -202,8 +203,10 @@ def lower_program(
     random_constants: int | None,
     *,
     weights_as_arguments: bool = True,
+    in_place_taps: bool = True,
 ) -> Program:
-    """`module` 's @`function` through the conversion, with progress."""
+    """`module` 's @`function` through the conversion, with progress; for
+    IREE without `in_place_taps` (relay_xdsl/compiler/iree_build.py)."""
     from relay_xdsl.compiler.frontend import lower
     from relay_xdsl.tools.io import check_constants_have_values
 
@@ -215,6 +218,7 @@ def lower_program(
             function=function,
             weights_as_arguments=weights_as_arguments,
             random_constants=random_constants,
+            in_place_taps=in_place_taps,
         )
 
 
@@ -264,7 +268,9 @@ def run_iree(
         build_vmfb(program, path, step=step)
         return IreeModel.load(path, threads=threads)
 
-    return _compile_and_run(compile_and_load, module, inputs, function, random_constants)
+    return _compile_and_run(
+        compile_and_load, module, inputs, function, random_constants, in_place_taps=False
+    )
 
 
 def _compile_and_run(
@@ -273,15 +279,17 @@ def _compile_and_run(
     inputs: Mapping[str, np.ndarray],
     function: str,
     random_constants: int | None,
+    *,
+    in_place_taps: bool = True,
 ) -> list[np.ndarray]:
-    """@`function` lowered, compiled and loaded by `compile_and_load` (in a temporary
-    directory), and run on `inputs`."""
+    """@`function` lowered (`in_place_taps` as `lower_program` 's), compiled and
+    loaded by `compile_and_load` (in a temporary directory), and run on `inputs`."""
     import tempfile
 
     from relay_xdsl.compiler.errors import CompileError
 
     try:
-        program = lower_program(module, function, random_constants)
+        program = lower_program(module, function, random_constants, in_place_taps=in_place_taps)
         if len(inputs) != len(program.inputs):
             raise CompileError(
                 f"the lowered @{function} takes {len(program.inputs)} inputs, "

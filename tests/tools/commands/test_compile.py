@@ -393,3 +393,34 @@ def test_check_resnet18_compiled_against_torch(tmp_path: Path):
         )
         assert result.returncode == 0, result.stderr
         assert "max abs error" in result.stdout and result.stdout.rstrip().endswith("OK")
+
+
+def test_iree_gets_convolutions_with_copied_taps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """A 3x3 conv by known filters into 14x14 pixels reads its taps in place for
+    upstream MLIR (no concatenation), and copies them side by side for IREE."""
+    pytest.importorskip("iree.compiler")
+    weight = np.random.default_rng(0).standard_normal((16, 8, 3, 3), dtype=np.float32)
+    known = '"0x' + weight.astype("<f4").tobytes().hex().upper() + '"'
+    x, w, out = "tensor<1x8x14x14xf32>", "tensor<16x8x3x3xf32>", "tensor<1x16x14x14xf32>"
+    program = tmp_path / "conv.mlir"
+    program.write_text(
+        f"""builtin.module {{
+  func.func @main(%x: {x}) -> {out} {{
+    %w = relay.constant dense<{known}> : {w}
+    %r = relay.nn.conv2d(%x, %w) {{channels = 16 : i32, kernel_size = array<i32: 3, 3>,
+      padding = array<i32: 1, 1, 1, 1>}} : ({x}, {w}) -> {out}
+    func.return %r : {out}
+  }}
+}}
+"""
+    )
+    status, upstream, error = _main(capsys, "compile", str(program), "--emit", "tosa")
+    assert status == 0, error
+    assert '"tosa.concat"' not in upstream
+    status, iree, error = _main(
+        capsys, "compile", str(program), "--target", "iree", "--emit", "tosa"
+    )
+    assert status == 0, error
+    assert '"tosa.concat"' in iree
