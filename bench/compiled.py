@@ -20,7 +20,8 @@ network with the same weights is built five ways, and each build is timed
 * **TVM 0.27**: ``relax.build`` for ``llvm`` (untuned), run on the Relax VM.
 
 Each runs on one thread and on all the cores this process may use
-(relay_xdsl.support.cores.default_threads): ``torch.set_num_threads``,
+(relay_xdsl.support.cores.default_threads; ``--threads``, comma-separated
+counts, instead): ``torch.set_num_threads``,
 TVM's ``runtime.config_threadpool``, one ONNX Runtime session and one IREE
 model per thread count (``intra_op_num_threads``, ``threads=``). relay-xdsl gets
 ``--threads N`` at compile time, one library per thread count, where
@@ -31,7 +32,9 @@ Each output is checked against PyTorch's before timing: the largest absolute
 difference, relative to PyTorch's largest |output|, must stay within 1e-4. A
 build that fails or disagrees is reported in the table and not timed. Inference
 runs then alternate, ``--runs`` rounds of every (thread count, compiler) pair,
-so that all see the same machine; the medians are compared.
+so that all see the same machine, each round's compilers in a shuffled order
+(``timing_order``), so that none always follows the same one; the medians
+are compared.
 
 Each median is also given as GFLOP/s, the model's FLOPs (bench/flops.py: its
 convolutions and matrix products, counted on the relay-dialect module) over the
@@ -46,10 +49,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -74,7 +79,13 @@ OURS, IREE, EAGER, ORT, TVM = (
     "TVM untuned",
 )
 COMPILERS = (OURS, IREE, EAGER, ORT, TVM)
-"""The columns, in the order the runs alternate."""
+"""The columns, in the order they are built."""
+QUIET_SECONDS = 0.002
+SETTLE_SECONDS = 1.0
+"""A timed run starts once the other threads have been idle `QUIET_SECONDS`,
+or after `SETTLE_SECONDS` at most (`wait_for_quiet_threads`)."""
+ORDER_SEED = 0
+"""The seed of the rounds' shuffled orders (`timing_order`)."""
 BUILDS = {
     OURS: "relay-xdsl compile (s)",
     IREE: "relay-xdsl compile --target iree (s)",
@@ -148,6 +159,17 @@ def thread_counts() -> tuple[int, ...]:
     from relay_xdsl.support.cores import default_threads
 
     return tuple(sorted({1, default_threads()}))
+
+
+def thread_counts_argument(text: str) -> tuple[int, ...]:
+    """``--threads`` 's value: comma-separated counts of at least 1."""
+    try:
+        counts = {int(count) for count in text.split(",")}
+    except ValueError:
+        counts = set()
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: thread counts of at least 1, e.g. 1,2")
+    return tuple(sorted(counts))
 
 
 def use_threads(threads: int) -> None:
@@ -271,17 +293,74 @@ def bench_model(model: Model, runs: int, machine: Machine, workdir: Path) -> Res
                 break
             runners[who, threads] = built[threads]
     timed = {key: runner for key, runner in runners.items() if key[0] not in result.failures}
-    for _ in range(runs):
-        for threads in machine.threads:
+    threads_now = 0
+    for who, threads in timing_order(list(timed), machine.threads, runs):
+        if threads != threads_now:
             use_threads(threads)
-            for (who, at), runner in timed.items():
-                if at == threads:
-                    start = time.perf_counter()
-                    runner()
-                    result.run_seconds.setdefault((who, threads), []).append(
-                        time.perf_counter() - start
-                    )
+            threads_now = threads
+        wait_for_quiet_threads()
+        start = time.perf_counter()
+        timed[who, threads]()
+        result.run_seconds.setdefault((who, threads), []).append(time.perf_counter() - start)
     return result
+
+
+def _others_running() -> bool | None:
+    """Whether another thread of this process is running or waiting for a
+    core (Linux's task states), or None where the system does not say."""
+    me = str(threading.get_native_id())
+    try:
+        for task in os.listdir("/proc/self/task"):
+            if task != me:
+                with open(f"/proc/self/task/{task}/stat") as stat:
+                    if stat.read().rsplit(")", 1)[1].split()[0] == "R":
+                        return True
+    except OSError:  # no /proc, or a thread that just ended
+        return None
+    return False
+
+
+def wait_for_quiet_threads() -> None:
+    """Return once no other thread of this process has run for `QUIET_SECONDS`
+    (or after `SETTLE_SECONDS`, or at once where that cannot be seen).
+
+    An idle worker of a thread pool spins on a core for a while before it
+    sleeps (ONNX Runtime's for about 25 ms after a run on two threads, here),
+    and a run on every core started in that time shares one with it:
+    relay-xdsl's mobilenet_v2 on two threads took 9.2 ms a call right after
+    ONNX Runtime's, 3.2 after its own.  The calling thread polls rather than
+    sleeps: after a sleep of 50 ms, on this virtual machine, every runtime's
+    next call took 20-30% longer."""
+    start = quiet_since = time.perf_counter()
+    while True:
+        running = _others_running()
+        now = time.perf_counter()
+        if running is None or now - start >= SETTLE_SECONDS:
+            return
+        if running:
+            quiet_since = now
+        elif now - quiet_since >= QUIET_SECONDS:
+            return
+
+
+def timing_order(
+    keys: Sequence[tuple[str, int]], thread_counts: Sequence[int], runs: int
+) -> list[tuple[str, int]]:
+    """The timed runs of `keys` ((compiler, threads) pairs), in order: `runs`
+    rounds, each one pass per thread count of every compiler timed at it, in
+    an order shuffled afresh each round (from `ORDER_SEED`).  In a fixed order
+    each compiler always ran right after the same one, and what ran before
+    decides what is left in the caches: after TVM's untuned inference (100 ms
+    to 100 s), relay-xdsl's mobilenet_v2 took 7.6 ms a call, after PyTorch
+    eager or ONNX Runtime 6.3-6.6 ms (one thread)."""
+    order = random.Random(ORDER_SEED)
+    sequence = []
+    for _ in range(runs):
+        for threads in thread_counts:
+            at_threads = [key for key in keys if key[1] == threads]
+            order.shuffle(at_threads)
+            sequence += at_threads
+    return sequence
 
 
 def _first_output(model: Callable[..., list[np.ndarray]], data: np.ndarray) -> Runner:
@@ -365,7 +444,8 @@ def report(results: Sequence[Result], machine: Machine, load: tuple[str, str]) -
         peak_line(machine),
         f"Machine load (`uptime`): before `{load[0]}`; after `{load[1]}`.",
         (
-            "Each cell: the median of alternating runs in one process, its GFLOP/s (the "
+            "Each cell: the median of runs alternating in one process, each round in a "
+            "shuffled order, its GFLOP/s (the "
             "model's convolutions and matrix products, bench/flops.py) and that rate as a "
             "share of the peak at the row's thread count. Ratios below 1 favour relay-xdsl."
         ),
@@ -391,6 +471,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--models", default=",".join(DEFAULT_MODELS))
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument(
+        "--threads",
+        type=thread_counts_argument,
+        help="the thread counts to time, comma-separated (default: 1 and every core)",
+    )
     parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
     args = parser.parse_args(argv)
     from bench.compiled_models import check_name, model
@@ -405,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
     keep_freed_buffers()  # as the relay-xdsl command does before running compiled models
     load_before = uptime()
-    threads = thread_counts()
+    threads = args.threads or thread_counts()
     machine = Machine(threads, measure_peak(threads), compile_has_threads())
     if not machine.ours_threads:
         print(f"note: {SINGLE_THREADED_NOTE}", file=sys.stderr)

@@ -3,6 +3,11 @@ and one run of every compiler on a tiny network."""
 
 from __future__ import annotations
 
+import argparse
+import itertools
+import threading
+import time
+
 import pytest
 import torch
 
@@ -23,6 +28,9 @@ from bench.compiled import (
     report,
     run_table,
     thread_counts,
+    thread_counts_argument,
+    timing_order,
+    wait_for_quiet_threads,
 )
 from bench.compiled_models import Model
 from bench.peak import Peak
@@ -95,6 +103,44 @@ def test_relative_error_is_against_the_largest_expected_magnitude():
     assert relative_error(expected + 2.0, expected) == pytest.approx(2.0 / 400.0)
     with pytest.raises(ValueError, match="shape"):
         relative_error(expected[0], expected)
+
+
+def test_thread_counts_are_read_from_a_comma_separated_list():
+    assert thread_counts_argument("2,1,2") == (1, 2)
+    for wrong in ("0", "x", "1,", ""):
+        with pytest.raises(argparse.ArgumentTypeError, match="at least 1"):
+            thread_counts_argument(wrong)
+
+
+def test_each_round_times_every_compiler_once_a_thread_count_in_a_shuffled_order():
+    keys = [(who, threads) for threads in (1, 2) for who in COMPILERS]
+    sequence = timing_order(keys, (1, 2), 10)
+    rounds = [sequence[i : i + len(COMPILERS)] for i in range(0, len(sequence), len(COMPILERS))]
+    assert len(rounds) == 20
+    for index, passed in enumerate(rounds):
+        assert sorted(passed) == sorted((who, 1 + index % 2) for who in COMPILERS)
+    predecessors = {
+        who: {before for (before, _), (after, _) in itertools.pairwise(sequence) if after == who}
+        for who in COMPILERS
+    }
+    assert all(len(before) >= 3 for before in predecessors.values()), predecessors
+    assert timing_order(keys, (1, 2), 10) == sequence  # seeded: the same order every run
+
+
+def test_a_timed_run_waits_for_the_threads_still_spinning():
+    spun = threading.Event()
+
+    def spin() -> None:
+        end = time.perf_counter() + 0.1
+        while time.perf_counter() < end:
+            pass
+        spun.set()
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    wait_for_quiet_threads()
+    assert spun.is_set()
+    spinner.join()
 
 
 class Tiny(torch.nn.Module):
