@@ -127,7 +127,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
 * ``pooling_nhwc_max``/``_sum``: one row of 2 outputs by 64 channels and one
   filter row (``POOL_TILE``: 8 outputs' results were spilled), decomposed to
   1-D pooling and vectorised (the whole channel axis
-  made googlenet's pools vectors of 832 elements, 6 s of clang each).
+  made googlenet's pools vectors of 832 elements, 6 s of clang each).  A
+  part of a padded max pool, copied into the result (conversion/rules/
+  pooling.py), is tiled from its copy, by output rows, the pool fused into
+  each row and writing it into a row-sized buffer (``_pooled_copy_action``).
 * ``linalg.batch_matmul`` (``tosa.matmul``) and ``linalg.matmul``: an 8x32
   register tile of outputs (``MATMUL_TILE``), its reduction left a rolled loop
   of 8-long steps, each a ``vector.contract`` of 8 outer products (each 8
@@ -1309,6 +1312,67 @@ def _conv_epilogue_matcher(name: str, conv: str, operand: int = 0) -> str:
   }}"""
 
 
+def _pooled_copy_matcher(name: str) -> str:
+    """Matches a ``linalg.copy`` of rank 4 (a part of a padded pool inserted
+    into the result, pooling.py's ``_assembled``, made a copy before the
+    products are tiled) whose input is the only use of a max pool: yields it
+    and the pool."""
+    return f"""
+  transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> ({_ANY}, {_ANY}) {{
+    transform.match.operation_name %op ["linalg.copy"] : {_ANY}
+    %m, %producer = transform.match.structured failures(propagate) %op : ({_ANY}) -> ({_ANY}, {_ANY}) {{
+      ^bb0(%s: {_ANY}):
+        {_rank_is("%s", 4)}
+        %input = transform.match.structured.input %s[0] : ({_ANY}) -> {_ANY}
+        transform.match.structured.yield %s, %input : {_ANY}, {_ANY}
+    }}
+    transform.match.operation_name %producer ["linalg.pooling_nhwc_max"] : {_ANY}
+    %pool = transform.match.structured failures(propagate) %producer : ({_ANY}) -> {_ANY} {{
+      ^bb0(%p: {_ANY}):
+        %user = transform.match.structured.result %p[0] {{single}} : ({_ANY}) -> {_ANY}
+        transform.match.structured.yield %p : {_ANY}
+    }}
+    transform.yield %m, %pool : {_ANY}, {_ANY}
+  }}"""
+
+
+def _pooled_copy_action() -> str:
+    """Tile a pooled copy (`_pooled_copy_matcher`) as its pool would be, by
+    output rows in an ``scf.forall``, and fuse into each row the pool and
+    the lowest values it starts from, in a row-sized buffer (`BUFFERIZE`
+    hoists it): the pool, tiled by ``POOL_TILE``, writes each row into that
+    buffer, in cache, and the copy moves it to the result.  Pooled whole
+    into a buffer of its own, first filled, then copied, resnet's stem pool
+    made three passes over its output, the last two through memory."""
+    fuse = "transform.structured.fuse_into_containing_op"
+    types = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
+    rows = _rows(POOL_TILE)
+    parallel, copy = _parallel(rows)
+    body = [
+        f"%init = transform.get_producer_of_operand %pool[2] : ({_ANY}) -> {_ANY}",
+        *parallel,
+        f"%pool_p, %forall_1 = {fuse} %pool into %forall : {types}",
+        f"%init_p, %forall_2 = {fuse} %init into %forall_1 : {types}",
+        "transform.apply_patterns to %forall_2 {",
+        "  transform.apply_patterns.tensor.fold_tensor_empty",
+        f"}} : {_ANY}",
+        _tile("%pool_p", [0] * len(rows) + POOL_TILE[len(rows) :]),
+        f"%one_d = transform.structured.decompose %tiled : ({_ANY}) -> {_ANY}",
+        *(
+            f'transform.annotate {handle} "{MARK}" : {_ANY}'
+            for handle in ("%one_d", "%init_p", copy)
+        ),
+        # the columns' loop, outermost of the row's (its 2-output tiles may not divide them)
+        *_peel("%loops#0"),
+    ]
+    lines = "\n    ".join(body)
+    return f"""
+  transform.named_sequence @tile_pooled_copy(%op: {_ANY} {{transform.consumed}}, %pool: {_ANY} {{transform.consumed}}) {{
+    {lines}
+    transform.yield
+  }}"""
+
+
 def _padded_epilogue_matcher(name: str, epilogue: str, rows: int, predicate: str = "ge") -> str:
     """Matches what ``@<epilogue>`` matches (an epilogue and its windowed op)
     where the op's output rows compare with `rows` by `predicate` and its
@@ -1743,6 +1807,8 @@ def _build_schedule(threads: int = 1) -> str:
         + _packed_conv_action()
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
+        + _pooled_copy_matcher("match_pooled_copy")
+        + _pooled_copy_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
         + "".join(
             _row_reduction_matcher(f"match_row_reduction{rank}", rank)
@@ -1901,6 +1967,7 @@ def _build_schedule(threads: int = 1) -> str:
     // elementwise rules below find its epilogue's tiles again, and split each
     // into one pixel's channels: the loop stays inside the conv's tile).
     %fused = transform.foreach_match in %func
+        @match_pooled_copy -> @tile_pooled_copy,
         @match_conv_long_epilogue -> @leave_both_alone,
         @match_conv_long_epilogue_second -> @leave_both_alone,
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,

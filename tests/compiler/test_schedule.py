@@ -26,6 +26,7 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnitAttr, f32
 from xdsl.ir import Block, Region
+from xdsl.parser import Parser
 
 from relay_xdsl.compiler import build
 from relay_xdsl.compiler.artifact import Signature
@@ -50,6 +51,7 @@ from relay_xdsl.compiler.schedule import (
 )
 from relay_xdsl.conversion.linalg import depthwise_conv2d, zero_padded
 from relay_xdsl.conversion.tosa import TosaBuilder
+from relay_xdsl.tools.mlir_text import relay_context
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
 ZP = '%zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>'
@@ -758,6 +760,31 @@ def test_a_conv_reading_its_taps_in_place_takes_a_direct_convs_tiles(
         assert found is not None, (loop, scheduled)
         at = found.end()
     assert "vector<7x4xf32>, vector<4x32xf32> into vector<7x32xf32>" in scheduled[at:]
+
+
+def test_a_padded_max_pool_pools_each_row_of_its_inside_into_a_row_buffer() -> None:
+    """The inside of a padded max pool (pooling.py pools it apart from the
+    padded edges and copies each part into the result) runs a row at a time:
+    each row pooled into a buffer of one row, in cache, then copied into the
+    result; no buffer of the whole inside is filled, pooled into and copied."""
+    text = build.generic_text(
+        lower(
+            Parser(
+                relay_context(),
+                """builtin.module {
+  func.func @main(%x: tensor<1x24x20x20xf32>) -> tensor<1x24x10x10xf32> {
+    %r = relay.nn.max_pool2d(%x) {pool_size = array<i32: 3, 3>, strides = array<i32: 2, 2>,
+      padding = array<i32: 1, 1, 1, 1>} : (tensor<1x24x20x20xf32>) -> tensor<1x24x10x10xf32>
+    func.return %r : tensor<1x24x10x10xf32>
+  }
+}""",
+            ).parse_module()
+        )
+    )
+    bufferized = _scheduled(text, "bufferize")
+    assert "memref<1x9x9x24xf32>" not in bufferized, bufferized
+    assert re.search(r"memref.alloc\(\) [^\n]*: memref<1x1x9x24xf32>", bufferized), bufferized
+    assert "vector<2x24xf32>" in bufferized, bufferized
 
 
 def test_a_packed_matmul_of_few_rows_runs_blocks_of_its_reduction_outermost() -> None:
