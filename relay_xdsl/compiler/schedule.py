@@ -1339,9 +1339,10 @@ def _pooled_copy_matcher(name: str) -> str:
 def _pooled_copy_action() -> str:
     """Tile a pooled copy (`_pooled_copy_matcher`) as its pool would be, by
     output rows in an ``scf.forall``, and fuse into each row the pool and
-    the lowest values it starts from, in a row-sized buffer (`BUFFERIZE`
-    hoists it): the pool, tiled by ``POOL_TILE``, writes each row into that
-    buffer, in cache, and the copy moves it to the result.  Pooled whole
+    the lowest values it starts from, in a buffer of one row (a row's
+    ``tensor.empty``, once the fused slices of the whole one fold): the pool,
+    tiled by ``POOL_TILE``, writes each row into that buffer, in cache, and
+    the copy moves it to the result.  Pooled whole
     into a buffer of its own, first filled, then copied, resnet's stem pool
     made three passes over its output, the last two through memory."""
     fuse = "transform.structured.fuse_into_containing_op"
