@@ -329,8 +329,9 @@ def wait_for_quiet_threads() -> None:
     and a run on every core started in that time shares one with it:
     relay-xdsl's mobilenet_v2 on two threads took 9.2 ms a call right after
     ONNX Runtime's, 3.2 after its own.  The calling thread polls rather than
-    sleeps: after a sleep of 50 ms, on this virtual machine, every runtime's
-    next call took 20-30% longer."""
+    sleeps: a core left idle is slow to start again on this virtual machine
+    (mobilenet_v2 on one thread, a 250 ms sleep before each run: relay-xdsl's
+    7.7 ms a call against 6.5, ONNX Runtime's 7.1 against 6.8)."""
     start = quiet_since = time.perf_counter()
     while True:
         running = _others_running()
