@@ -260,7 +260,10 @@ def vector_lowering(threads: int = 1) -> tuple[str, ...]:
         "convert-linalg-to-loops",
         # The parallel tile loops, scf.forall on buffers, as scf.parallel:
         # omp.parallel around an omp.wsloop on several threads; on one,
-        # convert-scf-to-cf makes it the loop nest it would have been.
+        # convert-scf-to-cf makes it the loop nest it would have been.  The
+        # wsloop's schedule is static: each thread's rows are contiguous.  With
+        # schedule(dynamic) or schedule(guided), mobilenet_v2 on two threads
+        # took 0.35 and 0.55 ms more a call (medians of 40 alternating rounds).
         "scf-forall-to-parallel",
         *([f"convert-scf-to-openmp{{num-threads={threads}}}"] if openmp else []),
         # exp, tanh, erf, log... as polynomials on the vectors (within 3 ulp), where
@@ -562,12 +565,15 @@ def _action(name: str, body: list[str]) -> str:
 # best of 20 calls at one thread: the 1x1 one 2.84 to 1.62 ms, the 3x3 one
 # 2.97 to 1.78; its 3x3 convs at 56 and 28 pixels 5 to 8% faster, resnet18's
 # 3x3 stride-2 conv 1.19 to 0.72 ms; steps of 8 channels, 16 registers, took
-# about 0.3 ms more of resnet50's time than steps of 4).
+# about 0.3 ms more of resnet50's time than steps of 4).  A 14x32 tile in
+# steps of 2 channels (28 accumulators) made resnet18 1.6x slower.
 CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
 # A conv of fewer input channels than that (a stem's 3 colours) steps over
 # them one at a time: read whole, 3 at a time, the tile's input was 7x3
 # vectors (resnet50's stem on its own, best of 20 calls, one thread: 2.08 ms
-# with 3-channel steps, 1.86 with 2, 1.65 with 1).
+# with 3-channel steps, 1.86 with 2, 1.65 with 1).  Tiles of 14x32 or 7x64
+# (28 accumulators) ran resnet18 no faster (medians of 60 alternating
+# rounds, one thread: 23.46 ms with 7x32, 23.43 and 23.41).
 THIN_CONV_TILE = [1, 1, 7, 32, 1, 1, 1]
 # The order of the conv's tile loops (outermost first, by the op's dims).  A
 # reduction of fewer than LONG_REDUCTION input channels, or an output of
@@ -660,7 +666,10 @@ BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # to 32 by its copy (float32), or has a dynamic width and goes to loops (other
 # types).  Several batches (attention's heads) are
 # shared out instead, their tiles as static as on one thread (197 keys: a
-# 5-column panel on loops made the product 1.6x slower).
+# 5-column panel on loops made the product 1.6x slower).  Of a product of 3
+# panels, one thread takes two; splitting its rows in two as well
+# (``num_threads [3, 2]``) raised the CPU time of mobilenet_v2's 196-row
+# products at 14 pixels from 0.33 to 0.47 ms a call.
 MATMUL_PARALLEL = [0, 32]
 BATCH_MATMUL_PARALLEL = [1, *MATMUL_PARALLEL]
 BATCHES_PARALLEL = [1]
@@ -1422,7 +1431,9 @@ PARALLEL_EPILOGUE_ROWS = 14
 """A product's epilogue of fewer rows stays on one thread: a pass of 7 rows
 (mobilenet_v2's at 7 pixels, about 10 to 20 us) is short against a fork and a
 join, which on a busy machine wait for a core (on two threads at a load of 5,
-mobilenet_v2 ran 5 to 10% slower with every product's epilogue split)."""
+mobilenet_v2 ran 5 to 10% slower with every product's epilogue split; at a
+load of 1, no faster: medians of 60 alternating rounds, 4.627 ms a call with
+the 7-row ones split too, 4.624 without)."""
 
 
 def _product_epilogue_matcher(name: str, operand: int = 0) -> str:
