@@ -233,10 +233,12 @@ keeps a conv's accumulator in registers across its tap and channel loops):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from relay_xdsl.compiler.pipeline import DEALLOCATION, SCRIPT, Schedule, Stage
 from relay_xdsl.conversion.packed_matmul import PANEL
+from relay_xdsl.conversion.rules.convolutions import PRODUCT_PIXELS
 
 # Identity layouts at the function boundary: the arguments' strides are then
 # constants, not descriptor fields, and the unrolled vector code's address
@@ -518,16 +520,25 @@ def _dim_matcher(name: str, op: str, dim: int, predicate: str, bound: int) -> st
     return _dims_matcher(name, op, [(dim, predicate, bound)])
 
 
-def _dims_matcher(name: str, op: str, conditions: list[tuple[int, str, int]]) -> str:
-    """Matches the ops named `op` whose loops meet every ``(dim, predicate,
-    bound)`` of `conditions` (as `_dim_matcher`)."""
-    checks = "".join(
+DimConditions = Sequence[tuple[int, str, int]]
+"""``(dim, predicate, bound)``: the loop `dim` compares with `bound` by
+`predicate` (``transform.match.param.cmpi``'s: ``gt``, ``ge``, ...)."""
+
+
+def _dim_checks(conditions: DimConditions) -> str:
+    """The match lines, on ``%s``, of `conditions`."""
+    return "".join(
         f"""
         %size{i} = transform.match.structured.dim %s[{dim}] : ({_ANY}) -> !transform.param<i64>
         %bound{i} = transform.param.constant {bound} : i64 -> !transform.param<i64>
         transform.match.param.cmpi {predicate} %size{i}, %bound{i} : !transform.param<i64>"""
         for i, (dim, predicate, bound) in enumerate(conditions)
     )
+
+
+def _dims_matcher(name: str, op: str, conditions: DimConditions) -> str:
+    """Matches the ops named `op` whose loops meet every one of `conditions`."""
+    checks = _dim_checks(conditions)
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["{op}"] : {_ANY}
@@ -670,6 +681,19 @@ BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # panels, one thread takes two; splitting its rows in two as well
 # (``num_threads [3, 2]``) raised the CPU time of mobilenet_v2's 196-row
 # products at 14 pixels from 0.33 to 0.47 ms a call.
+# On several threads, a product of a 14x14 layer (PRODUCT_PIXELS rows) of
+# few, short panels (at most SHARED_ROWS_PANELS of at most SHARED_ROWS_STEPS
+# rows: 216 KiB) shares out its rows instead, each thread taking its part of
+# every panel's rows (98 on two threads: 12 tiles and a static remainder of
+# 2).  The 3 panels of mobilenet_v2's 96-filter products no longer split 2:1,
+# and its depthwise convs at 14 pixels, which share out rows too, find their
+# rows in the cache of the thread that wrote them (two threads, medians of
+# 150 alternating rounds: 4.50 to 4.38 ms a call; 4.66 to 4.61 after a 64 MB
+# write).  Longer panels stay shared out: with every product of its 14x14
+# layers sharing out rows (1 MiB of panels each, beside convs that share out
+# panels), resnet50 ran 34.5 ms a call against 32.7 (20 rounds).
+SHARED_ROWS_PANELS = 18
+SHARED_ROWS_STEPS = 576
 MATMUL_PARALLEL = [0, 32]
 BATCH_MATMUL_PARALLEL = [1, *MATMUL_PARALLEL]
 BATCHES_PARALLEL = [1]
@@ -867,24 +891,17 @@ def _multiply_add_matcher(name: str, rank: int, reductions: int, conditions: str
   }}"""
 
 
-def _packed_matmul_matcher(name: str, most_rows: int | None = None) -> str:
+def _packed_matmul_matcher(name: str, conditions: DimConditions = ()) -> str:
     """Matches the ``linalg.generic`` of packed_matmul.py: loops ``(p, m, j,
     k)``, the last a reduction, a multiply-add body, ``j`` a panel's width;
-    with `most_rows`, ``m`` at most that."""
-    conditions = f"""
-        %width = transform.match.structured.dim %s[2] : ({_ANY}) -> !transform.param<i64>
-        %panel = transform.param.constant {PANEL} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi eq %width, %panel : !transform.param<i64>"""
-    if most_rows is not None:
-        conditions += f"""
-        %rows = transform.match.structured.dim %s[1] : ({_ANY}) -> !transform.param<i64>
-        %most_rows = transform.param.constant {most_rows} : i64 -> !transform.param<i64>
-        transform.match.param.cmpi le %rows, %most_rows : !transform.param<i64>"""
-    return _multiply_add_matcher(name, 4, 1, conditions)
+    and its loops meet `conditions`."""
+    return _multiply_add_matcher(name, 4, 1, _dim_checks([(2, "eq", PANEL), *conditions]))
 
 
-def _packed_matmul_action() -> str:
-    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1);
+def _packed_matmul_action(name: str = "tile_packed_matmul", share: int | None = None) -> str:
+    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1),
+    or, with `share`, the rows in parts of that many (an ``scf.forall`` of
+    them), each part's panels one at a time (``SHARED_ROWS_PANELS``);
     inside each, the rows tiled by ``MATMUL_TILE`` with the sums the
     product starts from (``transform.structured.fuse``: each row tile's
     zeros, or its bias broadcast along the rows), then the reduction, the
@@ -896,12 +913,19 @@ def _packed_matmul_action() -> str:
     stride of a row, then read back, the zeros were about 5% of vit_b_16's
     768 to 3072 layer (one thread), and the bias added after it 3%."""
     rows, _, steps = MATMUL_TILE
-    parallel, inner = _parallel_with_init([1])
+    if share is None:
+        parallel, inner = _parallel_with_init([1])
+        tiles = f"%row_loop:1 = transform.structured.fuse {inner} tile_sizes [0, {rows}, 0, 0] : ({_ANY}) -> ({_ANY}, {_ANY})"
+        row_loop = "%row_loop#0"
+    else:
+        parallel, inner = _parallel_with_init([0, share])
+        tiles = f"%row_loop:2 = transform.structured.fuse {inner} tile_sizes [1, {rows}, 0, 0] : ({_ANY}) -> ({_ANY}, {_ANY}, {_ANY})"
+        row_loop = "%row_loop#1"
     return _action(
-        "tile_packed_matmul",
+        name,
         [
             *parallel,
-            f"%row_tile, %row_loop:1 = transform.structured.fuse {inner} tile_sizes [0, {rows}, 0, 0] : ({_ANY}) -> ({_ANY}, {_ANY})",
+            f"%row_tile, {tiles}",
             _tile("%row_tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
             f'%row_fill = transform.structured.match ops{{["linalg.fill", "linalg.broadcast"]}} in %row_loop#0 : ({_ANY}) -> {_ANY}',
             # a generic, so that its unit dim is dropped as the product's is
@@ -914,7 +938,7 @@ def _packed_matmul_action() -> str:
             f'transform.annotate %zeros "{ZEROS}" : {_ANY}',
             f'transform.annotate %product "{MARK}" : {_ANY}',
             *_peel("%steps#0"),
-            *_peel("%row_loop#0"),
+            *_peel(row_loop),
             *_vectorise_in("%forall_1", [ZEROS]),
         ],
     )
@@ -1813,7 +1837,7 @@ def _build_schedule(threads: int = 1) -> str:
         + _depthwise_action()
         + _batches_matcher("match_batches_matmul", "linalg.batch_matmul")
         + _batches_matmul_action()
-        + _packed_matmul_matcher("match_few_rows_packed_matmul", PACKED_FEW_ROWS)
+        + _packed_matmul_matcher("match_few_rows_packed_matmul", [(1, "le", PACKED_FEW_ROWS)])
         + _blocked_packed_matmul_action()
         + _packed_conv_matcher("match_packed_conv")
         + _packed_conv_action()
@@ -1946,6 +1970,19 @@ def _build_schedule(threads: int = 1) -> str:
             for suffix in EPILOGUE_OPERANDS
         )
     pad_lines = "\n    ".join(pad_lines_list)
+    shared_rows_rule = ""
+    if threads > 1 and PRODUCT_PIXELS % threads == 0:
+        sequences += _packed_matmul_matcher(
+            "match_shared_rows_packed_matmul",
+            [
+                (1, "eq", PRODUCT_PIXELS),
+                (0, "le", SHARED_ROWS_PANELS),
+                (3, "le", SHARED_ROWS_STEPS),
+            ],
+        ) + _packed_matmul_action("tile_shared_rows_packed_matmul", PRODUCT_PIXELS // threads)
+        shared_rows_rule = (
+            "\n        @match_shared_rows_packed_matmul -> @tile_shared_rows_packed_matmul,"
+        )
     return f"""module attributes {{transform.with_named_sequence}} {{{sequences}
   transform.named_sequence @{PACKED_ENTRY}(%root: {_ANY} {{transform.readonly}}) {{
     // Pads become a fill and a linalg.copy into the padded tensor, which are
@@ -1961,7 +1998,7 @@ def _build_schedule(threads: int = 1) -> str:
     {pad_lines}
     %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %func
-        @match_few_rows_packed_matmul -> @tile_blocked_packed_matmul,
+        @match_few_rows_packed_matmul -> @tile_blocked_packed_matmul,{shared_rows_rule}
         @match_packed_matmul -> @tile_packed_matmul,
         @match_packed_conv -> @tile_packed_conv : ({_ANY}) -> {_ANY}
     transform.yield

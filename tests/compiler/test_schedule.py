@@ -46,10 +46,13 @@ from relay_xdsl.compiler.schedule import (
     PARALLEL_PAD_ROWS,
     PARALLEL_ROWS,
     SCHEDULE,
+    SHARED_ROWS_PANELS,
+    SHARED_ROWS_STEPS,
     vector_lowering,
     vectorize,
 )
 from relay_xdsl.conversion.linalg import depthwise_conv2d, zero_padded
+from relay_xdsl.conversion.rules.convolutions import PRODUCT_PIXELS
 from relay_xdsl.conversion.tosa import TosaBuilder
 from relay_xdsl.tools.mlir_text import relay_context
 
@@ -481,6 +484,8 @@ CASES = [
     *PACKED_MATMULS,
     # 14 rows of 14 pixels, 64 filters: its clamp split 7 and 7 rows on two threads
     _packed_conv("packed_conv_clamped", 14, 40, 64),
+    # 3 panels, its rows shared out on two threads
+    _packed_conv("packed_conv_three_panels", 14, 40, 96),
     # attention's keys, transposed in 16x16 blocks with remainders
     _transpose("transpose3", (2, 21, 37), (0, 2, 1)),
     # NCHW to NHWC of 3 channels (a CNN's input), 37 pixels: a remainder of 5
@@ -593,22 +598,46 @@ def test_heavy_ops_tile_their_outer_parallel_loops_into_foralls() -> None:
 
 def test_a_packed_convs_epilogue_splits_its_rows_among_threads() -> None:
     """The clamp after a conv made a product on packed panels runs in a loop
-    of two parts on two threads (its rows split), after the panels' loop,
+    of two parts on two threads (its rows split), after the product's loop,
     where it has PARALLEL_EPILOGUE_ROWS rows or more; in none on one thread,
     nor with fewer rows."""
     case = next(case for case in CASES if case[0] == "packed_conv_clamped")
     assert case[2][1] >= PARALLEL_EPILOGUE_ROWS
     two = _scheduled(_function(*case), "schedule", vectorize(2))
     forall = r"scf\.forall \(%\w+\) in \(2\) shared_outs\(%\w+ = %\w+\) -> \(tensor<{}xf32>\)"
-    panels = re.search(forall.format("196x2x32"), two)
+    product = re.search(forall.format("196x2x32"), two)
     rows = re.search(forall.format("1x14x14x64"), two)
-    assert panels is not None and rows is not None and panels.start() < rows.start(), two
+    assert product is not None and rows is not None and product.start() < rows.start(), two
     assert "arith.maximumf" in two[rows.end() :], two
     one = _scheduled(_function(*case), "schedule")
     assert not re.search(r"scf\.forall .* -> \(tensor<1x14x14x64xf32>\)", one), one
     small = _scheduled(_function(*_packed_conv("f", 7, 40, 64)), "schedule", vectorize(2))
     assert 7 < PARALLEL_EPILOGUE_ROWS
     assert not re.search(r"scf\.forall .* -> \(tensor<1x7x7x64xf32>\)", small), small
+
+
+def test_a_product_of_few_short_panels_shares_out_its_rows_among_threads() -> None:
+    """On two threads a product of a 14x14 layer's ``PRODUCT_PIXELS`` rows of
+    few, short panels runs in a forall of two halves of its rows, each taking
+    every panel in turn, in 8-row tiles and a static, vectorised remainder of
+    2; one of panels longer than ``SHARED_ROWS_STEPS`` shares out its panels."""
+    pixels, panels = 14, 3
+    assert pixels * pixels == PRODUCT_PIXELS and panels <= SHARED_ROWS_PANELS
+    shared = _scheduled(
+        _function(*_packed_conv("f", pixels, 40, 32 * panels)), "schedule", vectorize(2)
+    )
+    forall = re.search(r"scf\.forall \(%\w+\) in \(2\) .* -> \(tensor<196x3x32xf32>\)", shared)
+    assert forall is not None, shared
+    inside = shared[forall.end() :]
+    assert "[98, 3, 32]" in inside, shared
+    each_panel = re.search(rf"scf\.for %\w+ = %c0 to %c{panels} step %c1", inside)
+    assert each_panel is not None, shared
+    tiles = re.search(r"scf\.for %\w+ = %c0 to %c96 step %c8", inside[each_panel.end() :])
+    assert tiles is not None, shared
+    assert "vector<2x8xf32>, vector<8x32xf32> into vector<2x32xf32>" in inside, shared
+    longer = _packed_conv("f", pixels, SHARED_ROWS_STEPS + 8, 32 * panels)
+    by_panels = _scheduled(_function(*longer), "schedule", vectorize(2))
+    assert re.search(r"scf\.forall \(%\w+\) in \(3\)", by_panels), by_panels
 
 
 def test_pads_split_their_rows_among_threads() -> None:
