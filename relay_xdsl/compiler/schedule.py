@@ -677,10 +677,7 @@ BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # to 32 by its copy (float32), or has a dynamic width and goes to loops (other
 # types).  Several batches (attention's heads) are
 # shared out instead, their tiles as static as on one thread (197 keys: a
-# 5-column panel on loops made the product 1.6x slower).  Of a product of 3
-# panels, one thread takes two; splitting its rows in two as well
-# (``num_threads [3, 2]``) raised the CPU time of mobilenet_v2's 196-row
-# products at 14 pixels from 0.33 to 0.47 ms a call.
+# 5-column panel on loops made the product 1.6x slower).
 # On several threads, a product of a 14x14 layer (PRODUCT_PIXELS rows) of
 # few, short panels (at most SHARED_ROWS_PANELS of at most SHARED_ROWS_STEPS
 # rows: 216 KiB) shares out its rows instead, each thread taking its part of
@@ -689,9 +686,11 @@ BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # and its depthwise convs at 14 pixels, which share out rows too, find their
 # rows in the cache of the thread that wrote them (two threads, medians of
 # 150 alternating rounds: 4.50 to 4.38 ms a call; 4.66 to 4.61 after a 64 MB
-# write).  Longer panels stay shared out: with every product of its 14x14
-# layers sharing out rows (1 MiB of panels each, beside convs that share out
-# panels), resnet50 ran 34.5 ms a call against 32.7 (20 rounds).
+# write).  Sharing out both (``num_threads [3, 2]``, six parts) raised those
+# products' CPU time from 0.33 to 0.47 ms a call.  Longer panels stay split
+# among the threads: with every product of its 14x14 layers sharing out rows
+# (1 MiB of panels each, beside convs that split their panels), resnet50 ran
+# 34.5 ms a call against 32.7 (20 rounds).
 SHARED_ROWS_PANELS = 18
 SHARED_ROWS_STEPS = 576
 MATMUL_PARALLEL = [0, 32]
