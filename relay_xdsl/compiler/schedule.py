@@ -577,7 +577,9 @@ def _action(name: str, body: list[str]) -> str:
 # 2.97 to 1.78; its 3x3 convs at 56 and 28 pixels 5 to 8% faster, resnet18's
 # 3x3 stride-2 conv 1.19 to 0.72 ms; steps of 8 channels, 16 registers, took
 # about 0.3 ms more of resnet50's time than steps of 4).  A 14x32 tile in
-# steps of 2 channels (28 accumulators) made resnet18 1.6x slower.
+# steps of 2 channels (28 accumulators) made resnet18 1.6x slower; 14x32 or
+# 6x64 in steps of one channel ran resnet18 and resnet50 no faster (one
+# thread, alternating, per function under `perf`).
 CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
 # A conv of fewer input channels than that (a stem's 3 colours) steps over
 # them one at a time: read whole, 3 at a time, the tile's input was 7x3
@@ -667,7 +669,8 @@ MATMUL_INTERCHANGE = [1, 0, 2]
 # rows (vit_b_16's 197) the first tile's wait is spread over 25, and the
 # blocks' column-wise reads of a left operand larger than L2 (197x3072) were
 # slower: those run whole.  Blocks of 16 or 64 ran slower than 32 (bert), as
-# did 12- or 14-row tiles of the whole panel (vit_b_16).
+# did 12- or 14-row tiles of the whole panel (vit_b_16; resnet50, whose
+# 14x14 products have 196 rows, 61.5 ms against 59.9, one thread).
 PACKED_FEW_ROWS = 128
 PACKED_K_BLOCK = 32
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
