@@ -33,8 +33,12 @@ difference, relative to PyTorch's largest |output|, must stay within 1e-4. A
 build that fails or disagrees is reported in the table and not timed. Inference
 runs then alternate, ``--runs`` rounds of every (thread count, compiler) pair,
 so that all see the same machine, each round's compilers in a shuffled order
-(``timing_order``), so that none always follows the same one; the medians
-are compared.
+(``timing_order``), so that none always follows the same one. In its turn a
+compiler runs the model back to back for `TURN_SECONDS` (at least once,
+`timed_turn`): the medians of those calls, each turn's first one aside, are
+compared, as a model serving requests runs; the medians of the first calls,
+each after another compiler's turn left its data in the caches, are
+compared too, as a model called now and then runs.
 
 Each median is also given as GFLOP/s, the model's FLOPs (bench/flops.py: its
 convolutions and matrix products, counted on the relay-dialect module) over the
@@ -86,6 +90,11 @@ SETTLE_SECONDS = 1.0
 or after `SETTLE_SECONDS` at most (`wait_for_quiet_threads`)."""
 ORDER_SEED = 0
 """The seed of the rounds' shuffled orders (`timing_order`)."""
+TURN_SECONDS = 0.2
+"""How long a compiler's turn runs its model, back to back (`timed_turn`).
+Single calls, each after another compiler's, moved by up to a fifth between
+two runs of the benchmark on the same code (mobilenet_v2 on one thread: 0.95
+and 1.13 of ONNX Runtime's time, medians of 5)."""
 BUILDS = {
     OURS: "relay-xdsl compile (s)",
     IREE: "relay-xdsl compile --target iree (s)",
@@ -109,7 +118,10 @@ class Result:
     compile_seconds: dict[str, float] = field(default_factory=dict)
     """Compiler -> wall seconds of one build."""
     run_seconds: dict[tuple[str, int], list[float]] = field(default_factory=dict)
-    """(compiler, threads) -> seconds of each timed run."""
+    """(compiler, threads) -> seconds of each timed call but the first of a turn
+    (that one where a turn made one call)."""
+    first_seconds: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    """(compiler, threads) -> seconds of each turn's first call."""
     errors: dict[tuple[str, int], float] = field(default_factory=dict)
     """(compiler, threads) -> max |output - PyTorch's| / max |PyTorch's|."""
     failures: dict[str, str] = field(default_factory=dict)
@@ -117,6 +129,9 @@ class Result:
 
     def median(self, who: str, threads: int) -> float:
         return statistics.median(self.run_seconds[who, threads])
+
+    def first_median(self, who: str, threads: int) -> float:
+        return statistics.median(self.first_seconds[who, threads])
 
 
 @dataclass(frozen=True)
@@ -298,11 +313,27 @@ def bench_model(model: Model, runs: int, machine: Machine, workdir: Path) -> Res
         if threads != threads_now:
             use_threads(threads)
             threads_now = threads
-        wait_for_quiet_threads()
-        start = time.perf_counter()
-        timed[who, threads]()
-        result.run_seconds.setdefault((who, threads), []).append(time.perf_counter() - start)
+        first, calls = timed_turn(timed[who, threads])
+        result.first_seconds.setdefault((who, threads), []).append(first)
+        result.run_seconds.setdefault((who, threads), []).extend(calls or [first])
     return result
+
+
+def timed_turn(runner: Runner) -> tuple[float, list[float]]:
+    """A compiler's turn: `runner` called once the other threads are quiet
+    (`wait_for_quiet_threads`), then again back to back until the turn has
+    taken `TURN_SECONDS`: the first call's seconds, and each later call's."""
+    wait_for_quiet_threads()
+    start = time.perf_counter()
+    runner()
+    now = time.perf_counter()
+    first, calls = now - start, []
+    while now - start < TURN_SECONDS:
+        before = now
+        runner()
+        now = time.perf_counter()
+        calls.append(now - before)
+    return first, calls
 
 
 def _others_running() -> bool | None:
@@ -388,32 +419,44 @@ def compile_table(results: Sequence[Result]) -> str:
 
 def run_table(results: Sequence[Result], machine: Machine) -> str:
     """Per model and thread count, each compiler's median, GFLOP/s and share of the peak,
-    and relay-xdsl's time over the fastest other compiler's."""
-    header = ["model", "threads", *COMPILERS, f"{OURS} / fastest other"]
+    and relay-xdsl's time over the fastest other compiler's: in the medians, and in
+    the medians of the turns' first calls."""
+    header = [
+        "model",
+        "threads",
+        *COMPILERS,
+        f"{OURS} / fastest other",
+        f"first calls: {OURS} / fastest other",
+    ]
     rows = []
     for r in results:
         for threads in machine.threads:
             peak = machine.peak.at(threads)
             cells = [r.model, str(threads)]
-            medians = {}
+            timed = [who for who in COMPILERS if (who, threads) in r.run_seconds]
             for who in COMPILERS:
-                if (who, threads) not in r.run_seconds:
+                if who not in timed:
                     cells.append(f"fails: {r.failures.get(who, 'not run')}")
                     continue
-                median = medians[who] = r.median(who, threads)
+                median = r.median(who, threads)
                 rate = r.flops / median
                 cell = f"{median * 1e3:.1f} ms, {rate / 1e9:.1f} GFLOP/s ({rate / peak:.0%})"
                 if who == OURS and threads > 1 and not machine.ours_threads:
                     cell += " (1 thread)"
                 cells.append(cell)
-            others = {who: m for who, m in medians.items() if who != OURS}
-            if OURS in medians and others:
-                fastest = min(others, key=others.__getitem__)
-                cells.append(f"{medians[OURS] / others[fastest]:.2f} ({fastest})")
-            else:
-                cells.append("—")
+            for median in (r.median, r.first_median):
+                cells.append(_ratio({who: median(who, threads) for who in timed}))
             rows.append(cells)
     return _markdown(header, rows)
+
+
+def _ratio(medians: dict[str, float]) -> str:
+    """relay-xdsl's median over the fastest other's, and which that is."""
+    others = {who: m for who, m in medians.items() if who != OURS}
+    if OURS not in medians or not others:
+        return "—"
+    fastest = min(others, key=others.__getitem__)
+    return f"{medians[OURS] / others[fastest]:.2f} ({fastest})"
 
 
 def peak_line(machine: Machine) -> str:
@@ -445,10 +488,13 @@ def report(results: Sequence[Result], machine: Machine, load: tuple[str, str]) -
         peak_line(machine),
         f"Machine load (`uptime`): before `{load[0]}`; after `{load[1]}`.",
         (
-            "Each cell: the median of runs alternating in one process, each round in a "
-            "shuffled order, its GFLOP/s (the "
-            "model's convolutions and matrix products, bench/flops.py) and that rate as a "
-            "share of the peak at the row's thread count. Ratios below 1 favour relay-xdsl."
+            "Each cell: the median of the calls of turns alternating in one process, each "
+            "round's turns in a shuffled order, each turn "
+            f"{TURN_SECONDS:g} s of calls back to back, its first call aside; its GFLOP/s "
+            "(the model's convolutions and matrix products, bench/flops.py) and that rate "
+            "as a share of the peak at the row's thread count. The last column compares "
+            "the medians of the turns' first calls, each right after another compiler's "
+            "turn. Ratios below 1 favour relay-xdsl."
         ),
     ]
     if not machine.ours_threads:
