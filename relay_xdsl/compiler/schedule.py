@@ -238,6 +238,7 @@ from typing import NamedTuple
 
 from relay_xdsl.compiler.pipeline import DEALLOCATION, SCRIPT, Schedule, Stage
 from relay_xdsl.conversion.packed_matmul import PANEL
+from relay_xdsl.conversion.padded_results import IN_PLACE
 from relay_xdsl.conversion.rules.convolutions import PRODUCT_PIXELS
 
 # Identity layouts at the function boundary: the arguments' strides are then
@@ -1995,8 +1996,26 @@ def _build_schedule(threads: int = 1) -> str:
     %pads = transform.structured.match ops{{["tensor.pad"]}} in %root : ({_ANY}) -> {_ANY}
     %padded = transform.structured.rewrite_in_destination_passing_style %pads : ({_ANY}) -> {_ANY}
     %pad_copies = transform.structured.insert_slice_to_copy %padded : ({_ANY}) -> {_ANY}
-    %inserts = transform.structured.match ops{{["tensor.insert_slice"]}} in %root : ({_ANY}) -> {_ANY}
-    %copies = transform.structured.insert_slice_to_copy %inserts : ({_ANY}) -> {_ANY}
+    // Other inserts become copies too, except in the functions that build a
+    // padded result (IN_PLACE, conversion/padded_results.py), whose inserts
+    // bufferization writes in place. (A failed match stops the inner sequence,
+    // which propagates it; the outer one suppresses it.)
+    %functions = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
+    transform.foreach %functions : {_ANY} {{
+    ^bb0(%function: {_ANY}):
+      transform.sequence %function : {_ANY} failures(suppress) {{
+      ^bb1(%unless_marked: {_ANY}):
+        transform.sequence %unless_marked : {_ANY} failures(propagate) {{
+        ^bb2(%copying: {_ANY}):
+          %marked = transform.structured.match attributes{{{IN_PLACE}}} in %copying : ({_ANY}) -> {_ANY}
+          %count = transform.num_associations %marked : ({_ANY}) -> !transform.param<i64>
+          %none = transform.param.constant 0 : i64 -> !transform.param<i64>
+          transform.match.param.cmpi eq %count, %none : !transform.param<i64>
+          %inserts = transform.structured.match ops{{["tensor.insert_slice"]}} in %copying : ({_ANY}) -> {_ANY}
+          %copies = transform.structured.insert_slice_to_copy %inserts : ({_ANY}) -> {_ANY}
+        }}
+      }}
+    }}
     {pad_lines}
     %func = transform.structured.match ops{{["func.func"]}} in %root : ({_ANY}) -> {_ANY}
     %after = transform.foreach_match in %func

@@ -58,7 +58,6 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     TensorType,
-    UnregisteredOp,
     i1,
 )
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
@@ -66,6 +65,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from relay_xdsl.compiler.errors import CompileError
 from relay_xdsl.compiler.generic import module_text
+from relay_xdsl.conversion.tosa import operation_name
 
 DIGEST_LENGTH = 16
 """Hexadecimal digits of a group's digest in its symbol."""
@@ -300,14 +300,9 @@ def _self_contained(op: Operation) -> bool:
     )
 
 
-def _name(op: Operation) -> str:
-    """`op` 's name (``tosa.reshape``), registered in xDSL or not."""
-    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-
-
 def _short_name(op: Operation) -> str:
     """`op` 's name without its dialect (``tosa.reshape``: ``reshape``)."""
-    return _name(op).split(".")[-1]
+    return operation_name(op).split(".")[-1]
 
 
 def reshapes_only(group: FuncOp) -> bool:
@@ -316,10 +311,10 @@ def reshapes_only(group: FuncOp) -> bool:
     if len(group.body.blocks) != 1 or len(group.args) != 1:
         return False
     *ops, last = group.body.block.ops
-    reshapes = [op for op in ops if _name(op) != "tosa.const_shape"]
+    reshapes = [op for op in ops if operation_name(op) != "tosa.const_shape"]
     return (
         len(reshapes) == 1
-        and _name(reshapes[0]) == "tosa.reshape"
+        and operation_name(reshapes[0]) == "tosa.reshape"
         and reshapes[0].operands[0] is group.args[0]
         and isinstance(last, ReturnOp)
         and list(last.operands) == list(reshapes[0].results)

@@ -135,6 +135,40 @@ def zero_padded(emit: TosaBuilder, data: SSAValue, pads: Sequence[int]) -> SSAVa
     return generic.results[0]
 
 
+def zero_padding(op: Operation) -> tuple[SSAValue, list[int]] | None:
+    """The data and the pads ((before, after) per axis) of an op that
+    `zero_padded` wrote, or None for any other op."""
+    if not isinstance(op, GenericOp) or op.inputs or len(op.outputs) != 1:
+        return None
+    body = op.body.block
+    extracts = [inner for inner in body.ops if isinstance(inner, tensor.ExtractOp)]
+    if len(extracts) != 1 or not isinstance(body.last_op, YieldOp):
+        return None
+    data = extracts[0].tensor
+    if data.owner is body or (isinstance(data.owner, Operation) and op.is_ancestor(data.owner)):
+        return None
+    padded = op.results[0].type
+    assert isinstance(padded, TensorType) and isinstance(data.type, TensorType)
+    pads = []
+    for axis, (size, whole) in enumerate(zip(data.type.get_shape(), padded.get_shape())):
+        index = next(
+            (i for i in body.ops if isinstance(i, IndexOp) and i.dim.value.data == axis), None
+        )
+        if index is None:
+            return None
+        before = 0
+        for use in index.result.uses:
+            if isinstance(use.operation, arith.SubiOp) and use.index == 0:
+                amount = use.operation.rhs.owner
+                if not isinstance(amount, arith.ConstantOp) or not isinstance(
+                    amount.value, IntegerAttr
+                ):
+                    return None
+                before = amount.value.value.data
+        pads += [before, whole - size - before]
+    return data, pads
+
+
 def integer_max_pool2d(
     emit: TosaBuilder,
     data: SSAValue,

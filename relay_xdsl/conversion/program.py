@@ -23,6 +23,7 @@ from xdsl.ir import Block, Region
 
 from relay_xdsl.conversion.errors import LoweringError
 from relay_xdsl.conversion.lowering import FunctionLowering, flatten
+from relay_xdsl.conversion.padded_results import pad_where_made
 from relay_xdsl.conversion.tosa import TosaBuilder
 from relay_xdsl.conversion.values import Tensor
 from relay_xdsl.dialects.relay.dynamic_to_static import with_static_shapes
@@ -113,6 +114,7 @@ def lower_module(
         prefer_linalg=prefer_linalg,
         in_place_taps=in_place_taps,
     )
+    pad_where_made(lowered, outlined)
     inputs = [
         (arg.name_hint or f"arg{i}", arg.type) for i, arg in enumerate(source.body.block.args)
     ]

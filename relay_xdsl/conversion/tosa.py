@@ -47,6 +47,11 @@ def _op_class(name: str) -> type[Operation]:
     return UnregisteredOp.with_name(name)
 
 
+def operation_name(op: Operation) -> str:
+    """`op` 's name (``tosa.reshape``), registered in xDSL or not."""
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+
+
 _SHAPE_TYPE = UnregisteredAttr.with_name_and_type("tosa.shape", True)
 
 

@@ -54,6 +54,8 @@ from relay_xdsl.compiler.schedule import (
 from relay_xdsl.conversion.linalg import depthwise_conv2d, zero_padded
 from relay_xdsl.conversion.rules.convolutions import PRODUCT_PIXELS
 from relay_xdsl.conversion.tosa import TosaBuilder
+from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.interpreter import run
 from relay_xdsl.tools.mlir_text import relay_context
 
 TOOLS = ["mlir-opt-22", "mlir-translate-22", "clang-22"]
@@ -1317,3 +1319,38 @@ def test_a_depthwise_convs_padded_input_is_written_in_parts(
         signature = Signature.of(program_from_mlir(text, function="depthwise"))
         result = CompiledModel(library, signature, [])(x, w, b)[0]
         np.testing.assert_allclose(result, expected, rtol=0, atol=1e-5)
+
+
+EXPANDED_DEPTHWISE = """#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 56, 56, 4), float32]) {
+  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(1, 1, 4, 8), float32] */,
+    padding=[0, 0, 0, 0], channels=8,
+    kernel_size=[1, 1], data_layout="NHWC", kernel_layout="HWIO");
+  %1 = clip(%0, a_min=0f, a_max=6f);
+  %2 = nn.conv2d(%1, meta[relay.Constant][1] /* ty=Tensor[(3, 3, 8, 1), float32] */,
+    padding=[1, 1, 1, 1], groups=8, channels=8,
+    kernel_size=[3, 3], data_layout="NHWC", kernel_layout="HWOI");
+  clip(%2, a_min=0f, a_max=6f)
+}
+"""
+"""An expansion whose result a depthwise conv pads to 58 rows
+(conversion/padded_results.py: the expansion returns it padded)."""
+
+
+def test_a_result_padded_where_it_is_made_is_written_in_place(tmp_path: Path) -> None:
+    """The expansion's epilogue writes inside the padded buffer, with no buffer
+    of the unpadded result and no copy, and the outputs are the interpreter's on
+    one thread and on two."""
+    module = parse_relay(EXPANDED_DEPTHWISE)
+    program = lower(module, random_constants=0)
+    bufferized = _scheduled(build.generic_text(program), "bufferize")
+    assert "memref.alloc() {alignment = 64 : i64} : memref<1x58x58x8xf32>" in bufferized
+    assert "memref<1x56x56x8xf32>" not in bufferized.split("func.func private")[1]
+    assert "memref.copy" not in bufferized and "linalg.copy" not in bufferized
+    x = np.random.default_rng(3).standard_normal((1, 56, 56, 4), dtype=np.float32)
+    (expected,) = run(parse_relay(EXPANDED_DEPTHWISE), {"x": x}, random_constants=0)
+    for threads in (1, 2):
+        library = tmp_path / f"padded-{threads}.so"
+        build.build(program, library, schedule=vectorize(threads), cache=False)
+        (output,) = CompiledModel.load(library)(x)
+        np.testing.assert_allclose(output, expected, rtol=1e-5, atol=1e-5)
