@@ -444,8 +444,8 @@ def run_table(results: Sequence[Result], machine: Machine) -> str:
                 if who == OURS and threads > 1 and not machine.ours_threads:
                     cell += " (1 thread)"
                 cells.append(cell)
-            for median in (r.median, r.first_median):
-                cells.append(_ratio({who: median(who, threads) for who in timed}))
+            for median_of in (r.median, r.first_median):
+                cells.append(_ratio({who: median_of(who, threads) for who in timed}))
             rows.append(cells)
     return _markdown(header, rows)
 

@@ -63,7 +63,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   On several threads each of the two is split by rows among them
   (``_parallel_pads``), unlike other elementwise ops: a pad is a whole pass
   over a tensor before its conv (mobilenet_v2's ten depthwise convs' pads were
-  about a tenth of its time on two threads, all of it on one).
+  about a tenth of its time on two threads, all of it on one).  Other
+  ``tensor.insert_slice`` ops become copies too, except in a function that
+  builds a padded result (``IN_PLACE``, conversion/padded_results.py), whose
+  inserts bufferization writes in place.
 * a depthwise conv's padded input, which the conversion writes as one op of
   no inputs (conversion/linalg.py's ``zero_padded``: no fill of the whole
   tensor), is fused, where the conv has an epilogue and at least
@@ -367,6 +370,26 @@ def _tile(
     )
 
 
+def _unroll(loop: str, factor: int) -> list[str]:
+    """Unroll ``loop`` (a handle to a tile loop of `factor` iterations) fully."""
+    # A loop of another trip count is left rolled: that failure is suppressed.
+    name = "%unrolled_" + loop.lstrip("%").replace("#", "_")
+    for_op = '!transform.op<"scf.for">'
+    return [
+        f"{name} = transform.cast {loop} : {_ANY} to {for_op}",
+        f"transform.sequence {name} : {for_op} failures(suppress) {{",
+        f"^bb0(%loop: {for_op}):",
+        f"  transform.loop.unroll %loop {{factor = {factor}}} : {for_op}",
+        "}",
+    ]
+
+
+def _reduction_remainder(tile: list[int], loop: str) -> list[str]:
+    """The reduction's last tile loop ``loop`` peeled, or unrolled by
+    `THIN_CONV_UNROLL` where `tile` is `THIN_CONV_TILE` (one-channel steps)."""
+    return _unroll(loop, THIN_CONV_UNROLL) if tile == THIN_CONV_TILE else _peel(loop)
+
+
 def _peel(loop: str) -> list[str]:
     """Peel the partial last iteration off ``loop`` (a handle to a tile loop)."""
     # A loop with a single iteration, or none partial, has nothing to peel;
@@ -589,6 +612,13 @@ CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
 # (28 accumulators) ran resnet18 no faster (medians of 60 alternating
 # rounds, one thread: 23.46 ms with 7x32, 23.43 and 23.41).
 THIN_CONV_TILE = [1, 1, 7, 32, 1, 1, 1]
+# Its loop of one-channel steps is unrolled by THIN_CONV_UNROLL, a stem's 3
+# colours as three steps in line: rolled, a loop of 3 between the taps' loops,
+# resnet18's stem on its own took 1.71 ms a call, unrolled 1.63 (medians of
+# 300 alternating calls, one thread, the same bits; resnet18 21.55 to 21.47
+# ms). A loop of fewer channels stays rolled; the taps' loops unrolled too
+# made the stem slower (2.10 ms).
+THIN_CONV_UNROLL = 3
 # The order of the conv's tile loops (outermost first, by the op's dims).  A
 # reduction of fewer than LONG_REDUCTION input channels, or an output of
 # more than LONG_REDUCTION_ROWS rows: the output rows outermost, then the
@@ -1306,7 +1336,7 @@ def _conv_from_init_action(name: str, threads: int, tile: list[int], order: list
             # 1-D before the rules run, which would tile a 2-D window again
             f"%one_d = transform.structured.decompose %tiled : ({_ANY}) -> {_ANY}",
             *(f'transform.annotate {handle} "{MARK}" : {_ANY}' for handle in ("%one_d", "%init_t")),
-            *_peel(f"%steps#{steps - 1}"),
+            *_reduction_remainder(tile, f"%steps#{steps - 1}"),
             *(line for loop in peel for line in _peel(f"%loops#{loop}")),
         ],
     )
@@ -1562,7 +1592,7 @@ def _epilogue_action(
             f'transform.annotate {handle} "{MARK}" : {_ANY}'
             for handle in ("%one_d", "%epilogue", "%init_t")
         ),
-        *_peel(f"%steps#{steps - 1}"),
+        *_reduction_remainder(tile, f"%steps#{steps - 1}"),
         *(line for loop in peel for line in _peel(f"%loops#{loop}")),
         *(_peel("%block#1") if padded_block and padded_block_channels else []),
         *(_peel("%block#0") if padded_block else []),

@@ -48,6 +48,7 @@ from relay_xdsl.compiler.schedule import (
     SCHEDULE,
     SHARED_ROWS_PANELS,
     SHARED_ROWS_STEPS,
+    THIN_CONV_UNROLL,
     vector_lowering,
     vectorize,
 )
@@ -961,17 +962,18 @@ def test_a_short_convs_epilogue_is_applied_to_each_tile_as_it_is_summed() -> Non
     assert "vector.contract" in scheduled and not _epilogue_in_tile(scheduled)
 
 
-def test_a_conv_of_3_channels_steps_over_them_one_at_a_time() -> None:
+def test_a_conv_of_3_channels_steps_over_them_one_at_a_time_in_line() -> None:
     """A stem's conv of 3 input channels (fewer than a step of CONV_TILE)
-    reduces over them in a loop of 3, each step a 1x32 slice of the filter
-    and one channel of the pixels, not one 3-wide step."""
+    reduces over them in 3 steps (THIN_CONV_UNROLL), each a 1x32 slice of the
+    filter and one channel of the pixels, not one 3-wide step, and in line
+    inside the loop of a filter row's taps, not a loop of 3."""
     (stem,) = [case for case in CASES if case[0] == "stem7x7_s2"]
     scheduled = _scheduled(_function(*stem), "schedule")
-    steps = re.search(
-        r"scf\.for %\w+ = %c0 to %c3 step %c1 iter_args\([^\n]*\) -> \(vector<7x32xf32>\)",
-        scheduled,
-    )
-    assert steps is not None, scheduled
+    carried = r"iter_args\([^\n]*\) -> \(vector<7x32xf32>\)"
+    taps = re.search(rf"scf\.for %\w+ = %c0 to %c7 step %c1 {carried}", scheduled)
+    assert taps is not None, scheduled
+    assert not re.search(rf"scf\.for %\w+ = %c0 to %c3 step %c1 {carried}", scheduled)
+    assert THIN_CONV_UNROLL == 3
     assert "vector<1x32xf32>" in scheduled, scheduled
 
 
