@@ -89,7 +89,11 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   after a pad on one thread while the other waited.  Fused into the conv's tiles
   instead, each tile padding the window it reads, it was slower
   (mobilenet_v2: 6.2 to 7.3 ms of CPU time a run, one thread): the windows
-  overlap, and each is a loop of small copies.
+  overlap, and each is a loop of small copies.  An input of
+  ``PADDED_RESULT_ROWS`` rows or more arrives padded instead
+  (conversion/padded_results.py) and is read where it lies; software
+  prefetches of the next block's rows while one block's copy ran made that
+  copy slower (0.49 to 0.55 ms a call, from 112 pixels at stride 2).
 * ``linalg.conv_2d_nhwc_fhwc`` (``tosa.conv2d``): its filter is transposed to HWCF
   (``transpose_conv2d``), putting the output channels innermost.  **Weight
   layout:** a filter that arrives as an HWIO argument and is put into OHWI by a
@@ -603,7 +607,13 @@ def _action(name: str, body: list[str]) -> str:
 # about 0.3 ms more of resnet50's time than steps of 4).  A 14x32 tile in
 # steps of 2 channels (28 accumulators) made resnet18 1.6x slower; 14x32 or
 # 6x64 in steps of one channel ran resnet18 and resnet50 no faster (one
-# thread, alternating, per function under `perf`).
+# thread, alternating, per function under `perf`).  Nor did blocking the
+# reduction by 16 or 32 channels, each output row's sums kept in a row-sized
+# buffer between blocks, so that a filter tile's slice of a block stays in L1
+# across the row's column tiles (the whole slice, 72 KiB at 64 channels, does
+# not): resnet's 3x3 conv at 56 pixels of 64 channels, on its own, ran 1.33 ms
+# a call with tiles of 7x32, 6x64, 14x32 and 8x32 alike, blocked or not
+# (medians of 300 alternating calls, one thread).
 CONV_TILE = [1, 1, 7, 32, 1, 1, 4]
 # A conv of fewer input channels than that (a stem's 3 colours) steps over
 # them one at a time: read whole, 3 at a time, the tile's input was 7x3
