@@ -681,10 +681,11 @@ CONV_PEELED = [2, 3, 6]
 # L3 and a tile's 7 pixels read 128 bytes of it each, 1 KiB apart (a quarter
 # of the time of resnet50's 1x1 convs at 56 pixels to 256 channels is spent
 # waiting for those reads), the columns outermost and the filter tiles
-# innermost, so that a tile's pixels are read whole, ran about as fast:
-# resnet18 24.85 against 24.57 ms, resnet50 57.67 against 57.49 (medians of
-# 150 and 100 alternating calls, one thread, a busy phase of the machine),
-# some functions faster and some slower by up to 0.17 ms, about the noise.
+# innermost, so that a tile's pixels are read whole, ran at most 1 % faster:
+# resnet18 24.85 against 24.57 ms, resnet50 57.67 against 57.49 and 62.64
+# against 62.08 (medians of 150 to 250 alternating calls, one thread, a busy
+# phase of the machine), its functions faster and slower by up to 0.18 ms,
+# as much as those it does not tile moved: not enough to settle it.
 CONV_EPILOGUE_ORDER = [dim for dim in CONV_ROWS_OUTER if dim < 4]
 # A conv of fewer than NARROW_FILTERS filters (mobilenet_v2's 1x1 convs to 24
 # channels) takes 14 columns by 16 filters: its last filter tile is then 16 or
