@@ -374,18 +374,27 @@ def _tile(
     )
 
 
+_FOR = '!transform.op<"scf.for">'
+"""The type of a handle to an ``scf.for``."""
+
+
+def _on_loop(loop: str, prefix: str, transform: str) -> list[str]:
+    """Apply `transform` (a line applying to ``%loop``, of type `_FOR`) to
+    ``loop``, a handle to a tile loop, its failure suppressed."""
+    name = f"%{prefix}_" + loop.lstrip("%").replace("#", "_")
+    return [
+        f"{name} = transform.cast {loop} : {_ANY} to {_FOR}",
+        f"transform.sequence {name} : {_FOR} failures(suppress) {{",
+        f"^bb0(%loop: {_FOR}):",
+        f"  {transform}",
+        "}",
+    ]
+
+
 def _unroll(loop: str, factor: int) -> list[str]:
     """Unroll ``loop`` (a handle to a tile loop of `factor` iterations) fully."""
     # A loop of another trip count is left rolled: that failure is suppressed.
-    name = "%unrolled_" + loop.lstrip("%").replace("#", "_")
-    for_op = '!transform.op<"scf.for">'
-    return [
-        f"{name} = transform.cast {loop} : {_ANY} to {for_op}",
-        f"transform.sequence {name} : {for_op} failures(suppress) {{",
-        f"^bb0(%loop: {for_op}):",
-        f"  transform.loop.unroll %loop {{factor = {factor}}} : {for_op}",
-        "}",
-    ]
+    return _on_loop(loop, "unrolled", f"transform.loop.unroll %loop {{factor = {factor}}} : {_FOR}")
 
 
 def _reduction_remainder(tile: list[int], loop: str) -> list[str]:
@@ -398,15 +407,8 @@ def _peel(loop: str) -> list[str]:
     """Peel the partial last iteration off ``loop`` (a handle to a tile loop)."""
     # A loop with a single iteration, or none partial, has nothing to peel;
     # that failure is suppressed.
-    name = "%for_" + loop.lstrip("%").replace("#", "_")
-    for_op = '!transform.op<"scf.for">'
-    return [
-        f"{name} = transform.cast {loop} : {_ANY} to {for_op}",
-        f"transform.sequence {name} : {for_op} failures(suppress) {{",
-        f"^bb0(%loop: {for_op}):",
-        f"  %main, %rest = transform.loop.peel %loop : ({for_op}) -> ({_ANY}, {_ANY})",
-        "}",
-    ]
+    peel = f"%main, %rest = transform.loop.peel %loop : ({_FOR}) -> ({_ANY}, {_ANY})"
+    return _on_loop(loop, "for", peel)
 
 
 def _rank_is(handle: str, rank: int) -> str:
