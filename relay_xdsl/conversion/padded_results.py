@@ -1,19 +1,22 @@
 """A group's result padded where the group writes it, not copied by the groups that pad it.
 
-A depthwise convolution pads its input with zeros (linalg.py's ``zero_padded``):
-a pass that reads the whole input, from memory where it is larger than the
-caches, and writes it again, padded, before the convolution reads it. Where a
-lowered function's group (a ``func.call`` of a private function) makes a tensor
-that only groups padding it alike read, each by `zero_padded` 's op, and the
-padded tensor has at least `PADDED_RESULT_ROWS` rows, `pad_where_made` has the
-making group return it padded instead:
+A convolution pads its input with zeros: a depthwise one by linalg.py's
+``zero_padded``, another by its ``tosa.conv2d`` 's ``pad``, which upstream
+lowers to a ``tensor.pad`` (a fill, then a copy). Either is a pass that reads
+the whole input, from memory where it is larger than the caches, and writes it
+again, padded, before the convolution reads it. Where a lowered function's
+group (a ``func.call`` of a private function) makes a tensor that only groups
+padding it alike read, each so, and the padded tensor has at least
+`PADDED_RESULT_ROWS` rows, `pad_where_made` has the making group return it
+padded instead:
 
 * the making group starts with the padded tensor's zero borders (a
   ``linalg.fill`` of each strip, inserted into a ``tensor.empty``) and ends with
   its result inserted inside them, which bufferization writes in place
   (``eliminate-empty-tensors``: the buffer of the group's last op becomes the
   inside of the padded one);
-* the padding groups take the padded tensor and read it where it lies.
+* the padding groups take the padded tensor and read it where it lies (a
+  convolution's ``pad`` becomes zeros).
 
 The bits computed are the same; one pass over the tensor goes. A smaller
 tensor stays padded by its reader, by blocks that stay in cache
@@ -24,14 +27,23 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import FunctionType, StringAttr, SymbolRefAttr, TensorType, UnitAttr
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FunctionType,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.conversion.linalg import zero_padding, zeros
-from relay_xdsl.conversion.tosa import TosaBuilder, operation_name
+from relay_xdsl.conversion.tosa import TosaBuilder, i64_array, operation_name
 
 IN_PLACE = "relay_xdsl.in_place"
 """The attribute of the inserts that build a padded result. The schedule makes
@@ -67,11 +79,11 @@ def pad_where_made(function: func.FuncOp, groups: list[func.FuncOp]) -> None:
                 reader = own.of(reader_call)
                 padder = _padder(reader.body.block.args[argument])
                 assert padder is not None
-                padded = Rewriter.replace_value_with_new_type(
-                    reader.body.block.args[argument], padded_type
+                padder.read(
+                    Rewriter.replace_value_with_new_type(
+                        reader.body.block.args[argument], padded_type
+                    )
                 )
-                padder.results[0].replace_all_uses_with(padded)
-                _erase_with_empty_output(padder)
                 _retype(reader)
             Rewriter.replace_value_with_new_type(result, padded_type)
 
@@ -115,9 +127,7 @@ def _padding_readers(
         padder = _padder(by_name[reader.callee.root_reference.data].body.block.args[use.index])
         if padder is None:
             return None
-        padded = padder.results[0].type
-        assert isinstance(padded, TensorType)
-        padding = (padded, zero_padding(padder)[1])  # type: ignore[index]
+        padding = (padder.padded, padder.pads)
         if readers and padding != readers[0][2]:
             return None
         readers.append((reader, use.index, padding))
@@ -134,15 +144,47 @@ def _inserts(group: func.FuncOp) -> bool:
     return any(operation_name(op) in ("tensor.insert_slice", "tosa.concat") for op in group.walk())
 
 
-def _padder(argument: BlockArgument) -> Operation | None:
-    """The op whose body alone reads `argument`, where it is `zero_padded` 's."""
+@dataclass(frozen=True)
+class _Padder:
+    """The op of a group that pads the group's argument: `zero_padded` 's, or a
+    ``tosa.conv2d`` by its ``pad``; the padded type and the pads."""
+
+    op: Operation
+    padded: TensorType
+    pads: list[int]
+
+    def read(self, padded: SSAValue) -> None:
+        """Have the group read `padded`, the argument padded already."""
+        if isinstance(self.op, GenericOp):  # zero_padded's: it goes
+            self.op.results[0].replace_all_uses_with(padded)
+            _erase_with_empty_output(self.op)
+            return
+        self.op.operands = (padded, *self.op.operands[1:])
+        self.op.attributes["pad"] = i64_array([0, 0, 0, 0])
+
+
+def _padder(argument: BlockArgument) -> _Padder | None:
+    """What alone reads `argument`, where it pads it (`_Padder`)."""
     uses = list(argument.uses)
     if len(uses) != 1:
         return None
-    padder = uses[0].operation.parent_op()
-    if padder is None or zero_padding(padder) is None:
+    reader = uses[0].operation
+    pad = reader.attributes.get("pad")
+    if operation_name(reader) == "tosa.conv2d" and uses[0].index == 0:
+        if not isinstance(pad, DenseArrayBase) or not any(pad.get_values()):
+            return None
+        top, bottom, left, right = pad.get_values()
+        data = argument.type
+        assert isinstance(data, TensorType)
+        n, h, w, c = data.get_shape()
+        padded = TensorType(data.get_element_type(), [n, h + top + bottom, w + left + right, c])
+        return _Padder(reader, padded, [0, 0, top, bottom, left, right, 0, 0])
+    padder = reader.parent_op()
+    found = zero_padding(padder) if padder is not None else None
+    if padder is None or found is None or found[0] is not argument:
         return None
-    return padder if zero_padding(padder)[0] is argument else None  # type: ignore[index]
+    assert isinstance(padder.results[0].type, TensorType)
+    return _Padder(padder, padder.results[0].type, found[1])
 
 
 def _return_padded(maker: func.FuncOp, index: int, padded: TensorType, pads: list[int]) -> None:

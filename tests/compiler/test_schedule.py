@@ -1337,20 +1337,26 @@ def @main(%x: Tensor[(1, 56, 56, 4), float32]) {
 """
 """An expansion whose result a depthwise conv pads to 58 rows
 (conversion/padded_results.py: the expansion returns it padded)."""
+EXPANDED_CONV = EXPANDED_DEPTHWISE.replace("(3, 3, 8, 1)", "(3, 3, 8, 8)").replace(
+    'groups=8, channels=8,\n    kernel_size=[3, 3], data_layout="NHWC", kernel_layout="HWOI"',
+    'channels=8,\n    kernel_size=[3, 3], data_layout="NHWC", kernel_layout="HWIO"',
+)
+"""The same, a 3x3 conv instead of the depthwise one."""
 
 
-def test_a_result_padded_where_it_is_made_is_written_in_place(tmp_path: Path) -> None:
+@pytest.mark.parametrize("relay", [EXPANDED_DEPTHWISE, EXPANDED_CONV], ids=["depthwise", "conv"])
+def test_a_result_padded_where_it_is_made_is_written_in_place(tmp_path: Path, relay: str) -> None:
     """The expansion's epilogue writes inside the padded buffer, with no buffer
     of the unpadded result and no copy, and the outputs are the interpreter's on
     one thread and on two."""
-    module = parse_relay(EXPANDED_DEPTHWISE)
+    module = parse_relay(relay)
     program = lower(module, random_constants=0)
     bufferized = _scheduled(build.generic_text(program), "bufferize")
     assert "memref.alloc() {alignment = 64 : i64} : memref<1x58x58x8xf32>" in bufferized
     assert "memref<1x56x56x8xf32>" not in bufferized.split("func.func private")[1]
     assert "memref.copy" not in bufferized and "linalg.copy" not in bufferized
     x = np.random.default_rng(3).standard_normal((1, 56, 56, 4), dtype=np.float32)
-    (expected,) = run(parse_relay(EXPANDED_DEPTHWISE), {"x": x}, random_constants=0)
+    (expected,) = run(parse_relay(relay), {"x": x}, random_constants=0)
     for threads in (1, 2):
         library = tmp_path / f"padded-{threads}.so"
         build.build(program, library, schedule=vectorize(threads), cache=False)

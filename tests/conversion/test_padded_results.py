@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from relay_xdsl.compiler.frontend import lower
 from relay_xdsl.conversion.linalg import zero_padding
 from relay_xdsl.conversion.padded_results import IN_PLACE, PADDED_RESULT_ROWS
+from relay_xdsl.conversion.tosa import operation_name
 from relay_xdsl.importers.relay_text import parse_relay
 
 EXPAND = (
@@ -112,3 +113,20 @@ def test_a_group_called_twice_is_copied_for_the_call_it_pads_for():
     assert len(groups) == len(calls) + 1  # the expansion's one group, copied
     assert [_result_type(first)[1], _result_type(second)[1]] == [size + 2, size + 1]
     assert not any(_pads_itself(groups[call.callee.root_reference.data]) for call in calls)
+
+
+def test_a_result_that_a_convolution_pads_is_returned_padded_and_its_pad_goes():
+    """A 3x3 convolution pads by its ``tosa.conv2d`` 's ``pad``: it reads the
+    padded result with a pad of zeros."""
+    size = PADDED_RESULT_ROWS - 2
+    conv = (
+        "nn.conv2d(%0, meta[relay.Constant][1], padding=[1, 1, 1, 1], channels=8,"
+        ' kernel_size=[3, 3], data_layout="NHWC", kernel_layout="HWIO")'
+    )
+    body = [f"%0 = nn.relu({EXPAND.format(x='x', w=0)});", f"nn.relu({conv})"]
+    groups = _groups(_program(size, body))
+    maker, reader = (groups[name] for name in groups if name != "main")
+    assert _result_type(maker) == [1, size + 2, size + 2, 8]
+    (padded_conv,) = [op for op in reader.walk() if operation_name(op) == "tosa.conv2d"]
+    assert padded_conv.operands[0] is reader.body.block.args[0]
+    assert list(padded_conv.attributes["pad"].get_values()) == [0, 0, 0, 0]  # type: ignore[attr-defined]
