@@ -18,6 +18,11 @@ padded instead:
 * the padding groups take the padded tensor and read it where it lies (a
   convolution's ``pad`` becomes zeros).
 
+Inside one group too, a ``tosa.transpose`` whose result only a convolution
+reads, padding it so (a CNN's NCHW image made NHWC for its stem), is inserted
+inside the zero borders, which the convolution reads where they lie
+(`_transposes_padded_where_made`).
+
 The bits computed are the same; one pass over the tensor goes. A smaller
 tensor stays padded by its reader, by blocks that stay in cache
 (relay_xdsl/compiler/schedule.py, ``DEPTHWISE_CHANNEL_BLOCK_ROWS``).
@@ -39,7 +44,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from relay_xdsl.conversion.linalg import zero_padding, zeros
@@ -86,6 +91,8 @@ def pad_where_made(function: func.FuncOp, groups: list[func.FuncOp]) -> None:
                 )
                 _retype(reader)
             Rewriter.replace_value_with_new_type(result, padded_type)
+    for group in groups:
+        _transposes_padded_where_made(group)
 
 
 class _OwnGroups:
@@ -163,7 +170,7 @@ class _Padder:
         self.op.attributes["pad"] = i64_array([0, 0, 0, 0])
 
 
-def _padder(argument: BlockArgument) -> _Padder | None:
+def _padder(argument: SSAValue) -> _Padder | None:
     """What alone reads `argument`, where it pads it (`_Padder`)."""
     uses = list(argument.uses)
     if len(uses) != 1:
@@ -189,12 +196,20 @@ def _padder(argument: BlockArgument) -> _Padder | None:
 
 def _return_padded(maker: func.FuncOp, index: int, padded: TensorType, pads: list[int]) -> None:
     """`maker` 's result `index` returned inside the zero borders of `padded`."""
-    block = maker.body.block
-    ret = block.last_op
+    ret = maker.body.block.last_op
     assert isinstance(ret, func.ReturnOp)
-    value = ret.arguments[index]
-    assert isinstance(value.type, TensorType)
-    # The borders first, so that bufferization may write the result inside them.
+    inside = _inside_zero_borders(ret.arguments[index], padded, pads, ret)
+    ret.operands = (*ret.operands[:index], inside, *ret.operands[index + 1 :])
+    _retype(maker)
+
+
+def _inside_zero_borders(
+    value: SSAValue, padded: TensorType, pads: list[int], anchor: Operation
+) -> SSAValue:
+    """`value` inserted, before `anchor`, inside the zero borders of `padded`, which
+    its block starts with, so that bufferization may write `value` inside them."""
+    block = anchor.parent_block()
+    assert block is not None and isinstance(value.type, TensorType)
     borders = Block()
     outside = _zero_borders(TosaBuilder(borders), padded, pads)
     first = block.first_op
@@ -206,9 +221,22 @@ def _return_padded(maker: func.FuncOp, index: int, padded: TensorType, pads: lis
         value, outside, pads[::2], value.type.get_shape()
     )
     inside.attributes[IN_PLACE] = UnitAttr()
-    block.insert_op_before(inside, ret)
-    ret.operands = (*ret.operands[:index], inside.result, *ret.operands[index + 1 :])
-    _retype(maker)
+    block.insert_op_before(inside, anchor)
+    return inside.result
+
+
+def _transposes_padded_where_made(group: func.FuncOp) -> None:
+    """In `group`, each ``tosa.transpose`` (a CNN's NCHW input made NHWC) whose
+    result only a convolution reads, padding it to at least `PADDED_RESULT_ROWS`
+    rows, written inside the zero borders of the padded tensor, which the
+    convolution then reads where it lies: the pass of the pad goes."""
+    if _inserts(group):
+        return
+    for op in list(group.body.block.ops):
+        padder = _padder(op.results[0]) if operation_name(op) == "tosa.transpose" else None
+        if padder is None or padder.padded.get_shape()[1] < PADDED_RESULT_ROWS:
+            continue
+        padder.read(_inside_zero_borders(op.results[0], padder.padded, padder.pads, padder.op))
 
 
 def _zero_borders(emit: TosaBuilder, padded: TensorType, pads: list[int]) -> SSAValue:

@@ -1362,3 +1362,30 @@ def test_a_result_padded_where_it_is_made_is_written_in_place(tmp_path: Path, re
         build.build(program, library, schedule=vectorize(threads), cache=False)
         (output,) = CompiledModel.load(library)(x)
         np.testing.assert_allclose(output, expected, rtol=1e-5, atol=1e-5)
+
+
+NCHW_STEM = """#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 3, 64, 64), float32]) {
+  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(8, 3, 7, 7), float32] */,
+    strides=[2, 2], padding=[3, 3, 3, 3], channels=8, kernel_size=[7, 7]);
+  nn.relu(%0)
+}
+"""
+"""A CNN's stem on an NCHW image: the conv's input transposed to NHWC, then
+padded to 69 rows (conversion/padded_results.py: the transpose writes it padded)."""
+
+
+def test_a_transpose_that_a_conv_pads_is_written_inside_the_padded_buffer(tmp_path: Path) -> None:
+    """No buffer of the unpadded NHWC image and no copy into the padded one; the
+    outputs are the interpreter's."""
+    program = lower(parse_relay(NCHW_STEM), random_constants=0)
+    bufferized = _scheduled(build.generic_text(program), "bufferize")
+    assert "memref<1x69x69x3xf32>" in bufferized
+    assert "memref<1x64x64x3xf32>" not in bufferized.split("func.func private")[1]
+    assert "memref.copy" not in bufferized and "linalg.copy" not in bufferized
+    x = np.random.default_rng(5).standard_normal((1, 3, 64, 64), dtype=np.float32)
+    (expected,) = run(parse_relay(NCHW_STEM), {"x": x}, random_constants=0)
+    library = tmp_path / "stem.so"
+    build.build(program, library, schedule=vectorize(1), cache=False)
+    (output,) = CompiledModel.load(library)(x)
+    np.testing.assert_allclose(output, expected, rtol=1e-5, atol=1e-5)

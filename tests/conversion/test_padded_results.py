@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
 
 from relay_xdsl.compiler.frontend import lower
 from relay_xdsl.conversion.linalg import zero_padding
@@ -130,3 +131,35 @@ def test_a_result_that_a_convolution_pads_is_returned_padded_and_its_pad_goes():
     (padded_conv,) = [op for op in reader.walk() if operation_name(op) == "tosa.conv2d"]
     assert padded_conv.operands[0] is reader.body.block.args[0]
     assert list(padded_conv.attributes["pad"].get_values()) == [0, 0, 0, 0]  # type: ignore[attr-defined]
+
+
+def _nchw_conv(size: int) -> tuple[Operation, Operation]:
+    """The conv of a 1 x 3 x `size` x `size` NCHW image padded by 1, its one
+    group's, and what it reads."""
+    relay = (
+        f'#[version = "0.0.5"]\ndef @main(%x: Tensor[(1, 3, {size}, {size}), float32]) {{\n'
+        "  nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(8, 3, 3, 3), float32] */,"
+        " padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3])\n}\n"
+    )
+    groups = _groups(lower(parse_relay(relay), random_constants=0).module)
+    (group,) = (group for name, group in groups.items() if name != "main")
+    (conv,) = [op for op in group.walk() if operation_name(op) == "tosa.conv2d"]
+    read = conv.operands[0].owner
+    assert isinstance(read, Operation)
+    return conv, read
+
+
+def test_a_transpose_that_a_convolution_pads_is_inserted_inside_the_zero_borders():
+    """An NCHW image made NHWC by a ``tosa.transpose`` in the conv's own group."""
+    size = PADDED_RESULT_ROWS - 2
+    conv, inside = _nchw_conv(size)
+    assert isinstance(inside, tensor.InsertSliceOp) and IN_PLACE in inside.attributes
+    assert operation_name(inside.source.owner) == "tosa.transpose"  # type: ignore[arg-type]
+    assert list(inside.result.type.get_shape()) == [1, size + 2, size + 2, 3]
+    assert list(conv.attributes["pad"].get_values()) == [0, 0, 0, 0]  # type: ignore[attr-defined]
+
+
+def test_a_smaller_transpose_is_padded_by_its_convolution():
+    conv, read = _nchw_conv(PADDED_RESULT_ROWS - 3)
+    assert operation_name(read) == "tosa.transpose"
+    assert list(conv.attributes["pad"].get_values()) == [1, 1, 1, 1]  # type: ignore[attr-defined]
