@@ -687,7 +687,8 @@ CONV_PEELED = [2, 3, 6]
 # resnet18 24.85 against 24.57 ms, resnet50 57.67 against 57.49 and 62.64
 # against 62.08 (medians of 150 to 250 alternating calls, one thread, a busy
 # phase of the machine), its functions faster and slower by up to 0.18 ms,
-# as much as those it does not tile moved: not enough to settle it.
+# as much as those it does not tile moved: not enough to settle it.  Those
+# reads are prefetched a tile ahead instead (prefetch.py).
 CONV_EPILOGUE_ORDER = [dim for dim in CONV_ROWS_OUTER if dim < 4]
 # A conv of fewer than NARROW_FILTERS filters (mobilenet_v2's 1x1 convs to 24
 # channels) takes 14 columns by 16 filters: its last filter tile is then 16 or

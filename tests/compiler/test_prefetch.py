@@ -1,4 +1,5 @@
-"""The prefetches of a packed product's next panel or block, in the LLVM IR of a compiled dense layer."""
+"""The prefetches of a packed product's next panel or block, in the LLVM IR of a compiled
+dense layer, and of a conv epilogue's next residual tile."""
 
 from __future__ import annotations
 
@@ -19,10 +20,15 @@ from relay_xdsl.compiler.prefetch import (
     BLOCKS_AHEAD,
     CONV_LINES_A_STEP,
     DECLARATION,
+    EPILOGUE_LINES,
+    EPILOGUE_PIXELS_AHEAD,
+    EPILOGUE_ROW_FLOATS,
     prefetch_next_panels,
 )
 from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.schedule import PACKED_FEW_ROWS, PACKED_K_BLOCK, SCHEDULE
+from relay_xdsl.importers.relay_text import parse_relay
+from relay_xdsl.interpreter import run
 from relay_xdsl.tools.io import load_module
 
 PREFETCH = re.compile(r"call void @llvm\.prefetch\.p0\(ptr %[\w.]+, i32 0, i32 \d, i32 1\)")
@@ -61,8 +67,9 @@ def _dense(tmp_path: Path, rows: int, k: int, n: int) -> tuple[Path, np.ndarray,
     return path, weight, bias
 
 
-def _llvm_ir(path: Path | ModuleOp) -> str:
-    program = lower(path if isinstance(path, ModuleOp) else load_module(str(path)))
+def _llvm_ir(path: Path | ModuleOp, random_constants: int | None = None) -> str:
+    module = path if isinstance(path, ModuleOp) else load_module(str(path))
+    program = lower(module, random_constants=random_constants)
     llvm = build.lower_to_llvm_dialect(build.generic_text(program), stages(SCHEDULE), SCHEDULE)
     return build.translate_to_llvm_ir(llvm)
 
@@ -143,3 +150,52 @@ def _disassembly(library: Path) -> str:
     return subprocess.run(
         ["objdump", "-d", str(library)], capture_output=True, text=True, check=True
     ).stdout
+
+
+def _residual_block(width: int, channels: int) -> ModuleOp:
+    """relu(conv1x1(x) + r) at 16 x `width` pixels, to `channels` channels, `r` an input."""
+    return parse_relay(
+        '#[version = "0.0.5"]\n'
+        f"def @main(%x: Tensor[(1, 16, {width}, 32), float32],"
+        f" %r: Tensor[(1, 16, {width}, {channels}), float32]) {{\n"
+        "  %0 = nn.conv2d(%x, meta[relay.Constant][0]"
+        f" /* ty=Tensor[(1, 1, 32, {channels}), float32] */, padding=[0, 0, 0, 0],"
+        f' channels={channels}, kernel_size=[1, 1], data_layout="NHWC", kernel_layout="HWIO");\n'
+        "  nn.relu(add(%0, %r))\n}\n"
+    )
+
+
+def test_a_conv_epilogue_prefetches_the_next_tiles_residual() -> None:
+    """Rows of `EPILOGUE_ROW_FLOATS` floats: each pixel's read of the residual
+    prefetches the same pixel of the next tile, one prefetch a line."""
+    channels = EPILOGUE_ROW_FLOATS // 16
+    llvm_ir = _llvm_ir(_residual_block(16, channels), random_constants=0)
+    prefetched = prefetch_next_panels(llvm_ir)
+    assert len(PREFETCH.findall(prefetched)) == EPILOGUE_LINES
+    ahead = EPILOGUE_PIXELS_AHEAD * channels
+    assert re.search(rf"%next_pixels0.at = add i64 %[\w.]+, {ahead}\n", prefetched)
+    assert "\n".join(line for line in prefetched.split("\n") if "%next_pixels" not in line) == (
+        llvm_ir + "\n" + DECLARATION
+    )
+
+
+def test_a_conv_epilogue_of_shorter_rows_gets_no_prefetches() -> None:
+    llvm_ir = _llvm_ir(_residual_block(16, EPILOGUE_ROW_FLOATS // 32), random_constants=0)
+    assert prefetch_next_panels(llvm_ir) == llvm_ir
+
+
+def test_a_built_conv_with_residual_prefetches_adds_the_residual(tmp_path: Path) -> None:
+    """15 columns: a last tile of one; each pixel's prefetch past the row's end
+    falls in the next row."""
+    channels = 560  # 15 x 560 floats a row, at least EPILOGUE_ROW_FLOATS
+    module = _residual_block(15, channels)
+    library = tmp_path / "residual.so"
+    build.build(lower(module, random_constants=0), library, schedule=SCHEDULE, cache=False)
+    if shutil.which("objdump"):
+        assert "prefetcht1" in _disassembly(library)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((1, 16, 15, 32), dtype=np.float32)
+    r = rng.standard_normal((1, 16, 15, channels), dtype=np.float32)
+    (expected,) = run(module, {"x": x, "r": r}, random_constants=0)
+    (result,) = CompiledModel.load(library)(x, r)
+    np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-5)
