@@ -23,6 +23,7 @@ from relay_xdsl.compiler.prefetch import (
     EPILOGUE_LINES,
     EPILOGUE_PIXELS_AHEAD,
     EPILOGUE_ROW_FLOATS,
+    INPUT_LINES_A_STEP,
     prefetch_next_panels,
 )
 from relay_xdsl.compiler.runtime import CompiledModel
@@ -184,18 +185,48 @@ def test_a_conv_epilogue_of_shorter_rows_gets_no_prefetches() -> None:
     assert prefetch_next_panels(llvm_ir) == llvm_ir
 
 
-def test_a_built_conv_with_residual_prefetches_adds_the_residual(tmp_path: Path) -> None:
-    """15 columns: a last tile of one; each pixel's prefetch past the row's end
-    falls in the next row."""
+@pytest.mark.parametrize("kind", ["residual", "input"])
+def test_a_built_conv_with_prefetches_computes_it(tmp_path: Path, kind: str) -> None:
+    """15 columns: a last tile of one; the prefetches past the row's end fall in
+    the next row, past the tensor's end nowhere (a prefetch never faults)."""
     channels = 560  # 15 x 560 floats a row, at least EPILOGUE_ROW_FLOATS
-    module = _residual_block(15, channels)
-    library = tmp_path / "residual.so"
+    module = _residual_block(15, channels) if kind == "residual" else _conv1x1(channels, 15)
+    library = tmp_path / f"{kind}.so"
     build.build(lower(module, random_constants=0), library, schedule=SCHEDULE, cache=False)
     if shutil.which("objdump"):
         assert "prefetcht1" in _disassembly(library)
     rng = np.random.default_rng(2)
-    x = rng.standard_normal((1, 16, 15, 32), dtype=np.float32)
-    r = rng.standard_normal((1, 16, 15, channels), dtype=np.float32)
-    (expected,) = run(module, {"x": x, "r": r}, random_constants=0)
-    (result,) = CompiledModel.load(library)(x, r)
+    inputs = {"x": rng.standard_normal((1, 16, 15, 32 if kind == "residual" else channels))}
+    if kind == "residual":
+        inputs["r"] = rng.standard_normal((1, 16, 15, channels))
+    inputs = {name: value.astype(np.float32) for name, value in inputs.items()}
+    (expected,) = run(module, inputs, random_constants=0)
+    (result,) = CompiledModel.load(library)(*inputs.values())
     np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-5)
+
+
+def _conv1x1(channels: int, width: int = 16) -> ModuleOp:
+    """relu(conv1x1(x)) of 16 x `width` pixels of `channels` channels to 64."""
+    return parse_relay(
+        '#[version = "0.0.5"]\n'
+        f"def @main(%x: Tensor[(1, 16, {width}, {channels}), float32]) {{\n"
+        "  nn.relu(nn.conv2d(%x, meta[relay.Constant][0]"
+        f" /* ty=Tensor[(1, 1, {channels}, 64), float32] */, padding=[0, 0, 0, 0],"
+        ' channels=64, kernel_size=[1, 1], data_layout="NHWC", kernel_layout="HWIO"))\n}\n'
+    )
+
+
+def test_a_1x1_conv_of_long_input_rows_prefetches_the_next_tiles_input() -> None:
+    """Each channel step of a tile prefetches its share of the next tile's 7
+    pixels, which follow the tile's own."""
+    channels = EPILOGUE_ROW_FLOATS // 16
+    llvm_ir = _llvm_ir(_conv1x1(channels), random_constants=0)
+    prefetched = prefetch_next_panels(llvm_ir)
+    assert len(PREFETCH.findall(prefetched)) == INPUT_LINES_A_STEP
+    assert re.search(rf"%next_input0.next = add i64 %[\w.]+, {7 * channels}\n", prefetched)
+    assert re.search(r"%next_input0.rest = mul i64 %[\w.]+, 7\n", prefetched)
+    assert "\n".join(line for line in prefetched.split("\n") if "%next_input" not in line) == (
+        llvm_ir + "\n" + DECLARATION
+    )
+    short = _llvm_ir(_conv1x1(channels // 2), random_constants=0)
+    assert prefetch_next_panels(short) == short
