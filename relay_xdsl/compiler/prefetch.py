@@ -312,25 +312,23 @@ def _input_prefetch(name: str, operand: str, offset: str, step: str, channels: i
         f"  {name}.rest = mul i64 {step}, {share - 1}",
         f"  {name}.next = add i64 {offset}, {CONV_TILE[2] * channels}",
         f"  {name}.at = add i64 {name}.next, {name}.rest",
-        f"  {name} = getelementptr float, ptr {operand}, i64 {name}.at",
     ]
-    for line in range(INPUT_LINES_A_STEP):
-        lines += [
-            f"  {name}.{line} = getelementptr float, ptr {name}, i64 {line * LINE_FLOATS}",
-            f"  call void @llvm.prefetch.p0(ptr {name}.{line}, i32 0, i32 {LOCALITY}, i32 1)",
-        ]
-    return lines
+    return lines + _line_prefetches(name, operand, INPUT_LINES_A_STEP)
 
 
 def _epilogue_prefetch(name: str, operand: str, offset: str, channels: int) -> list[str]:
     """The prefetches, named `name`, in a conv tile's epilogue of a pixel of
     `operand` (an argument: the residual it adds) `EPILOGUE_PIXELS_AHEAD`
     pixels on, each of its `EPILOGUE_LINES` lines."""
-    lines = [
-        f"  {name}.at = add i64 {offset}, {EPILOGUE_PIXELS_AHEAD * channels}",
-        f"  {name} = getelementptr float, ptr {operand}, i64 {name}.at",
-    ]
-    for line in range(EPILOGUE_LINES):
+    ahead = f"  {name}.at = add i64 {offset}, {EPILOGUE_PIXELS_AHEAD * channels}"
+    return [ahead, *_line_prefetches(name, operand, EPILOGUE_LINES)]
+
+
+def _line_prefetches(name: str, operand: str, count: int) -> list[str]:
+    """Prefetches of `count` consecutive lines of `operand` from offset
+    ``<name>.at`` on, the first named `name`."""
+    lines = [f"  {name} = getelementptr float, ptr {operand}, i64 {name}.at"]
+    for line in range(count):
         lines += [
             f"  {name}.{line} = getelementptr float, ptr {name}, i64 {line * LINE_FLOATS}",
             f"  call void @llvm.prefetch.p0(ptr {name}.{line}, i32 0, i32 {LOCALITY}, i32 1)",

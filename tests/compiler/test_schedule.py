@@ -1344,24 +1344,33 @@ EXPANDED_CONV = EXPANDED_DEPTHWISE.replace("(3, 3, 8, 1)", "(3, 3, 8, 8)").repla
 """The same, a 3x3 conv instead of the depthwise one."""
 
 
+def _written_in_place(
+    tmp_path: Path, relay: str, x: np.ndarray, padded: str, unpadded: str, threads: int
+) -> None:
+    """`relay` 's groups, bufferized, hold the `padded` buffer, no `unpadded` one
+    and no copy; built for 1 to `threads` threads, they compute the interpreter's
+    outputs on `x`."""
+    program = lower(parse_relay(relay), random_constants=0)
+    bufferized = _scheduled(build.generic_text(program), "bufferize")
+    assert padded in bufferized
+    assert unpadded not in bufferized.split("func.func private")[1]
+    assert "memref.copy" not in bufferized and "linalg.copy" not in bufferized
+    (expected,) = run(parse_relay(relay), {"x": x}, random_constants=0)
+    for count in range(1, threads + 1):
+        library = tmp_path / f"padded-{count}.so"
+        build.build(program, library, schedule=vectorize(count), cache=False)
+        (output,) = CompiledModel.load(library)(x)
+        np.testing.assert_allclose(output, expected, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("relay", [EXPANDED_DEPTHWISE, EXPANDED_CONV], ids=["depthwise", "conv"])
 def test_a_result_padded_where_it_is_made_is_written_in_place(tmp_path: Path, relay: str) -> None:
     """The expansion's epilogue writes inside the padded buffer, with no buffer
     of the unpadded result and no copy, and the outputs are the interpreter's on
     one thread and on two."""
-    module = parse_relay(relay)
-    program = lower(module, random_constants=0)
-    bufferized = _scheduled(build.generic_text(program), "bufferize")
-    assert "memref.alloc() {alignment = 64 : i64} : memref<1x58x58x8xf32>" in bufferized
-    assert "memref<1x56x56x8xf32>" not in bufferized.split("func.func private")[1]
-    assert "memref.copy" not in bufferized and "linalg.copy" not in bufferized
     x = np.random.default_rng(3).standard_normal((1, 56, 56, 4), dtype=np.float32)
-    (expected,) = run(parse_relay(relay), {"x": x}, random_constants=0)
-    for threads in (1, 2):
-        library = tmp_path / f"padded-{threads}.so"
-        build.build(program, library, schedule=vectorize(threads), cache=False)
-        (output,) = CompiledModel.load(library)(x)
-        np.testing.assert_allclose(output, expected, rtol=1e-5, atol=1e-5)
+    padded = "memref.alloc() {alignment = 64 : i64} : memref<1x58x58x8xf32>"
+    _written_in_place(tmp_path, relay, x, padded, "memref<1x56x56x8xf32>", threads=2)
 
 
 NCHW_STEM = """#[version = "0.0.5"]
@@ -1378,14 +1387,6 @@ padded to 69 rows (conversion/padded_results.py: the transpose writes it padded)
 def test_a_transpose_that_a_conv_pads_is_written_inside_the_padded_buffer(tmp_path: Path) -> None:
     """No buffer of the unpadded NHWC image and no copy into the padded one; the
     outputs are the interpreter's."""
-    program = lower(parse_relay(NCHW_STEM), random_constants=0)
-    bufferized = _scheduled(build.generic_text(program), "bufferize")
-    assert "memref<1x69x69x3xf32>" in bufferized
-    assert "memref<1x64x64x3xf32>" not in bufferized.split("func.func private")[1]
-    assert "memref.copy" not in bufferized and "linalg.copy" not in bufferized
     x = np.random.default_rng(5).standard_normal((1, 3, 64, 64), dtype=np.float32)
-    (expected,) = run(parse_relay(NCHW_STEM), {"x": x}, random_constants=0)
-    library = tmp_path / "stem.so"
-    build.build(program, library, schedule=vectorize(1), cache=False)
-    (output,) = CompiledModel.load(library)(x)
-    np.testing.assert_allclose(output, expected, rtol=1e-5, atol=1e-5)
+    padded, unpadded = "memref<1x69x69x3xf32>", "memref<1x64x64x3xf32>"
+    _written_in_place(tmp_path, NCHW_STEM, x, padded, unpadded, threads=1)
