@@ -1356,9 +1356,11 @@ def _conv_from_init_action(name: str, threads: int, tile: list[int], order: list
             _tile("%tile", reduction, None, "%tiled", "%steps"),
             # 1-D before the rules run, which would tile a 2-D window again
             f"%one_d = transform.structured.decompose %tiled : ({_ANY}) -> {_ANY}",
-            *(f'transform.annotate {handle} "{MARK}" : {_ANY}' for handle in ("%one_d", "%init_t")),
+            f'transform.annotate %one_d "{MARK}" : {_ANY}',
+            f'transform.annotate %init_t "{ZEROS}" : {_ANY}',
             *_reduction_remainder(tile, f"%steps#{steps - 1}"),
             *(line for loop in peel for line in _peel(f"%loops#{loop}")),
+            *_vectorise_in("%forall_1", [ZEROS]),
         ],
     )
 
@@ -1609,14 +1611,13 @@ def _epilogue_action(
         _tile("%conv_t", reduction, None, "%tiled", "%steps"),
         # 1-D before the rules run, which would tile a 2-D window again
         f"%one_d = transform.structured.decompose %tiled : ({_ANY}) -> {_ANY}",
-        *(
-            f'transform.annotate {handle} "{MARK}" : {_ANY}'
-            for handle in ("%one_d", "%epilogue", "%init_t")
-        ),
+        *(f'transform.annotate {handle} "{MARK}" : {_ANY}' for handle in ("%one_d", "%epilogue")),
+        f'transform.annotate %init_t "{ZEROS}" : {_ANY}',
         *_reduction_remainder(tile, f"%steps#{steps - 1}"),
         *(line for loop in peel for line in _peel(f"%loops#{loop}")),
         *(_peel("%block#1") if padded_block and padded_block_channels else []),
         *(_peel("%block#0") if padded_block else []),
+        *_vectorise_in("%forall_1", [ZEROS]),
     ]
     lines = "\n    ".join(body)
     padded = f", %padded: {_ANY} {{transform.consumed}}" if padded_block or padded_channels else ""

@@ -219,7 +219,7 @@ PRODUCT_TAPS = 9
 # 2, kh mod 2, ...): 12% faster for resnet50's stride-2 conv into 14x14, but
 # IREE's dispatch analysis crashes on such maps (iree-compile 3.13, signal 11
 # in inferConvolutionDims), and IREE compiles the same module.
-IN_PLACE_TAPS_PIXELS = 128
+IN_PLACE_TAPS_PIXELS = 48
 
 
 def _as_product(call: RuleCall, data: SSAValue, w: Tensor, result: TensorType, taps: int) -> bool:
@@ -260,7 +260,7 @@ def _product_conv2d(
     sh, sw = strides
     weight = pack_panels(hwio.reshape(kh * kw * channels, filters))
     packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
-    if call.in_place_taps and (sh, sw) == (1, 1) and kh * kw > 1 and oh * ow > IN_PLACE_TAPS_PIXELS:
+    if call.in_place_taps and (sh, sw) == (1, 1) and oh * ow > IN_PLACE_TAPS_PIXELS:
         padded = emit.pad(data, [0, 0, *pads, 0, 0])
         product = packed_conv2d(emit, padded, packed, filters, (kh, kw), (dilation[0], dilation[1]))
     else:
