@@ -27,6 +27,8 @@ model is compiled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from xdsl.dialects.builtin import AffineMapAttr, TensorType, f32
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -98,26 +100,41 @@ def _panels_summed(
 
 def packed_conv2d(
     emit: TosaBuilder,
-    padded: SSAValue,
+    blocks: SSAValue,
     packed: SSAValue,
     filters: int,
     kernel: tuple[int, int],
-    dilation: tuple[int, int],
+    strides: Sequence[int],
+    dilation: Sequence[int],
 ) -> SSAValue:
-    """The 2-D convolution, of a stride of one, of the padded NHWC `padded`
-    by a `kernel` (``KH, KW``) of `filters` filters packed as
+    """The 2-D convolution of an NHWC input, padded, seen as `blocks` of
+    ``strides`` rows and columns (``[N, H / SH, SH, W / SW, SW * C]``), by a
+    `kernel` (``KH, KW``) of `filters` filters packed as
     ``pack_panels(hwio.reshape(KH * KW * C, F))``, dilated by `dilation`
     (see the module docstring): NHWC."""
-    n, height, width, channels = padded.type.get_shape()  # type: ignore[attr-defined]
+    b, p, y, x, j, kh, kw, c = (AffineExpr.dimension(d) for d in range(8))
     panels = packed.type.get_shape()[0]  # type: ignore[attr-defined]
     kh_size, kw_size = kernel
-    output = (height - dilation[0] * (kh_size - 1), width - dilation[1] * (kw_size - 1))
+    sh, sw = strides
+    n, rows, _, columns, width = blocks.type.get_shape()  # type: ignore[attr-defined]
+    channels = width // sw
+    output = (
+        rows - (kh_size - 1) * dilation[0] // sh,
+        columns - (kw_size - 1) * dilation[1] // sw,
+    )
     init = initial_sums(emit, None, TensorType(f32, [n, *output, panels, PANEL]))
-    b, p, y, x, j, kh, kw, c = (AffineExpr.dimension(d) for d in range(8))
     taps = emit.reshape(packed, [panels, kh_size, kw_size, channels, PANEL])
-    maps = [
-        (b, y + kh * dilation[0], x + kw * dilation[1], c),
-        (p, kh, kw, c, j),
-        (b, y, x, p, j),
-    ]
-    return _panels_summed(emit, [padded, taps], maps, 5, init, filters)
+    (row, row_in_block), (column, column_in_block) = (
+        _in_blocks(tap * step, stride)
+        for tap, step, stride in zip((kh, kw), dilation, strides, strict=True)
+    )
+    read = (b, y + row, row_in_block, x + column, column_in_block * channels + c)
+    maps = [read, (p, kh, kw, c, j), (b, y, x, p, j)]
+    return _panels_summed(emit, [blocks, taps], maps, 5, init, filters)
+
+
+def _in_blocks(offset: AffineExpr, stride: int) -> tuple[AffineExpr, AffineExpr]:
+    """`offset` (rows or columns) as whole blocks of `stride` and the rest."""
+    if stride == 1:
+        return offset, AffineExpr.constant(0)
+    return offset // stride, offset % stride

@@ -260,14 +260,41 @@ def _product_conv2d(
     sh, sw = strides
     weight = pack_panels(hwio.reshape(kh * kw * channels, filters))
     packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
-    if call.in_place_taps and (sh, sw) == (1, 1) and oh * ow > IN_PLACE_TAPS_PIXELS:
-        padded = emit.pad(data, [0, 0, *pads, 0, 0])
-        product = packed_conv2d(emit, padded, packed, filters, (kh, kw), (dilation[0], dilation[1]))
+    if call.in_place_taps and oh * ow > IN_PLACE_TAPS_PIXELS:
+        blocks = _stride_blocks(emit, data, pads, result, (kh, kw), strides, dilation)
+        product = packed_conv2d(emit, blocks, packed, filters, (kh, kw), strides, dilation)
     else:
         product = _taps_product(emit, data, packed, result, (kh, kw), strides, dilation, pads)
     if bias is None:
         return product
     return emit.op("add", [product, emit.reshape(bias, [1, 1, 1, filters])], result)
+
+
+def _stride_blocks(
+    emit: TosaBuilder,
+    data: SSAValue,
+    pads: list[int],
+    result: TensorType,
+    kernel: tuple[int, int],
+    strides: Sequence[int],
+    dilation: Sequence[int],
+) -> SSAValue:
+    """NHWC `data` padded by `pads` (and cut or padded further at the bottom
+    and right to whole blocks) seen as ``[N, H / SH, SH, W / SW, SW * C]``:
+    blocks of `strides` rows and columns, so that `packed_conv2d` reads
+    output pixel ``(y, x)`` 's tap ``(kh, kw)`` at block ``(y + kh * DH //
+    SH, x + kw * DW // SW)`` (see there)."""
+    n, height, width, channels = data.type.get_shape()  # type: ignore[attr-defined]
+    _, oh, ow, _ = result.get_shape()
+    extents = []
+    for output, tap, stride, step in zip((oh, ow), kernel, strides, dilation, strict=True):
+        extents.append((output + (tap - 1) * step // stride) * stride)
+    below = max(0, extents[0] - height - pads[0])
+    right = max(0, extents[1] - width - pads[2])
+    padded = emit.pad(data, [0, 0, pads[0], below, pads[2], right, 0, 0])
+    padded = emit.slice(padded, [0, 0, 0, 0], [n, *extents, channels])
+    sh, sw = strides
+    return emit.reshape(padded, [n, extents[0] // sh, sh, extents[1] // sw, sw * channels])
 
 
 def _taps_product(
