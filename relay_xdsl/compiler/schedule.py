@@ -724,7 +724,7 @@ MATMUL_INTERCHANGE = [1, 0, 2]
 # did 12- or 14-row tiles of the whole panel (vit_b_16; resnet50, whose
 # 14x14 products have 196 rows, 61.5 ms against 59.9, one thread).
 PACKED_FEW_ROWS = 128
-PACKED_K_BLOCK = 32
+PACKED_K_BLOCK = 384
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
 BATCH_MATMUL_INTERCHANGE = [0, *(1 + d for d in MATMUL_INTERCHANGE)]
 # In parallel: column panels, each thread's panel of the right operand staying in
