@@ -1,4 +1,4 @@
-"""Software prefetches of the next packed panel or block in a product's reduction loops,
+"""Software prefetches of the next packed panel in a product's reduction loops,
 and of the next tile's input and residual in a conv's.
 
 A product on packed panels (relay_xdsl/conversion/packed_matmul.py, tiled by
@@ -21,19 +21,12 @@ nsw``, ``add``) stored as the offset of a memref descriptor, whose aligned
 pointer is the packed weight, in the block of a loop whose left operand's
 offset is ``r * K + k`` (``r`` the tile's first row).
 
-A product of few rows (``PACKED_FEW_ROWS``) runs its reduction in blocks of
-``PACKED_K_BLOCK`` panel rows (4 KiB, one page), its row tiles inside each
-block: the block comes from memory under the first tile's feet, and the
-hardware's stream prefetcher, which stops at a page's end, starts again on
-each block.  Its loop of a tile's steps gets one prefetch an iteration, of
-the panel row (128 bytes: the L2's spatial prefetcher brings the line next
-to the one asked for) that the tile's and the step's indices select among
-the block's, ``BLOCKS_AHEAD`` blocks on (past the panel's last block, the
-next panel's first), so that the tiles of a block fetch a block while they
-compute with this one (of fewer than 64 rows, part of it: two prefetches an
-iteration, to cover a 49-row product's block, were slower than none).  That loop's weight offset is ``(p * (K * PANEL) + b
-* PANEL) + s * PANEL`` (``b`` the block's first row, ``s`` the step's in
-the block) and its left operand's ``(b + r * K) + s``.
+A product of few rows (``PACKED_FEW_ROWS``), which runs its reduction in
+blocks of ``PACKED_K_BLOCK`` panel rows, its row tiles inside each block,
+gets none: the hardware's prefetchers keep up with a block's contiguous 48
+KiB, and a prefetch a step of the row a block on made bert and gpt2 slower
+(106.9 and 110.2 ms against 103.4 and 106.3, one thread, medians of
+alternating calls).
 
 A convolution reading its taps in place (packed_matmul.py's
 ``packed_conv2d``) passes each panel once per tile of an output row's
@@ -69,7 +62,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from relay_xdsl.compiler.schedule import CONV_TILE, MATMUL_TILE, PACKED_K_BLOCK
+from relay_xdsl.compiler.schedule import CONV_TILE, MATMUL_TILE
 from relay_xdsl.conversion.packed_matmul import PANEL
 
 TILE_ROWS, _, STEPS = MATMUL_TILE
@@ -85,12 +78,6 @@ SHORTEST_REDUCTION = 64
 """Products of a shorter reduction (a panel of at most 8 KiB) get no prefetches."""
 LOCALITY = 2
 """``llvm.prefetch`` 's locality: 2, into L2 (``prefetcht1``); 1 and 3 ran as fast."""
-
-STEPS_A_BLOCK = PACKED_K_BLOCK // STEPS
-"""The iterations of a blocked product's loop of a tile's steps."""
-BLOCKS_AHEAD = 2
-"""How many blocks on a blocked product prefetches: 2 (8 KiB); 1 was slower
-(bert 80.5 against 78.0 ms, one thread, CPU time), 3 and 4 ran as fast."""
 
 _DEFINITION = re.compile(r"^\s*(%[\w.]+) = (.*)$")
 _ADD = re.compile(r"add i64 (%[\w.]+), (%[\w.]+)")
@@ -110,7 +97,7 @@ INPUT_LINES_A_STEP = -(-CONV_TILE[2] * CONV_TILE[-1] // LINE_FLOATS)
 4 channels together: the lines a step prefetches of the next tile's."""
 PREFETCH_KEY = (
     f"{TILE_ROWS} {STEPS} {LINES_A_STEP} {SHORTEST_REDUCTION} {LOCALITY}"
-    f" {PACKED_K_BLOCK} {BLOCKS_AHEAD} {CONV_LINES_A_STEP}"
+    f" {CONV_LINES_A_STEP}"
     f" {EPILOGUE_ROW_FLOATS} {EPILOGUE_PIXELS_AHEAD} {EPILOGUE_LINES} {INPUT_LINES_A_STEP}"
 )
 """What the prefetches depend on, for the object cache's key (build.py)."""
@@ -153,17 +140,11 @@ def _function_prefetches(
     def added(name: str) -> re.Match[str] | None:
         return _ADD.fullmatch(definitions.get(name, (0, ""))[1])
 
-    # the left operand's offsets r * K + k, by (k, K): r; and in a blocked
-    # product (b + r * K) + s, by (b, s, K): r
+    # the left operand's offsets r * K + k, by (k, K): r
     rows: dict[tuple[str, int], str] = {}
-    block_rows: dict[tuple[str, str, int], str] = {}
     for _, expression in definitions.values():
-        if (add := _ADD.fullmatch(expression)) is None:
-            continue
-        if first := scaled(add.group(1)):
+        if (add := _ADD.fullmatch(expression)) and (first := scaled(add.group(1))):
             rows[(add.group(2), first[1])] = first[0]
-        if (inner := added(add.group(1))) and (first := scaled(inner.group(2))):
-            block_rows[(inner.group(1), add.group(2), first[1])] = first[0]
     prefetches: dict[int, list[str]] = {}
     for offset, (index, expression) in definitions.items():
         add = _ADD.fullmatch(expression)
@@ -187,12 +168,6 @@ def _function_prefetches(
                 name = f"%next_pixels{count + len(prefetches)}"
                 prefetches[index] = _epilogue_prefetch(name, operand, offset, channels)
             continue
-        if blocked := _blocked(scaled, added, block_rows, add):
-            weight = _descriptor_pointer(lines, definitions, index, offset)
-            if weight is not None:
-                name = f"%next_block{count + len(prefetches)}"
-                prefetches[index] = _block_prefetch(name, weight, *blocked)
-            continue
         panel, step = scaled(add.group(1)), scaled(add.group(2))
         if panel is None or step is None or step[1] != PANEL or panel[1] % PANEL:
             continue
@@ -213,25 +188,6 @@ def _function_prefetches(
             f"  call void @llvm.prefetch.p0(ptr {name}, i32 0, i32 {LOCALITY}, i32 1)",
         ]
     return prefetches
-
-
-def _blocked(
-    scaled: Callable[[str], tuple[str, int] | None],
-    added: Callable[[str], re.Match[str] | None],
-    block_rows: dict[tuple[str, str, int], str],
-    add: re.Match[str],
-) -> tuple[str, str, str] | None:
-    """If `add` is a blocked product's weight offset ``(p * (K * PANEL) + b
-    * PANEL) + s * PANEL``: the offset of the step's block ``p * (K * PANEL)
-    + b * PANEL``, the tile's row ``r`` and the step ``s``."""
-    base, step = added(add.group(1)), scaled(add.group(2))
-    if base is None or step is None or step[1] != PANEL:
-        return None
-    panel, block = scaled(base.group(1)), scaled(base.group(2))
-    if panel is None or block is None or block[1] != PANEL or panel[1] % PANEL:
-        return None
-    row = block_rows.get((block[0], step[0], panel[1] // PANEL))
-    return (add.group(1), row, step[0]) if row is not None else None
 
 
 def _conv_taps(
@@ -345,25 +301,6 @@ def _conv_prefetch(name: str, weight: str, offset: str, panel: int, row: str) ->
         f"  {name}.floats = mul i64 {name}.line, {LINE_FLOATS}",
         f"  {name}.step = add i64 {offset}, {panel}",
         f"  {name}.at = add i64 {name}.step, {name}.floats",
-        f"  {name} = getelementptr float, ptr {weight}, i64 {name}.at",
-        f"  call void @llvm.prefetch.p0(ptr {name}, i32 0, i32 {LOCALITY}, i32 1)",
-    ]
-
-
-def _block_prefetch(name: str, weight: str, block: str, row: str, step: str) -> list[str]:
-    """The prefetch, named `name`, in a blocked product's loop of a tile's
-    steps (see the module docstring): of panel row ``(r / TILE_ROWS *
-    STEPS_A_BLOCK + s / STEPS) % PACKED_K_BLOCK`` of the block
-    ``BLOCKS_AHEAD`` blocks past the one at `block` in `weight`."""
-    return [
-        f"  {name}.tile = lshr i64 {row}, {TILE_ROWS.bit_length() - 1}",
-        f"  {name}.first = shl i64 {name}.tile, {STEPS_A_BLOCK.bit_length() - 1}",
-        f"  {name}.step = lshr i64 {step}, {STEPS.bit_length() - 1}",
-        f"  {name}.index = add i64 {name}.first, {name}.step",
-        f"  {name}.row = and i64 {name}.index, {PACKED_K_BLOCK - 1}",
-        f"  {name}.floats = mul i64 {name}.row, {PANEL}",
-        f"  {name}.ahead = add i64 {block}, {BLOCKS_AHEAD * PACKED_K_BLOCK * PANEL}",
-        f"  {name}.at = add i64 {name}.ahead, {name}.floats",
         f"  {name} = getelementptr float, ptr {weight}, i64 {name}.at",
         f"  call void @llvm.prefetch.p0(ptr {name}, i32 0, i32 {LOCALITY}, i32 1)",
     ]

@@ -824,7 +824,7 @@ def test_a_packed_matmul_of_few_rows_runs_blocks_of_its_reduction_outermost() ->
     reduction runs in blocks of ``PACKED_K_BLOCK`` outside the row tiles,
     each tile's accumulator read, carried in registers through the block's
     8-long steps, and written; the panel starts from its zeros, one vector."""
-    rows, k = 26, 100
+    rows, k = 26, 2 * PACKED_K_BLOCK + 100
     assert rows <= PACKED_FEW_ROWS and k % PACKED_K_BLOCK  # a block and a remainder
     scheduled = _scheduled(_function(*_packed_matmul("f", 2, 13, k, 70)), "schedule")
     forall = scheduled.index("scf.forall")

@@ -299,6 +299,30 @@ CASES["conv2d_known_3x3_taps_in_place"] = (
     {"x": random(2, 5, 12, 13)},
 )
 
+# Strided into more than IN_PLACE_TAPS_PIXELS pixels: read in place from the
+# input seen as blocks of the strides (10x9 pixels: a stride of (2, 3), a
+# dilation, uneven padding; 8x8: a 1x1 conv of stride 2 whose 15 rows and
+# columns are padded by one to whole blocks).
+CASES["conv2d_known_strided_dilated_taps_in_place"] = (
+    _product_conv(
+        (1, 6, 21, 25),
+        (33, 6, 3, 2),
+        (1, 33, 10, 9),
+        "kernel_size = array<i32: 3, 2>, strides = array<i32: 2, 3>,"
+        " dilation = array<i32: 2, 1>, padding = array<i32: 2, 1, 0, 2>",
+    ),
+    {"x": random(1, 6, 21, 25)},
+)
+CASES["conv2d_known_1x1_strided_taps_in_place"] = (
+    _product_conv(
+        (1, 8, 15, 15),
+        (16, 8, 1, 1),
+        (1, 16, 8, 8),
+        "kernel_size = array<i32: 1, 1>, strides = array<i32: 2, 2>",
+    ),
+    {"x": random(1, 8, 15, 15)},
+)
+
 
 def _parsed(text: str) -> ModuleOp:
     return Parser(relay_context(), text).parse_module()
@@ -352,22 +376,19 @@ def _generic_ranks(text: str) -> tuple[list[int], str]:
     return [len(op.iterator_types) for op in generics], str(module)  # type: ignore[attr-defined]
 
 
-def test_a_stride_one_conv_into_more_pixels_reads_its_taps_in_place() -> None:
-    """Of a stride of one into more than IN_PLACE_TAPS_PIXELS pixels: one
+def test_a_conv_into_more_pixels_reads_its_taps_in_place() -> None:
+    """Into more than IN_PLACE_TAPS_PIXELS pixels, of any stride: one
     ``linalg.generic`` of loops (n, p, y, x, j, kh, kw, c) on the padded
-    input, no concatenation of its taps; into fewer pixels, or of a stride
-    of two, the taps are concatenated into the product's rows."""
-    (text, _) = CASES["conv2d_known_3x3_taps_in_place"]
-    assert IN_PLACE_TAPS_PIXELS < 11 * 12 <= PRODUCT_PIXELS
-    ranks, module = _generic_ranks(text)
-    assert ranks == [8] and '"tosa.concat"' not in module
-    strided = _product_conv(
-        (1, 6, 24, 26),
-        (33, 6, 3, 3),
-        (1, 33, 12, 13),
-        "kernel_size = array<i32: 3, 3>, strides = array<i32: 2, 2>, padding = array<i32: 1, 1, 1, 1>",
-    )
-    assert IN_PLACE_TAPS_PIXELS < 12 * 13 <= PRODUCT_PIXELS
-    for case in (CASES["conv2d_known_3x3_as_product"][0], strided):
-        ranks, module = _generic_ranks(case)
+    input seen as blocks of the strides, no concatenation of its taps; into
+    fewer pixels, the taps are concatenated into the product's rows."""
+    for name, pixels in (
+        ("conv2d_known_3x3_taps_in_place", 11 * 12),
+        ("conv2d_known_strided_dilated_taps_in_place", 10 * 9),
+        ("conv2d_known_1x1_strided_taps_in_place", 8 * 8),
+    ):
+        assert IN_PLACE_TAPS_PIXELS < pixels <= PRODUCT_PIXELS
+        ranks, module = _generic_ranks(CASES[name][0])
+        assert ranks == [8] and '"tosa.concat"' not in module
+    for name in ("conv2d_known_3x3_as_product", "conv2d_known_strided_dilated_as_product"):
+        ranks, module = _generic_ranks(CASES[name][0])
         assert ranks == [4] and '"tosa.concat"' in module
