@@ -161,7 +161,8 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   adding the bias.  A product of few rows (``PACKED_FEW_ROWS``) runs its
   reduction in blocks (``PACKED_K_BLOCK``) outside its row tiles instead
   (``_blocked_packed_matmul_action``), each block of the panel read from
-  memory once for all the row tiles.  **Packed panel:** any other single float32 matmul first
+  memory once for all the row tiles, each tile's accumulator read and
+  written once a block.  **Packed panel:** any other single float32 matmul first
   copies its
   panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
   contiguous buffer, which the row tiles then read.  Read in place, the
@@ -712,17 +713,23 @@ POOL_TILE = [1, 1, 2, 64, 1, 0]
 MATMUL_TILE = [8, PANEL, 8]
 MATMUL_INTERCHANGE = [1, 0, 2]
 # A product on packed panels of few rows (at most PACKED_FEW_ROWS: BERT's and
-# GPT-2's 64 tokens, a CNN's 7x7 layers) runs its reduction in blocks of
+# GPT-2's 64 tokens, a classifier's one) runs its reduction in blocks of
 # PACKED_K_BLOCK outermost in each panel, its row tiles inside: each block of
-# the panel (4 KiB) comes from memory once and serves every row tile from L1
-# while the prefetchers fetch the next.  Whole, the panel (K x 128 bytes, 96 to
-# 384 KiB) was read from memory by the first row tile, which waited for it,
-# and from L2 by the few others (docs/compiler.md has the figures).  With many
-# rows (vit_b_16's 197) the first tile's wait is spread over 25, and the
-# blocks' column-wise reads of a left operand larger than L2 (197x3072) were
-# slower: those run whole.  Blocks of 16 or 64 ran slower than 32 (bert), as
-# did 12- or 14-row tiles of the whole panel (vit_b_16; resnet50, whose
-# 14x14 products have 196 rows, 61.5 ms against 59.9, one thread).
+# the panel (48 KiB) comes from memory once and serves every row tile from
+# L2.  Whole, the panel (K x 128 bytes, 96 to 384 KiB) was read from memory
+# by the first row tile, which waited for it, and from L2 by the few others
+# (docs/compiler.md has the figures).  Each tile reads and writes its
+# accumulator once a block: in blocks of 32 rows (4 KiB, which stayed in
+# L1) that was a sixth of the block's loads and stores, and on a core of
+# half the FMA throughput of the one they were measured on, bert ran 133.7
+# ms a call against 106.7 in blocks of 384, which divide 768, 2304 and 3072
+# (256: 110.1, 512: 110.3, 768: 110.1; one thread, medians of alternating
+# calls).  With many rows (vit_b_16's 197) the first tile's wait is spread
+# over 25, and the blocks' column-wise reads of a left operand larger than
+# L2 (197x3072) were slower: those run whole (vit_b_16 343 ms against 330
+# with 197 rows in blocks of 384), as did 12- or 14-row tiles of the whole
+# panel (vit_b_16; resnet50, whose 14x14 products have 196 rows, 61.5 ms
+# against 59.9, one thread).
 PACKED_FEW_ROWS = 128
 PACKED_K_BLOCK = 384
 BATCH_MATMUL_TILE = [1, *MATMUL_TILE]
@@ -1332,10 +1339,14 @@ def _conv_from_init_action(name: str, threads: int, tile: list[int], order: list
     output dims in `order` (``transform.structured.fuse``: its initial sums,
     the bias broadcast or zeros, fused into each tile), then its reduction by
     the rest of `tile`, decomposed to 1-D; the reduction's last loop and the
-    loops of the columns and the filters peeled.  A tile starts from the bias
-    in registers, where a pass broadcast it over the whole output first and
-    each tile read it back (resnet50's 1x1 conv at 56 pixels from 64 to 256
-    channels: 40% less CPU time)."""
+    loops of the columns and the filters peeled; the initial sums vectorised
+    here, one vector of the tile's shape, which the accumulator's first read
+    folds into.  A tile starts from the bias in registers, where a pass
+    broadcast it over the whole output first and each tile read it back
+    (resnet50's 1x1 conv at 56 pixels from 64 to 256 channels: 40% less CPU
+    time), and where the initial sums, left to the elementwise rule, were
+    written into the tile's output pixel by pixel and read back, waiting
+    for the output's lines (the same conv: 1.52 to 1.22 ms)."""
     outputs, reduction = [*tile[:4], 0, 0, 0], [0] * 4 + tile[4:]
     output_order = [dim for dim in order if dim < 4]
     peel = sorted((output_order.index(dim) for dim in (2, 3)), reverse=True)
@@ -1556,9 +1567,10 @@ def _epilogue_action(
     tile the op and its initial sums (the bias broadcast, or zeros), then tile
     the op's reduction by the rest of `tile`, decomposed to 1-D, and peel the
     loops of the columns and the channels (dims 2 and 3, whose tiles may not
-    divide them) and the reduction's last loop: a
-    tile starts from the bias in registers, sums every tap and channel, and
-    goes through the epilogue before it is stored, once.
+    divide them) and the reduction's last loop, and vectorise the initial
+    sums here (see `_conv_from_init_action`): a tile starts from the bias in
+    registers, sums every tap and channel, and goes through the epilogue
+    before it is stored, once.
 
     With `padded_block`, the op's padded input (``%padded``, a third
     argument) is fused too, into blocks of that many rows (and, with

@@ -10,12 +10,15 @@ cut to the ``N`` columns by a slice. A bias added to the product (found by
 rules/bias.py) is its initial sums, laid out as the panels and broadcast
 along the rows, so that the compiled tiles start from it.
 
-A convolution of a stride of one by a known filter is the same product with
-its rows' taps read in place (`packed_conv2d`): one ``linalg.generic`` of
-loops ``(n, p, y, x, j, kh, kw, c)``, ``out[n, y, x, p, j] += padded[n, y +
-kh * dh, x + kw * dw, c] * packed[p, kh, kw, c, j]``, the packed weight seen
-as ``[P, KH, KW, C, PANEL]`` by a reshape, so that each loop's extent is an
-operand's dimension.
+A convolution by a known filter is the same product with its rows' taps read
+in place (`packed_conv2d`): one ``linalg.generic`` of loops ``(n, p, y, x,
+j, kh, kw, c)`` on the padded input seen as blocks of the strides ``(sh,
+sw)``, ``[N, H / sh, sh, W / sw, sw * C]`` (a reshape: no data moves),
+``out[n, y, x, p, j] += blocks[n, y + kh * dh floordiv sh, kh * dh mod sh,
+x + kw * dw floordiv sw, (kw * dw mod sw) * C + c] * packed[p, kh, kw, c,
+j]`` (``y * sh + kh * dh`` is row ``kh * dh mod sh`` of block ``y + kh * dh
+floordiv sh``), the packed weight seen as ``[P, KH, KW, C, PANEL]`` by a
+reshape, so that each loop's extent is an operand's dimension.
 
 The compiled schedule (relay_xdsl/compiler/schedule.py) reads a panel of the
 right operand ``K`` rows of ``PANEL`` contiguous floats at a time; a panel
@@ -128,8 +131,11 @@ def packed_conv2d(
         _in_blocks(tap * step, stride)
         for tap, step, stride in zip((kh, kw), dilation, strides, strict=True)
     )
-    read = (b, y + row, row_in_block, x + column, column_in_block * channels + c)
-    maps = [read, (p, kh, kw, c, j), (b, y, x, p, j)]
+    maps: list[tuple[AffineExpr, ...]] = [
+        (b, y + row, row_in_block, x + column, column_in_block * channels + c),
+        (p, kh, kw, c, j),
+        (b, y, x, p, j),
+    ]
     return _panels_summed(emit, [blocks, taps], maps, 5, init, filters)
 
 

@@ -207,18 +207,19 @@ PADDED_FILTERS = 16
 # of them took mlir-opt minutes (a build of 8 s took 494).
 PRODUCT_PIXELS = 196
 PRODUCT_TAPS = 9
-# A conv of a stride of one into more than IN_PLACE_TAPS_PIXELS pixels (14x14)
-# reads its taps in place from its padded input (`packed_conv2d`), where the
-# product of copied taps wrote and read again a matrix nine times the input
-# (1.8 MB at 14x14x256, beside a 2.4 MB filter in a 2 MiB L2): resnet50's
-# 14x14 3x3 convs took about 14% less time.  Fewer pixels (7x7) stay a
-# product of copied taps, compiled in blocks of the reduction that each pass
-# every row tile (schedule.py's PACKED_FEW_ROWS): tiled by rows, the 7x7 3x3
-# 512-filter convs took 30% more time.  A stride of two would read its taps
-# in place from the input seen as [N, H/2, 2, W/2, 2C], at (y + kh floordiv
-# 2, kh mod 2, ...): 12% faster for resnet50's stride-2 conv into 14x14, but
-# IREE's dispatch analysis crashes on such maps (iree-compile 3.13, signal 11
-# in inferConvolutionDims), and IREE compiles the same module.
+# A conv into more than IN_PLACE_TAPS_PIXELS pixels (the 14x14 and 7x7
+# layers) reads its taps in place (`packed_conv2d`) from its padded input seen
+# as blocks of its strides, [N, H/SH, SH, W/SW, SW*C] (a view: `_stride_blocks`),
+# at (y + kh*DH floordiv SH, kh*DH mod SH, ...), where the product of copied
+# taps wrote and read again a matrix up to nine times the input (1.8 MB at
+# 14x14x256, beside a 2.4 MB filter in a 2 MiB L2: resnet50's 14x14 3x3 convs
+# took about 14% less time in place).  With a 1 MiB L2 and half the FMA
+# throughput, the 7x7 layers' copied taps, in the product's blocks of the
+# reduction, ran at two thirds of the core's peak, in place at 94%
+# (resnet50's 7x7 3x3 512-filter conv of stride 1: 2.97 to 2.30 ms, of
+# stride 2: 3.1 to 2.2, its 1x1 stride-2 downsample 3.1 to 2.0; resnet18 35.3
+# to 33.1 ms a call, resnet50 83.1 to 76.2, one thread, the same bits).  A
+# build for IREE keeps copied taps (`in_place_taps`: iree_build.py).
 IN_PLACE_TAPS_PIXELS = 48
 
 
@@ -257,7 +258,6 @@ def _product_conv2d(
     assert w.array is not None
     hwio = w.array.transpose((ohwi[1], ohwi[2], ohwi[3], ohwi[0]))
     kh, kw = hwio.shape[:2]
-    sh, sw = strides
     weight = pack_panels(hwio.reshape(kh * kw * channels, filters))
     packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
     if call.in_place_taps and oh * ow > IN_PLACE_TAPS_PIXELS:
