@@ -1020,7 +1020,9 @@ def test_a_conv_of_no_epilogue_runs_rows_then_filter_tiles_then_columns() -> Non
 def test_a_conv_of_no_epilogue_starts_each_tile_from_its_bias() -> None:
     """A conv of no epilogue reads its bias into each 7x32 tile, inside the
     tile loops: its one loop over the output rows is the conv's, with no
-    pass broadcasting the bias over the whole output before it."""
+    pass broadcasting the bias over the whole output before it; the bias is
+    broadcast to one vector of the tile's shape, which the accumulator
+    starts from, not written pixel by pixel and read back."""
     conv = _conv("bias_only", 28, 16, 64, 1, 1, (0, 0), hwio=True, relu=False)
     scheduled = _scheduled(_function(*conv), "schedule")
     rows = r"scf\.for %\w+ = %c0 to %c28 step %c1 [^\n]*-> \(tensor<1x28x28x64xf32>\)"
@@ -1028,6 +1030,15 @@ def test_a_conv_of_no_epilogue_starts_each_tile_from_its_bias() -> None:
     columns = scheduled.index("step %c7 iter_args")
     bias = r"vector\.transfer_read %\w+\[%c0\], %\w+ {in_bounds = \[true\]} : tensor<32xf32>"
     assert re.search(bias, scheduled[columns:]), scheduled
+    assert "vector<32xf32> to vector<7x32xf32>" in scheduled[columns:], scheduled
+
+
+def test_a_fused_epilogue_starts_each_tile_from_its_bias_in_one_vector() -> None:
+    """A conv tiled from its epilogue broadcasts its bias to one vector of
+    the tile's shape too."""
+    (conv,) = [case for case in CASES if case[0] == "conv3x3"]
+    scheduled = _scheduled(_function(*conv), "schedule")
+    assert "vector<32xf32> to vector<7x32xf32>" in scheduled, scheduled
 
 
 def _rows_then_filter_tiles_then_columns(
