@@ -246,7 +246,9 @@ def bench_model(model: Model, runs: int, machine: Machine, workdir: Path) -> Res
             relay_xdsl_compile(source, library, "--no-cache", *options)
             build_time(OURS, start)
             compiled[threads] = CompiledModel.load(library)
-        return {t: _first_output(compiled.get(t, compiled[1]), data) for t in machine.threads}
+        # built once, for the first count, where compile takes no --threads
+        first = next(iter(compiled.values()))
+        return {t: _first_output(compiled.get(t, first), data) for t in machine.threads}
 
     def iree() -> dict[int, Runner]:
         path = workdir / f"{model.name}.vmfb"

@@ -175,10 +175,13 @@ class Tiny(torch.nn.Module):
         return self.fc(torch.relu(self.conv(x)).flatten(1))
 
 
-def test_every_compiler_builds_agrees_and_is_timed_on_a_tiny_network(tmp_path):
+@pytest.mark.parametrize(
+    "threads", [thread_counts(), thread_counts()[-1:]], ids=["one-and-all", "all-only"]
+)
+def test_every_compiler_builds_agrees_and_is_timed_on_a_tiny_network(tmp_path, threads):
+    """Also with ``--threads`` of all the cores alone (no build for one thread)."""
     torch.manual_seed(0)
     model = Model("tiny", Tiny().eval(), torch.randn(1, 3, 6, 6))
-    threads = thread_counts()
     result = bench_model(model, 2, Machine(threads, PEAK, compile_has_threads()), tmp_path)
     assert result.failures == {}
     assert result.flops == 2 * (4 * 6 * 6) * (3 * 3 * 3) + 2 * 5 * (4 * 6 * 6)
