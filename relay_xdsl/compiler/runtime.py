@@ -134,7 +134,11 @@ class CompiledModel:
                 for index, (weight, spec) in enumerate(zip(weights, signature.weights))
             ]
         )
-        self._weight_descriptors = [descriptor(w) for w in self._weights]
+        # the weights' arguments, made once: mobilenet_v2's 105 took 21 us of
+        # Python a call to make, the rest of a call's 9
+        weight_descriptors = [descriptor(w) for w in self._weights]
+        self._weight_arguments = [ctypes.byref(d) for d in weight_descriptors]
+        self._weight_buffers = {d.allocated for d in weight_descriptors}
         for name, value in OPENMP_DEFAULTS.items():
             os.environ.setdefault(name, value)
         try:
@@ -161,13 +165,13 @@ class CompiledModel:
     def __call__(self, *inputs: np.ndarray) -> list[np.ndarray]:
         """The outputs for `inputs`, one array per input of the signature, in order."""
         arrays = checked_inputs(self.signature, inputs)
-        descriptors = [descriptor(a) for a in arrays] + self._weight_descriptors
+        descriptors = [descriptor(a) for a in arrays]
         results = self._results_type()
-        arguments = [ctypes.byref(d) for d in descriptors]
+        arguments = [ctypes.byref(d) for d in descriptors] + self._weight_arguments
         if self.signature.outputs:
             arguments.insert(0, ctypes.byref(results))
         self._function(*arguments)
-        return self._collect(results, {d.allocated for d in descriptors})
+        return self._collect(results, {d.allocated for d in descriptors} | self._weight_buffers)
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> list[np.ndarray]:
         """The outputs for the inputs given by name."""
