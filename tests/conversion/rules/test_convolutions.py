@@ -252,75 +252,67 @@ def _product_conv(x: tuple[int, ...], w: tuple[int, ...], r: tuple[int, ...], at
     """
 
 
+def _product_case(
+    x: tuple[int, ...], w: tuple[int, ...], r: tuple[int, ...], attrs: str
+) -> tuple[str, dict[str, np.ndarray]]:
+    """`_product_conv` 's case, on a random `x`."""
+    return _product_conv(x, w, r, attrs), {"x": random(*x)}
+
+
+STRIDED_DILATED = (
+    "kernel_size = array<i32: 3, 2>, strides = array<i32: 2, 3>,"
+    " dilation = array<i32: 2, 1>, padding = array<i32: 2, 1, 0, 2>"
+)
+STRIDE_TWO_1X1 = "kernel_size = array<i32: 1, 1>, strides = array<i32: 2, 2>"
+
 # Convs into at most PRODUCT_PIXELS pixels by known filters: 40 and 33
 # filters leave a last panel of 8 and 1 (packed_matmul.py); two images, 3x3
 # taps; strides, a dilation and uneven padding; a 1x1 conv of stride 2.
-CASES["conv2d_known_3x3_as_product"] = (
-    _product_conv(
-        (2, 5, 6, 7),
-        (40, 5, 3, 3),
-        (2, 40, 6, 7),
-        "kernel_size = array<i32: 3, 3>, padding = array<i32: 1, 1, 1, 1>",
-    ),
-    {"x": random(2, 5, 6, 7)},
+CASES["conv2d_known_3x3_as_product"] = _product_case(
+    (2, 5, 6, 7),
+    (40, 5, 3, 3),
+    (2, 40, 6, 7),
+    "kernel_size = array<i32: 3, 3>, padding = array<i32: 1, 1, 1, 1>",
 )
-CASES["conv2d_known_strided_dilated_as_product"] = (
-    _product_conv(
-        (1, 6, 11, 9),
-        (33, 6, 3, 2),
-        (1, 33, 5, 4),
-        "kernel_size = array<i32: 3, 2>, strides = array<i32: 2, 3>,"
-        " dilation = array<i32: 2, 1>, padding = array<i32: 2, 1, 0, 2>",
-    ),
-    {"x": random(1, 6, 11, 9)},
+CASES["conv2d_known_strided_dilated_as_product"] = _product_case(
+    (1, 6, 11, 9),
+    (33, 6, 3, 2),
+    (1, 33, 5, 4),
+    STRIDED_DILATED,
 )
-CASES["conv2d_known_1x1_strided_as_product"] = (
-    _product_conv(
-        (1, 8, 9, 9),
-        (16, 8, 1, 1),
-        (1, 16, 5, 5),
-        "kernel_size = array<i32: 1, 1>, strides = array<i32: 2, 2>",
-    ),
-    {"x": random(1, 8, 9, 9)},
+CASES["conv2d_known_1x1_strided_as_product"] = _product_case(
+    (1, 8, 9, 9),
+    (16, 8, 1, 1),
+    (1, 16, 5, 5),
+    STRIDE_TWO_1X1,
 )
 
 # Into more than IN_PLACE_TAPS_PIXELS pixels (11x12): its taps read in place;
 # two images, a dilation, uneven padding, 12 columns (a tile of 7 and a
 # remainder of 5), 5 channels (steps of 4 and a remainder of 1), 40 filters
 # (a last panel of 8).
-CASES["conv2d_known_3x3_taps_in_place"] = (
-    _product_conv(
-        (2, 5, 12, 13),
-        (40, 5, 3, 3),
-        (2, 40, 11, 12),
-        "kernel_size = array<i32: 3, 3>, dilation = array<i32: 2, 2>,"
-        " padding = array<i32: 2, 2, 1, 1>",
-    ),
-    {"x": random(2, 5, 12, 13)},
+CASES["conv2d_known_3x3_taps_in_place"] = _product_case(
+    (2, 5, 12, 13),
+    (40, 5, 3, 3),
+    (2, 40, 11, 12),
+    "kernel_size = array<i32: 3, 3>, dilation = array<i32: 2, 2>, padding = array<i32: 2, 2, 1, 1>",
 )
 
 # Strided into more than IN_PLACE_TAPS_PIXELS pixels: read in place from the
 # input seen as blocks of the strides (10x9 pixels: a stride of (2, 3), a
 # dilation, uneven padding; 8x8: a 1x1 conv of stride 2 whose 15 rows and
 # columns are padded by one to whole blocks).
-CASES["conv2d_known_strided_dilated_taps_in_place"] = (
-    _product_conv(
-        (1, 6, 21, 25),
-        (33, 6, 3, 2),
-        (1, 33, 10, 9),
-        "kernel_size = array<i32: 3, 2>, strides = array<i32: 2, 3>,"
-        " dilation = array<i32: 2, 1>, padding = array<i32: 2, 1, 0, 2>",
-    ),
-    {"x": random(1, 6, 21, 25)},
+CASES["conv2d_known_strided_dilated_taps_in_place"] = _product_case(
+    (1, 6, 21, 25),
+    (33, 6, 3, 2),
+    (1, 33, 10, 9),
+    STRIDED_DILATED,
 )
-CASES["conv2d_known_1x1_strided_taps_in_place"] = (
-    _product_conv(
-        (1, 8, 15, 15),
-        (16, 8, 1, 1),
-        (1, 16, 8, 8),
-        "kernel_size = array<i32: 1, 1>, strides = array<i32: 2, 2>",
-    ),
-    {"x": random(1, 8, 15, 15)},
+CASES["conv2d_known_1x1_strided_taps_in_place"] = _product_case(
+    (1, 8, 15, 15),
+    (16, 8, 1, 1),
+    (1, 16, 8, 8),
+    STRIDE_TWO_1X1,
 )
 
 
