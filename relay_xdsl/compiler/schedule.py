@@ -807,7 +807,7 @@ NARROW_TRANSPOSE_TILE = [1, 1, 16, 0]
 # 64 columns of one row (untiled channels made vectors of up to 8x3072
 # elements on vit_b_16, whose unrolled code took clang minutes; 8 rows made an
 # operand broadcast along the row a read filled element by element).
-ELEMENTWISE_TILES = {4: [1, 1, 1, 64], 3: [1, 1, 64], 2: [1, 64], 1: [64]}
+ELEMENTWISE_TILES = {rank: [1] * (rank - 1) + [64] for rank in range(7, 0, -1)}
 # Reductions along the innermost axis, by rank: one row, 64 columns at a time,
 # combined into a vector of 64 running results (4 AVX-512 registers; 8 rows
 # would be all 32), reduced across once per row (`_row_reduction_action`).

@@ -47,6 +47,7 @@ from relay_xdsl.conversion.rules.windows import (
 )
 from relay_xdsl.conversion.tosa import TosaBuilder, i64_array
 from relay_xdsl.conversion.values import Tensor, permuted_type
+from relay_xdsl.conversion.winograd import winograd_conv2d, winograd_filters
 from relay_xdsl.dialects.relay.layouts import spatial_axes
 
 
@@ -151,6 +152,8 @@ def _conv2d(
     kh, kw = weight_ohwi.get_shape()[1:3]
     convolve = _convolver(call, "conv2d", result.get_element_type(), strides, dilation, pads)
     if groups == 1:
+        if _as_winograd(call, data, w, result, (kh, kw), strides, dilation):
+            return _winograd_conv2d(call, data, w, ohwi, pads, bias, result)
         if _as_product(call, data, w, result, kh * kw):
             return _product_conv2d(call, data, w, ohwi, strides, dilation, pads, bias, result)
         return convolve(data, _ohwi_weight(call, w, ohwi), bias, result)
@@ -268,6 +271,62 @@ def _product_conv2d(
     if bias is None:
         return product
     return emit.op("add", [product, emit.reshape(bias, [1, 1, 1, filters])], result)
+
+
+# A float32 3x3 conv of stride one by a known filter into at least
+# WINOGRAD_PIXELS output pixels is Winograd's F(2x2, 3x3) (winograd.py).
+WINOGRAD_PIXELS = 196
+
+
+def _as_winograd(
+    call: RuleCall,
+    data: SSAValue,
+    w: Tensor,
+    result: TensorType,
+    kernel: tuple[int, int],
+    strides: Sequence[int],
+    dilation: Sequence[int],
+) -> bool:
+    """Whether the conv of `data` by `w` to NHWC `result` is a `_winograd_conv2d`."""
+    _, oh, ow, _ = result.get_shape()
+    return (
+        call.prefer_linalg
+        and call.in_place_taps
+        and w.array is not None
+        and kernel == (3, 3)
+        and tuple(strides) == (1, 1)
+        and tuple(dilation) == (1, 1)
+        and oh * ow >= WINOGRAD_PIXELS
+        and data.type.get_element_type() == w.element_type == result.get_element_type() == f32  # type: ignore[attr-defined]
+    )
+
+
+def _winograd_conv2d(
+    call: RuleCall,
+    data: SSAValue,
+    w: Tensor,
+    ohwi: tuple[int, ...],
+    pads: list[int],
+    bias: SSAValue | None,
+    result: TensorType,
+) -> SSAValue:
+    """The 3x3 convolution of stride one of NHWC `data` (padded by `pads`) by
+    the known `w`, plus `bias`, to NHWC `result`, as `winograd_conv2d`."""
+    emit = call.emit
+    n, oh, ow, filters = result.get_shape()
+    _, height, width, _ = data.type.get_shape()  # type: ignore[attr-defined]
+    assert w.array is not None
+    hwio = w.array.transpose((ohwi[1], ohwi[2], ohwi[3], ohwi[0]))
+    packed = [
+        call.lowering.materialize(Tensor(TensorType(f32, u.shape), array=u))
+        for u in winograd_filters(hwio)
+    ]
+    # whole 2x2 blocks of outputs: a row and a column more where odd
+    below = oh + oh % 2 + 2 - height - pads[0]
+    right = ow + ow % 2 + 2 - width - pads[2]
+    padded = emit.pad(data, [0, 0, pads[0], below, pads[2], right, 0, 0])
+    out = winograd_conv2d(emit, padded, packed, filters, bias)
+    return emit.slice(out, [0, 0, 0, 0], [n, oh, ow, filters])
 
 
 def _stride_blocks(
