@@ -140,9 +140,10 @@ def tosa() -> SimpleNamespace:
     )
 
 
-def _known_conv(pixels: int, channels: int, filters: int) -> ModuleOp:
-    """A Relay module of one 3x3 conv, padded by 1, of `channels` NCHW
-    channels of `pixels` x `pixels` by `filters` known random filters."""
+def _known_conv(pixels: int, channels: int, filters: int, dilation: int = 1) -> ModuleOp:
+    """A Relay module of one 3x3 conv, dilated by `dilation` and padded as
+    much, of `channels` NCHW channels of `pixels` x `pixels` by `filters`
+    known random filters."""
     weight = np.random.default_rng(0).standard_normal((filters, channels, 3, 3), dtype=np.float32)
     known = '"0x' + weight.astype("<f4").tobytes().hex().upper() + '"'
     x = f"tensor<1x{channels}x{pixels}x{pixels}xf32>"
@@ -152,7 +153,8 @@ def _known_conv(pixels: int, channels: int, filters: int) -> ModuleOp:
   func.func @main(%x: {x}) -> {out} {{
     %w = relay.constant dense<{known}> : {w}
     %r = relay.nn.conv2d(%x, %w) {{channels = {filters} : i32, kernel_size = array<i32: 3, 3>,
-      padding = array<i32: 1, 1, 1, 1>}} : ({x}, {w}) -> {out}
+      dilation = array<i32: {dilation}, {dilation}>,
+      padding = array<i32: {dilation}, {dilation}, {dilation}, {dilation}>}} : ({x}, {w}) -> {out}
     func.return %r : {out}
   }}
 }}
@@ -161,7 +163,7 @@ def _known_conv(pixels: int, channels: int, filters: int) -> ModuleOp:
 
 
 @pytest.fixture
-def known_conv() -> Callable[[int, int, int], ModuleOp]:
-    """``known_conv(pixels, channels, filters)``: a Relay module of one 3x3
-    conv (padded by 1, stride 1) by known filters."""
+def known_conv() -> Callable[..., ModuleOp]:
+    """``known_conv(pixels, channels, filters, dilation=1)``: a Relay module of
+    one 3x3 conv (stride 1, padded by its dilation) by known filters."""
     return _known_conv

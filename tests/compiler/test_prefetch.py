@@ -101,12 +101,13 @@ def test_a_product_of_few_rows_gets_no_prefetches(tmp_path: Path) -> None:
 
 
 def test_a_conv_reading_its_taps_in_place_prefetches_the_next_panel(
-    known_conv: Callable[[int, int, int], ModuleOp],
+    known_conv: Callable[..., ModuleOp],
 ) -> None:
     """One prefetch in the loop of a tile's channel steps (a stride-1 conv of
-    14x14 pixels, 3x3 taps of 64 channels), a panel (9 * 64 * 32 floats) on,
+    14x14 pixels, 3x3 taps of 64 channels, dilated: not Winograd's), a panel
+    (9 * 64 * 32 floats) on,
     at the line among the step's that the tile's output row selects."""
-    llvm_ir = _llvm_ir(known_conv(14, 64, 64))
+    llvm_ir = _llvm_ir(known_conv(14, 64, 64, dilation=2))
     prefetched = prefetch_next_panels(llvm_ir)
     assert len(PREFETCH.findall(prefetched)) == 1
     assert re.search(rf"%next_taps0.step = add i64 %[\w.]+, {9 * 64 * 32}\n", prefetched)

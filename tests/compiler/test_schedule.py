@@ -770,12 +770,12 @@ def test_packed_matmul_reads_its_panels_in_place() -> None:
 
 
 def test_a_conv_reading_its_taps_in_place_takes_a_direct_convs_tiles(
-    known_conv: Callable[[int, int, int], ModuleOp],
+    known_conv: Callable[..., ModuleOp],
 ) -> None:
-    """A stride-1 conv into 14x14 pixels by known filters (packed_conv2d): a
-    forall over its 2 panels; in each, rows, then tiles of 7 pixels, then the
+    """A stride-1 conv into 14x14 pixels by known filters, dilated (not
+    Winograd's: packed_conv2d): a forall over its 2 panels; in each, rows, then tiles of 7 pixels, then the
     3x3 taps and the channels in steps of 4, which carry a 7x32 accumulator."""
-    text = build.generic_text(lower(known_conv(14, 16, 64)))
+    text = build.generic_text(lower(known_conv(14, 16, 64, dilation=2)))
     scheduled = _scheduled(text, "schedule")
     forall = re.search(r"scf\.forall \(%\w+\) in \(2\)", scheduled)
     assert forall is not None, scheduled
@@ -792,6 +792,21 @@ def test_a_conv_reading_its_taps_in_place_takes_a_direct_convs_tiles(
         assert found is not None, (loop, scheduled)
         at = found.end()
     assert "vector<7x4xf32>, vector<4x32xf32> into vector<7x32xf32>" in scheduled[at:]
+
+
+def test_winograds_transforms_and_products_are_vectorised(
+    known_conv: Callable[..., ModuleOp],
+) -> None:
+    """A stride-1 3x3 conv into 14x14 pixels by known filters (Winograd's,
+    conversion/winograd.py) leaves no linalg op: its windows' transform is
+    subtractions of vectors of its 16 channels, its products 8x32 tiles, its
+    outputs' transform multiply-adds of vectors."""
+    text = build.generic_text(lower(known_conv(14, 16, 64)))
+    scheduled = _scheduled(text, "schedule")
+    assert "linalg." not in scheduled, scheduled
+    assert re.search(r"arith\.subf %\w+, %\w+ : vector<16xf32>", scheduled)
+    assert scheduled.count("into vector<8x32xf32>") == 16
+    assert re.search(r"arith\.mulf %\w+, %\w+ : vector<32xf32>", scheduled)
 
 
 def test_a_padded_max_pool_pools_each_row_of_its_inside_into_a_row_buffer() -> None:
