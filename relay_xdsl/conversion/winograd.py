@@ -80,7 +80,9 @@ def winograd_conv2d(
     windows = [
         emit.reshape(
             emit.slice(
-                blocks, [0, i // 2, i % 2, j // 2, (j % 2) * channels], [n, rows, 1, columns, channels]
+                blocks,
+                [0, i // 2, i % 2, j // 2, (j % 2) * channels],
+                [n, rows, 1, columns, channels],
             ),
             [n, rows, columns, channels],
         )
@@ -154,7 +156,8 @@ def output_transform(
         for a in range(TILE)
     ]
     inputs = [*products, *coefficients, *coefficients]
-    maps = [(b, ty, tx, f)] * len(products) + [(u,)] * TILE + [(v,)] * TILE
+    maps: list[tuple[AffineExpr, ...]] = [(b, ty, tx, f)] * len(products)
+    maps += [(u,)] * TILE + [(v,)] * TILE
     if bias is not None:
         inputs.append(bias)
         maps.append((f,))
