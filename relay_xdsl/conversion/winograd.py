@@ -19,7 +19,7 @@ direct convolution's by rounding only.
 * one ``linalg.generic`` of 16 inputs and 16 outputs ``V[ab]`` ``[N, TH, TW,
   C]``, ``Bᵀ d B`` by additions (`input_transform`);
 * 16 products on panels packed when compiling (packed_matmul.py), each
-  ``V[ab]`` seen as ``[N·TH·TW, C]``;
+  ``V[ab]`` seen as ``[N·TH·TW, C]`` by its ``U[ab]``, a slice of one weight;
 * one ``linalg.generic`` over ``[N, TH, 2, TW, 2, F]`` (the output seen as
   blocks of 2×2 pixels, a reshape) from the 16 ``M[ab]``, ``Aᵀ M A`` plus the
   bias (`output_transform`), each pixel's coefficients ``Aᵀ[u]`` and ``Aᵀ[v]``
@@ -51,28 +51,34 @@ OUTPUT_TRANSFORM = ((1, 1, 1, 0), (0, 1, -1, -1))
 """``Aᵀ``."""
 
 
-def winograd_filters(hwio: np.ndarray) -> list[np.ndarray]:
+def winograd_filters(hwio: np.ndarray) -> np.ndarray:
     """The 3×3 filter `hwio` ``[3, 3, C, F]`` transformed, ``G g Gᵀ``: 16
     matrices ``U[ab]`` ``[C, F]``, in the order ``a * 4 + b``, each packed
-    into panels (`pack_panels`)."""
+    into panels (`pack_panels`), side by side: ``[16, P, C, PANEL]``, one
+    argument of the compiled model (a model's arguments are few: ctypes calls
+    take at most 1024)."""
     g = np.asarray(FILTER_TRANSFORM, dtype=np.float64)
     transformed = np.einsum("ai,ijcf,bj->abcf", g, hwio.astype(np.float64), g)
-    return [
-        pack_panels(transformed[a, b].astype(np.float32)) for a in range(TILE) for b in range(TILE)
-    ]
+    return np.stack(
+        [
+            pack_panels(transformed[a, b].astype(np.float32))
+            for a in range(TILE)
+            for b in range(TILE)
+        ]
+    )
 
 
 def winograd_conv2d(
     emit: TosaBuilder,
     padded: SSAValue,
-    packed: Sequence[SSAValue],
+    packed: SSAValue,
     filters: int,
     bias: SSAValue | None,
 ) -> SSAValue:
     """The 3×3 convolution of stride one of the NHWC `padded` input (``[N, 2·TH
     + 2, 2·TW + 2, C]``: padded, and further at the bottom and right to whole
     blocks) by the filter transformed and packed by `winograd_filters`
-    (`packed`, 16 values), plus `bias` ``[F]`` (None: none), to ``[N, 2·TH,
+    (`packed`), plus `bias` ``[F]`` (None: none), to ``[N, 2·TH,
     2·TW, F]`` (see the module docstring)."""
     n, height, width, channels = padded.type.get_shape()  # type: ignore[attr-defined]
     rows, columns = (height - 2) // 2, (width - 2) // 2
@@ -91,13 +97,15 @@ def winograd_conv2d(
     ]
     transformed = input_transform(emit, windows)
     tiles = n * rows * columns
-    products = [
-        emit.reshape(
-            packed_matmul(emit, emit.reshape(v, [tiles, channels]), weight, filters),
-            [n, rows, columns, filters],
+    _, panels, _, width = packed.type.get_shape()  # type: ignore[attr-defined]
+    products = []
+    for index, v in enumerate(transformed):
+        weight = emit.reshape(
+            emit.slice(packed, [index, 0, 0, 0], [1, panels, channels, width]),
+            [panels, channels, width],
         )
-        for v, weight in zip(transformed, packed, strict=True)
-    ]
+        product = packed_matmul(emit, emit.reshape(v, [tiles, channels]), weight, filters)
+        products.append(emit.reshape(product, [n, rows, columns, filters]))
     out = output_transform(emit, products, bias)
     return emit.reshape(out, [n, 2 * rows, 2 * columns, filters])
 

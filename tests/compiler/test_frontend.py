@@ -83,8 +83,9 @@ def test_a_dynamic_call_with_a_constant_shape_is_made_static_before_fusion():
     assert any(isinstance(op, relay.DynReshapeOp) for op in module.walk())  # left unchanged
 
 
-# 15x14 pixels: more than PRODUCT_PIXELS, a convolution still (not a product
-# by packed panels, relay_xdsl/conversion/rules/convolutions.py).
+# 15x14 pixels: more than PRODUCT_PIXELS, and 4 channels, fewer than
+# WINOGRAD_CHANNELS: a convolution still (not a product by packed panels nor
+# Winograd's, relay_xdsl/conversion/rules/convolutions.py).
 CONV_BATCH_NORM = (
     '#[version = "0.0.5"]\n'
     "def @main(%x: Tensor[(1, 4, 15, 14), float32]) {\n"

@@ -116,21 +116,40 @@ def test_a_group_called_twice_is_copied_for_the_call_it_pads_for():
     assert not any(_pads_itself(groups[call.callee.root_reference.data]) for call in calls)
 
 
-def test_a_result_that_a_convolution_pads_is_returned_padded_and_its_pad_goes():
-    """A 3x3 convolution pads by its ``tosa.conv2d`` 's ``pad``: it reads the
-    padded result with a pad of zeros."""
-    size = PADDED_RESULT_ROWS - 2
+def _expand_then_conv(size: int, dilation: int) -> tuple[func.FuncOp, func.FuncOp]:
+    """The groups of an expansion and a 3x3 convolution of stride one, dilated
+    by `dilation` and padded as much, of its result (`size` pixels)."""
     conv = (
-        "nn.conv2d(%0, meta[relay.Constant][1], padding=[1, 1, 1, 1], channels=8,"
-        ' kernel_size=[3, 3], data_layout="NHWC", kernel_layout="HWIO")'
+        f"nn.conv2d(%0, meta[relay.Constant][1], padding=[{dilation}, {dilation}, {dilation},"
+        f" {dilation}], dilation=[{dilation}, {dilation}], channels=8, kernel_size=[3, 3],"
+        ' data_layout="NHWC", kernel_layout="HWIO")'
     )
     body = [f"%0 = nn.relu({EXPAND.format(x='x', w=0)});", f"nn.relu({conv})"]
     groups = _groups(_program(size, body))
     maker, reader = (groups[name] for name in groups if name != "main")
-    assert _result_type(maker) == [1, size + 2, size + 2, 8]
+    return maker, reader
+
+
+def test_a_result_that_a_convolution_pads_is_returned_padded_and_its_pad_goes():
+    """A 3x3 convolution (dilated: not Winograd's) pads by its ``tosa.conv2d`` 's
+    ``pad``: it reads the padded result with a pad of zeros."""
+    size = PADDED_RESULT_ROWS - 4
+    maker, reader = _expand_then_conv(size, 2)
+    assert _result_type(maker) == [1, size + 4, size + 4, 8]
     (padded_conv,) = [op for op in reader.walk() if operation_name(op) == "tosa.conv2d"]
     assert padded_conv.operands[0] is reader.body.block.args[0]
     assert list(padded_conv.attributes["pad"].get_values()) == [0, 0, 0, 0]  # type: ignore[attr-defined]
+
+
+def test_a_result_that_winograds_convolution_pads_is_returned_padded_to_whole_blocks():
+    """Winograd's 3x3 convolution (conversion/winograd.py) pads its input by
+    one, and by one more row and column where its output's are odd (whole 2x2
+    blocks): the result is returned so padded, and the reader pads nothing."""
+    size = PADDED_RESULT_ROWS - 2
+    maker, reader = _expand_then_conv(size, 1)
+    assert size % 2 == 1 and _result_type(maker) == [1, size + 3, size + 3, 8]
+    assert not _pads_itself(reader)
+    assert not [op for op in reader.walk() if operation_name(op) == "tosa.conv2d"]
 
 
 def _nchw_conv(size: int) -> tuple[Operation, Operation]:

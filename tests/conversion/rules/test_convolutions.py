@@ -15,6 +15,7 @@ from relay_xdsl.conversion.rules.convolutions import (
     PADDED_FILTERS,
     PRODUCT_PIXELS,
     PRODUCT_TAPS,
+    WINOGRAD_CHANNELS,
     WINOGRAD_PIXELS,
 )
 from relay_xdsl.tools.mlir_text import relay_context
@@ -316,19 +317,19 @@ CASES["conv2d_known_1x1_strided_taps_in_place"] = _product_case(
     STRIDE_TWO_1X1,
 )
 
-# 3x3 convs of stride one into at least WINOGRAD_PIXELS pixels: Winograd's
-# F(2x2, 3x3). Two images of 15x14 pixels (a last row of blocks cut to one
-# row), 40 filters (a last panel of 8); uneven padding, 33 filters (a last
-# panel of 1).
+# 3x3 convs of stride one into at least WINOGRAD_PIXELS pixels, of at least
+# WINOGRAD_CHANNELS channels: Winograd's F(2x2, 3x3). Two images of 15x14
+# pixels (a last row of blocks cut to one row), 9 channels, 40 filters (a
+# last panel of 8); uneven padding, 33 filters (a last panel of 1).
 CASES["conv2d_known_3x3_winograd"] = _product_case(
-    (2, 5, 15, 14),
-    (40, 5, 3, 3),
+    (2, 9, 15, 14),
+    (40, 9, 3, 3),
     (2, 40, 15, 14),
     "kernel_size = array<i32: 3, 3>, padding = array<i32: 1, 1, 1, 1>",
 )
 CASES["conv2d_known_3x3_winograd_uneven_padding"] = _product_case(
-    (1, 6, 16, 15),
-    (33, 6, 3, 3),
+    (1, WINOGRAD_CHANNELS, 16, 15),
+    (33, WINOGRAD_CHANNELS, 3, 3),
     (1, 33, 16, 14),
     "kernel_size = array<i32: 3, 3>, padding = array<i32: 0, 1, 2, 0>",
 )
@@ -405,16 +406,23 @@ def test_a_conv_into_more_pixels_reads_its_taps_in_place() -> None:
 
 
 def test_a_3x3_conv_into_many_pixels_is_winograds() -> None:
-    """Into at least WINOGRAD_PIXELS pixels: the windows' transform (16
-    results), 16 products (loops p, m, j, k) by the filter transformed into 16
-    matrices ``[C, F]``, each packed, and the outputs' transform (loops n, ty,
-    u, tx, v, f); no ``tosa.conv2d``."""
+    """Into at least WINOGRAD_PIXELS pixels: the padded input (``zero_padded``),
+    the windows' transform (16 results), 16 products (loops p, m, j, k) by the filter transformed into 16
+    matrices ``[C, F]``, each packed, side by side in one weight, and the
+    outputs' transform (loops n, ty, u, tx, v, f); no ``tosa.conv2d``. Of
+    fewer channels, a conv stays one."""
     text = CASES["conv2d_known_3x3_winograd"][0]
-    assert 15 * 14 >= WINOGRAD_PIXELS
+    assert 15 * 14 >= WINOGRAD_PIXELS and 9 >= WINOGRAD_CHANNELS
     program = lower_module(_parsed(text))
     generics = [op for op in program.module.walk() if op.name == "linalg.generic"]
-    assert [len(op.iterator_types) for op in generics] == [4] * 17 + [6]  # type: ignore[attr-defined]
-    assert len(generics[0].results) == 16
-    packed = [w for w in program.weights if w.ndim == 3]
-    assert [w.shape for w in packed] == [(2, 5, PANEL)] * 16
+    assert [len(op.iterator_types) for op in generics] == [4] * 18 + [6]  # type: ignore[attr-defined]
+    assert len(generics[1].results) == 16
+    assert [w.shape for w in program.weights if w.ndim == 4] == [(16, 2, 9, PANEL)]
     assert '"tosa.conv2d"' not in str(program.module)
+    fewer = _product_conv(
+        (1, WINOGRAD_CHANNELS - 1, 15, 14),
+        (8, WINOGRAD_CHANNELS - 1, 3, 3),
+        (1, 8, 15, 14),
+        "kernel_size = array<i32: 3, 3>, padding = array<i32: 1, 1, 1, 1>",
+    )
+    assert str(lower_module(_parsed(fewer)).module).count('"tosa.conv2d"') == 1
