@@ -952,15 +952,23 @@ def _multiply_add_matcher(name: str, rank: int, reductions: int, conditions: str
   }}"""
 
 
-def _packed_matmul_matcher(name: str, conditions: DimConditions = ()) -> str:
+def _packed_matmul_matcher(name: str, conditions: DimConditions = (), batched: bool = False) -> str:
     """Matches the ``linalg.generic`` of packed_matmul.py: loops ``(p, m, j,
-    k)``, the last a reduction, a multiply-add body, ``j`` a panel's width;
-    and its loops meet `conditions`."""
-    return _multiply_add_matcher(name, 4, 1, _dim_checks([(2, "eq", PANEL), *conditions]))
+    k)``, with `batched` ``(b, p, m, j, k)`` (`batched_packed_matmul`), the
+    last a reduction, a multiply-add body, ``j`` a panel's width; and its
+    loops (counted without ``b``) meet `conditions`."""
+    lead = int(batched)
+    shifted = [(dim + lead, predicate, bound) for dim, predicate, bound in conditions]
+    return _multiply_add_matcher(
+        name, 4 + lead, 1, _dim_checks([(2 + lead, "eq", PANEL), *shifted])
+    )
 
 
-def _packed_matmul_action(name: str = "tile_packed_matmul", share: int | None = None) -> str:
-    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1),
+def _packed_matmul_action(
+    name: str = "tile_packed_matmul", share: int | None = None, batched: bool = False
+) -> str:
+    """The panels in parallel, one at a time (an ``scf.forall`` tiled by 1;
+    `batched`: each batch's, one at a time too),
     or, with `share`, the rows in parts of that many (an ``scf.forall`` of
     them), each part's panels one at a time (``SHARED_ROWS_PANELS``);
     inside each, the rows tiled by ``MATMUL_TILE`` with the sums the
@@ -974,9 +982,10 @@ def _packed_matmul_action(name: str = "tile_packed_matmul", share: int | None = 
     stride of a row, then read back, the zeros were about 5% of vit_b_16's
     768 to 3072 layer (one thread), and the bias added after it 3%."""
     rows, _, steps = MATMUL_TILE
+    lead = [0] * batched
     if share is None:
-        parallel, inner = _parallel_with_init([1])
-        tiles = f"%row_loop:1 = transform.structured.fuse {inner} tile_sizes [0, {rows}, 0, 0] : ({_ANY}) -> ({_ANY}, {_ANY})"
+        parallel, inner = _parallel_with_init([1, *[1] * batched])
+        tiles = f"%row_loop:1 = transform.structured.fuse {inner} tile_sizes [{', '.join(map(str, [*lead, 0, rows, 0, 0]))}] : ({_ANY}) -> ({_ANY}, {_ANY})"
         row_loop = "%row_loop#0"
     else:
         parallel, inner = _parallel_with_init([0, share])
@@ -987,7 +996,7 @@ def _packed_matmul_action(name: str = "tile_packed_matmul", share: int | None = 
         [
             *parallel,
             f"%row_tile, {tiles}",
-            _tile("%row_tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
+            _tile("%row_tile", [*lead, 0, 0, 0, steps], result="%tiled", loops="%steps"),
             f'%row_fill = transform.structured.match ops{{["linalg.fill", "linalg.broadcast"]}} in %row_loop#0 : ({_ANY}) -> {_ANY}',
             # a generic, so that its unit dim is dropped as the product's is
             f"%row_zeros = transform.structured.generalize %row_fill : ({_ANY}) -> {_ANY}",
@@ -1044,23 +1053,27 @@ def _packed_conv_action() -> str:
     )
 
 
-def _blocked_packed_matmul_action() -> str:
+def _blocked_packed_matmul_action(
+    name: str = "tile_blocked_packed_matmul", batched: bool = False
+) -> str:
     """A product on packed panels of few rows (``PACKED_FEW_ROWS``): the
-    panels in parallel, one at a time, their initial sums (zeros, or the
+    panels in parallel, one at a time (`batched`: each batch's), their
+    initial sums (zeros, or the
     bias) fused in; inside each, the reduction in blocks of
     ``PACKED_K_BLOCK``, then the rows tiled by ``MATMUL_TILE`` and the
     block's steps, the tiles' unit panel dim dropped, marked, the loops
     peeled; each panel's initial sums vectorised here, a vector the first
     block's tiles read their accumulators from."""
     rows, _, steps = MATMUL_TILE
-    parallel, inner = _parallel_with_init([1])
+    lead = [0] * batched
+    parallel, inner = _parallel_with_init([1, *[1] * batched])
     return _action(
-        "tile_blocked_packed_matmul",
+        name,
         [
             *parallel,
-            _tile(inner, [0, 0, 0, PACKED_K_BLOCK], result="%block", loops="%blocks"),
-            _tile("%block", [0, rows, 0, 0], result="%row_tile", loops="%row_loop"),
-            _tile("%row_tile", [0, 0, 0, steps], result="%tiled", loops="%steps"),
+            _tile(inner, [*lead, 0, 0, 0, PACKED_K_BLOCK], result="%block", loops="%blocks"),
+            _tile("%block", [*lead, 0, rows, 0, 0], result="%row_tile", loops="%row_loop"),
+            _tile("%row_tile", [*lead, 0, 0, 0, steps], result="%tiled", loops="%steps"),
             "transform.apply_patterns to %row_loop#0 {",
             "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
             f"}} : {_ANY}",
@@ -1910,6 +1923,12 @@ def _build_schedule(threads: int = 1) -> str:
         + _packed_conv_action()
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
+        + _packed_matmul_matcher(
+            "match_few_rows_batched_packed_matmul", [(1, "le", PACKED_FEW_ROWS)], batched=True
+        )
+        + _blocked_packed_matmul_action("tile_blocked_batched_packed_matmul", batched=True)
+        + _packed_matmul_matcher("match_batched_packed_matmul", batched=True)
+        + _packed_matmul_action("tile_batched_packed_matmul", batched=True)
         + _pooled_copy_matcher("match_pooled_copy")
         + _pooled_copy_action()
         + "".join(_bool_matcher(kind, index) for kind, index in BOOL_OPERANDS)
@@ -2085,6 +2104,8 @@ def _build_schedule(threads: int = 1) -> str:
     %after = transform.foreach_match in %func
         @match_few_rows_packed_matmul -> @tile_blocked_packed_matmul,{shared_rows_rule}
         @match_packed_matmul -> @tile_packed_matmul,
+        @match_few_rows_batched_packed_matmul -> @tile_blocked_batched_packed_matmul,
+        @match_batched_packed_matmul -> @tile_batched_packed_matmul,
         @match_packed_conv -> @tile_packed_conv : ({_ANY}) -> {_ANY}
     transform.yield
   }}

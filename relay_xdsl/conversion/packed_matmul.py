@@ -73,6 +73,21 @@ def packed_matmul(
     return _panels_summed(emit, [rows, packed], maps, 3, init, columns)
 
 
+def batched_packed_matmul(
+    emit: TosaBuilder, rows: SSAValue, packed: SSAValue, columns: int
+) -> SSAValue:
+    """``rows[b] @ weight[b]`` for each batch ``b`` (``[B, M, columns]``),
+    `rows` ``[B, M, K]`` float32 and `packed` ``[B, P, K, PANEL]``, each
+    batch's weight packed by `pack_panels`: one ``linalg.generic`` of loops
+    ``(b, p, m, j, k)``, summed from zeros."""
+    batches, m, _ = rows.type.get_shape()  # type: ignore[attr-defined]
+    panels = packed.type.get_shape()[1]  # type: ignore[attr-defined]
+    init = initial_sums(emit, None, TensorType(f32, [batches, m, panels, PANEL]))
+    b, p, i, j, k = (AffineExpr.dimension(d) for d in range(5))
+    maps = [(b, i, k), (b, p, k, j), (b, i, p, j)]
+    return _panels_summed(emit, [rows, packed], maps, 4, init, columns)
+
+
 def _panels_summed(
     emit: TosaBuilder,
     inputs: list[SSAValue],

@@ -14,12 +14,15 @@ direct convolution's by rounding only.
 
 `winograd_conv2d` writes:
 
-* the padded input's 16 strided views ``d[i][j]`` (row ``2ty + i``, column
-  ``2tx + j``: a slice of the input seen as blocks of 2×2 pixels, no copy);
-* one ``linalg.generic`` of 16 inputs and 16 outputs ``V[ab]`` ``[N, TH, TW,
-  C]``, ``Bᵀ d B`` by additions (`input_transform`);
-* 16 products on panels packed when compiling (packed_matmul.py), each
-  ``V[ab]`` seen as ``[N·TH·TW, C]`` by its ``U[ab]``, a slice of one weight;
+* the padded input's 16 strided views ``d[i][j]`` ``[N, TH, 1, TW, C]`` (row
+  ``2ty + i``, column ``2tx + j``: a slice of the input seen as blocks of 2×2
+  pixels, no copy);
+* 16 ``linalg.generic`` s, ``V[ab]`` of ``Bᵀ d B``, each the sum of 4 windows
+  (signs ±1), written into one ``V`` ``[16·N, TH, 1, TW, C]`` (`input_transform`);
+* one product of 16 batches on panels packed when compiling (packed_matmul.py's
+  `batched_packed_matmul`), ``V`` seen as ``[16, N·TH·TW, C]`` by the 16
+  ``U[ab]`` side by side: a compiled product's code, not 16 (resnet18's build
+  took three times as long with 16);
 * one ``linalg.generic`` over ``[N, TH, 2, TW, 2, F]`` (the output seen as
   blocks of 2×2 pixels, a reshape) from the 16 ``M[ab]``, ``Aᵀ M A`` plus the
   bias (`output_transform`), each pixel's coefficients ``Aᵀ[u]`` and ``Aᵀ[v]``
@@ -28,17 +31,19 @@ direct convolution's by rounding only.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, TensorType, f32
+from xdsl.dialects.builtin import AffineMapAttr, TensorType, UnitAttr, f32
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from relay_xdsl.conversion.packed_matmul import pack_panels, packed_matmul
+from relay_xdsl.conversion.packed_matmul import batched_packed_matmul, pack_panels
+from relay_xdsl.conversion.padded_results import IN_PLACE
 from relay_xdsl.conversion.tosa import TosaBuilder
 
 TILE = 4
@@ -83,71 +88,91 @@ def winograd_conv2d(
     n, height, width, channels = padded.type.get_shape()  # type: ignore[attr-defined]
     rows, columns = (height - 2) // 2, (width - 2) // 2
     blocks = emit.reshape(padded, [n, height // 2, 2, width // 2, 2 * channels])
+    # [N, TH, 1, TW, C], not reshaped to drop the unit dim: a reshape between
+    # the transform's results and their inserts (which linalg-fuse-elementwise-ops
+    # moves there) would keep bufferization from writing them in place
     windows = [
-        emit.reshape(
-            emit.slice(
-                blocks,
-                [0, i // 2, i % 2, j // 2, (j % 2) * channels],
-                [n, rows, 1, columns, channels],
-            ),
-            [n, rows, columns, channels],
+        emit.slice(
+            blocks, [0, i // 2, i % 2, j // 2, (j % 2) * channels], [n, rows, 1, columns, channels]
         )
         for i in range(TILE)
         for j in range(TILE)
     ]
     transformed = input_transform(emit, windows)
     tiles = n * rows * columns
-    _, panels, _, width = packed.type.get_shape()  # type: ignore[attr-defined]
-    products = []
-    for index, v in enumerate(transformed):
-        weight = emit.reshape(
-            emit.slice(packed, [index, 0, 0, 0], [1, panels, channels, width]),
-            [panels, channels, width],
+    sums = batched_packed_matmul(
+        emit, emit.reshape(transformed, [TILE * TILE, tiles, channels]), packed, filters
+    )
+    blocks_of_sums = emit.reshape(sums, [TILE * TILE, n, rows, columns, filters])
+    products = [
+        emit.reshape(
+            emit.slice(blocks_of_sums, [index, 0, 0, 0, 0], [1, n, rows, columns, filters]),
+            [n, rows, columns, filters],
         )
-        product = packed_matmul(emit, emit.reshape(v, [tiles, channels]), weight, filters)
-        products.append(emit.reshape(product, [n, rows, columns, filters]))
+        for index in range(TILE * TILE)
+    ]
     out = output_transform(emit, products, bias)
     return emit.reshape(out, [n, 2 * rows, 2 * columns, filters])
 
 
-def _transformed(values: Sequence[SSAValue], ops: list[Operation]) -> list[SSAValue]:
-    """``Bᵀ x`` of the four `values`, its additions appended to `ops`."""
-    x0, x1, x2, x3 = values
-    made = [
-        arith.SubfOp(x0, x2),
-        arith.AddfOp(x1, x2),
-        arith.SubfOp(x2, x1),
-        arith.SubfOp(x1, x3),
-    ]
-    ops += made
-    return [op.results[0] for op in made]
-
-
-def input_transform(emit: TosaBuilder, windows: Sequence[SSAValue]) -> list[SSAValue]:
-    """``Bᵀ d B`` of the 16 `windows` ``d[i][j]`` (in the order ``i * 4 + j``):
-    16 tensors ``V[ab]`` of their shape, one ``linalg.generic``."""
+def input_transform(emit: TosaBuilder, windows: Sequence[SSAValue]) -> SSAValue:
+    """``Bᵀ d B`` of the 16 `windows` ``d[i][j]`` (in the order ``i * 4 + j``,
+    each ``[N, ...]``): ``V`` ``[16·N, ...]``, ``V[ab]`` its rows ``ab·N`` to
+    ``ab·N + N - 1``, the sum of the 4 windows whose coefficients
+    ``Bᵀ[a][i]·Bᵀ[b][j]`` are not 0, each ±1. One ``linalg.generic`` for each,
+    written into its slice of ``V`` and inserted back (marked `IN_PLACE`),
+    which bufferization writes where it lies. (One generic of 16 results, which
+    shares the sums of rows among them, is not written in place: bufferization
+    takes its results' inserts into one tensor as conflicting writes, and
+    copied 15 of them.)"""
     type_ = windows[0].type
-    rank = type_.get_num_dims()  # type: ignore[attr-defined]
-    body = Block(arg_types=[f32] * (2 * len(windows)))
-    d = body.args[: len(windows)]
-    ops: list[Operation] = []
-    # the rows' transform, then the columns'
-    by_rows = [_transformed([d[i * TILE + j] for i in range(TILE)], ops) for j in range(TILE)]
-    by_columns = [_transformed([by_rows[j][a] for j in range(TILE)], ops) for a in range(TILE)]
-    body.add_ops([*ops, YieldOp(*(v for row in by_columns for v in row))])
-    empties = [tensor.EmptyOp([], type_) for _ in windows]
+    assert isinstance(type_, TensorType)
+    n, *rest = type_.get_shape()
+    rank = 1 + len(rest)
     identity = AffineMapAttr(AffineMap.identity(rank))
-    generic = GenericOp(
-        list(windows),
-        [e.tensor for e in empties],
-        Region([body]),
-        [identity] * (2 * len(windows)),
-        [IteratorTypeAttr.parallel()] * rank,
-        [type_] * len(windows),
-    )
-    for op in (*empties, generic):
-        emit.block.add_op(op)
-    return list(generic.results)
+    whole = tensor.EmptyOp([], TensorType(f32, [TILE * TILE * n, *rest]))
+    emit.block.add_op(whole)
+    result: SSAValue = whole.tensor
+    for a, b in itertools.product(range(TILE), repeat=2):
+        coefficients = [
+            (windows[i * TILE + j], INPUT_TRANSFORM[a][i] * INPUT_TRANSFORM[b][j])
+            for i, j in itertools.product(range(TILE), repeat=2)
+        ]
+        # those added first: the sum starts from one
+        terms = sorted(((w, c) for w, c in coefficients if c), key=lambda term: term[1] < 0)
+        offset = [(a * TILE + b) * n] + [0] * len(rest)
+        part = tensor.ExtractSliceOp.from_static_parameters(result, offset, [n, *rest])
+        body = Block(arg_types=[f32] * (len(terms) + 1))
+        total, ops = _signed_sum(list(zip(body.args, (sign for _, sign in terms))))
+        body.add_ops([*ops, YieldOp(total)])
+        generic = GenericOp(
+            [window for window, _ in terms],
+            [part.result],
+            Region([body]),
+            [identity] * (len(terms) + 1),
+            [IteratorTypeAttr.parallel()] * rank,
+            [type_],
+        )
+        insert = tensor.InsertSliceOp.from_static_parameters(
+            generic.results[0], result, offset, [n, *rest]
+        )
+        insert.attributes[IN_PLACE] = UnitAttr()
+        for op in (part, generic, insert):
+            emit.block.add_op(op)
+        result = insert.result
+    return result
+
+
+def _signed_sum(terms: Sequence[tuple[SSAValue, int]]) -> tuple[SSAValue, list[Operation]]:
+    """``Σ sign·x`` of `terms` (each sign ±1, the first +1), and its ops."""
+    (total, first), *others = terms
+    assert first == 1
+    ops: list[Operation] = []
+    for value, sign in others:
+        op = arith.AddfOp(total, value) if sign > 0 else arith.SubfOp(total, value)
+        ops.append(op)
+        total = op.result
+    return total, ops
 
 
 def output_transform(

@@ -798,15 +798,19 @@ def test_winograds_transforms_and_products_are_vectorised(
     known_conv: Callable[..., ModuleOp],
 ) -> None:
     """A stride-1 3x3 conv into 14x14 pixels by known filters (Winograd's,
-    conversion/winograd.py) leaves no linalg op: its windows' transform is
-    subtractions of vectors of its 16 channels, its products 8x32 tiles, its
-    outputs' transform multiply-adds of vectors."""
+    conversion/winograd.py) leaves no linalg op: its windows' transform is 3
+    additions or subtractions of vectors of its 16 channels for each of the
+    16 windows' sums, its product of 16 batches one 8x32 tile in a forall
+    over the batches and the 2 panels, its outputs' transform multiply-adds
+    of vectors."""
     text = build.generic_text(lower(known_conv(14, 16, 64)))
     scheduled = _scheduled(text, "schedule")
     assert "linalg." not in scheduled, scheduled
-    assert re.search(r"arith\.subf %\w+, %\w+ : vector<16xf32>", scheduled)
-    assert scheduled.count("into vector<8x32xf32>") == 16
-    assert re.search(r"arith\.mulf %\w+, %\w+ : vector<32xf32>", scheduled)
+    additions = re.findall(r"arith\.(?:add|sub)f %\w+, %\w+ : vector<16xf32>", scheduled)
+    assert len(additions) == 16 * 3
+    assert re.search(r"scf\.forall \(%\w+, %\w+\) in \(16, 2\)", scheduled)
+    assert scheduled.count("into vector<8x32xf32>") == 1
+    assert re.search(r"arith\.mulf %\w+, %\w+ : vector<64xf32>", scheduled)
 
 
 def test_a_padded_max_pool_pools_each_row_of_its_inside_into_a_row_buffer() -> None:

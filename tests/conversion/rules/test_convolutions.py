@@ -407,7 +407,9 @@ def test_a_conv_into_more_pixels_reads_its_taps_in_place() -> None:
 
 def test_a_3x3_conv_into_many_pixels_is_winograds() -> None:
     """Into at least WINOGRAD_PIXELS pixels: the padded input (``zero_padded``),
-    the windows' transform (16 results), 16 products (loops p, m, j, k) by the filter transformed into 16
+    the windows' transform (16 generics, each a sum of 4 windows, inserted
+    into one tensor), one product
+    of 16 batches (loops b, p, m, j, k) by the filter transformed into 16
     matrices ``[C, F]``, each packed, side by side in one weight, and the
     outputs' transform (loops n, ty, u, tx, v, f); no ``tosa.conv2d``. Of
     fewer channels, a conv stays one."""
@@ -415,8 +417,8 @@ def test_a_3x3_conv_into_many_pixels_is_winograds() -> None:
     assert 15 * 14 >= WINOGRAD_PIXELS and 9 >= WINOGRAD_CHANNELS
     program = lower_module(_parsed(text))
     generics = [op for op in program.module.walk() if op.name == "linalg.generic"]
-    assert [len(op.iterator_types) for op in generics] == [4] * 18 + [6]  # type: ignore[attr-defined]
-    assert len(generics[1].results) == 16
+    assert [len(op.iterator_types) for op in generics] == [4] + [5] * 16 + [5, 6]  # type: ignore[attr-defined]
+    assert {len(op.inputs) for op in generics[1:17]} == {4}  # type: ignore[attr-defined]
     assert [w.shape for w in program.weights if w.ndim == 4] == [(16, 2, 9, PANEL)]
     assert '"tosa.conv2d"' not in str(program.module)
     fewer = _product_conv(
