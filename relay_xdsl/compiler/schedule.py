@@ -162,7 +162,10 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   reduction in blocks (``PACKED_K_BLOCK``) outside its row tiles instead
   (``_blocked_packed_matmul_action``), each block of the panel read from
   memory once for all the row tiles, each tile's accumulator read and
-  written once a block.  **Packed panel:** any other single float32 matmul first
+  written once a block.  A product of several batches, each by its own
+  packed matrix (loops (b, p, m, j, k): Winograd's 16, conversion/
+  winograd.py), is tiled alike, its batches and panels together in the
+  forall.  **Packed panel:** any other single float32 matmul first
   copies its
   panel (K rows of 32 columns, ``PANEL_COPY_TILE`` at a time) into a
   contiguous buffer, which the row tiles then read.  Read in place, the

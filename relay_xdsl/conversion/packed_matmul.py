@@ -10,6 +10,11 @@ cut to the ``N`` columns by a slice. A bias added to the product (found by
 rules/bias.py) is its initial sums, laid out as the panels and broadcast
 along the rows, so that the compiled tiles start from it.
 
+Several products, each by its own known matrix (Winograd's 16,
+winograd.py), are one ``linalg.generic`` of loops ``(b, p, m, j, k)``
+(`batched_packed_matmul`): ``out[b, m, p, j] += rows[b, m, k] * packed[b,
+p, k, j]``, the weights packed side by side, ``[B, P, K, PANEL]``.
+
 A convolution by a known filter is the same product with its rows' taps read
 in place (`packed_conv2d`): one ``linalg.generic`` of loops ``(n, p, y, x,
 j, kh, kw, c)`` on the padded input seen as blocks of the strides ``(sh,
