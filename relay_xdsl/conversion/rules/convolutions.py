@@ -301,7 +301,6 @@ def _as_winograd(
     _, oh, ow, _ = result.get_shape()
     return (
         call.prefer_linalg
-        and call.in_place_taps
         and w.array is not None
         and kernel == (3, 3)
         and data.type.get_shape()[3] >= WINOGRAD_CHANNELS  # type: ignore[attr-defined]
