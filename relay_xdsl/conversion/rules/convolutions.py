@@ -231,12 +231,24 @@ def _as_product(call: RuleCall, data: SSAValue, w: Tensor, result: TensorType, t
     is a `_product_conv2d`."""
     _, oh, ow, _ = result.get_shape()
     return (
+        _known_float32(call, data, w, result) and oh * ow <= PRODUCT_PIXELS and taps <= PRODUCT_TAPS
+    )
+
+
+def _known_float32(call: RuleCall, data: SSAValue, w: Tensor, result: TensorType) -> bool:
+    """Whether the conv of `data` by `w` to `result` may be written in linalg, by
+    a known filter, all in float32: the products on packed panels' and Winograd's."""
+    return (
         call.prefer_linalg
         and w.array is not None
-        and oh * ow <= PRODUCT_PIXELS
-        and taps <= PRODUCT_TAPS
         and data.type.get_element_type() == w.element_type == result.get_element_type() == f32  # type: ignore[attr-defined]
     )
+
+
+def _known_hwio(w: Tensor, ohwi: tuple[int, ...]) -> np.ndarray:
+    """The known filter `w` (`ohwi` its permutation to OHWI) as HWIO."""
+    assert w.array is not None
+    return w.array.transpose((ohwi[1], ohwi[2], ohwi[3], ohwi[0]))
 
 
 def _product_conv2d(
@@ -258,8 +270,7 @@ def _product_conv2d(
     emit = call.emit
     _, oh, ow, filters = result.get_shape()
     channels = data.type.get_shape()[3]  # type: ignore[attr-defined]
-    assert w.array is not None
-    hwio = w.array.transpose((ohwi[1], ohwi[2], ohwi[3], ohwi[0]))
+    hwio = _known_hwio(w, ohwi)
     kh, kw = hwio.shape[:2]
     weight = pack_panels(hwio.reshape(kh * kw * channels, filters))
     packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
@@ -300,14 +311,12 @@ def _as_winograd(
     """Whether the conv of `data` by `w` to NHWC `result` is a `_winograd_conv2d`."""
     _, oh, ow, _ = result.get_shape()
     return (
-        call.prefer_linalg
-        and w.array is not None
+        _known_float32(call, data, w, result)
         and kernel == (3, 3)
         and data.type.get_shape()[3] >= WINOGRAD_CHANNELS  # type: ignore[attr-defined]
         and tuple(strides) == (1, 1)
         and tuple(dilation) == (1, 1)
         and oh * ow >= WINOGRAD_PIXELS
-        and data.type.get_element_type() == w.element_type == result.get_element_type() == f32  # type: ignore[attr-defined]
     )
 
 
@@ -325,9 +334,7 @@ def _winograd_conv2d(
     emit = call.emit
     n, oh, ow, filters = result.get_shape()
     _, height, width, _ = data.type.get_shape()  # type: ignore[attr-defined]
-    assert w.array is not None
-    hwio = w.array.transpose((ohwi[1], ohwi[2], ohwi[3], ohwi[0]))
-    filter_transform = winograd_filters(hwio)
+    filter_transform = winograd_filters(_known_hwio(w, ohwi))
     packed = call.lowering.materialize(
         Tensor(TensorType(f32, filter_transform.shape), array=filter_transform)
     )
