@@ -183,18 +183,19 @@ def output_transform(
     u, tx, v, f)``."""
     n, rows, columns, filters = products[0].type.get_shape()  # type: ignore[attr-defined]
     result = TensorType(f32, [n, rows, 2, columns, 2, filters])
-    b, ty, u, tx, v, f = (AffineExpr.dimension(i) for i in range(6))
+    image, ty, u, tx, v, f = (AffineExpr.dimension(i) for i in range(6))
+    # Aᵀ[u][a] for u = 0, 1: a [2] constant for each a, read at u (and at v)
     coefficients = [
         emit.const(np.array([row[a] for row in OUTPUT_TRANSFORM], dtype=np.float32), f32)
         for a in range(TILE)
     ]
     inputs = [*products, *coefficients, *coefficients]
-    maps: list[tuple[AffineExpr, ...]] = [(b, ty, tx, f)] * len(products)
+    maps: list[tuple[AffineExpr, ...]] = [(image, ty, tx, f)] * len(products)
     maps += [(u,)] * TILE + [(v,)] * TILE
     if bias is not None:
         inputs.append(bias)
         maps.append((f,))
-    maps.append((b, ty, u, tx, v, f))
+    maps.append((image, ty, u, tx, v, f))
     body = Block(arg_types=[f32] * (len(inputs) + 1))
     m = body.args[: len(products)]
     by_u = body.args[len(products) : len(products) + TILE]
@@ -208,26 +209,27 @@ def output_transform(
             ops.append(product)
             if total is None:
                 total = product.result
-            else:
-                ops.append(arith.AddfOp(total, product.result))
-                total = ops[-1].results[0]
+                continue
+            summed = arith.AddfOp(total, product.result)
+            ops.append(summed)
+            total = summed.result
         assert total is not None
         return total
 
-    columns_summed = [
-        weighted_sum([m[a * TILE + c] for a in range(TILE)], by_u) for c in range(TILE)
-    ]
-    out = weighted_sum(columns_summed, by_v)
+    # Aᵀ[u] M, column by column, then by Aᵀ[v]
+    by_columns = [weighted_sum([m[a * TILE + b] for a in range(TILE)], by_u) for b in range(TILE)]
+    out = weighted_sum(by_columns, by_v)
     if bias is not None:
-        ops.append(arith.AddfOp(out, body.args[len(inputs) - 1]))
-        out = ops[-1].results[0]
+        biased = arith.AddfOp(out, body.args[len(inputs) - 1])
+        ops.append(biased)
+        out = biased.result
     body.add_ops([*ops, YieldOp(out)])
     empty = tensor.EmptyOp([], result)
     generic = GenericOp(
         inputs,
         [empty.tensor],
         Region([body]),
-        [AffineMapAttr(AffineMap(6, 0, m_)) for m_ in maps],
+        [AffineMapAttr(AffineMap(6, 0, exprs)) for exprs in maps],
         [IteratorTypeAttr.parallel()] * 6,
         [result],
     )
