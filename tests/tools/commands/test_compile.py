@@ -398,8 +398,9 @@ def test_check_resnet18_compiled_against_torch(tmp_path: Path):
 def test_iree_gets_convolutions_with_copied_taps(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
-    """A 3x3 conv by known filters into 14x14 pixels reads its taps in place for
-    upstream MLIR (no concatenation), and copies them side by side for IREE."""
+    """A 3x3 conv by known filters into 14x14 pixels, dilated (not Winograd's),
+    reads its taps in place for upstream MLIR (no concatenation), and copies
+    them side by side for IREE."""
     pytest.importorskip("iree.compiler")
     weight = np.random.default_rng(0).standard_normal((16, 8, 3, 3), dtype=np.float32)
     known = '"0x' + weight.astype("<f4").tobytes().hex().upper() + '"'
@@ -410,7 +411,7 @@ def test_iree_gets_convolutions_with_copied_taps(
   func.func @main(%x: {x}) -> {out} {{
     %w = relay.constant dense<{known}> : {w}
     %r = relay.nn.conv2d(%x, %w) {{channels = 16 : i32, kernel_size = array<i32: 3, 3>,
-      padding = array<i32: 1, 1, 1, 1>}} : ({x}, {w}) -> {out}
+      dilation = array<i32: 2, 2>, padding = array<i32: 2, 2, 2, 2>}} : ({x}, {w}) -> {out}
     func.return %r : {out}
   }}
 }}
