@@ -809,7 +809,9 @@ NARROW_TRANSPOSE_TILE = [1, 1, 16, 0]
 # Elementwise ops (and fills, copies) by rank: 64 channels of one pixel, or
 # 64 columns of one row (untiled channels made vectors of up to 8x3072
 # elements on vit_b_16, whose unrolled code took clang minutes; 8 rows made an
-# operand broadcast along the row a read filled element by element).
+# operand broadcast along the row a read filled element by element).  Up to
+# rank 7: Winograd's transforms (conversion/winograd.py), their windows seen as
+# blocks of 2x2 pixels, their filters split by the panels by the fusion.
 ELEMENTWISE_TILES = {rank: [1] * (rank - 1) + [64] for rank in range(7, 0, -1)}
 # Reductions along the innermost axis, by rank: one row, 64 columns at a time,
 # combined into a vector of 64 running results (4 AVX-512 registers; 8 rows

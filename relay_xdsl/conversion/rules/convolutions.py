@@ -10,8 +10,11 @@ activation is held in NHWC and the weight is laid out as TOSA wants
 ``nn.conv1d`` a ``conv2d`` with a unit ``H`` axis. With ``prefer_linalg``, a
 depthwise convolution of one output per channel is
 ``linalg.depthwise_conv_2d_nhwc_hwc``, which upstream vectorises at any
-stride, and a float32 convolution by a known filter into few pixels a
-product of its taps by the filter packed into panels (`_product_conv2d`).
+stride, a float32 3x3 convolution of stride one by a known filter
+(``WINOGRAD_CHANNELS``, ``WINOGRAD_PIXELS``) Winograd's F(2x2, 3x3)
+(`_winograd_conv2d`, conversion/winograd.py), and
+another float32 convolution by a known filter into few pixels a product of
+its taps by the filter packed into panels (`_product_conv2d`).
 A per-channel bias added right after the convolution is its initial
 sums (rules/bias.py).
 
@@ -286,8 +289,8 @@ def _product_conv2d(
 
 # A float32 3x3 conv of stride one by a known filter into at least
 # WINOGRAD_PIXELS output pixels (a 7x7 layer's and more) is Winograd's F(2x2,
-# 3x3) (winograd.py): 16 products of 2.25 times fewer multiply-adds than the
-# conv's (resnet50's 3x3 layers, one thread, under `perf` in the model: at
+# 3x3) (winograd.py): a product of 16 batches, of 2.25 times fewer
+# multiply-adds than the conv's (resnet50's 3x3 layers, one thread, under `perf` in the model: at
 # 56x56 2.08 to 1.38 ms, at 28x28 2.11 to 1.14, at 14x14 2.10 to 1.14;
 # resnet50 77.2 to 65.0 ms a call, resnet18 33.6 to 23.9, with the 7x7 layers
 # too 63.6 and 22.0; medians of alternating calls). Into fewer pixels, each
