@@ -51,9 +51,10 @@ from relay_xdsl.conversion.linalg import zero_padding, zeros
 from relay_xdsl.conversion.tosa import TosaBuilder, i64_array, operation_name
 
 IN_PLACE = "relay_xdsl.in_place"
-"""The attribute of the inserts that build a padded result. The schedule makes
-the inserts of other functions copies, and leaves those of a function holding
-one inserts, which bufferization writes in place."""
+"""The attribute of the inserts that build a padded result (and of those of
+Winograd's transformed windows, winograd.py). The schedule makes the inserts of
+other functions copies, and leaves those of a function holding one inserts,
+which bufferization writes in place."""
 PADDED_RESULT_ROWS = 57
 """The fewest padded rows (NHWC's second axis) of a tensor padded where it is
 made: mobilenet_v2's depthwise convolutions from 112 and 56 pixels. Their
