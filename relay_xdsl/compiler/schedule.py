@@ -54,7 +54,7 @@ keeps a conv's accumulator in registers across its tap and channel loops):
 
 * a tile's scratch buffer (a fused conv's sums before its epilogue) is
   allocated once per thread's share of the rows, out of the tile loops
-  (``buffer-loop-hoisting`` in ``BUFFERIZE``, before deallocation is placed):
+  (``buffer-loop-hoisting`` in ``bufferize``, before deallocation is placed):
   allocated per tile, on two threads, glibc's arena locks took a tenth of
   mobilenet_v2's time.
 * ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
@@ -252,17 +252,37 @@ from relay_xdsl.conversion.packed_matmul import PANEL
 from relay_xdsl.conversion.padded_results import IN_PLACE
 from relay_xdsl.conversion.rules.convolutions import PRODUCT_PIXELS
 
-# Identity layouts at the function boundary: the arguments' strides are then
-# constants, not descriptor fields, and the unrolled vector code's address
-# arithmetic folds (with dynamic strides the weight reads of resnet18's convs
-# ran 10x slower).  Callers pass contiguous arrays.
-BUFFERIZE = (
-    "eliminate-empty-tensors",
-    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
-    "func.func(buffer-loop-hoisting)",
-    DEALLOCATION,
-    "convert-bufferization-to-memref",
-)
+STACK_BUFFER_BYTES = 4096
+"""The largest scratch buffer promoted to the stack on one thread (an 8x32 tile of f32 is 1 KiB)."""
+
+
+def bufferize(threads: int = 1) -> tuple[str, ...]:
+    """Tensors to buffers, each tile's scratch buffer out of its loops and, on
+    one thread (`threads`), on the stack (``STACK_BUFFER_BYTES``)."""
+    one_thread = threads == 1
+    # static buffers only (rank 0 for dynamic ones): a dynamic alloca is no register
+    to_stack = f"max-alloc-size-in-bytes={STACK_BUFFER_BYTES} max-rank-of-allocated-memref=0"
+    return (
+        "eliminate-empty-tensors",
+        # Identity layouts at the function boundary: the arguments' strides are
+        # then constants, not descriptor fields, and the unrolled vector code's
+        # address arithmetic folds (with dynamic strides the weight reads of
+        # resnet18's convs ran 10x slower).  Callers pass contiguous arrays.
+        "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
+        # On one thread the forall loops are plain loops from here, so that
+        # every scratch buffer (a conv's sums on their way to its epilogue, a
+        # depthwise tap's accumulator) is hoisted out of all its loops, and
+        # then, as an alloca, kept in registers by LLVM: the sums written to
+        # memory, read back and clamped were a third of the instructions of
+        # mobilenet_v2's 1x1 conv from 16 channels.  On several threads each
+        # stays in its forall's body, one per thread's share, on the heap: an
+        # alloca there would take fresh stack at each iteration.
+        *(["scf-forall-to-for"] if one_thread else []),
+        "func.func(buffer-loop-hoisting)",
+        *([f"func.func(promote-buffers-to-stack{{{to_stack}}})"] if one_thread else []),
+        DEALLOCATION,
+        "convert-bufferization-to-memref",
+    )
 
 
 def vector_lowering(threads: int = 1) -> tuple[str, ...]:
@@ -1632,7 +1652,7 @@ def _epilogue_action(
         f"%init_t, %pixels_2 = {fuse} {init} into %pixels_1 : {types}",
         # The tile's sums start from a tile-sized empty tensor, not a slice of
         # a full-size one: a buffer the size of the tile (hoisted out of the
-        # loops, see BUFFERIZE), where a second output-sized buffer took every
+        # loops, see bufferize), where a second output-sized buffer took every
         # tile's sums on their way to the epilogue (resnet50's 1x1 convs at
         # 56x56 to 256 channels with a residual add: 0.9 to 0.5 ms).
         f"transform.apply_patterns to {'%forall_3' if padded_block or padded_channels else '%forall_2'} {{",
@@ -2210,7 +2230,7 @@ def vectorize(threads: int = 1) -> Schedule:
         _build_schedule(threads),
         {
             "schedule": (Stage("schedule", SCHEDULE_STAGE),),
-            "bufferize": (Stage("bufferize", BUFFERIZE),),
+            "bufferize": (Stage("bufferize", bufferize(threads)),),
             "loops": (Stage("vector-lowering", vector_lowering(threads)),),
             "to-llvm": (),
         },

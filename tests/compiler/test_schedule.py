@@ -48,6 +48,7 @@ from relay_xdsl.compiler.schedule import (
     SCHEDULE,
     SHARED_ROWS_PANELS,
     SHARED_ROWS_STEPS,
+    STACK_BUFFER_BYTES,
     THIN_CONV_UNROLL,
     vector_lowering,
     vectorize,
@@ -701,6 +702,21 @@ def test_tile_scratch_buffers_are_allocated_once_per_thread() -> None:
         assert _allocs_in_loops(bufferized) == [], name
 
 
+def test_tile_scratch_buffers_are_on_the_stack_out_of_every_loop_on_one_thread() -> None:
+    """On one thread the forall loops are plain loops before bufferization, so
+    a tile's scratch buffer is hoisted out of all of them, then promoted to a
+    small alloca (inside a loop, each would take fresh stack)."""
+    for name in ("depthwise_hwc_clamped", "conv3x3"):
+        (case,) = [case for case in CASES if case[0] == name]
+        bufferized = _scheduled(_function(*case), "bufferize")
+        stacked = re.findall(r"memref\.alloca\(\).* : memref<((?:\d+x)+)f32>", bufferized)
+        assert stacked and "scf.forall" not in bufferized, name
+        assert all(
+            math.prod(map(int, dims[:-1].split("x"))) * 4 <= STACK_BUFFER_BYTES for dims in stacked
+        )
+        assert _allocs_in_loops(bufferized) == [], name
+
+
 def test_scheduled_conv_matches_numpy(libraries: tuple[Compiled, Compiled]) -> None:
     name, args, _, _ = CASES[0]
     rng = np.random.default_rng(1)
@@ -816,8 +832,9 @@ def test_winograds_transforms_and_products_are_vectorised(
 def test_a_padded_max_pool_pools_each_row_of_its_inside_into_a_row_buffer() -> None:
     """The inside of a padded max pool (pooling.py pools it apart from the
     padded edges and copies each part into the result) runs a row at a time:
-    each row pooled into a buffer of one row, in cache, then copied into the
-    result; no buffer of the whole inside is filled, pooled into and copied."""
+    each row pooled into a buffer of one row (on the stack, on one thread),
+    then copied into the result; no buffer of the whole inside is filled,
+    pooled into and copied."""
     text = build.generic_text(
         lower(
             Parser(
@@ -834,7 +851,7 @@ def test_a_padded_max_pool_pools_each_row_of_its_inside_into_a_row_buffer() -> N
     )
     bufferized = _scheduled(text, "bufferize")
     assert "memref<1x9x9x24xf32>" not in bufferized, bufferized
-    assert re.search(r"memref.alloc\(\) [^\n]*: memref<1x1x9x24xf32>", bufferized), bufferized
+    assert re.search(r"memref.alloca\(\) [^\n]*: memref<1x1x9x24xf32>", bufferized), bufferized
     assert "vector<2x24xf32>" in bufferized, bufferized
 
 
@@ -1076,8 +1093,9 @@ def _rows_then_filter_tiles_then_columns(
 
 def test_a_fused_epilogue_sums_in_one_tile_buffer_outside_the_loops() -> None:
     """A conv whose epilogue is fused sums each tile in a buffer of the tile's
-    size, allocated once before the tile loops, and writes the output, the
-    one buffer of the output's size (not the conv's sums, then the output)."""
+    size, on the stack once before the tile loops (on one thread), and writes
+    the output, the one buffer of the output's size (not the conv's sums,
+    then the output)."""
     (conv,) = [case for case in CASES if case[0] == "conv3x3"]
     bufferized = _scheduled(_function(*conv), "bufferize")
     output = _ty(conv[2]).replace("tensor", "memref")
@@ -1086,7 +1104,7 @@ def test_a_fused_epilogue_sums_in_one_tile_buffer_outside_the_loops() -> None:
     # after the pad's loops, which come first: the tile buffer, then the conv's loops
     conv_loops = re.search(
         rf"memref\.alloc\(\) [^\n]*: {re.escape(output)}(?:(?!scf\.for).)*"
-        r"memref\.alloc\(\) [^\n]*: memref<1x1x7x32xf32>\n\s*scf\.for",
+        r"memref\.alloca\(\) [^\n]*: memref<1x1x7x32xf32>\n\s*scf\.for",
         bufferized,
         re.DOTALL,
     )
