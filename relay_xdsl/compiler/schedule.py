@@ -54,9 +54,9 @@ keeps a conv's accumulator in registers across its tap and channel loops):
 
 * a tile's scratch buffer (a fused conv's sums before its epilogue) is
   allocated once per thread's share of the rows, out of the tile loops
-  (``buffer-loop-hoisting`` in ``bufferize``, before deallocation is placed):
-  allocated per tile, on two threads, glibc's arena locks took a tenth of
-  mobilenet_v2's time.
+  (``buffer-loop-hoisting`` in ``bufferize``, before deallocation is placed),
+  on the stack (``STACK_BUFFER_BYTES``): allocated per tile, on two threads,
+  glibc's arena locks took a tenth of mobilenet_v2's time.
 * ``tensor.pad`` becomes a fill and a ``linalg.copy`` into the padded tensor, both
   tiled and vectorised below (left alone, the pad bufferizes to a strided
   ``memref.copy``, a call into MLIR's runner library, element by element).
@@ -257,9 +257,9 @@ STACK_BUFFER_BYTES = 4096
 
 
 def bufferize(threads: int = 1) -> tuple[str, ...]:
-    """Tensors to buffers, each tile's scratch buffer out of its loops and, on
-    one thread (`threads`), on the stack (``STACK_BUFFER_BYTES``)."""
-    one_thread = threads == 1
+    """Tensors to buffers, each tile's scratch buffer out of its loops (on one
+    thread, `threads`, out of the forall loops too) and on the stack
+    (``STACK_BUFFER_BYTES``)."""
     # static buffers only (rank 0 for dynamic ones): a dynamic alloca is no register
     to_stack = f"max-alloc-size-in-bytes={STACK_BUFFER_BYTES} max-rank-of-allocated-memref=0"
     return (
@@ -269,17 +269,17 @@ def bufferize(threads: int = 1) -> tuple[str, ...]:
         # address arithmetic folds (with dynamic strides the weight reads of
         # resnet18's convs ran 10x slower).  Callers pass contiguous arrays.
         "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
-        # On one thread the forall loops are plain loops from here, so that
-        # every scratch buffer (a conv's sums on their way to its epilogue, a
-        # depthwise tap's accumulator) is hoisted out of all its loops, and
-        # then, as an alloca, kept in registers by LLVM: the sums written to
+        # Every scratch buffer (a conv's sums on their way to its epilogue, a
+        # depthwise tap's accumulator) is hoisted out of its loops, then put
+        # on the stack, where LLVM keeps it in registers: the sums written to
         # memory, read back and clamped were a third of the instructions of
-        # mobilenet_v2's 1x1 conv from 16 channels.  On several threads each
-        # stays in its forall's body, one per thread's share, on the heap: an
-        # alloca there would take fresh stack at each iteration.
-        *(["scf-forall-to-for"] if one_thread else []),
+        # mobilenet_v2's 1x1 conv from 16 channels.  On one thread the forall
+        # loops are plain loops from here, so that it leaves them too; on
+        # several it stays in its forall's body, one per thread's share, in an
+        # alloca scope (``vector_lowering``).
+        *(["scf-forall-to-for"] if threads == 1 else []),
         "func.func(buffer-loop-hoisting)",
-        *([f"func.func(promote-buffers-to-stack{{{to_stack}}})"] if one_thread else []),
+        f"func.func(promote-buffers-to-stack{{{to_stack}}})",
         DEALLOCATION,
         "convert-bufferization-to-memref",
     )
@@ -312,6 +312,11 @@ def vector_lowering(threads: int = 1) -> tuple[str, ...]:
         "canonicalize",
         "cse",
         "lower-affine",
+        # convert-scf-to-openmp puts each parallel loop's body in a
+        # memref.alloca_scope (stack saved and restored around it, so that a
+        # scratch buffer takes the same stack at each iteration), which must be
+        # lowered while its body is one block, before convert-scf-to-cf.
+        *(["expand-strided-metadata", "finalize-memref-to-llvm"] if openmp else []),
         "convert-scf-to-cf",
         "expand-strided-metadata",
         "lower-affine",

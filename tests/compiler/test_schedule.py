@@ -583,6 +583,8 @@ def test_threads_lower_to_openmp_above_one() -> None:
     assert "convert-scf-to-openmp{num-threads=2}" in two
     assert two.index("convert-scf-to-openmp{num-threads=2}") < two.index("convert-scf-to-cf")
     assert two.index("convert-openmp-to-llvm") < two.index("reconcile-unrealized-casts")
+    # the parallel bodies' alloca scopes lowered while each is one block
+    assert two.index("finalize-memref-to-llvm") < two.index("convert-scf-to-cf")
     assert (SCHEDULE.threads, vectorize(3).threads) == (1, 3)
     with pytest.raises(ValueError, match="at least 1, not 0"):
         vectorize(0)
@@ -692,27 +694,19 @@ def _allocs_in_loops(bufferized: str) -> list[str]:
     return found
 
 
-def test_tile_scratch_buffers_are_allocated_once_per_thread() -> None:
-    """A fused conv's tile sums into a scratch buffer before its epilogue: one
-    buffer per thread's share of the rows, allocated outside the tile loops."""
+@pytest.mark.parametrize("threads", [1, 2])
+def test_tile_scratch_buffers_are_on_the_stack_once_per_thread(threads: int) -> None:
+    """A fused conv's tile sums into a scratch buffer before its epilogue: a
+    small alloca outside the tile loops (inside one, each would take fresh
+    stack), one per thread's share of the rows; on one thread the forall
+    loops are plain loops before bufferization, and it is out of them too."""
     for name in ("depthwise_hwc_clamped", "conv3x3"):
         (case,) = [case for case in CASES if case[0] == name]
-        bufferized = _scheduled(_function(*case), "bufferize", vectorize(2))
-        assert "memref.alloc" in bufferized and "scf.forall" in bufferized, name
-        assert _allocs_in_loops(bufferized) == [], name
-
-
-def test_tile_scratch_buffers_are_on_the_stack_out_of_every_loop_on_one_thread() -> None:
-    """On one thread the forall loops are plain loops before bufferization, so
-    a tile's scratch buffer is hoisted out of all of them, then promoted to a
-    small alloca (inside a loop, each would take fresh stack)."""
-    for name in ("depthwise_hwc_clamped", "conv3x3"):
-        (case,) = [case for case in CASES if case[0] == name]
-        bufferized = _scheduled(_function(*case), "bufferize")
+        bufferized = _scheduled(_function(*case), "bufferize", vectorize(threads))
         stacked = re.findall(r"memref\.alloca\(\).* : memref<((?:\d+x)+)f32>", bufferized)
-        assert stacked and "scf.forall" not in bufferized, name
+        assert stacked and ("scf.forall" in bufferized) == (threads > 1), name
         assert all(
-            math.prod(map(int, dims[:-1].split("x"))) * 4 <= STACK_BUFFER_BYTES for dims in stacked
+            math.prod(map(int, d[:-1].split("x"))) * 4 <= STACK_BUFFER_BYTES for d in stacked
         )
         assert _allocs_in_loops(bufferized) == [], name
 
@@ -1112,13 +1106,13 @@ def test_a_fused_epilogue_sums_in_one_tile_buffer_outside_the_loops() -> None:
 
 
 def test_each_thread_sums_in_a_tile_buffer_of_its_own() -> None:
-    """On two threads, the tile buffer is allocated inside the forall that
+    """On two threads, the tile buffer is on the stack inside the forall that
     shares out the rows (one per thread), not hoisted out of it."""
     (conv,) = [case for case in CASES if case[0] == "conv3x3"]
     bufferized = _scheduled(_function(*conv), "bufferize", vectorize(2))
     inside = re.search(
         r"scf\.forall \(%\w+\) in \(2\)(?:(?!scf\.for).)*"
-        r"memref\.alloc\(\) [^\n]*: memref<1x1x7x32xf32>",
+        r"memref\.alloca\(\) [^\n]*: memref<1x1x7x32xf32>",
         bufferized,
         re.DOTALL,
     )
