@@ -43,8 +43,8 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   each parallel loop is a fork and a join, which on a busy machine waits for a
   core (resnet18's 65 elementwise loops on two threads took it from 82 to 110 ms,
   against 85 ms with its 13 heavy ones alone, at a load of 11 on 2 cores).
-  Except the epilogue of a conv made a product on packed panels (its bias add
-  and clamp, after the product, not fused into its tiles), of at least
+  Except the epilogue of a conv made a product of copied taps on packed
+  panels (its clamp, after the product, not fused into its tiles), of at least
   ``PARALLEL_EPILOGUE_ROWS`` rows: its rows are split among the threads
   (``_product_epilogue_matcher``); on one thread, the
   other waited (mobilenet_v2's 1x1 convs at 14 pixels, about 0.4 ms of CPU
@@ -127,7 +127,12 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   the bias broadcast, the conv and the epilogue were each a pass over the
   output (resnet50's 1x1 convs at 56x56 to 256 channels: 1.5 to 1.0 ms); the
   sums of a tile go through a tile-sized buffer, allocated once, not a
-  second output-sized one (0.9 to 0.5 ms).  A conv of a short reduction
+  second output-sized one (0.9 to 0.5 ms).  A `packed_conv2d` with an
+  epilogue is tiled from it too (``_packed_conv_epilogue_action``): rows,
+  7-pixel tiles, then the panels, each thread a part of the panels, each
+  tile starting from the bias; its epilogue was a second pass over the
+  output (mobilenet_v2's 1x1 convs at 14 and 7 pixels 6 to 14 % faster).
+  A conv of a short reduction
   and no epilogue is tiled so too, from itself, its bias broadcast (or
   zeros) fused into each tile (``_conv_from_init_action``), not a pass over
   the output before it.
@@ -360,10 +365,13 @@ def keep_freed_buffers() -> bool:
 
 PACKED_ENTRY = "__transform_packed"
 """The library's entry point that tiles the products on packed panels
-(packed_matmul.py), before ``linalg-fuse-elementwise-ops``: that pass moves
-reshapes through a generic, which would split the product's rows (or its
-reduction) into several loops; tiled, the product reads slices, which it
-leaves alone."""
+(packed_matmul.py's `packed_matmul` and `batched_packed_matmul`), before
+``linalg-fuse-elementwise-ops``: that pass moves reshapes through a generic,
+which would split the product's rows (or its reduction) into several loops;
+tiled, the product reads slices, which it leaves alone.  A `packed_conv2d`
+is tiled after that pass (``__transform_main``), with the epilogue the pass
+made one op on the panels' layout: the reshapes it reads are of its group's
+arguments, which the pass leaves as they are."""
 
 SCHEDULE_STAGE = (
     f"transform-preload-library{{transform-library-paths={SCRIPT}}}",
@@ -1083,6 +1091,54 @@ def _packed_conv_action() -> str:
     )
 
 
+def _packed_conv_epilogue_action(threads: int) -> str:
+    """A `packed_conv2d` tiled from its epilogue (its residual add and clamp,
+    on the panels' layout ``[N, H, W, P, PANEL]``): the panels split into one
+    part per thread, the conv and its initial sums (the bias broadcast, or
+    zeros) fused in; inside each part, the epilogue tiled by one image's row
+    of ``CONV_TILE`` 's pixels of one panel, the panels innermost, the conv
+    and its initial sums fused into each tile; then the conv's taps one at a
+    time and its channels by ``CONV_TILE`` 's steps (`_packed_conv_action`).
+    A tile starts from the bias in registers and goes through the epilogue
+    before it is stored, once, where the conv's sums were stored whole and a
+    second pass read them back, added the bias and clamped them; a tile's
+    pixels stay in L1 while the panels pass, and the output is written a row
+    of pixels at a time."""
+    _, _, width, _, _, _, steps = CONV_TILE
+    fuse = "transform.structured.fuse_into_containing_op"
+    types = f"({_ANY}, {_ANY}) -> ({_ANY}, {_ANY})"
+    forall, inner = _parallel([0, 0, 0, threads], split=True)
+    body = [
+        f"%init = transform.get_producer_of_operand %conv[2] : ({_ANY}) -> {_ANY}",
+        *forall,
+        f"%conv_p, %forall_1 = {fuse} %conv into %forall : {types}",
+        f"%init_p, %forall_2 = {fuse} %init into %forall_1 : {types}",
+        _tile(inner, [1, 1, width, 1, 0], None, "%epilogue", "%loops"),
+        f"%conv_t, %pixels_1 = {fuse} %conv_p into %loops#3 : {types}",
+        f"%init_t, %pixels_2 = {fuse} %init_p into %pixels_1 : {types}",
+        # the tile's sums in a tile-sized buffer (see `_epilogue_action`)
+        "transform.apply_patterns to %forall_2 {",
+        "  transform.apply_patterns.tensor.fold_tensor_empty",
+        f"}} : {_ANY}",
+        _tile("%conv_t", [0, 0, 0, 0, 0, 1, 1, steps], result="%tiled", loops="%steps"),
+        "transform.apply_patterns to %steps#2 {",
+        "  transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
+        f"}} : {_ANY}",
+        f'%product = transform.structured.match ops{{["linalg.generic"]}} in %steps#2 : ({_ANY}) -> {_ANY}',
+        *(f'transform.annotate {handle} "{MARK}" : {_ANY}' for handle in ("%product", "%epilogue")),
+        f'transform.annotate %init_t "{ZEROS}" : {_ANY}',
+        *_peel("%steps#2"),
+        *_peel("%loops#2"),
+        *_vectorise_in("%forall_2", [ZEROS]),
+    ]
+    lines = "\n    ".join(body)
+    return f"""
+  transform.named_sequence @tile_packed_conv_epilogue(%op: {_ANY} {{transform.consumed}}, %conv: {_ANY} {{transform.consumed}}) {{
+    {lines}
+    transform.yield
+  }}"""
+
+
 def _blocked_packed_matmul_action(
     name: str = "tile_blocked_packed_matmul", batched: bool = False
 ) -> str:
@@ -1425,19 +1481,27 @@ product) is: the first, or the second (a residual add written ``add(x,
 conv(x))``, as mobilenet_v2's)."""
 
 
-def _conv_epilogue_matcher(name: str, conv: str, operand: int = 0) -> str:
-    """Matches an all-parallel ``linalg.generic`` of rank 4 (a conv's epilogue:
-    its adds and clamps, made one op by ``linalg-fuse-elementwise-ops``) whose
-    input `operand` is the only use of a conv that ``@<conv>`` matches, its loops
-    the conv's output dims (not, say, a transpose to NCHW): yields it and the
-    conv."""
-    dims = f"[0, 1, 2, 3] : ({_ANY}) -> !transform.param<i64>"
+PACKED_CONV_OUTPUT_DIMS = [0, 2, 3, 1, 4]
+"""A `packed_conv2d` 's loops of its output ``[N, H, W, P, PANEL]``, in that order."""
+
+
+def _conv_epilogue_matcher(
+    name: str, conv: str, operand: int = 0, conv_dims: Sequence[int] = (0, 1, 2, 3)
+) -> str:
+    """Matches an all-parallel ``linalg.generic`` (a conv's epilogue: its adds
+    and clamps, made one op by ``linalg-fuse-elementwise-ops``) whose input
+    `operand` is the only use of a conv that ``@<conv>`` matches, its loops
+    the conv's output dims `conv_dims` in order (not, say, a transpose to
+    NCHW): yields it and the conv."""
+    rank = len(conv_dims)
+    dims = f"[{', '.join(map(str, range(rank)))}] : ({_ANY}) -> !transform.param<i64>"
+    conv_output = f"[{', '.join(map(str, conv_dims))}] : ({_ANY}) -> !transform.param<i64>"
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> ({_ANY}, {_ANY}) {{
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
     %m, %producer, %sizes = transform.match.structured failures(propagate) %op : ({_ANY}) -> ({_ANY}, {_ANY}, !transform.param<i64>) {{
       ^bb0(%s: {_ANY}):
-        {_rank_is("%s", 4)}
+        {_rank_is("%s", rank)}
         transform.match.structured.dim %s[all] {{parallel}} : {_ANY}
         %input = transform.match.structured.input %s[{operand}] {{permutation}} : ({_ANY}) -> {_ANY}
         %d = transform.match.structured.dim %s{dims}
@@ -1447,7 +1511,7 @@ def _conv_epilogue_matcher(name: str, conv: str, operand: int = 0) -> str:
     %only, %outputs = transform.match.structured failures(propagate) %conv : ({_ANY}) -> ({_ANY}, !transform.param<i64>) {{
       ^bb0(%c: {_ANY}):
         %user = transform.match.structured.result %c[0] {{single}} : ({_ANY}) -> {_ANY}
-        %d = transform.match.structured.dim %c{dims}
+        %d = transform.match.structured.dim %c{conv_output}
         transform.match.structured.yield %c, %d : {_ANY}, !transform.param<i64>
     }}
     transform.match.param.cmpi eq %sizes, %outputs : !transform.param<i64>
@@ -1573,11 +1637,11 @@ the 7-row ones split too, 4.624 without)."""
 def _product_epilogue_matcher(name: str, operand: int = 0) -> str:
     """Matches an all-parallel ``linalg.generic`` of rank 4, of at least
     `PARALLEL_EPILOGUE_ROWS` rows, whose input `operand` is a
-    ``tensor.collapse_shape``: the epilogue of a conv made a product on
-    packed panels (its bias add and clamp, on the product's panels collapsed
-    to NHWC), whose rows are split among the threads: a pass over the output
-    that ran on one thread while the other waited (mobilenet_v2's 1x1 convs at
-    14 pixels)."""
+    ``tensor.collapse_shape``: the epilogue of a conv made a product of
+    copied taps on packed panels (its clamp, on the product's panels
+    collapsed to NHWC), whose rows are split among the threads: a pass over
+    the output that ran on one thread while the other waited (mobilenet_v2's
+    1x1 convs at 14 pixels, before their epilogues ran in their tiles)."""
     return f"""
   transform.named_sequence @{name}(%op: {_ANY} {{transform.readonly}}) -> {_ANY} {{
     transform.match.operation_name %op ["linalg.generic"] : {_ANY}
@@ -1951,6 +2015,7 @@ def _build_schedule(threads: int = 1) -> str:
         + _blocked_packed_matmul_action()
         + _packed_conv_matcher("match_packed_conv")
         + _packed_conv_action()
+        + _packed_conv_epilogue_action(threads)
         + _packed_matmul_matcher("match_packed_matmul")
         + _packed_matmul_action()
         + _packed_matmul_matcher(
@@ -1974,6 +2039,15 @@ def _build_schedule(threads: int = 1) -> str:
                 f"match_conv{kind}_epilogue{suffix}", f"match_conv{kind}", operand
             )
             for kind in ("_long", "_narrow", "_thin", "")
+            for operand, suffix in enumerate(EPILOGUE_OPERANDS)
+        )
+        + "".join(
+            _conv_epilogue_matcher(
+                f"match_packed_conv_epilogue{suffix}",
+                "match_packed_conv",
+                operand,
+                PACKED_CONV_OUTPUT_DIMS,
+            )
             for operand, suffix in enumerate(EPILOGUE_OPERANDS)
         )
         + _epilogue_action(
@@ -2135,8 +2209,7 @@ def _build_schedule(threads: int = 1) -> str:
         @match_few_rows_packed_matmul -> @tile_blocked_packed_matmul,{shared_rows_rule}
         @match_packed_matmul -> @tile_packed_matmul,
         @match_few_rows_batched_packed_matmul -> @tile_blocked_batched_packed_matmul,
-        @match_batched_packed_matmul -> @tile_batched_packed_matmul,
-        @match_packed_conv -> @tile_packed_conv : ({_ANY}) -> {_ANY}
+        @match_batched_packed_matmul -> @tile_batched_packed_matmul : ({_ANY}) -> {_ANY}
     transform.yield
   }}
   transform.named_sequence @__transform_main(%root: {_ANY} {{transform.readonly}}) {{
@@ -2153,6 +2226,8 @@ def _build_schedule(threads: int = 1) -> str:
     // into one pixel's channels: the loop stays inside the conv's tile).
     %fused = transform.foreach_match in %func
         @match_pooled_copy -> @tile_pooled_copy,
+        @match_packed_conv_epilogue -> @tile_packed_conv_epilogue,
+        @match_packed_conv_epilogue_second -> @tile_packed_conv_epilogue,
         @match_conv_long_epilogue -> @leave_both_alone,
         @match_conv_long_epilogue_second -> @leave_both_alone,
         @match_conv_narrow_epilogue -> @tile_conv_narrow_epilogue,
@@ -2166,6 +2241,7 @@ def _build_schedule(threads: int = 1) -> str:
         @match_depthwise_hwc_epilogue -> @tile_depthwise_hwc_epilogue{product_epilogue_rule} : ({_ANY}) -> {_ANY}
     // The other convs of a short reduction, with their initial sums.
     %started = transform.foreach_match in %fused
+        @match_packed_conv -> @tile_packed_conv,
         @match_conv_long -> @leave_alone,
         @match_conv_narrow_from_init -> @tile_conv_narrow_from_init,
         @match_conv_thin_from_init -> @tile_conv_thin_from_init,

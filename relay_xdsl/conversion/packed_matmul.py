@@ -23,7 +23,10 @@ sw)``, ``[N, H / sh, sh, W / sw, sw * C]`` (a reshape: no data moves),
 x + kw * dw floordiv sw, (kw * dw mod sw) * C + c] * packed[p, kh, kw, c,
 j]`` (``y * sh + kh * dh`` is row ``kh * dh mod sh`` of block ``y + kh * dh
 floordiv sh``), the packed weight seen as ``[P, KH, KW, C, PANEL]`` by a
-reshape, so that each loop's extent is an operand's dimension.
+reshape, so that each loop's extent is an operand's dimension; its bias, too,
+is its initial sums, so that its epilogue (a clamp, a residual add) reads the
+panels' layout through no broadcast, and the compiled schedule tiles the two
+together.
 
 The compiled schedule (relay_xdsl/compiler/schedule.py) reads a panel of the
 right operand ``K`` rows of ``PANEL`` contiguous floats at a time; a panel
@@ -69,13 +72,22 @@ def packed_matmul(
     `bias` ``[columns]`` (None: zeros), which the sums start from."""
     m, _ = rows.type.get_shape()  # type: ignore[attr-defined]
     panels = packed.type.get_shape()[0]  # type: ignore[attr-defined]
-    if bias is not None:
-        # laid out as the panels, its padding columns zeros too
-        bias = emit.reshape(emit.pad(bias, [0, panels * PANEL - columns]), [panels, PANEL])
-    init = initial_sums(emit, bias, TensorType(f32, [m, panels, PANEL]))
+    init = initial_sums(
+        emit, _as_panels(emit, bias, panels, columns), TensorType(f32, [m, panels, PANEL])
+    )
     p, i, j, k = (AffineExpr.dimension(d) for d in range(4))
     maps = [(i, k), (p, k, j), (i, p, j)]
     return _panels_summed(emit, [rows, packed], maps, 3, init, columns)
+
+
+def _as_panels(
+    emit: TosaBuilder, bias: SSAValue | None, panels: int, columns: int
+) -> SSAValue | None:
+    """`bias` ``[columns]`` laid out as `panels` panels, ``[panels, PANEL]``, its
+    padding columns zeros too (None: None)."""
+    if bias is None:
+        return None
+    return emit.reshape(emit.pad(bias, [0, panels * PANEL - columns]), [panels, PANEL])
 
 
 def batched_packed_matmul(
@@ -129,12 +141,14 @@ def packed_conv2d(
     kernel: tuple[int, int],
     strides: Sequence[int],
     dilation: Sequence[int],
+    bias: SSAValue | None = None,
 ) -> SSAValue:
     """The 2-D convolution of an NHWC input, padded, seen as `blocks` of
     ``strides`` rows and columns (``[N, H / SH, SH, W / SW, SW * C]``), by a
     `kernel` (``KH, KW``) of `filters` filters packed as
     ``pack_panels(hwio.reshape(KH * KW * C, F))``, dilated by `dilation`
-    (see the module docstring): NHWC."""
+    (see the module docstring), plus `bias` ``[filters]`` (None: zeros),
+    which the sums start from: NHWC."""
     b, p, y, x, j, kh, kw, c = (AffineExpr.dimension(d) for d in range(8))
     panels = packed.type.get_shape()[0]  # type: ignore[attr-defined]
     kh_size, kw_size = kernel
@@ -145,7 +159,9 @@ def packed_conv2d(
         rows - (kh_size - 1) * dilation[0] // sh,
         columns - (kw_size - 1) * dilation[1] // sw,
     )
-    init = initial_sums(emit, None, TensorType(f32, [n, *output, panels, PANEL]))
+    init = initial_sums(
+        emit, _as_panels(emit, bias, panels, filters), TensorType(f32, [n, *output, panels, PANEL])
+    )
     taps = emit.reshape(packed, [panels, kh_size, kw_size, channels, PANEL])
     (row, row_in_block), (column, column_in_block) = (
         _in_blocks(tap * step, stride)

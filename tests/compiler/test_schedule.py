@@ -1432,3 +1432,65 @@ def test_a_transpose_that_a_conv_pads_is_written_inside_the_padded_buffer(tmp_pa
     x = np.random.default_rng(5).standard_normal((1, 3, 64, 64), dtype=np.float32)
     padded, unpadded = "memref<1x69x69x3xf32>", "memref<1x64x64x3xf32>"
     _written_in_place(tmp_path, NCHW_STEM, x, padded, unpadded, threads=1)
+
+
+def _pointwise(epilogue: str) -> str:
+    """Relay: a 1x1 conv of 14x14 NHWC pixels from 40 channels to 64 by known
+    filters (a `packed_conv2d` reading its input in place), its bias added,
+    then `epilogue` of ``%1`` (the conv and bias) and ``%x``."""
+    return f"""#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 14, 14, 64), float32], %y: Tensor[(1, 14, 14, 40), float32]) {{
+  %0 = nn.conv2d(%y, meta[relay.Constant][0] /* ty=Tensor[(1, 1, 40, 64), float32] */,
+    padding=[0, 0, 0, 0], channels=64, kernel_size=[1, 1], data_layout="NHWC", kernel_layout="HWIO");
+  %1 = nn.bias_add(%0, meta[relay.Constant][1] /* ty=Tensor[(64), float32] */, axis=3);
+  {epilogue}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "epilogue",
+    ["clip(%1, a_min=0f, a_max=6f)", "add(%x, %1)"],
+    ids=["clamp", "residual-second"],
+)
+def test_a_packed_convs_epilogue_runs_in_its_tiles(tmp_path: Path, epilogue: str) -> None:
+    """The conv's tiles start from its bias and go through its epilogue (a
+    clamp, or a residual added as ``add(x, conv)``) before they are stored:
+    rows, 7-pixel tiles, then the panels (on two threads, a forall of one
+    part of the panels each), each tile summing the channels in steps of 4
+    from the bias broadcast; its epilogue once, after them, and no pass over
+    the output of its own; the outputs are the interpreter's on one thread
+    and on two."""
+    relay = _pointwise(epilogue)
+    program = lower(parse_relay(relay), random_constants=0)
+    operation = "arith.maximumf" if epilogue.startswith("clip") else "arith.addf"
+    for threads in (1, 2):
+        scheduled = _scheduled(build.generic_text(program), "schedule", vectorize(threads))
+        assert "linalg." not in scheduled, scheduled
+        nest = [
+            *([r"scf\.forall \(%\w+\) in \(2\)"] if threads == 2 else []),
+            r"scf\.for %\w+ = %c0 to %c14 step %c1 ",
+            r"scf\.for %\w+ = %c0 to %c14 step %c7 ",
+            *([r"scf\.for %\w+ = %c0 to %c2 step %c1 "] if threads == 1 else []),
+            r"vector\.broadcast %\w+ : vector<32xf32> to vector<7x1x32xf32>",
+            r"scf\.for %\w+ = %c0 to %c40 step %c4 iter_args\(.*\) -> \(vector<7x32xf32>\)",
+            rf"{operation} %\w+, %\w+ : vector<32xf32>",
+        ]
+        at = 0
+        for line in nest:
+            found = re.compile(line).search(scheduled, at)
+            assert found is not None, (line, scheduled)
+            at = found.end()
+        assert scheduled.count(operation) == 1, scheduled
+        assert ("scf.forall" in scheduled) == (threads == 2), scheduled
+    rng = np.random.default_rng(4)
+    inputs = {
+        "x": rng.standard_normal((1, 14, 14, 64), dtype=np.float32),
+        "y": rng.standard_normal((1, 14, 14, 40), dtype=np.float32),
+    }
+    (expected,) = run(parse_relay(relay), inputs, random_constants=0)
+    for threads in (1, 2):
+        library = tmp_path / f"pointwise-{threads}.so"
+        build.build(program, library, schedule=vectorize(threads), cache=False)
+        (output,) = CompiledModel.load(library).run(inputs)
+        np.testing.assert_allclose(output, expected, rtol=1e-5, atol=1e-5)

@@ -279,12 +279,8 @@ def _product_conv2d(
     packed = call.lowering.materialize(Tensor(TensorType(f32, weight.shape), array=weight))
     if call.in_place_taps and oh * ow > IN_PLACE_TAPS_PIXELS:
         blocks = _stride_blocks(emit, data, pads, result, (kh, kw), strides, dilation)
-        product = packed_conv2d(emit, blocks, packed, filters, (kh, kw), strides, dilation)
-    else:
-        product = _taps_product(emit, data, packed, result, (kh, kw), strides, dilation, pads)
-    if bias is None:
-        return product
-    return emit.op("add", [product, emit.reshape(bias, [1, 1, 1, filters])], result)
+        return packed_conv2d(emit, blocks, packed, filters, (kh, kw), strides, dilation, bias)
+    return _taps_product(emit, data, packed, result, (kh, kw), strides, dilation, pads, bias)
 
 
 # A float32 3x3 conv of stride one by a known filter into at least
@@ -386,9 +382,11 @@ def _taps_product(
     strides: Sequence[int],
     dilation: Sequence[int],
     pads: list[int],
+    bias: SSAValue | None,
 ) -> SSAValue:
-    """The conv of NHWC `data` by the `packed` filter to NHWC `result`
-    (`_product_conv2d`) as a `packed_matmul` of its taps' pixels copied side by side."""
+    """The conv of NHWC `data` by the `packed` filter, plus `bias`, to NHWC
+    `result` (`_product_conv2d`) as a `packed_matmul` of its taps' pixels
+    copied side by side."""
     n, oh, ow, filters = result.get_shape()
     channels = data.type.get_shape()[3]  # type: ignore[attr-defined]
     kh, kw = kernel
@@ -406,7 +404,8 @@ def _taps_product(
             tap = emit.slice(strided, [0, 0, 0, 0], [n * oh, 1, ow, channels])
             taps.append(emit.reshape(tap, [n * oh * ow, channels]))
     rows = emit.concat(taps, 1, TensorType(f32, [n * oh * ow, kh * kw * channels]))
-    return emit.reshape(packed_matmul(emit, rows, packed, filters), [n, oh, ow, filters])
+    product = packed_matmul(emit, rows, packed, filters, bias)
+    return emit.reshape(product, [n, oh, ow, filters])
 
 
 def _ohwi_weight(call: RuleCall, w: Tensor, ohwi: tuple[int, ...]) -> SSAValue:
