@@ -78,12 +78,12 @@ keeps a conv's accumulator in registers across its tap and channel loops):
   read back (mobilenet_v2's depthwise convs: about 2.9 to 2.2 ms of CPU time
   a run, one thread, on a busy machine).  A conv of fewer than
   ``DEPTHWISE_CHANNEL_BLOCK_ROWS`` output rows (28 and less) blocks its
-  channels too, by its tiles' 32 (``padded_block_channels``): each block
-  (18 KiB at mobilenet_v2's 14x14x384) stays in L1 while the block's tiles
-  read each of its rows three times.  On several threads, a conv of
+  channels too, by ``DEPTHWISE_CHANNEL_BLOCK`` (``padded_block_channels``):
+  each block (36 KiB at mobilenet_v2's 14x14x384) stays in cache while the
+  block's tiles read each of its rows three times.  On several threads, a conv of
   fewer rows (mobilenet_v2's at 7 pixels) splits its channels among the
   threads instead, each writing the padded input of its channels in blocks
-  of 32 (``padded_channels`` in ``_epilogue_action``; its 7x7x960 conv took
+  of ``DEPTHWISE_CHANNEL_BLOCK`` (``padded_channels`` in ``_epilogue_action``; its 7x7x960 conv took
   about 45% less CPU time than with one block of a thread's 480 channels,
   the blocks staying in L1): its 7 rows split 4 and 3,
   after a pad on one thread while the other waited.  Fused into the conv's tiles
@@ -819,14 +819,21 @@ DEPTHWISE_PAD_BLOCK = 7
 (see the module docstring): 7 divides each thread's rows of a 224-pixel CNN's
 layers on one and two threads, so the blocks have one static shape."""
 # A depthwise conv of fewer output rows than this (28 and less) writes and
-# reads its padded input by blocks of DEPTHWISE_PAD_BLOCK rows and one
-# channel tile (32 channels): a block of mobilenet_v2's 14x14x384 layer is
-# 18 KiB, which stays in L1 while the block's tiles read each row three
+# reads its padded input by blocks of DEPTHWISE_PAD_BLOCK rows and
+# DEPTHWISE_CHANNEL_BLOCK channels: a block of mobilenet_v2's 14x14x384 layer
+# is 36 KiB, which stays in cache while the block's tiles read each row three
 # times, where the block of all channels (221 KiB) came from L2.  (Its
 # 14x14 and 7x7 depthwise convs took 35 to 45% less CPU time, its stride-2
 # ones from 56, 28 and 14 pixels 10, 25 and 45% less; those of 56 and 112
-# rows, whose channel blocks outgrow L1 too, 0 to 4% more.)
+# rows, whose channel blocks outgrow L1 too, 0 to 4% more.)  Each pixel's 64
+# channels are 256 contiguous bytes of the input, where 32 were 128 bytes a
+# pixel apart: read from L3 (the 7x7x960 input, written a tile at a time by a
+# 1x1 conv between 614 KiB of its panels), the conv took 0.116 ms a call in
+# blocks of 32 channels, 0.075 in blocks of 64, 0.074 of 128; the others
+# moved by -0.007 to 0.005 ms with 64, and by up to 0.021 with 128 (one
+# thread, `perf`, both libraries alternating in one process).
 DEPTHWISE_CHANNEL_BLOCK_ROWS = 56
+DEPTHWISE_CHANNEL_BLOCK = 64
 # Transposes left at run time (filters given OHWI, attention's keys): 16x16
 # blocks, which LLVM transposes with shuffles (an 8x64 elementwise tile of a
 # transpose became 512 element extracts and inserts).
@@ -2091,7 +2098,7 @@ def _build_schedule(threads: int = 1) -> str:
             DEPTHWISE_HWC_TILE,
             [0, 1, 2, 3],
             DEPTHWISE_PAD_BLOCK,
-            padded_block_channels=DEPTHWISE_HWC_TILE[3],
+            padded_block_channels=DEPTHWISE_CHANNEL_BLOCK,
         )
         + _padded_epilogue_matcher(
             "match_depthwise_hwc_few_rows_epilogue",
@@ -2106,7 +2113,7 @@ def _build_schedule(threads: int = 1) -> str:
             [0, 1, 2, 3],
             DEPTHWISE_PAD_BLOCK,
             padded_channels=True,
-            padded_block_channels=DEPTHWISE_HWC_TILE[3],
+            padded_block_channels=DEPTHWISE_CHANNEL_BLOCK,
         )
     )
     row_consumers = [

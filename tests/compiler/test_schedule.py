@@ -35,8 +35,8 @@ from relay_xdsl.compiler.pipeline import Schedule, pass_pipeline, stages
 from relay_xdsl.compiler.program import program_from_mlir
 from relay_xdsl.compiler.runtime import CompiledModel
 from relay_xdsl.compiler.schedule import (
+    DEPTHWISE_CHANNEL_BLOCK,
     DEPTHWISE_CHANNEL_BLOCK_ROWS,
-    DEPTHWISE_HWC_TILE,
     DEPTHWISE_PAD_BLOCK,
     LONG_REDUCTION,
     PACKED_FEW_ROWS,
@@ -1312,16 +1312,16 @@ def _padded_input_written(size: int, stride: int, channels: int, threads: int) -
     rows = (min(out, DEPTHWISE_PAD_BLOCK) - 1) * stride + 3
     if out >= DEPTHWISE_PAD_BLOCK * threads:
         if out < DEPTHWISE_CHANNEL_BLOCK_ROWS:
-            return f"1x{rows}x{whole}x{min(channels, DEPTHWISE_HWC_TILE[3])}"
+            return f"1x{rows}x{whole}x{min(channels, DEPTHWISE_CHANNEL_BLOCK)}"
         return f"1x{rows}x{whole}x{channels}"
     if threads > 1:
-        return f"1x{rows}x{whole}x{min(channels // threads, DEPTHWISE_HWC_TILE[3])}"
+        return f"1x{rows}x{whole}x{min(channels // threads, DEPTHWISE_CHANNEL_BLOCK)}"
     return f"1x{whole}x{whole}x{channels}"
 
 
 @pytest.mark.parametrize(
     ("size", "stride", "channels"),
-    [(56, 1, 40), (28, 1, 40), (30, 1, 40), (28, 2, 40), (7, 1, 64), (14, 2, 64), (10, 1, 40)],
+    [(56, 1, 40), (28, 1, 72), (30, 1, 40), (28, 2, 40), (7, 1, 64), (14, 2, 64), (10, 1, 40)],
 )
 def test_a_depthwise_convs_padded_input_is_written_in_parts(
     size: int, stride: int, channels: int, tmp_path: Path
@@ -1329,11 +1329,12 @@ def test_a_depthwise_convs_padded_input_is_written_in_parts(
     """A depthwise conv with an epilogue writes its padded input in blocks of
     the rows that DEPTHWISE_PAD_BLOCK output rows read, inside each thread's
     rows, where each thread has that many rows (and, where the conv has fewer
-    than DEPTHWISE_CHANNEL_BLOCK_ROWS output rows, of one channel tile, the
-    last one narrower where the tile does not divide the channels: 40 = 32 +
-    8; a last block of fewer rows where DEPTHWISE_PAD_BLOCK does not divide
-    them: 30 = 4 x 7 + 2); on several threads with fewer rows, the threads
-    split the channels, each padding its channels' input by channel tiles;
+    than DEPTHWISE_CHANNEL_BLOCK_ROWS output rows, of DEPTHWISE_CHANNEL_BLOCK
+    channels, the last block narrower where it does not divide the channels:
+    72 = 64 + 8; a last block of fewer rows where DEPTHWISE_PAD_BLOCK does not
+    divide them: 30 = 4 x 7 + 2); on several threads with fewer rows, the
+    threads split the channels, each padding its channels' input by blocks of
+    DEPTHWISE_CHANNEL_BLOCK;
     else it is one pass before the conv. It computes as numpy does on one
     thread and on two, and leaves no linalg op."""
     text = _padded_depthwise_module(size, channels, stride)
