@@ -622,10 +622,12 @@ def _batches_matcher(name: str, op: str) -> str:
     return _dim_matcher(name, op, 0, "gt", 1)
 
 
-def _action(name: str, body: list[str]) -> str:
+def _action(name: str, body: list[str], handles: Sequence[str] = ("%op",)) -> str:
+    """The named sequence `name` of the lines `body`, consuming `handles`."""
     lines = "\n    ".join(body)
+    arguments = ", ".join(f"{handle}: {_ANY} {{transform.consumed}}" for handle in handles)
     return f"""
-  transform.named_sequence @{name}(%op: {_ANY} {{transform.consumed}}) {{
+  transform.named_sequence @{name}({arguments}) {{
     {lines}
     transform.yield
   }}"""
@@ -1138,12 +1140,7 @@ def _packed_conv_epilogue_action(threads: int) -> str:
         *_peel("%loops#2"),
         *_vectorise_in("%forall_2", [ZEROS]),
     ]
-    lines = "\n    ".join(body)
-    return f"""
-  transform.named_sequence @tile_packed_conv_epilogue(%op: {_ANY} {{transform.consumed}}, %conv: {_ANY} {{transform.consumed}}) {{
-    {lines}
-    transform.yield
-  }}"""
+    return _action("tile_packed_conv_epilogue", body, ("%op", "%conv"))
 
 
 def _blocked_packed_matmul_action(
@@ -1580,12 +1577,7 @@ def _pooled_copy_action() -> str:
         # the columns' loop, outermost of the row's (its 2-output tiles may not divide them)
         *_peel("%loops#0"),
     ]
-    lines = "\n    ".join(body)
-    return f"""
-  transform.named_sequence @tile_pooled_copy(%op: {_ANY} {{transform.consumed}}, %pool: {_ANY} {{transform.consumed}}) {{
-    {lines}
-    transform.yield
-  }}"""
+    return _action("tile_pooled_copy", body, ("%op", "%pool"))
 
 
 def _padded_epilogue_matcher(name: str, epilogue: str, rows: int, predicate: str = "ge") -> str:
@@ -1745,13 +1737,8 @@ def _epilogue_action(
         *(_peel("%block#0") if padded_block else []),
         *_vectorise_in("%forall_1", [ZEROS]),
     ]
-    lines = "\n    ".join(body)
-    padded = f", %padded: {_ANY} {{transform.consumed}}" if padded_block or padded_channels else ""
-    return f"""
-  transform.named_sequence @{name}(%op: {_ANY} {{transform.consumed}}, %conv: {_ANY} {{transform.consumed}}{padded}) {{
-    {lines}
-    transform.yield
-  }}"""
+    padded = ("%padded",) if padded_block or padded_channels else ()
+    return _action(name, body, ("%op", "%conv", *padded))
 
 
 PAD_ROWS = {3: 0, 4: 1}
